@@ -1,0 +1,302 @@
+// The row kernel.
+//
+// Rows of a sinusoidal table are rotations of each other:
+//   sin((p0+j)w) = sin(p0 w) cos(j w) + cos(p0 w) sin(j w)
+//   cos((p0+j)w) = cos(p0 w) cos(j w) - sin(p0 w) sin(j w)
+// Rows are made in blocks of B (<= 64). For each block the anchor
+// (sin, cos)(p0 w) is known in float64 (directly, with full range reduction,
+// or by stepping the previous block's anchor in float64 and re-anchoring
+// directly every kReanchor blocks), then rounded once to float32; cos/sin(j w)
+// for j < B come from the plan's float32 table. So every output value is one
+// float32 expression a*c + b*s of four correctly rounded inputs with
+// a^2+b^2 = c^2+s^2 = 1: its error is at most 4 * 2^-24 = 2.38e-7 (three
+// roundings of the inputs' products plus the final one), inside the 2.5e-7
+// contract, with nothing accumulating across rows.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "sinpe/sinpe.hpp"
+
+#if SINPE_SIMD
+#include <xsimd/xsimd.hpp>
+#endif
+
+namespace sinpe {
+
+bool simd_compiled() noexcept { return SINPE_SIMD != 0; }
+
+namespace {
+constexpr int kReanchor = 16;  // blocks between direct float64 anchors
+}
+
+struct Kernel {
+  struct Work {
+    explicit Work(std::size_t nf) : sd(nf), cd(nf), sf(nf), cf(nf) {}
+    std::vector<double> sd, cd;  // anchor sin/cos in float64
+    std::vector<float> sf, cf;   // the same, rounded once
+  };
+
+  static void direct_anchors(const Plan& P, double p0, Work& w, bool simd) {
+    const std::size_t nf = P.freq_.size();
+    std::size_t k = 0;
+#if SINPE_SIMD
+    if (simd) {
+      using bd = xsimd::batch<double>;
+      const bd pos(p0);
+      for (; k + bd::size <= nf; k += bd::size) {
+        const auto sc = xsimd::sincos(pos * bd::load_unaligned(&P.freq_[k]));
+        sc.first.store_unaligned(&w.sd[k]);
+        sc.second.store_unaligned(&w.cd[k]);
+      }
+    }
+#else
+    (void)simd;
+#endif
+    for (; k < nf; ++k) {
+      const double angle = p0 * P.freq_[k];
+      w.sd[k] = std::sin(angle);
+      w.cd[k] = std::cos(angle);
+    }
+  }
+
+  static void step_anchors(const Plan& P, Work& w) {
+    const std::size_t nf = P.freq_.size();
+    for (std::size_t k = 0; k < nf; ++k) {
+      const double s = w.sd[k], c = w.cd[k];
+      w.sd[k] = s * P.step_cos_[k] + c * P.step_sin_[k];
+      w.cd[k] = c * P.step_cos_[k] - s * P.step_sin_[k];
+    }
+  }
+
+  static void round_anchors(Work& w) {
+    for (std::size_t k = 0; k < w.sd.size(); ++k) {
+      w.sf[k] = float(w.sd[k]);
+      w.cf[k] = float(w.cd[k]);
+    }
+  }
+
+  template <bool Add>
+  static inline void put(float* p, float v) {
+    if (Add) *p += v; else *p = v;
+  }
+
+#if SINPE_SIMD
+  template <bool Add, class V>
+  static inline void put(float* p, const V& v) {
+    if (Add) (V::load_unaligned(p) + v).store_unaligned(p);
+    else v.store_unaligned(p);
+  }
+#endif
+
+  // One row j of the current block.
+  template <bool Add>
+  static void emit_row(const Plan& P, const Work& w, int j, float* row, bool simd) {
+    const std::size_t nf = P.freq_.size();
+    const int h = P.pairs_;
+    const float* a = w.sf.data();
+    const float* b = w.cf.data();
+    const float* C = &P.rot_cos_[std::size_t(j) * nf];
+    const float* S = &P.rot_sin_[std::size_t(j) * nf];
+    int k = 0;
+#if SINPE_SIMD
+    if (simd) {
+      using bf = xsimd::batch<float>;
+      constexpr int L = int(bf::size);
+      for (; k + L <= h; k += L) {
+        const bf va = bf::load_unaligned(a + k), vb = bf::load_unaligned(b + k);
+        const bf vc = bf::load_unaligned(C + k), vs = bf::load_unaligned(S + k);
+        const bf sin_v = va * vc + vb * vs;
+        const bf cos_v = vb * vc - va * vs;
+        switch (P.layout_) {
+          case Layout::interleaved:
+            put<Add>(row + 2 * k, xsimd::zip_lo(sin_v, cos_v));
+            put<Add>(row + 2 * k + L, xsimd::zip_hi(sin_v, cos_v));
+            break;
+          case Layout::cos_first:
+            put<Add>(row + k, cos_v);
+            put<Add>(row + h + k, sin_v);
+            break;
+          default:
+            put<Add>(row + k, sin_v);
+            put<Add>(row + h + k, cos_v);
+            break;
+        }
+      }
+    }
+#else
+    (void)simd;
+#endif
+    // The scalar path: the tail of the SIMD path, and all of the baseline build.
+    for (; k < h; ++k) {
+      const float sin_v = a[k] * C[k] + b[k] * S[k];
+      const float cos_v = b[k] * C[k] - a[k] * S[k];
+      switch (P.layout_) {
+        case Layout::interleaved:
+          put<Add>(row + 2 * k, sin_v);
+          put<Add>(row + 2 * k + 1, cos_v);
+          break;
+        case Layout::cos_first:
+          put<Add>(row + k, cos_v);
+          put<Add>(row + h + k, sin_v);
+          break;
+        default:
+          put<Add>(row + k, sin_v);
+          put<Add>(row + h + k, cos_v);
+          break;
+      }
+    }
+    if (P.odd_ == OddColumn::sine) {
+      put<Add>(row + 2 * h, a[h] * C[h] + b[h] * S[h]);
+    } else if (P.odd_ == OddColumn::zero && !Add) {
+      row[2 * h] = 0.f;
+    }
+  }
+
+  // Calls sink(done, nrows, block_out) for each block of rows after filling
+  // block_out = target(done, nrows) with (Add ? += : =) rows start+done ...
+  template <bool Add, class Target, class Sink>
+  static void run(const Plan& P, double start, std::size_t count, Work& w, bool simd, Target target,
+                  Sink sink) {
+    if (count == 0) return;
+    const std::size_t d = std::size_t(P.d_model_);
+    const int B = P.block_;
+    direct_anchors(P, start, w, simd);
+    std::size_t done = 0;
+    int blocks_since_anchor = 0;
+    for (;;) {
+      const int nrows = int(std::min<std::size_t>(std::size_t(B), count - done));
+      round_anchors(w);
+      float* out = target(done, nrows);
+      for (int j = 0; j < nrows; ++j) emit_row<Add>(P, w, j, out + std::size_t(j) * d, simd);
+      if (P.has_padding_ && !Add) {
+        // fairseq: the padding position's row is all zeros.
+        const double r = P.padding_idx_ - (start + double(done));
+        if (r >= 0 && r < nrows && r == std::floor(r)) std::fill_n(out + std::size_t(r) * d, d, 0.f);
+      }
+      sink(done, nrows, out);
+      done += std::size_t(nrows);
+      if (done >= count) break;
+      if (++blocks_since_anchor >= kReanchor) {
+        direct_anchors(P, start + double(done), w, simd);
+        blocks_since_anchor = 0;
+      } else {
+        step_anchors(P, w);
+      }
+    }
+  }
+
+  template <bool Add>
+  static void rows_into(const Plan& P, double start, std::size_t count, float* out, Work& w, bool simd) {
+    const std::size_t d = std::size_t(P.d_model_);
+    if (Add && P.has_padding_) {
+      // Split around the padding row so it contributes nothing.
+      const double r = P.padding_idx_ - start;
+      if (r >= 0 && r < double(count) && r == std::floor(r)) {
+        const std::size_t ri = std::size_t(r);
+        rows_into<Add>(P, start, ri, out, w, simd);
+        rows_into<Add>(P, start + double(ri + 1), count - ri - 1, out + (ri + 1) * d, w, simd);
+        return;
+      }
+    }
+    run<Add>(P, start, count, w, simd, [&](std::size_t done, int) { return out + done * d; },
+             [](std::size_t, int, float*) {});
+  }
+};
+
+Status rows(const Plan& plan, double start, std::size_t count, float* out, Path path) {
+  if (Status s = check_row_range(start, count); s != Status::ok) return s;
+  if (Status s = check_elements(count, std::size_t(plan.d_model())); s != Status::ok) return s;
+  if (count == 0) return Status::ok;
+  if (out == nullptr) return Status::bad_buffer;
+  Kernel::Work w(plan.frequencies().size());
+  Kernel::rows_into<false>(plan, start, count, out, w, path == Path::best);
+  return Status::ok;
+}
+
+Status add_rows(const Plan& plan, double start, std::size_t count, float* inout, Path path) {
+  if (Status s = check_row_range(start, count); s != Status::ok) return s;
+  if (Status s = check_elements(count, std::size_t(plan.d_model())); s != Status::ok) return s;
+  if (count == 0) return Status::ok;
+  if (inout == nullptr) return Status::bad_buffer;
+  Kernel::Work w(plan.frequencies().size());
+  Kernel::rows_into<true>(plan, start, count, inout, w, path == Path::best);
+  return Status::ok;
+}
+
+Status encode(const Plan& plan, const double* positions, std::size_t n, float* out, Path path) {
+  if (Status s = check_elements(n, std::size_t(plan.d_model())); s != Status::ok) return s;
+  if (n == 0) return Status::ok;
+  if (positions == nullptr || out == nullptr) return Status::bad_buffer;
+  for (std::size_t i = 0; i < n; ++i)
+    if (Status s = check_position(positions[i]); s != Status::ok) return s;
+  const std::size_t d = std::size_t(plan.d_model());
+  Kernel::Work w(plan.frequencies().size());
+  // Runs of consecutive positions (p, p+1, ...) share the block kernel; any
+  // other position gets its own float64 anchor.
+  for (std::size_t i = 0; i < n;) {
+    std::size_t j = i + 1;
+    while (j < n && positions[j] == positions[j - 1] + 1.0) ++j;
+    Kernel::rows_into<false>(plan, positions[i], j - i, out + i * d, w, path == Path::best);
+    i = j;
+  }
+  return Status::ok;
+}
+
+Status grid2d(const Plan& axis, std::size_t height, std::size_t width, bool cls_token, float* out,
+              Path path) {
+  if (height > std::size_t(kMaxAbsPosition) || width > std::size_t(kMaxAbsPosition)) return Status::bad_count;
+  const std::size_t D = std::size_t(axis.d_model());
+  const std::size_t d = 2 * D;
+  if (width != 0 && height > (kMaxElements / d) / width) return Status::too_large;
+  const std::size_t cells = height * width + (cls_token ? 1 : 0);
+  if (Status s = check_elements(cells, d); s != Status::ok) return s;
+  if (cells == 0) return Status::ok;
+  if (out == nullptr) return Status::bad_buffer;
+  std::vector<float> ex(width * D), ey(height * D);
+  Kernel::Work w(axis.frequencies().size());
+  Kernel::rows_into<false>(axis, 0.0, width, ex.data(), w, path == Path::best);
+  Kernel::rows_into<false>(axis, 0.0, height, ey.data(), w, path == Path::best);
+  float* o = out;
+  if (cls_token) {
+    std::fill_n(o, d, 0.f);
+    o += d;
+  }
+  for (std::size_t r = 0; r < height; ++r)
+    for (std::size_t c = 0; c < width; ++c, o += d) {
+      std::memcpy(o, &ex[c * D], D * sizeof(float));
+      std::memcpy(o + D, &ey[r * D], D * sizeof(float));
+    }
+  return Status::ok;
+}
+
+Status heatmap(const Plan& plan, double start, std::size_t count, int col0, int cols,
+               const std::uint8_t* lut, double vmin, double vmax, std::uint8_t* out, Path path) {
+  if (Status s = check_row_range(start, count); s != Status::ok) return s;
+  const int d = plan.d_model();
+  if (col0 < 0 || cols < 0 || col0 > d || cols > d - col0) return Status::bad_column_window;
+  if (!std::isfinite(vmin) || !std::isfinite(vmax) || !(vmin < vmax)) return Status::bad_value_range;
+  if (Status s = check_elements(count, std::size_t(cols)); s != Status::ok) return s;
+  if (count == 0 || cols == 0) return Status::ok;
+  if (lut == nullptr || out == nullptr) return Status::bad_buffer;
+  Kernel::Work w(plan.frequencies().size());
+  std::vector<float> block(std::size_t(plan.block_rows()) * std::size_t(d));
+  const float lo = float(vmin);
+  const float inv = float(255.0 / (vmax - vmin));
+  Kernel::run<false>(
+      plan, start, count, w, path == Path::best, [&](std::size_t, int) { return block.data(); },
+      [&](std::size_t done, int nrows, float* values) {
+        for (int j = 0; j < nrows; ++j) {
+          const float* v = values + std::size_t(j) * std::size_t(d) + col0;
+          std::uint8_t* px = out + ((done + std::size_t(j)) * std::size_t(cols)) * 4;
+          for (int c = 0; c < cols; ++c) {
+            const float t = (v[c] - lo) * inv + 0.5f;
+            const int idx = t <= 0.f ? 0 : t >= 255.f ? 255 : int(t);
+            std::memcpy(px + 4 * c, lut + 4 * idx, 4);
+          }
+        }
+      });
+  return Status::ok;
+}
+
+}  // namespace sinpe

@@ -1,0 +1,90 @@
+// Bad input yields a status naming the argument and leaves the output untouched.
+#include <catch2/catch.hpp>
+
+#include <limits>
+
+#include "support.hpp"
+
+using sinpe::Status;
+
+TEST_CASE("make_plan rejects bad widths and parameters", "[errors]") {
+  sinpe::Plan plan;
+  sinpe::Options o;
+  CHECK(sinpe::make_plan(o, 0, &plan) == Status::d_model_out_of_range);
+  CHECK(sinpe::make_plan(o, -4, &plan) == Status::d_model_out_of_range);
+  CHECK(sinpe::make_plan(o, 65538, &plan) == Status::d_model_out_of_range);
+  CHECK(sinpe::make_plan(o, 65536, &plan) == Status::ok);
+  CHECK(sinpe::make_plan(o, 7, &plan) == Status::d_model_odd);
+  o.base = -1;
+  CHECK(sinpe::make_plan(o, 8, &plan) == Status::bad_base);
+  o.base = std::numeric_limits<double>::infinity();
+  CHECK(sinpe::make_plan(o, 8, &plan) == Status::bad_base);
+  o = {};
+  o.padding_idx = 3;  // only fairseq reads it
+  CHECK(sinpe::make_plan(o, 8, &plan) == Status::bad_padding_idx);
+  o.preset = sinpe::Preset::fairseq;
+  o.padding_idx = 1.5;
+  CHECK(sinpe::make_plan(o, 8, &plan) == Status::bad_padding_idx);
+  o = {};
+  o.preset = sinpe::Preset(42);
+  CHECK(sinpe::make_plan(o, 8, &plan) == Status::bad_preset);
+  o = {};
+  o.layout = sinpe::Layout(7);
+  CHECK(sinpe::make_plan(o, 8, &plan) == Status::bad_layout);
+  o = {};
+  o.preset = sinpe::Preset::diffusers;
+  o.freq_shift = 4;  // h - shift = 0
+  CHECK(sinpe::make_plan(o, 8, &plan) == Status::d_model_too_small);
+  o.freq_shift = std::numeric_limits<double>::quiet_NaN();
+  o.scale = -std::numeric_limits<double>::infinity();
+  CHECK(sinpe::make_plan(o, 8, &plan) == Status::bad_scale);
+  o = {};
+  o.preset = sinpe::Preset::tensor2tensor;
+  o.min_timescale = 0;
+  CHECK(sinpe::make_plan(o, 8, &plan) == Status::bad_min_timescale);
+}
+
+TEST_CASE("rows and encode reject bad positions without writing", "[errors]") {
+  sinpe::Plan plan;
+  REQUIRE(sinpe::make_plan(sinpe::Options{}, 8, &plan) == Status::ok);
+  std::vector<float> out(8 * 4, 123.f);
+  const auto untouched = [&] {
+    for (float v : out)
+      if (v != 123.f) return false;
+    return true;
+  };
+  CHECK(sinpe::rows(plan, 0.5, 2, out.data()) == Status::bad_start);
+  CHECK(sinpe::rows(plan, 16777215, 2, out.data()) == Status::position_out_of_range);
+  CHECK(sinpe::rows(plan, -16777216, 1, out.data()) == Status::position_out_of_range);
+  CHECK(sinpe::rows(plan, std::numeric_limits<double>::quiet_NaN(), 1, out.data()) == Status::bad_start);
+  CHECK(sinpe::rows(plan, 0, 1, nullptr) == Status::bad_buffer);
+  CHECK(sinpe::rows(plan, 0, std::size_t(1) << 40, out.data()) == Status::position_out_of_range);
+  const double bad[] = {1, 2, std::numeric_limits<double>::infinity(), 4};
+  CHECK(sinpe::encode(plan, bad, 4, out.data()) == Status::position_not_finite);
+  const double far[] = {1, 2, 3, 16777216};
+  CHECK(sinpe::encode(plan, far, 4, out.data()) == Status::position_out_of_range);
+  CHECK(untouched());
+  // The plan is still good afterwards.
+  REQUIRE(sinpe::rows(plan, 0, 4, out.data()) == Status::ok);
+  CHECK(out[1] == 1.f);
+}
+
+TEST_CASE("too-large requests fail before any work", "[errors]") {
+  sinpe::Plan plan;
+  REQUIRE(sinpe::make_plan(sinpe::Options{}, 65536, &plan) == Status::ok);
+  float dummy = 0;
+  CHECK(sinpe::rows(plan, 0, 10000, &dummy) == Status::too_large);
+  sinpe::Plan axis;
+  REQUIRE(sinpe::make_grid_plan(sinpe::Options{}, 4096, &axis) == Status::ok);
+  CHECK(sinpe::grid2d(axis, 16777216, 16777216, false, &dummy) == Status::too_large);
+}
+
+TEST_CASE("heatmap rejects bad windows and value ranges", "[errors]") {
+  sinpe::Plan plan;
+  REQUIRE(sinpe::make_plan(sinpe::Options{}, 8, &plan) == Status::ok);
+  std::uint8_t lut[1024] = {}, out[64] = {};
+  CHECK(sinpe::heatmap(plan, 0, 1, 4, 5, lut, -1, 1, out) == Status::bad_column_window);
+  CHECK(sinpe::heatmap(plan, 0, 1, -1, 2, lut, -1, 1, out) == Status::bad_column_window);
+  CHECK(sinpe::heatmap(plan, 0, 1, 0, 8, lut, 1, 1, out) == Status::bad_value_range);
+  CHECK(sinpe::heatmap(plan, 0, 1, 0, 8, nullptr, -1, 1, out) == Status::bad_buffer);
+}
