@@ -243,31 +243,48 @@ Status encode(const Plan& plan, const double* positions, std::size_t n, float* o
   return Status::ok;
 }
 
-Status grid2d(const Plan& axis, std::size_t height, std::size_t width, bool cls_token, float* out,
-              Path path) {
+Status grid2d(const Plan& axis, std::size_t height, std::size_t width, bool cls_token, std::size_t first,
+              std::size_t count, float* out, Path path) {
   if (height > std::size_t(kMaxAbsPosition) || width > std::size_t(kMaxAbsPosition)) return Status::bad_count;
   const std::size_t D = std::size_t(axis.d_model());
   const std::size_t d = 2 * D;
   if (width != 0 && height > (kMaxElements / d) / width) return Status::too_large;
   const std::size_t cells = height * width + (cls_token ? 1 : 0);
-  if (Status s = check_elements(cells, d); s != Status::ok) return s;
-  if (cells == 0) return Status::ok;
+  if (first > cells || count > cells - first) return Status::bad_count;
+  if (count == 0) return Status::ok;
   if (out == nullptr) return Status::bad_buffer;
-  std::vector<float> ex(width * D), ey(height * D);
+  const bool simd = path == Path::best;
   Kernel::Work w(axis.frequencies().size());
-  Kernel::rows_into<false>(axis, 0.0, width, ex.data(), w, path == Path::best);
-  Kernel::rows_into<false>(axis, 0.0, height, ey.data(), w, path == Path::best);
+  std::vector<float> xs(std::min(count, width) * D), y(D);
+  std::size_t m = first;
+  const std::size_t end = first + count;
   float* o = out;
-  if (cls_token) {
+  if (cls_token && m == 0) {
     std::fill_n(o, d, 0.f);
     o += d;
+    ++m;
   }
-  for (std::size_t r = 0; r < height; ++r)
-    for (std::size_t c = 0; c < width; ++c, o += d) {
-      std::memcpy(o, &ex[c * D], D * sizeof(float));
-      std::memcpy(o + D, &ey[r * D], D * sizeof(float));
+  // One grid row (or the part of it in the window) at a time: the column
+  // coordinates' encodings, then the row coordinate's, interleaved per cell.
+  while (m < end) {
+    const std::size_t cell = m - (cls_token ? 1 : 0);
+    const std::size_t r = cell / width, c = cell % width;
+    const std::size_t n = std::min(width - c, end - m);
+    Kernel::rows_into<false>(axis, double(c), n, xs.data(), w, simd);
+    Kernel::rows_into<false>(axis, double(r), 1, y.data(), w, simd);
+    for (std::size_t i = 0; i < n; ++i, o += d) {
+      std::memcpy(o, &xs[i * D], D * sizeof(float));
+      std::memcpy(o + D, y.data(), D * sizeof(float));
     }
+    m += n;
+  }
   return Status::ok;
+}
+
+Status grid2d(const Plan& axis, std::size_t height, std::size_t width, bool cls_token, float* out,
+              Path path) {
+  if (height > std::size_t(kMaxAbsPosition) || width > std::size_t(kMaxAbsPosition)) return Status::bad_count;
+  return grid2d(axis, height, width, cls_token, 0, height * width + (cls_token ? 1 : 0), out, path);
 }
 
 Status heatmap(const Plan& plan, double start, std::size_t count, int col0, int cols,

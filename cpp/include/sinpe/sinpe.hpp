@@ -128,11 +128,15 @@ Status add_rows(const Plan& plan, double start, std::size_t count, float* inout,
 // out[i*d + c] = PE(positions[i], c); any order, fractional allowed.
 Status encode(const Plan& plan, const double* positions, std::size_t n, float* out, Path path = Path::best);
 
-// 2-D grid (ViT / MAE): row m = r*width + c (+1 with a leading zero row when
+// 2-D grid (ViT / MAE): cell m = r*width + c (+1 after a leading zero row when
 // cls_token); columns [0, d/2) encode the column coordinate c, [d/2, d) the row r,
 // each with the plan's 1-D encoding at width d/2. `axis_plan` must be made for
-// width d/2 (see make_grid_plan). out holds (height*width + cls)*d floats.
+// width d/2 (see make_grid_plan). Writes cells [first, first+count) of the
+// (height*width + cls_token) cells, count*d floats.
 Status make_grid_plan(const Options& options, int d_model, Plan* axis_plan);
+Status grid2d(const Plan& axis_plan, std::size_t height, std::size_t width, bool cls_token,
+              std::size_t first, std::size_t count, float* out, Path path = Path::best);
+// The whole grid: (height*width + cls_token) * d floats.
 Status grid2d(const Plan& axis_plan, std::size_t height, std::size_t width, bool cls_token,
               float* out, Path path = Path::best);
 

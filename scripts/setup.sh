@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what this project needs and is missing: Debian packages (Emscripten,
+# Catch2, Chromium, clang for fuzzing), xsimd 13 headers, npm packages.
+# Idempotent and quiet when everything is there.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+need=()
+have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+for pkg in emscripten catch2 chromium cmake g++ make clang libclang-rt-14-dev; do
+  have_pkg "$pkg" || need+=("$pkg")
+done
+if [ ${#need[@]} -gt 0 ]; then
+  echo "setup: installing Debian packages: ${need[*]}"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+bash "$root/scripts/fetch-xsimd.sh"
+
+# npm packages (dev tools only: the package itself has no dependencies).
+stamp=node_modules/.package-lock.json
+if [ ! -f "$stamp" ] || [ package.json -nt "$stamp" ] || { [ -f package-lock.json ] && [ package-lock.json -nt "$stamp" ]; }; then
+  echo "setup: npm install"
+  npm install --no-audit --no-fund --loglevel=error
+fi
