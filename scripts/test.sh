@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# `npm test`: set up what is missing, build, run every suite, print a summary.
+set -uo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+bash scripts/setup.sh || exit 1
+bash scripts/build.sh || exit 1
+
+passed=0
+failed=0
+failed_names=()
+summary=()
+# run NAME COMMAND...: one suite; its output streams through.
+run() {
+  local name="$1"
+  shift
+  echo
+  echo "=== $name: $*"
+  local t0=$SECONDS
+  if "$@"; then
+    passed=$((passed + 1))
+    summary+=("  ok    $name ($((SECONDS - t0)) s)")
+  else
+    failed=$((failed + 1))
+    failed_names+=("$name")
+    summary+=("  FAIL  $name ($((SECONDS - t0)) s)")
+  fi
+}
+
+run "Catch2, native (g++)" ctest --test-dir build/native --output-on-failure
+run "Catch2, wasm (em++ SIMD + baseline, under Node)" ctest --test-dir build/wasm --output-on-failure
+run "package API (node --test, packed tarball)" bash tests/js/run.sh
+
+echo
+echo "=== summary"
+printf '%s\n' "${summary[@]}"
+echo "suites: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
