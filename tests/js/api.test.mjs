@@ -1,0 +1,236 @@
+// The package API as users get it: imported by name from the installed tarball.
+import { test, describe, before } from 'node:test';
+import assert from 'node:assert/strict';
+import sinpe from 'sinpe.wasm';
+import { referenceRow, referenceGrid, maxError, TOLERANCE } from './reference.mjs';
+
+const PRESETS = ['vaswani', 'keras', 'tensor2tensor', 'fairseq', 'whisper', 'diffusers', 'guided-diffusion', 'mae'];
+const WIDTHS = [2, 4, 7, 16, 17, 384, 512, 768];
+const POSITIONS = [0, 1, 2, 3, 4, 5, 6, 7, 100, 4095, 65535, 1000003, 16777215, 0.5, 1.25, 999.999, 7777.75, -3, 16777214.5];
+
+// Widths at which a preset's formula is undefined (odd where it requires even;
+// a division by zero in fairseq/whisper/diffusers at h < 2).
+function rejects(preset, d) {
+  const h = Math.floor(d / 2);
+  if (['vaswani', 'whisper', 'mae'].includes(preset) && d % 2) return /dModel must be even/;
+  if (['fairseq', 'whisper', 'diffusers'].includes(preset) && h < 2) return /dModel \d+ is too small/;
+  return null;
+}
+
+const flavours = {};
+before(async () => {
+  flavours.simd = await sinpe({ simd: true });
+  flavours.baseline = await sinpe({ simd: false });
+});
+
+test('loads both flavours and reports them', async () => {
+  const auto = await sinpe();
+  assert.equal(auto.simd, true, 'Node 20 has wasm SIMD, so auto picks it');
+  assert.equal(flavours.baseline.simd, false);
+  assert.match(auto.version, /^\d+\.\d+\.\d+$/);
+  assert.deepEqual([...auto.presets], PRESETS);
+});
+
+test('seed 001: pe.table(3, 4)', () => {
+  const t = flavours.simd.table(3, 4);
+  const want = [0, 1, 0, 1, Math.sin(1), Math.cos(1), Math.sin(0.01), Math.cos(0.01), Math.sin(2), Math.cos(2), Math.sin(0.02), Math.cos(0.02)];
+  assert.equal(t.length, 12);
+  want.forEach((w, i) => assert.ok(Math.abs(t[i] - w) <= TOLERANCE, `t[${i}] = ${t[i]}, want ${w}`));
+});
+
+for (const flavour of ['simd', 'baseline']) {
+  describe(`${flavour} flavour`, () => {
+    test('every preset matches its float64 formula at the listed widths and positions', () => {
+      const pe = flavours[flavour];
+      for (const preset of PRESETS)
+        for (const d of WIDTHS) {
+          const bad = rejects(preset, d);
+          if (bad) {
+            assert.throws(() => pe.encode(POSITIONS, d, { preset }), (e) => e instanceof RangeError && bad.test(e.message));
+            continue;
+          }
+          const got = pe.encode(POSITIONS, d, { preset });
+          const err = maxError(got, POSITIONS, d, { preset });
+          assert.ok(err <= TOLERANCE, `${preset} d=${d}: max error ${err}`);
+        }
+    });
+
+    test('layouts and preset parameters', () => {
+      const pe = flavours[flavour];
+      const cases = [
+        { preset: 'vaswani', layout: 'concat' },
+        { preset: 'vaswani', layout: 'cos-first', base: 500000 },
+        { preset: 'tensor2tensor', minTimescale: 2, maxTimescale: 5000 },
+        { preset: 'fairseq', paddingIdx: 4095 },
+        { preset: 'diffusers', flipSinToCos: true, freqShift: 0, scale: 0.5, maxPeriod: 1000 },
+        { preset: 'whisper', maxTimescale: 100 },
+        { preset: 'guided-diffusion', maxPeriod: 200, layout: 'interleaved' },
+        { preset: 'keras', base: 100 },
+      ];
+      for (const o of cases)
+        for (const d of [16, 33, 320]) {
+          if (rejects(o.preset, d)) continue;
+          const err = maxError(pe.encode(POSITIONS, d, o), POSITIONS, d, o);
+          assert.ok(err <= TOLERANCE, `${JSON.stringify(o)} d=${d}: ${err}`);
+        }
+    });
+
+    test('rows: 4096 x 512 and a range ending at 2^24 - 1', () => {
+      const pe = flavours[flavour];
+      const t = pe.table(4096, 512);
+      assert.ok(maxError(t, Array.from({ length: 4096 }, (_, i) => i), 512) <= TOLERANCE);
+      const start = 16777216 - 700;
+      const r = pe.rows(start, 699, 64, { preset: 'fairseq' });
+      assert.ok(maxError(r, Array.from({ length: 699 }, (_, i) => start + i), 64, { preset: 'fairseq' }) <= TOLERANCE);
+    });
+  });
+}
+
+test('positions may be an Array, Float64Array, Float32Array or Int32Array', () => {
+  const pe = flavours.simd;
+  const ints = [3, 1, 4, 1, 5, 9, 2, 6];
+  const a = pe.encode(ints, 10);
+  for (const T of [Float64Array, Float32Array, Int32Array]) assert.deepEqual(pe.encode(T.from(ints), 10), a);
+  assert.ok(maxError(a, ints, 10) <= TOLERANCE);
+});
+
+test('results are JS-owned arrays, not views into wasm memory', () => {
+  const t = flavours.simd.table(10, 8);
+  assert.equal(t.buffer.byteLength, t.byteLength);
+  assert.ok(!(t.buffer instanceof SharedArrayBuffer));
+});
+
+test('options.out receives the result and is returned', () => {
+  const pe = flavours.simd;
+  const out = new Float32Array(5 * 6).fill(7);
+  assert.equal(pe.rows(10, 5, 6, { out }), out);
+  assert.ok(maxError(out, [10, 11, 12, 13, 14], 6) <= TOLERANCE);
+});
+
+test('grid2d reproduces MAE get_2d_sincos_pos_embed, with and without the class token', () => {
+  const pe = flavours.simd;
+  for (const clsToken of [false, true]) {
+    const got = pe.grid2d(14, 14, 64, { preset: 'mae', clsToken });
+    const want = referenceGrid(14, 14, 64, { preset: 'mae', clsToken });
+    assert.equal(got.length, want.length * 64);
+    let worst = 0;
+    want.forEach((row, m) => row.forEach((v, c) => (worst = Math.max(worst, Math.abs(got[m * 64 + c] - v)))));
+    assert.ok(worst <= TOLERANCE, `worst ${worst}`);
+  }
+  assert.throws(() => pe.grid2d(2, 2, 66, { preset: 'mae' }), (e) => e instanceof RangeError && /multiple of 4/.test(e.message));
+});
+
+test('addTo adds PE rows to every sequence of a batch', () => {
+  const pe = flavours.simd;
+  const d = 8, seqLen = 5, batch = 3, start = 100;
+  const x = Float32Array.from({ length: batch * seqLen * d }, (_, i) => Math.sin(i) * 0.5);
+  const before = x.slice();
+  assert.equal(pe.addTo(x, d, { seqLen, start }), x);
+  for (let b = 0; b < batch; b++)
+    for (let r = 0; r < seqLen; r++) {
+      const want = referenceRow(start + r, d);
+      for (let c = 0; c < d; c++) {
+        const i = (b * seqLen + r) * d + c;
+        assert.ok(Math.abs(x[i] - (before[i] + want[c])) <= 2 * TOLERANCE, `x[${i}]`);
+      }
+    }
+});
+
+test('frequencies are the preset formula in float64', () => {
+  const pe = flavours.simd;
+  const f = pe.frequencies(512);
+  assert.equal(f.length, 256);
+  f.forEach((w, k) => assert.ok(Math.abs(w - 10000 ** (-2 * k / 512)) <= 1e-15 * Math.max(1, w)));
+  const fs = pe.frequencies(64, { preset: 'fairseq' });
+  assert.ok(Math.abs(fs[31] - 1e-4) < 1e-18, 'fairseq: the last frequency is exactly 1e-4');
+});
+
+test('heatmap maps each value through the colormap', () => {
+  const pe = flavours.simd;
+  const lut = new Uint8Array(1024);
+  for (let i = 0; i < 256; i++) lut.set([i, 255 - i, 7, 255], 4 * i);
+  const start = 16000000, count = 40, d = 64, columnStart = 3, columns = 20;
+  const px = pe.heatmap(start, count, d, { colormap: lut, columnStart, columns });
+  assert.ok(px instanceof Uint8ClampedArray);
+  assert.equal(px.length, count * columns * 4);
+  for (let r = 0; r < count; r++) {
+    const row = referenceRow(start + r, d);
+    for (let c = 0; c < columns; c++) {
+      const t = ((row[columnStart + c] + 1) / 2) * 255;
+      const idx = px[(r * columns + c) * 4];
+      assert.ok(Math.abs(idx - t) <= 0.5 + 1e-4, `row ${r} col ${c}: index ${idx} for ${t}`);
+      assert.equal(px[(r * columns + c) * 4 + 1], 255 - idx);
+    }
+  }
+});
+
+describe('bad input throws a named TypeError/RangeError and changes nothing', () => {
+  const cases = [
+    ['odd dModel for vaswani', (pe) => pe.table(3, 5), RangeError, /dModel/],
+    ['dModel 0', (pe) => pe.table(3, 0), RangeError, /dModel/],
+    ['dModel too large', (pe) => pe.table(1, 65538), RangeError, /dModel/],
+    ['dModel not a number', (pe) => pe.table(3, '4'), TypeError, /dModel/],
+    ['fractional count', (pe) => pe.rows(0, 2.5, 4), RangeError, /count/],
+    ['negative count', (pe) => pe.rows(0, -1, 4), RangeError, /count/],
+    ['fractional start', (pe) => pe.rows(0.5, 2, 4), RangeError, /start/],
+    ['rows beyond 2^24', (pe) => pe.rows(16777215, 2, 4), RangeError, /2\^24/],
+    ['NaN position', (pe) => pe.encode([1, NaN], 4), RangeError, /positions\[1\]/],
+    ['Infinity position', (pe) => pe.encode(new Float64Array([Infinity]), 4), RangeError, /positions\[0\]/],
+    ['position 2^24', (pe) => pe.encode([2 ** 24], 4), RangeError, /positions\[0\]/],
+    ['string position', (pe) => pe.encode([1, '2'], 4), TypeError, /positions\[1\]/],
+    ['positions not an array', (pe) => pe.encode('012', 4), TypeError, /positions/],
+    ['BigInt64Array positions', (pe) => pe.encode(new BigInt64Array(2), 4), TypeError, /positions/],
+    ['unknown preset', (pe) => pe.table(2, 4, { preset: 'bert' }), RangeError, /options\.preset/],
+    ['unknown layout', (pe) => pe.table(2, 4, { layout: 'zigzag' }), RangeError, /options\.layout/],
+    ['unknown option', (pe) => pe.table(2, 4, { bsae: 10 }), TypeError, /"bsae"/],
+    ['option of another preset', (pe) => pe.table(2, 4, { maxPeriod: 10 }), TypeError, /options\.maxPeriod/],
+    ['negative base', (pe) => pe.table(2, 4, { base: -2 }), RangeError, /options\.base/],
+    ['NaN base', (pe) => pe.table(2, 4, { base: NaN }), RangeError, /options\.base/],
+    ['fractional paddingIdx', (pe) => pe.table(2, 4, { preset: 'fairseq', paddingIdx: 1.5 }), RangeError, /options\.paddingIdx/],
+    ['fairseq at d=2', (pe) => pe.table(2, 2, { preset: 'fairseq' }), RangeError, /dModel/],
+    ['flipSinToCos with layout', (pe) => pe.table(2, 8, { preset: 'diffusers', flipSinToCos: true, layout: 'concat' }), TypeError, /flipSinToCos/],
+    ['out of the wrong size', (pe) => pe.table(2, 4, { out: new Float32Array(7) }), RangeError, /options\.out/],
+    ['out of the wrong type', (pe) => pe.table(2, 4, { out: new Float64Array(8) }), TypeError, /options\.out/],
+    ['shared out', (pe) => pe.table(2, 4, { out: new Float32Array(new SharedArrayBuffer(32)) }), TypeError, /options\.out/],
+    ['too large', (pe) => pe.table(16777216, 65536), RangeError, /2 GiB/],
+    ['addTo x of the wrong length', (pe) => pe.addTo(new Float32Array(10), 4), RangeError, /x\.length/],
+    ['addTo x not Float32Array', (pe) => pe.addTo([1, 2, 3, 4], 4), TypeError, /\bx\b/],
+    ['heatmap colormap of the wrong size', (pe) => pe.heatmap(0, 2, 4, { colormap: new Uint8Array(10) }), TypeError, /options\.colormap/],
+    ['heatmap columns outside dModel', (pe) => pe.heatmap(0, 2, 4, { columnStart: 2, columns: 3 }), RangeError, /options\.columns/],
+    ['heatmap vmin >= vmax', (pe) => pe.heatmap(0, 2, 4, { vmin: 1, vmax: 1 }), RangeError, /options\.vmin/],
+    ['options not an object', (pe) => pe.table(2, 4, 'vaswani'), TypeError, /options/],
+  ];
+  for (const [name, call, Type, pattern] of cases)
+    test(name, () => {
+      const pe = flavours.simd;
+      assert.throws(() => call(pe), (e) => e instanceof Type && pattern.test(e.message), name);
+      // Still usable and still right.
+      assert.ok(maxError(pe.table(5, 8), [0, 1, 2, 3, 4], 8) <= TOLERANCE);
+    });
+
+  test('a failed call leaves out and x untouched', () => {
+    const pe = flavours.simd;
+    const out = new Float32Array(3 * 4).fill(9);
+    assert.throws(() => pe.encode([1, 2, NaN], 4, { out }), RangeError);
+    assert.ok(out.every((v) => v === 9));
+    const x = new Float32Array(8).fill(2);
+    assert.throws(() => pe.addTo(x, 4, { start: 16777215 }), RangeError);
+    assert.ok(x.every((v) => v === 2));
+  });
+
+  test('bad init options', async () => {
+    await assert.rejects(sinpe({ simd: 'yes' }), (e) => e instanceof TypeError && /init\.simd/.test(e.message));
+    await assert.rejects(sinpe({ wasm: 1 }), (e) => e instanceof TypeError && /"wasm"/.test(e.message));
+  });
+});
+
+test('large requests do not grow the wasm heap', () => {
+  const pe = flavours.simd;
+  pe.table(16, 512); // the plan for d = 512 is cached from here on
+  const before = pe.heapBytes();
+  const big = pe.table(65536, 512); // 128 MiB of output, made in 1 MiB chunks
+  assert.equal(big.length, 65536 * 512);
+  assert.equal(pe.heapBytes(), before);
+  const rows = [0, 40000, 65535];
+  assert.ok(maxError(rows.flatMap((r) => Array.from(big.subarray(r * 512, r * 512 + 512))), rows, 512) <= TOLERANCE);
+});
