@@ -89,67 +89,73 @@ struct Kernel {
   }
 #endif
 
-  // One row j of the current block.
-  template <bool Add>
-  static void emit_row(const Plan& P, const Work& w, int j, float* row, bool simd) {
+  // Where frequency k's sine and cosine go in a row.
+  template <Layout L>
+  static inline std::size_t sin_col(std::size_t k, std::size_t h) {
+    return L == Layout::interleaved ? 2 * k : L == Layout::cos_first ? h + k : k;
+  }
+  template <Layout L>
+  static inline std::size_t cos_col(std::size_t k, std::size_t h) {
+    return L == Layout::interleaved ? 2 * k + 1 : L == Layout::cos_first ? k : h + k;
+  }
+
+  // Rows j < nrows of the current block, row by row (row-major writes: the
+  // output's power-of-two row stride would thrash L1 sets column by column).
+  template <bool Add, Layout L>
+  static void emit_block(const Plan& P, const Work& w, int nrows, float* out, bool simd) {
     const std::size_t nf = P.freq_.size();
-    const int h = P.pairs_;
+    const std::size_t h = std::size_t(P.pairs_);
+    const std::size_t d = std::size_t(P.d_model_);
     const float* a = w.sf.data();
     const float* b = w.cf.data();
-    const float* C = &P.rot_cos_[std::size_t(j) * nf];
-    const float* S = &P.rot_sin_[std::size_t(j) * nf];
-    int k = 0;
+    for (int j = 0; j < nrows; ++j) {
+      float* row = out + std::size_t(j) * d;
+      const float* C = &P.rot_cos_[std::size_t(j) * nf];
+      const float* S = &P.rot_sin_[std::size_t(j) * nf];
+      std::size_t k = 0;
 #if SINPE_SIMD
-    if (simd) {
-      using bf = xsimd::batch<float>;
-      constexpr int L = int(bf::size);
-      for (; k + L <= h; k += L) {
-        const bf va = bf::load_unaligned(a + k), vb = bf::load_unaligned(b + k);
-        const bf vc = bf::load_unaligned(C + k), vs = bf::load_unaligned(S + k);
-        const bf sin_v = va * vc + vb * vs;
-        const bf cos_v = vb * vc - va * vs;
-        switch (P.layout_) {
-          case Layout::interleaved:
+      if (simd) {
+        using bf = xsimd::batch<float>;
+        constexpr std::size_t W = bf::size;
+        for (; k + W <= h; k += W) {
+          const bf va = bf::load_unaligned(a + k), vb = bf::load_unaligned(b + k);
+          const bf vc = bf::load_unaligned(C + k), vs = bf::load_unaligned(S + k);
+          const bf sin_v = va * vc + vb * vs;
+          const bf cos_v = vb * vc - va * vs;
+          if (L == Layout::interleaved) {
             put<Add>(row + 2 * k, xsimd::zip_lo(sin_v, cos_v));
-            put<Add>(row + 2 * k + L, xsimd::zip_hi(sin_v, cos_v));
-            break;
-          case Layout::cos_first:
-            put<Add>(row + k, cos_v);
-            put<Add>(row + h + k, sin_v);
-            break;
-          default:
-            put<Add>(row + k, sin_v);
-            put<Add>(row + h + k, cos_v);
-            break;
+            put<Add>(row + 2 * k + W, xsimd::zip_hi(sin_v, cos_v));
+          } else {
+            put<Add>(row + sin_col<L>(k, h), sin_v);
+            put<Add>(row + cos_col<L>(k, h), cos_v);
+          }
         }
       }
-    }
 #else
-    (void)simd;
+      (void)simd;
 #endif
-    // The scalar path: the tail of the SIMD path, and all of the baseline build.
-    for (; k < h; ++k) {
-      const float sin_v = a[k] * C[k] + b[k] * S[k];
-      const float cos_v = b[k] * C[k] - a[k] * S[k];
-      switch (P.layout_) {
-        case Layout::interleaved:
-          put<Add>(row + 2 * k, sin_v);
-          put<Add>(row + 2 * k + 1, cos_v);
-          break;
-        case Layout::cos_first:
-          put<Add>(row + k, cos_v);
-          put<Add>(row + h + k, sin_v);
-          break;
-        default:
-          put<Add>(row + k, sin_v);
-          put<Add>(row + h + k, cos_v);
-          break;
+      // The scalar path: the tail of the SIMD path, and all of the baseline build.
+      for (; k < h; ++k) {
+        // Both values before either store: `row` may alias the inputs for all the compiler knows.
+        const float sin_v = a[k] * C[k] + b[k] * S[k];
+        const float cos_v = b[k] * C[k] - a[k] * S[k];
+        put<Add>(row + sin_col<L>(k, h), sin_v);
+        put<Add>(row + cos_col<L>(k, h), cos_v);
+      }
+      if (P.odd_ == OddColumn::sine) {
+        put<Add>(row + 2 * h, a[h] * C[h] + b[h] * S[h]);
+      } else if (P.odd_ == OddColumn::zero && !Add) {
+        row[2 * h] = 0.f;
       }
     }
-    if (P.odd_ == OddColumn::sine) {
-      put<Add>(row + 2 * h, a[h] * C[h] + b[h] * S[h]);
-    } else if (P.odd_ == OddColumn::zero && !Add) {
-      row[2 * h] = 0.f;
+  }
+
+  template <bool Add>
+  static void emit(const Plan& P, const Work& w, int nrows, float* out, bool simd) {
+    switch (P.layout_) {
+      case Layout::interleaved: emit_block<Add, Layout::interleaved>(P, w, nrows, out, simd); break;
+      case Layout::cos_first: emit_block<Add, Layout::cos_first>(P, w, nrows, out, simd); break;
+      default: emit_block<Add, Layout::concat>(P, w, nrows, out, simd); break;
     }
   }
 
@@ -168,7 +174,7 @@ struct Kernel {
       const int nrows = int(std::min<std::size_t>(std::size_t(B), count - done));
       round_anchors(w);
       float* out = target(done, nrows);
-      for (int j = 0; j < nrows; ++j) emit_row<Add>(P, w, j, out + std::size_t(j) * d, simd);
+      emit<Add>(P, w, nrows, out, simd);
       if (P.has_padding_ && !Add) {
         // fairseq: the padding position's row is all zeros.
         const double r = P.padding_idx_ - (start + double(done));
