@@ -43,7 +43,7 @@ sinpe::Options to_core(const JsOptions& j) {
   return o;
 }
 
-constexpr std::size_t kScratchFloats = std::size_t(1) << 18;  // 1 MiB
+constexpr std::size_t kScratchFloats = std::size_t(1) << 17;  // 512 KiB: stays in L2 between kernel and copy
 constexpr std::size_t kPositionChunk = 4096;
 
 float* scratch() {
