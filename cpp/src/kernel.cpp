@@ -314,7 +314,9 @@ Status heatmap(const Plan& plan, double start, std::size_t count, int col0, int 
           std::uint8_t* px = out + ((done + std::size_t(j)) * std::size_t(cols)) * 4;
           for (int c = 0; c < cols; ++c) {
             const float t = (v[c] - lo) * inv + 0.5f;
-            const int idx = t <= 0.f ? 0 : t >= 255.f ? 255 : int(t);
+            // !(t > 0) also catches NaN (e.g. (v - lo) * inv = -inf * 0 when vmin overflows float),
+            // which int(t) would turn into an out-of-range LUT index.
+            const int idx = !(t > 0.f) ? 0 : t >= 255.f ? 255 : int(t);
             std::memcpy(px + 4 * c, lut + 4 * idx, 4);
           }
         }
