@@ -110,8 +110,9 @@ struct Kernel {
     const float* b = w.cf.data();
     for (int j = 0; j < nrows; ++j) {
       float* row = out + std::size_t(j) * d;
-      const float* C = &P.rot_cos_[std::size_t(j) * nf];
-      const float* S = &P.rot_sin_[std::size_t(j) * nf];
+      // data() + offset, not &v[i]: the tables are empty when nf == 0 (d == 1).
+      const float* C = P.rot_cos_.data() + std::size_t(j) * nf;
+      const float* S = P.rot_sin_.data() + std::size_t(j) * nf;
       std::size_t k = 0;
 #if SINPE_SIMD
       if (simd) {
