@@ -1,0 +1,121 @@
+// Lesson 4: the binary counting analogy. Positions 0 … 2^k − 1 in binary
+// beside their encodings: bit b flips every 2^b positions, and the low
+// dimensions of the encoding turn fastest, like the low bits.
+import { h, fmt, paragraphs, clear } from '../lib/dom.js';
+import { createHeatmap, createColorBar } from '../lib/heatmap.js';
+import { colormapLUT, valuesToRGBA } from '../lib/colormap.js';
+import { createLineChart } from '../lib/chart.js';
+import { lessonHeader, section, readout } from '../lib/lesson.js';
+
+export default {
+  id: 'binary',
+  mount(root, app, controlsElement) {
+    const { t, pe } = app;
+    const info = readout('binary-readout');
+    const bitsMap = createHeatmap({
+      xLabel: t('lessons.binary.bitAxis'),
+      yLabel: t('axis.position'),
+      label: t('lessons.binary.bitsLabel'),
+      className: 'bits-map',
+      onCursor: (c, r) => describe(r, { bitColumn: c }),
+    });
+    const peMap = createHeatmap({
+      xLabel: t('axis.column'),
+      yLabel: t('axis.position'),
+      label: t('lessons.binary.peLabel'),
+      className: 'pe-map',
+      onCursor: (c, r) => describe(r, { column: c }),
+    });
+    const bar = createColorBar({ label: t('axis.value') });
+    const chart = createLineChart({ xLabel: t('axis.position'), yLabel: t('axis.value'), label: t('lessons.binary.chartLabel'), height: 240 });
+    const tableBox = h('div');
+
+    root.append(
+      ...lessonHeader(app, 'binary'),
+      h('div', { class: 'lesson-controls' }, controlsElement),
+      h('div', { class: 'side-by-side' }, h('div', {}, h('h2', {}, t('lessons.binary.bitsTitle')), bitsMap.element), h('div', {}, h('h2', {}, t('lessons.binary.peTitle')), peMap.element)),
+      bar.element,
+      info,
+      ...paragraphs(t('lessons.binary.explain')),
+      section(t('lessons.binary.chartTitle'), ...paragraphs(t('lessons.binary.chartText')), chart.element),
+      section(t('lessons.binary.diffTitle'), ...paragraphs(t('lessons.binary.diff'))),
+      h('details', { class: 'data-details' }, h('summary', {}, t('lessons.binary.tableSummary')), tableBox),
+    );
+
+    let current = null;
+
+    function describe(position, { bitColumn, column }) {
+      const { s, table, omega } = current;
+      const bits = position.toString(2).padStart(s.bits, '0');
+      let text = t('lessons.binary.readoutPosition', { position, binary: bits });
+      if (bitColumn !== undefined) {
+        const b = s.bits - 1 - bitColumn;
+        text += ' ' + t('lessons.binary.readoutBit', { bit: b, value: (position >> b) & 1, period: 2 ** b });
+        bitsMap.setCursor(bitColumn, position, false);
+      }
+      if (column !== undefined) {
+        const i = Math.floor(column / 2);
+        text += ' ' + t('lessons.binary.readoutColumn', {
+          column,
+          kind: column % 2 === 0 ? 'sin' : 'cos',
+          i,
+          value: fmt(table[position * s.d + column], 4),
+          wavelength: fmt((2 * Math.PI) / omega[i], 2),
+        });
+        peMap.setCursor(column, position, false);
+      }
+      info.textContent = text;
+    }
+
+    return {
+      update(s, prev) {
+        const count = 2 ** s.bits;
+        const table = pe.table(count, s.d, { base: s.base });
+        const omega = pe.frequencies(s.d, { base: s.base });
+        current = { s, table, omega };
+        // bit value 1 ↦ +1, 0 ↦ −1 on the same colormap; most significant bit on the left
+        const bitValues = new Float32Array(count * s.bits);
+        for (let p = 0; p < count; p++) for (let c = 0; c < s.bits; c++) bitValues[p * s.bits + c] = (p >> (s.bits - 1 - c)) & 1 ? 1 : -1;
+        bitsMap.draw({ rgba: valuesToRGBA(bitValues, s.cmap), columns: s.bits, rows: count, x0: 0, y0: 0 });
+        peMap.draw({ rgba: pe.heatmap(0, count, s.d, { base: s.base, colormap: colormapLUT(s.cmap) }), columns: s.d, rows: count, x0: 0, y0: 0 });
+        if (!prev || prev.cmap !== s.cmap) bar.draw(s.cmap, -1, 1);
+        describe(Math.min(5, count - 1), { bitColumn: s.bits - 1 });
+
+        const series = [];
+        for (const b of [0, 1]) {
+          series.push({
+            name: t('lessons.binary.bitSeries', { bit: b }),
+            points: Array.from({ length: count }, (_, p) => [p, (p >> b) & 1 ? 1 : -1]),
+          });
+        }
+        for (const c of [0, 2]) {
+          series.push({
+            name: t('lessons.binary.colSeries', { column: c }),
+            points: Array.from({ length: count }, (_, p) => [p, table[p * s.d + c]]),
+          });
+        }
+        chart.draw({ series, xDomain: [0, count - 1], yDomain: [-1.1, 1.1], marks: [{ y: 0 }] });
+
+        const shown = Math.min(s.d, 6);
+        clear(tableBox).append(
+          h(
+            'div',
+            { class: 'table-scroll' },
+            h(
+              'table',
+              { class: 'data binary-table' },
+              h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('axis.position')), h('th', { scope: 'col' }, t('lessons.binary.binary')), Array.from({ length: shown }, (_, c) => h('th', { scope: 'col' }, `PE[${c}]`)))),
+              h(
+                'tbody',
+                {},
+                Array.from({ length: count }, (_, p) =>
+                  h('tr', {}, h('th', { scope: 'row' }, String(p)), h('td', { class: 'bits' }, p.toString(2).padStart(s.bits, '0')), Array.from({ length: shown }, (_, c) => h('td', {}, fmt(table[p * s.d + c], 3)))),
+                ),
+              ),
+            ),
+          ),
+        );
+      },
+    };
+  },
+};

@@ -1,0 +1,148 @@
+// Lesson 5: adding PE to the token embeddings, the d2l / PyTorch way:
+// X + P[:, :seq_len, :], then dropout. The sum is done by the package's
+// addTo, which generates exactly the rows it adds.
+import { h, fmt, tex, paragraphs, clear } from '../lib/dom.js';
+import { createHeatmap, createColorBar } from '../lib/heatmap.js';
+import { colormapLUT, valuesToRGBA } from '../lib/colormap.js';
+import { lessonHeader, section, readout } from '../lib/lesson.js';
+import { createExportBar } from '../lib/controls.js';
+import { downloadCSV, downloadNpy, toCSV } from '../lib/export.js';
+
+const SUM_RANGE = 2; // X, X + P and dropout(X + P) are drawn on [−2, 2]
+
+/** mulberry32: a small seeded PRNG, so a URL always shows the same numbers. */
+function random(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let x = Math.imul(a ^ (a >>> 15), 1 | a);
+    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function hashWord(word) {
+  let hash = 2166136261;
+  for (const ch of word) hash = Math.imul(hash ^ ch.codePointAt(0), 16777619);
+  return hash >>> 0;
+}
+
+/** The (toy) embedding of a word: uniform in [−scale, scale], the same wherever the word occurs. */
+export function embed(word, d, scale, seed) {
+  const next = random(hashWord(word.toLowerCase()) ^ Math.imul(seed, 2654435761));
+  return Float32Array.from({ length: d }, () => (2 * next() - 1) * scale);
+}
+
+export default {
+  id: 'embeddings',
+  mount(root, app, controlsElement) {
+    const { t, pe } = app;
+    const info = readout('embeddings-readout');
+    const shapes = h('div', { class: 'shapes' });
+    const warn = h('p', { class: 'note fail' });
+    const maps = {};
+    const figure = (key, vmax) => {
+      maps[key] = createHeatmap({
+        xLabel: t('axis.column'),
+        yLabel: t('lessons.embeddings.tokenAxis'),
+        label: t(`lessons.embeddings.${key}Label`),
+        className: `short map-${key}`,
+        onCursor: (c, r) => describe(r, c),
+      });
+      return h('div', { class: 'embedding-figure' }, h('h3', {}, t(`lessons.embeddings.${key}Title`)), maps[key].element, h('p', { class: 'figure-summary' }, t('lessons.embeddings.range', { vmax })));
+    };
+    const barUnit = createColorBar({ label: 'P' });
+    const barSum = createColorBar({ label: 'X, X + P' });
+    const exportBar = createExportBar(app, {
+      csv: () => {
+        const { s, words, sum } = current;
+        downloadCSV(`x_plus_p_${words.length}x${s.d}.csv`, toCSV(sum, words.length, s.d, { rowLabels: words.map((w, i) => `${i}:${w}`), rowName: 'token' }));
+      },
+      npy: () => {
+        const { s, words, sum } = current;
+        downloadNpy(`x_plus_p_1x${words.length}x${s.d}.npy`, sum, [1, words.length, s.d]);
+      },
+    });
+
+    root.append(
+      ...lessonHeader(app, 'embeddings'),
+      h('div', { class: 'lesson-controls' }, controlsElement),
+      shapes,
+      warn,
+      h('div', { class: 'side-by-side' }, figure('x', SUM_RANGE), figure('p', 1), figure('sum', SUM_RANGE), figure('dropout', SUM_RANGE)),
+      h('div', { class: 'side-by-side' }, barUnit.element, barSum.element),
+      info,
+      exportBar,
+      section(t('lessons.embeddings.whyTitle'), ...paragraphs(t('lessons.embeddings.why'))),
+      section(t('lessons.embeddings.dropoutTitle'), ...paragraphs(t('lessons.embeddings.dropoutText'))),
+      section(t('lessons.embeddings.codeTitle'), h('pre', {}, h('code', {}, D2L)), ...paragraphs(t('lessons.embeddings.codeText')), h('pre', {}, h('code', { class: 'sinpe-snippet' }))),
+    );
+
+    let current = null;
+
+    function describe(r, c) {
+      const { s, words, x, p, sum, dropped } = current;
+      if (r >= words.length) return;
+      const i = r * s.d + c;
+      info.textContent = t('lessons.embeddings.readout', {
+        token: words[r],
+        position: r,
+        column: c,
+        x: fmt(x[i], 4),
+        p: fmt(p[i], 4),
+        sum: fmt(sum[i], 4),
+        dropped: fmt(dropped[i], 4),
+      });
+      for (const m of Object.values(maps)) m.setCursor(c, r, false);
+    }
+
+    return {
+      update(s) {
+        const words = s.tokens.split(' ');
+        const n = words.length;
+        const x = new Float32Array(n * s.d);
+        words.forEach((w, r) => x.set(embed(w, s.d, s.scale, s.seed), r * s.d));
+        const fits = n <= s.len;
+        const p = pe.table(n, s.d); // = P[:, :seq_len] (rows 0 … seq_len − 1)
+        const sum = fits ? pe.addTo(Float32Array.from(x), s.d, { seqLen: n }) : new Float32Array(n * s.d).fill(NaN);
+        // inverted dropout (nn.Dropout in training mode): zero with probability p, scale the rest by 1/(1 − p)
+        const next = random(s.seed * 7919 + 17);
+        const dropped = sum.map((v) => (next() < s.dropout ? 0 : v / (1 - s.dropout)));
+        current = { s, words, x, p, sum, dropped };
+
+        warn.textContent = fits ? '' : t('lessons.embeddings.tooShort', { n, len: s.len });
+        clear(shapes).append(
+          tex(
+            `X\\in\\mathbb{R}^{1\\times ${n}\\times ${s.d}},\\quad P\\in\\mathbb{R}^{1\\times ${s.len}\\times ${s.d}},\\quad P[:, :${n}, :]\\in\\mathbb{R}^{1\\times ${n}\\times ${s.d}},\\quad X + P[:, :${n}, :]\\in\\mathbb{R}^{1\\times ${n}\\times ${s.d}}`,
+            true,
+          ),
+        );
+        const draw = (key, values, vmax, rgba) =>
+          maps[key].draw({ rgba: rgba ?? valuesToRGBA(values, s.cmap, -vmax, vmax), columns: s.d, rows: n, x0: 0, y0: 0 });
+        draw('x', x, SUM_RANGE);
+        draw('p', p, 1, pe.heatmap(0, n, s.d, { colormap: colormapLUT(s.cmap) }));
+        draw('sum', sum, SUM_RANGE);
+        draw('dropout', dropped, SUM_RANGE);
+        barUnit.draw(s.cmap, -1, 1);
+        barSum.draw(s.cmap, -SUM_RANGE, SUM_RANGE);
+        describe(0, 0);
+        root.querySelector('.sinpe-snippet').textContent =
+          `import sinpe from 'sinpe.wasm';\n\nconst pe = await sinpe();\n// x: Float32Array(batch * ${n} * ${s.d}), token embeddings, row-major\npe.addTo(x, ${s.d}, { seqLen: ${n} });   // x += P[:, :${n}, :] in place, no table kept`;
+      },
+    };
+  },
+};
+
+const D2L = `class PositionalEncoding(nn.Module):
+    def __init__(self, num_hiddens, dropout, max_len=1000):
+        super().__init__()
+        self.dropout = nn.Dropout(dropout)
+        self.P = torch.zeros((1, max_len, num_hiddens))       # (1, max_len, d)
+        X = torch.arange(max_len, dtype=torch.float32).reshape(-1, 1) / torch.pow(
+            10000, torch.arange(0, num_hiddens, 2, dtype=torch.float32) / num_hiddens)
+        self.P[:, :, 0::2] = torch.sin(X)
+        self.P[:, :, 1::2] = torch.cos(X)
+
+    def forward(self, X):                                     # X: (batch, seq_len, d)
+        X = X + self.P[:, :X.shape[1], :].to(X.device)        # broadcast over the batch
+        return self.dropout(X)`;

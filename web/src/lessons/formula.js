@@ -1,0 +1,168 @@
+// Lesson 1: the formula, step by step, on the seed examples (3×4 and 8×16):
+// positions, frequency index, 2i/d, the angle matrix, then sin into the even
+// columns and cos into the odd ones. Every cell explains itself.
+import { h, fmt, fmtTex, tex, paragraphs, clear } from '../lib/dom.js';
+import { colorOf, colormapLUT } from '../lib/colormap.js';
+import { createMatrixTable } from '../lib/table.js';
+import { createHeatmap } from '../lib/heatmap.js';
+import { createExportBar } from '../lib/controls.js';
+import { lessonHeader, section, readout } from '../lib/lesson.js';
+import { downloadCSV, downloadNpy, toCSV } from '../lib/export.js';
+
+export default {
+  id: 'formula',
+  mount(root, app, controlsElement) {
+    const { t, pe } = app;
+    const examples = h(
+      'div',
+      { class: 'button-row', role: 'group', 'aria-label': t('lessons.formula.examples') },
+      h('span', { class: 'button-row-label' }, t('lessons.formula.examples')),
+      h('button', { type: 'button', class: 'button example-3x4', onclick: () => app.setState({ len: 3, d: 4, base: 10000 }) }, t('lessons.formula.example3x4')),
+      h('button', { type: 'button', class: 'button example-8x16', onclick: () => app.setState({ len: 8, d: 16, base: 10000 }) }, t('lessons.formula.example8x16')),
+    );
+    const posBox = h('div');
+    const indexBox = h('div');
+    const angleBox = h('div');
+    const peBox = h('div');
+    const info = readout('formula-readout');
+    const infoMath = h('div', { class: 'readout-math' });
+    const map = createHeatmap({
+      xLabel: t('axis.column'),
+      yLabel: t('axis.position'),
+      label: t('lessons.formula.heatmapLabel'),
+      className: 'small',
+      onCursor: (c, r) => explainValue(r, c),
+    });
+    const exportBar = createExportBar(app, {
+      csv: () => {
+        const s = app.state;
+        downloadCSV(`pe_${s.len}x${s.d}.csv`, toCSV(pe.table(s.len, s.d, { base: s.base }), s.len, s.d));
+      },
+      npy: () => {
+        const s = app.state;
+        downloadNpy(`pe_${s.len}x${s.d}.npy`, pe.table(s.len, s.d, { base: s.base }), [s.len, s.d]);
+      },
+    });
+
+    root.append(
+      ...lessonHeader(app, 'formula'),
+      tex('PE_{(pos,\\,2i)} = \\sin\\!\\left(\\frac{pos}{\\text{base}^{2i/d}}\\right), \\qquad PE_{(pos,\\,2i+1)} = \\cos\\!\\left(\\frac{pos}{\\text{base}^{2i/d}}\\right)', true),
+      ...paragraphs(t('lessons.formula.symbols')),
+      h('div', { class: 'lesson-controls' }, examples, controlsElement),
+      section(t('lessons.formula.step1'), ...paragraphs(t('lessons.formula.step1Text')), posBox),
+      section(t('lessons.formula.step2'), ...paragraphs(t('lessons.formula.step2Text')), indexBox),
+      section(t('lessons.formula.step3'), ...paragraphs(t('lessons.formula.step3Text')), angleBox),
+      section(t('lessons.formula.step4'), ...paragraphs(t('lessons.formula.step4Text')), peBox),
+      h('div', { class: 'readout-sticky' }, info, infoMath),
+      exportBar,
+      section(t('lessons.formula.heatmapTitle'), ...paragraphs(t('lessons.formula.heatmapText')), map.element),
+      section(t('lessons.formula.codeTitle'), ...paragraphs(t('lessons.formula.codeText')), h('pre', {}, h('code', {}, PYTORCH))),
+    );
+
+    let current = null; // { s, table, omega }
+
+    function explainAngle(r, i) {
+      const { s, omega } = current;
+      const angle = r * omega[i];
+      info.textContent = t('lessons.formula.readoutAngle', { position: r, i, twoI: 2 * i, d: s.d, ratio: fmt((2 * i) / s.d, 4), frequency: fmt(omega[i], 6), angle: fmt(angle, 6) });
+      clear(infoMath).append(tex(`\\theta_{${r},${i}} = \\frac{${r}}{${s.base}^{${2 * i}/${s.d}}} = ${r} \\times ${fmtTex(omega[i], 6)} = ${fmtTex(angle, 6)}`, true));
+    }
+
+    function explainValue(r, c) {
+      const { s, table, omega } = current;
+      const i = Math.floor(c / 2);
+      const fn = c % 2 === 0 ? 'sin' : 'cos';
+      const angle = r * omega[i];
+      const value = table[r * s.d + c];
+      info.textContent = t('lessons.formula.readoutValue', { position: r, column: c, kind: fn, i, frequency: fmt(omega[i], 6), angle: fmt(angle, 6), value: fmt(value, 6) });
+      clear(infoMath).append(
+        tex(`PE_{(${r},\\,${c})} = \\${fn}\\!\\left(\\frac{${r}}{${s.base}^{2\\cdot ${i}/${s.d}}}\\right) = \\${fn}(${fmtTex(angle, 6)}) = ${fmtTex(value, 6)}`, true),
+      );
+      map.setCursor(c, r, false);
+    }
+
+    return {
+      update(s) {
+        const table = pe.table(s.len, s.d, { base: s.base });
+        const omega = pe.frequencies(s.d, { base: s.base });
+        const half = s.d / 2;
+        current = { s, table, omega };
+
+        clear(posBox).append(
+          createMatrixTable({
+            caption: t('lessons.formula.posCaption', { len: s.len }),
+            rows: s.len,
+            cols: 1,
+            corner: '',
+            rowHeader: (r) => `${r}`,
+            colHeader: () => 'pos',
+            text: (r) => String(r),
+            onCell: (r) => {
+              info.textContent = t('lessons.formula.readoutPos', { position: r });
+              clear(infoMath);
+            },
+            className: 'pos-table',
+          }).element,
+        );
+
+        const indexRows = ['i', '2i', '2i/d', 'base^(2i/d)', 'ω_i'];
+        clear(indexBox).append(
+          createMatrixTable({
+            caption: t('lessons.formula.indexCaption', { half }),
+            rows: indexRows.length,
+            cols: half,
+            rowHeader: (r) => indexRows[r],
+            colHeader: (c) => `i=${c}`,
+            text: (r, c) => [String(c), String(2 * c), fmt((2 * c) / s.d, 4), fmt(1 / omega[c], 4), fmt(omega[c], 6)][r],
+            onCell: (r, c) => {
+              info.textContent = t('lessons.formula.readoutIndex', { i: c, twoI: 2 * c, d: s.d, ratio: fmt((2 * c) / s.d, 4), frequency: fmt(omega[c], 6), wavelength: fmt((2 * Math.PI) / omega[c], 2) });
+              clear(infoMath).append(tex(`\\omega_{${c}} = \\frac{1}{${s.base}^{${2 * c}/${s.d}}} = ${fmtTex(omega[c], 6)}`, true));
+            },
+            className: 'index-table',
+          }).element,
+        );
+
+        clear(angleBox).append(
+          createMatrixTable({
+            caption: t('lessons.formula.angleCaption', { len: s.len, half }),
+            rows: s.len,
+            cols: half,
+            rowHeader: (r) => `pos ${r}`,
+            colHeader: (c) => `i=${c}`,
+            text: (r, c) => fmt(r * omega[c], 4),
+            onCell: explainAngle,
+            className: 'angle-table',
+          }).element,
+        );
+
+        clear(peBox).append(
+          createMatrixTable({
+            caption: t('lessons.formula.peCaption', { len: s.len, d: s.d }),
+            rows: s.len,
+            cols: s.d,
+            rowHeader: (r) => `pos ${r}`,
+            colHeader: (c) => `${c} ${c % 2 === 0 ? 'sin' : 'cos'}`,
+            text: (r, c) => fmt(table[r * s.d + c], 4),
+            color: (r, c) => colorOf(s.cmap, table[r * s.d + c]),
+            onCell: explainValue,
+            className: 'pe-table',
+          }).element,
+        );
+
+        map.draw({ rgba: pe.heatmap(0, s.len, s.d, { base: s.base, colormap: colormapLUT(s.cmap) }), columns: s.d, rows: s.len, x0: 0, y0: 0 });
+        if (!info.textContent) info.textContent = t('lessons.formula.hoverHint');
+      },
+    };
+  },
+};
+
+const PYTORCH = `import math, torch
+
+def sinusoidal_pe(max_len, d_model, base=10000.0):
+    pos = torch.arange(max_len, dtype=torch.float64).unsqueeze(1)     # (max_len, 1)
+    i = torch.arange(0, d_model, 2, dtype=torch.float64)              # 2i = 0, 2, 4, …
+    omega = torch.exp(-math.log(base) * i / d_model)                  # 1 / base^(2i/d)
+    pe = torch.zeros(max_len, d_model, dtype=torch.float64)
+    pe[:, 0::2] = torch.sin(pos * omega)                              # even columns
+    pe[:, 1::2] = torch.cos(pos * omega)                              # odd columns, same ω
+    return pe.float()`;

@@ -1,0 +1,114 @@
+// Lesson 2: reading the heatmap. Position × dimension, drawn by the package's
+// fused heatmap kernel straight into the canvas' RGBA buffer; rows are made
+// on demand, so the view can scroll to any position below 2^24.
+import { h, fmt, rich, tex } from '../lib/dom.js';
+import { createHeatmap, createColorBar } from '../lib/heatmap.js';
+import { colormapLUT } from '../lib/colormap.js';
+import { createRadioGroup, createExportBar } from '../lib/controls.js';
+import { lessonHeader, section, readout, columnInfo } from '../lib/lesson.js';
+import { downloadCSV, downloadNpy, downloadPNG, toCSV } from '../lib/export.js';
+import { LAYOUTS, MAX_POSITION } from '../state.js';
+
+export default {
+  id: 'heatmap',
+  ownControls: ['layout'],
+  mount(root, app, controlsElement) {
+    const { t, pe } = app;
+    const layoutToggle = createRadioGroup({ key: 'layout', values: LAYOUTS, label: t('control.layout'), app });
+    const info = readout('heatmap-readout');
+    const summary = h('p', { class: 'figure-summary' });
+    const map = createHeatmap({
+      xLabel: t('axis.column'),
+      yLabel: t('axis.position'),
+      label: t('lessons.heatmap.figureLabel'),
+      onCursor: () => describeCursor(),
+      onScroll: (delta) => app.setState({ start: Math.max(0, app.state.start + delta) }),
+    });
+    const bar = createColorBar({ label: t('axis.value') });
+    const zoomIn = h('button', { type: 'button', class: 'button', onclick: () => app.setState({ len: Math.max(1, Math.round(app.state.len / 2)) }) }, t('lessons.heatmap.zoomIn'));
+    const zoomOut = h('button', { type: 'button', class: 'button', onclick: () => app.setState({ len: app.state.len * 2 }) }, t('lessons.heatmap.zoomOut'));
+    const jumps = h(
+      'div',
+      { class: 'button-row', role: 'group', 'aria-label': t('lessons.heatmap.jump') },
+      h('span', { class: 'button-row-label' }, t('lessons.heatmap.jump')),
+      [0, 1000, 100000, 10000000].map((p) =>
+        h('button', { type: 'button', class: 'button', onclick: () => app.setState({ start: p }) }, p.toLocaleString('en-US')),
+      ),
+    );
+    const exportBar = createExportBar(app, {
+      csv: () => {
+        const s = app.state;
+        const values = pe.rows(s.start, s.len, s.d, options(s));
+        downloadCSV(`pe_${s.layout}_d${s.d}_pos${s.start}-${s.start + s.len}.csv`, toCSV(values, s.len, s.d, { rowLabels: positions(s) }));
+      },
+      npy: () => {
+        const s = app.state;
+        downloadNpy(`pe_${s.layout}_d${s.d}_pos${s.start}-${s.start + s.len}.npy`, pe.rows(s.start, s.len, s.d, options(s)), [s.len, s.d]);
+      },
+      png: () => downloadPNG(`pe_heatmap_${app.state.layout}_d${app.state.d}.png`, map.canvas),
+    });
+    const beyond = h('p', { class: 'note beyond-note' });
+
+    root.append(
+      ...lessonHeader(app, 'heatmap'),
+      h('div', { class: 'lesson-controls' }, layoutToggle.element, controlsElement),
+      h('div', { class: 'figure-toolbar' }, zoomIn, zoomOut, jumps),
+      map.element,
+      bar.element,
+      info,
+      summary,
+      beyond,
+      exportBar,
+      section(t('lessons.heatmap.row0Title'), ...t('lessons.heatmap.row0').map((p) => rich(p))),
+      section(t('lessons.heatmap.flatTitle'), ...t('lessons.heatmap.flat').map((p) => rich(p)), tex('\\lambda_i = 2\\pi \\cdot \\text{base}^{2i/d}', true)),
+      section(t('lessons.heatmap.layoutTitle'), ...t('lessons.heatmap.layouts').map((p) => rich(p))),
+    );
+
+    let buffer = null;
+    const options = (s) => ({ layout: s.layout, base: s.base });
+    const positions = (s) => Array.from({ length: s.len }, (_, r) => s.start + r);
+
+    function describeCursor() {
+      const s = app.state;
+      const { col, row } = map.cursor;
+      if (col < 0) {
+        info.textContent = t('lessons.heatmap.hoverHint');
+        return;
+      }
+      const position = s.start + row;
+      const { kind, k } = columnInfo(col, s.d, s.layout);
+      const omega = pe.frequencies(s.d, { base: s.base })[k];
+      const value = pe.rows(position, 1, s.d, options(s))[col];
+      info.textContent = t('readout.cell', {
+        position,
+        column: col,
+        kind,
+        i: k,
+        frequency: fmt(omega, 6),
+        angle: fmt(position * omega, 4),
+        value: fmt(value, 6),
+      });
+    }
+
+    return {
+      update(s, prev) {
+        layoutToggle.sync(s);
+        const size = s.len * s.d * 4;
+        if (!buffer || buffer.length !== size) buffer = new Uint8ClampedArray(size);
+        pe.heatmap(s.start, s.len, s.d, { ...options(s), colormap: colormapLUT(s.cmap), out: buffer });
+        map.draw({ rgba: buffer, columns: s.d, rows: s.len, x0: 0, y0: s.start });
+        if (!prev || prev.cmap !== s.cmap) bar.draw(s.cmap, -1, 1);
+        describeCursor();
+        summary.textContent = t('lessons.heatmap.summary', {
+          rows: s.len,
+          first: s.start,
+          last: s.start + s.len - 1,
+          d: s.d,
+          layout: t(`layout.${s.layout}`),
+        });
+        map.element.querySelector('.heatmap-plot').setAttribute('aria-label', summary.textContent);
+        beyond.textContent = s.start > 0 ? t('lessons.heatmap.beyond', { start: s.start, max: MAX_POSITION - 1 }) : '';
+      },
+    };
+  },
+};

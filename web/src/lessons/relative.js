@@ -1,0 +1,138 @@
+// Lesson 6: relative position. PE(pos + k) = M_k · PE(pos), where M_k is
+// block-diagonal with one 2×2 rotation per frequency; checked numerically
+// against the package's exact rows. And the position × position dot-product
+// matrix, which depends only on the offset.
+import { h, fmt, fmtTex, tex, paragraphs, clear } from '../lib/dom.js';
+import { createHeatmap, createColorBar } from '../lib/heatmap.js';
+import { valuesToRGBA } from '../lib/colormap.js';
+import { lessonHeader, section, readout } from '../lib/lesson.js';
+
+export default {
+  id: 'relative',
+  mount(root, app, controlsElement) {
+    const { t, pe } = app;
+    const check = h('p', { class: 'rotation-check' });
+    const blocks = h('div', { class: 'rotation-blocks' });
+    const tableBox = h('div');
+    const info = readout('relative-readout');
+    const map = createHeatmap({
+      xLabel: t('lessons.relative.posJ'),
+      yLabel: t('lessons.relative.posI'),
+      label: t('lessons.relative.dotLabel'),
+      className: 'square',
+      onCursor: (c, r) => describe(r, c),
+    });
+    const bar = createColorBar({ label: t('lessons.relative.dotBar') });
+    const diagonal = h('p', { class: 'diagonal-check' });
+
+    root.append(
+      ...lessonHeader(app, 'relative'),
+      tex('\\begin{pmatrix}\\sin\\omega_i(p+k)\\\\ \\cos\\omega_i(p+k)\\end{pmatrix} = \\begin{pmatrix}\\cos\\omega_i k & \\sin\\omega_i k\\\\ -\\sin\\omega_i k & \\cos\\omega_i k\\end{pmatrix}\\begin{pmatrix}\\sin\\omega_i p\\\\ \\cos\\omega_i p\\end{pmatrix}', true),
+      ...paragraphs(t('lessons.relative.rotationText')),
+      h('div', { class: 'lesson-controls' }, controlsElement),
+      section(t('lessons.relative.checkTitle'), check, blocks, tableBox),
+      section(t('lessons.relative.dotTitle'), ...paragraphs(t('lessons.relative.dotText')), tex('PE(i)\\cdot PE(j) = \\sum_{k=0}^{d/2-1} \\cos\\big(\\omega_k (j - i)\\big)', true), map.element, bar.element, info, diagonal),
+    );
+
+    let current = null;
+
+    function describe(i, j) {
+      const { s, dot } = current;
+      info.textContent = t('lessons.relative.readout', { i, j, offset: j - i, dot: fmt(dot[i * s.len + j] * (s.d / 2), 4), normalized: fmt(dot[i * s.len + j], 4) });
+    }
+
+    return {
+      update(s, prev) {
+        const half = s.d / 2;
+        const omega = pe.frequencies(s.d, { base: s.base });
+        const at = pe.rows(s.pos, 1, s.d, { base: s.base });
+        const target = s.pos + s.k >= 0 ? pe.rows(s.pos + s.k, 1, s.d, { base: s.base }) : pe.encode([s.pos + s.k], s.d, { base: s.base });
+        // rotate each (sin, cos) pair by ω_i·k in float64
+        const rotated = new Float64Array(s.d);
+        let maxError = 0;
+        for (let i = 0; i < half; i++) {
+          const c = Math.cos(omega[i] * s.k);
+          const sn = Math.sin(omega[i] * s.k);
+          rotated[2 * i] = c * at[2 * i] + sn * at[2 * i + 1];
+          rotated[2 * i + 1] = -sn * at[2 * i] + c * at[2 * i + 1];
+          maxError = Math.max(maxError, Math.abs(rotated[2 * i] - target[2 * i]), Math.abs(rotated[2 * i + 1] - target[2 * i + 1]));
+        }
+        const ok = maxError < 1e-6;
+        clear(check).append(
+          t('lessons.relative.check', { pos: s.pos, k: s.k, target: s.pos + s.k, error: maxError.toExponential(2) }),
+          ' ',
+          h('span', { class: ok ? 'pass' : 'fail' }, ok ? t('lessons.relative.pass') : t('lessons.relative.failText')),
+        );
+        clear(blocks);
+        for (let i = 0; i < Math.min(2, half); i++) {
+          const c = Math.cos(omega[i] * s.k);
+          const sn = Math.sin(omega[i] * s.k);
+          blocks.append(
+            tex(
+              `i=${i}:\\; \\begin{pmatrix}${fmtTex(c)} & ${fmtTex(sn)}\\\\ ${fmtTex(-sn)} & ${fmtTex(c)}\\end{pmatrix}\\begin{pmatrix}${fmtTex(at[2 * i])}\\\\ ${fmtTex(at[2 * i + 1])}\\end{pmatrix} = \\begin{pmatrix}${fmtTex(rotated[2 * i])}\\\\ ${fmtTex(rotated[2 * i + 1])}\\end{pmatrix}`,
+              true,
+            ),
+          );
+        }
+        const shown = Math.min(half, 8);
+        clear(tableBox).append(
+          h(
+            'div',
+            { class: 'table-scroll' },
+            h(
+              'table',
+              { class: 'data rotation-table' },
+              h('thead', {}, h('tr', {}, ['i', 'ω_i', 'ω_i·k', `PE(${s.pos})`, `M_k·PE(${s.pos})`, `PE(${s.pos + s.k})`].map((x) => h('th', { scope: 'col' }, x)))),
+              h(
+                'tbody',
+                {},
+                Array.from({ length: shown }, (_, i) =>
+                  h(
+                    'tr',
+                    {},
+                    h('th', { scope: 'row' }, String(i)),
+                    h('td', {}, fmt(omega[i], 6)),
+                    h('td', {}, fmt(omega[i] * s.k, 6)),
+                    h('td', {}, `${fmt(at[2 * i], 6)}, ${fmt(at[2 * i + 1], 6)}`),
+                    h('td', {}, `${fmt(rotated[2 * i], 6)}, ${fmt(rotated[2 * i + 1], 6)}`),
+                    h('td', {}, `${fmt(target[2 * i], 6)}, ${fmt(target[2 * i + 1], 6)}`),
+                  ),
+                ),
+              ),
+            ),
+          ),
+        );
+
+        if (!prev || prev.d !== s.d || prev.len !== s.len || prev.base !== s.base || prev.cmap !== s.cmap) {
+          const table = pe.table(s.len, s.d, { base: s.base });
+          const dot = new Float32Array(s.len * s.len);
+          for (let i = 0; i < s.len; i++) {
+            for (let j = i; j < s.len; j++) {
+              let sum = 0;
+              for (let c = 0; c < s.d; c++) sum += table[i * s.d + c] * table[j * s.d + c];
+              dot[i * s.len + j] = dot[j * s.len + i] = sum / half;
+            }
+          }
+          // the spread of each diagonal (same offset) is float32 noise only
+          let spread = 0;
+          for (let off = 0; off < s.len; off++) {
+            let lo = Infinity;
+            let hi = -Infinity;
+            for (let i = 0; i + off < s.len; i++) {
+              const v = dot[i * s.len + i + off];
+              lo = Math.min(lo, v);
+              hi = Math.max(hi, v);
+            }
+            spread = Math.max(spread, (hi - lo) * half);
+          }
+          current = { s, dot };
+          map.draw({ rgba: valuesToRGBA(dot, s.cmap), columns: s.len, rows: s.len, x0: 0, y0: 0 });
+          bar.draw(s.cmap, -1, 1);
+          diagonal.textContent = t('lessons.relative.diagonal', { spread: spread.toExponential(2), half });
+          describe(0, Math.min(1, s.len - 1));
+        }
+        current.s = s;
+      },
+    };
+  },
+};

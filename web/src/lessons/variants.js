@@ -1,0 +1,177 @@
+// Lesson 8: the same idea in eight libraries. Each preset's table side by
+// side (all drawn by the package's heatmap kernel), their frequencies on one
+// log chart, and a snippet reproducing the current view with the package API.
+import { h, fmt, paragraphs, clear } from '../lib/dom.js';
+import { createHeatmap, createColorBar } from '../lib/heatmap.js';
+import { colormapLUT } from '../lib/colormap.js';
+import { createLineChart } from '../lib/chart.js';
+import { createExportBar } from '../lib/controls.js';
+import { lessonHeader, section, readout } from '../lib/lesson.js';
+import { downloadCSV, downloadNpy, downloadPNG, toCSV } from '../lib/export.js';
+import { PRESETS } from '../state.js';
+
+/** The grid a 2-D (MAE) preset uses for `len` cells: as square as possible. */
+export function maeGrid(len) {
+  const width = Math.max(1, Math.ceil(Math.sqrt(len)));
+  const height = Math.max(1, Math.ceil(len / width));
+  return { height, width };
+}
+
+/** The package call (as source text and as a function) that makes the table of a preset. */
+export function presetCall(preset, len, d) {
+  if (preset === 'mae') {
+    const { height, width } = maeGrid(len);
+    return {
+      source: `pe.grid2d(${height}, ${width}, ${d}, { preset: 'mae' })`,
+      rows: height * width,
+      run: (pe) => pe.grid2d(height, width, d, { preset }),
+      heatmap: null,
+    };
+  }
+  return {
+    source: preset === 'vaswani' ? `pe.table(${len}, ${d})` : `pe.table(${len}, ${d}, { preset: '${preset}' })`,
+    rows: len,
+    run: (pe) => pe.table(len, d, { preset }),
+    heatmap: (pe, lut) => pe.heatmap(0, len, d, { preset, colormap: lut }),
+  };
+}
+
+export default {
+  id: 'variants',
+  mount(root, app, controlsElement) {
+    const { t, pe } = app;
+    const cards = {};
+    const grid = h('div', { class: 'preset-grid' });
+    for (const preset of PRESETS) {
+      const map = createHeatmap({
+        xLabel: t('axis.column'),
+        yLabel: preset === 'mae' ? t('lessons.variants.patch') : t('axis.position'),
+        label: t('lessons.variants.cardLabel', { preset }),
+        className: `short map-${preset}`,
+        onCursor: (c, r) => describe(preset, r, c),
+      });
+      const button = h('button', { type: 'button', class: 'button', 'aria-pressed': 'false', onclick: () => app.setState({ preset }) }, t('lessons.variants.select'));
+      const card = h(
+        'div',
+        { class: `preset-card preset-${preset}`, 'data-preset': preset },
+        h('h3', {}, preset),
+        h('p', {}, t(`lessons.variants.about.${preset}`)),
+        map.element,
+        button,
+      );
+      cards[preset] = { card, map, button };
+      grid.append(card);
+    }
+    const bar = createColorBar({ label: t('axis.value') });
+    const info = readout('variants-readout');
+    const chart = createLineChart({ xLabel: t('axis.frequencyIndex'), yLabel: t('lessons.variants.omegaAxis'), label: t('lessons.variants.chartLabel'), yLog: true, height: 300 });
+    const snippet = h('code', { class: 'snippet' });
+    const copyStatus = h('span', { class: 'copy-status', 'aria-live': 'polite' });
+    const copyButton = h(
+      'button',
+      {
+        type: 'button',
+        class: 'button copy-snippet',
+        onclick: async () => {
+          try {
+            await navigator.clipboard.writeText(snippet.textContent);
+            copyStatus.textContent = t('lessons.variants.copied');
+          } catch {
+            copyStatus.textContent = t('lessons.variants.copyFailed');
+          }
+        },
+      },
+      t('lessons.variants.copy'),
+    );
+    const differences = h('div');
+    const exportBar = createExportBar(app, {
+      csv: () => {
+        const s = app.state;
+        const call = presetCall(s.preset, s.len, s.d);
+        downloadCSV(`pe_${s.preset}_${call.rows}x${s.d}.csv`, toCSV(call.run(pe), call.rows, s.d));
+      },
+      npy: () => {
+        const s = app.state;
+        const call = presetCall(s.preset, s.len, s.d);
+        downloadNpy(`pe_${s.preset}_${call.rows}x${s.d}.npy`, call.run(pe), [call.rows, s.d]);
+      },
+      png: () => downloadPNG(`pe_${app.state.preset}.png`, cards[app.state.preset].map.canvas),
+    });
+
+    root.append(
+      ...lessonHeader(app, 'variants'),
+      h('div', { class: 'lesson-controls' }, controlsElement),
+      grid,
+      bar.element,
+      info,
+      section(t('lessons.variants.snippetTitle'), ...paragraphs(t('lessons.variants.snippetText')), h('pre', {}, snippet), h('div', { class: 'copy-row' }, copyButton, copyStatus), exportBar),
+      section(t('lessons.variants.chartTitle'), ...paragraphs(t('lessons.variants.chartText')), chart.element),
+      section(t('lessons.variants.diffTitle'), differences),
+    );
+
+    let current = null;
+
+    function describe(preset, r, c) {
+      const s = current;
+      const call = presetCall(preset, s.len, s.d);
+      if (r >= call.rows) return;
+      const table = call.run(pe);
+      let where = t('lessons.variants.rowPosition', { position: r });
+      if (preset === 'mae') {
+        const { width } = maeGrid(s.len);
+        where = t('lessons.variants.rowPatch', { index: r, row: Math.floor(r / width), col: r % width });
+      }
+      info.textContent = t('lessons.variants.readout', { preset, where, column: c, value: fmt(table[r * s.d + c], 6) });
+      cards[preset].map.setCursor(c, r, false);
+    }
+
+    return {
+      update(s, prev) {
+        current = s;
+        const lut = colormapLUT(s.cmap);
+        if (!prev || prev.d !== s.d || prev.len !== s.len || prev.cmap !== s.cmap) {
+          for (const preset of PRESETS) {
+            const call = presetCall(preset, s.len, s.d);
+            let rgba;
+            if (call.heatmap) rgba = call.heatmap(pe, lut);
+            else {
+              // grid2d has no fused heatmap: colour its table with the same LUT rule
+              const values = call.run(pe);
+              rgba = new Uint8ClampedArray(values.length * 4);
+              values.forEach((v, i) => {
+                const k = Math.min(255, Math.max(0, Math.round(((v + 1) / 2) * 255)));
+                rgba.set(lut.subarray(4 * k, 4 * k + 4), 4 * i);
+              });
+            }
+            cards[preset].map.draw({ rgba, columns: s.d, rows: call.rows, x0: 0, y0: 0 });
+          }
+          bar.draw(s.cmap, -1, 1);
+          const series = PRESETS.map((preset) => {
+            const omega = pe.frequencies(s.d, { preset });
+            return { name: preset, points: Array.from(omega, (w, i) => [i, w]) };
+          });
+          chart.draw({ series, xDomain: [0, Math.max(1, series[0].points.length - 1)], yDomain: [1e-5, 2] });
+        }
+        for (const preset of PRESETS) {
+          const on = preset === s.preset;
+          cards[preset].card.classList.toggle('current', on);
+          cards[preset].button.setAttribute('aria-pressed', String(on));
+          cards[preset].button.textContent = on ? t('lessons.variants.selected') : t('lessons.variants.select');
+        }
+        const call = presetCall(s.preset, s.len, s.d);
+        snippet.textContent = [
+          `import sinpe from 'sinpe.wasm';`,
+          ``,
+          `const pe = await sinpe();`,
+          `const table = ${call.source};`,
+          `// Float32Array(${call.rows} * ${s.d}), row-major: row r is table.subarray(r * ${s.d}, (r + 1) * ${s.d})`,
+          ...(call.heatmap
+            ? [``, `// the same view as RGBA pixels for a canvas (colormap: Uint8Array(1024) LUT)`, `const rgba = pe.heatmap(0, ${s.len}, ${s.d}, { preset: '${s.preset}', colormap });`, `ctx.putImageData(new ImageData(rgba, ${s.d}, ${s.len}), 0, 0);`]
+            : []),
+        ].join('\n');
+        clear(differences).append(...paragraphs(t(`lessons.variants.details.${s.preset}`)));
+        describe(s.preset, 1, 0);
+      },
+    };
+  },
+};

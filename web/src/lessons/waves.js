@@ -1,0 +1,141 @@
+// Lesson 3: waves and wavelengths. Chosen columns as curves against position
+// (the d2l figure of columns 6–9), the geometric progression of wavelengths
+// on a log axis, and which columns never finish a cycle within max_len.
+import { h, fmt, tex, paragraphs, clear } from '../lib/dom.js';
+import { createLineChart } from '../lib/chart.js';
+import { lessonHeader, section, readout } from '../lib/lesson.js';
+
+export default {
+  id: 'waves',
+  mount(root, app, controlsElement) {
+    const { t, pe } = app;
+    const curveInfo = readout('waves-readout');
+    const curves = createLineChart({
+      xLabel: t('axis.position'),
+      yLabel: t('axis.value'),
+      label: t('lessons.waves.curvesLabel'),
+      height: 280,
+      onCursor: (x) => describePosition(Math.round(x)),
+    });
+    const lengthInfo = readout('wavelength-readout');
+    const lengths = createLineChart({
+      xLabel: t('axis.frequencyIndex'),
+      yLabel: t('axis.wavelength'),
+      label: t('lessons.waves.lengthsLabel'),
+      yLog: true,
+      height: 300,
+      onCursor: (x) => describeFrequency(Math.round(x)),
+    });
+    const neverText = h('p', { class: 'never-summary' });
+    const tableBox = h('div');
+    const presetsRow = h(
+      'div',
+      { class: 'button-row' },
+      h('span', { class: 'button-row-label' }, t('lessons.waves.try')),
+      h('button', { type: 'button', class: 'button', onclick: () => app.setState({ d: 32, len: 60, cols: '6,7,8,9' }) }, t('lessons.waves.d2l')),
+      h('button', { type: 'button', class: 'button', onclick: () => app.setState({ cols: '0,2,4,6' }) }, t('lessons.waves.sinCols')),
+      h('button', { type: 'button', class: 'button', onclick: () => app.setState({ cols: '0,1' }) }, t('lessons.waves.pair')),
+    );
+
+    root.append(
+      ...lessonHeader(app, 'waves'),
+      h('div', { class: 'lesson-controls' }, presetsRow, controlsElement),
+      section(t('lessons.waves.curvesTitle'), ...paragraphs(t('lessons.waves.curvesText')), curves.element, curveInfo),
+      section(
+        t('lessons.waves.lengthsTitle'),
+        ...paragraphs(t('lessons.waves.lengthsText')),
+        tex('\\lambda_i = \\frac{2\\pi}{\\omega_i} = 2\\pi\\cdot\\text{base}^{2i/d}, \\qquad \\frac{\\lambda_{i+1}}{\\lambda_i} = \\text{base}^{2/d}', true),
+        lengths.element,
+        lengthInfo,
+        neverText,
+        h('details', { class: 'data-details' }, h('summary', {}, t('lessons.waves.tableSummary')), tableBox),
+      ),
+      section(t('lessons.waves.whyTitle'), ...paragraphs(t('lessons.waves.why'))),
+    );
+
+    let current = null;
+
+    function describePosition(p) {
+      if (!current) return;
+      const { s, table } = current;
+      const position = Math.min(s.len - 1, Math.max(0, p));
+      const parts = s.cols.map((c) => t('lessons.waves.colValue', { column: c, value: fmt(table[position * s.d + c], 4) }));
+      curveInfo.textContent = t('lessons.waves.readoutPosition', { position, values: parts.join('; ') });
+    }
+
+    function describeFrequency(i) {
+      if (!current) return;
+      const { s, omega } = current;
+      const k = Math.min(omega.length - 1, Math.max(0, i));
+      const wavelength = (2 * Math.PI) / omega[k];
+      lengthInfo.textContent = t('lessons.waves.readoutFrequency', {
+        i: k,
+        sinColumn: 2 * k,
+        cosColumn: 2 * k + 1,
+        frequency: fmt(omega[k], 6),
+        wavelength: fmt(wavelength, 2),
+        cycles: fmt(s.len / wavelength, 3),
+      });
+    }
+
+    return {
+      update(s) {
+        const table = pe.table(s.len, s.d, { base: s.base });
+        const omega = pe.frequencies(s.d, { base: s.base });
+        current = { s, table, omega };
+        const series = s.cols.map((c) => ({
+          name: t('lessons.waves.colName', { column: c, kind: c % 2 === 0 ? 'sin' : 'cos', i: Math.floor(c / 2) }),
+          points: Array.from({ length: s.len }, (_, p) => [p, table[p * s.d + c]]),
+        }));
+        curves.draw({ series, xDomain: [0, s.len - 1], yDomain: [-1.05, 1.05], marks: [{ y: 0 }] });
+        describePosition(0);
+
+        const half = s.d / 2;
+        const wavelengths = Array.from(omega, (w) => (2 * Math.PI) / w);
+        const points = wavelengths.map((l, i) => [i, l]);
+        const never = points.filter(([, l]) => l > s.len);
+        const lo = Math.min(wavelengths[0], s.len) / 1.5;
+        const hi = Math.max(wavelengths[half - 1], s.len) * 1.5;
+        lengths.draw({
+          series: [{ name: t('lessons.waves.lengthSeries'), points, dots: points }],
+          xDomain: [0, Math.max(1, half - 1)],
+          yDomain: [lo, hi],
+          marks: [
+            { y: s.len, label: t('lessons.waves.maxLenMark', { len: s.len }) },
+            { y: 2 * Math.PI, label: '2π' },
+            { y: 2 * Math.PI * s.base, label: t('lessons.waves.baseMark') },
+          ],
+          snap: (x) => Math.round(x),
+        });
+        describeFrequency(0);
+        neverText.textContent =
+          never.length === 0
+            ? t('lessons.waves.allCycle', { len: s.len })
+            : t('lessons.waves.never', {
+                count: never.length,
+                half,
+                first: never[0][0],
+                firstColumn: 2 * never[0][0],
+                len: s.len,
+                ratio: fmt(s.base ** (2 / s.d), 4),
+              });
+
+        const rows = points.map(([i, l]) =>
+          h('tr', {}, h('td', {}, String(i)), h('td', {}, `${2 * i}, ${2 * i + 1}`), h('td', {}, fmt(omega[i], 6)), h('td', {}, fmt(l, 2)), h('td', {}, fmt(s.len / l, 3))),
+        );
+        clear(tableBox).append(
+          h(
+            'div',
+            { class: 'table-scroll' },
+            h(
+              'table',
+              { class: 'data wavelength-table' },
+              h('thead', {}, h('tr', {}, ['i', t('lessons.waves.thColumns'), 'ω_i', 'λ_i', t('lessons.waves.thCycles')].map((x) => h('th', { scope: 'col' }, x)))),
+              h('tbody', {}, rows),
+            ),
+          ),
+        );
+      },
+    };
+  },
+};

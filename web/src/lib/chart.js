@@ -1,0 +1,126 @@
+// Line charts with d3-scale, d3-axis and d3-shape on SVG. Series colours
+// come from a colour-blind-safe categorical scheme, and every series also
+// gets its own dash pattern so colour is never the only cue.
+import { axisBottom, axisLeft } from 'd3-axis';
+import { scaleLinear, scaleLog } from 'd3-scale';
+import { schemeTableau10 } from 'd3-scale-chromatic';
+import { select } from 'd3-selection';
+import { line } from 'd3-shape';
+import { h, svgEl } from './dom.js';
+
+export const SERIES_COLORS = schemeTableau10;
+const DASHES = ['', '6 3', '2 3', '8 3 2 3', '1 2', '10 4', '4 4', '12 2 2 2'];
+
+/**
+ * createLineChart({ xLabel, yLabel, label, yLog, height, onCursor(x) }) →
+ * { element, draw({ series: [{ name, points: [[x, y], …] }], xDomain, yDomain, marks }), svg }
+ * marks: [{ y, label, className }] horizontal reference lines; [{ x, … }] vertical ones.
+ */
+export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = false, height = 260, onCursor }) {
+  const svg = svgEl('svg', { class: 'chart-svg', role: 'img', 'aria-label': label, height });
+  const legend = h('ul', { class: 'chart-legend' });
+  const element = h('figure', { class: 'chart' }, svg, legend);
+  const margin = { top: 10, right: 12, bottom: 40, left: 58 };
+  let last = null;
+  let cursorX = null;
+  let x, y;
+
+  function render() {
+    if (!last) return;
+    const width = Math.max(200, element.getBoundingClientRect().width || 600);
+    svg.setAttribute('width', width);
+    svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
+    while (svg.firstChild) svg.firstChild.remove();
+    x = (xLog ? scaleLog() : scaleLinear()).domain(last.xDomain).range([margin.left, width - margin.right]);
+    y = (yLog ? scaleLog() : scaleLinear()).domain(last.yDomain).range([height - margin.bottom, margin.top]);
+    const gx = svgEl('g', { class: 'axis x', transform: `translate(0,${height - margin.bottom})` });
+    const gy = svgEl('g', { class: 'axis y', transform: `translate(${margin.left},0)` });
+    svg.append(gx, gy);
+    const nx = Math.max(3, Math.floor(width / 80));
+    select(gx).call(xLog ? axisBottom(x).ticks(nx, '~s') : axisBottom(x).ticks(nx));
+    select(gy).call(yLog ? axisLeft(y).ticks(5, '~g') : axisLeft(y).ticks(5));
+    const lx = svgEl('text', { class: 'axis-label', x: (margin.left + width - margin.right) / 2, y: 34 });
+    lx.textContent = xLabel;
+    gx.append(lx);
+    const ly = svgEl('text', {
+      class: 'axis-label',
+      transform: `translate(${-margin.left + 14},${(height - margin.bottom + margin.top) / 2}) rotate(-90)`,
+    });
+    ly.textContent = yLabel;
+    gy.append(ly);
+    for (const mark of last.marks ?? []) {
+      const attrs =
+        mark.y !== undefined
+          ? { x1: margin.left, x2: width - margin.right, y1: y(mark.y), y2: y(mark.y) }
+          : { x1: x(mark.x), x2: x(mark.x), y1: margin.top, y2: height - margin.bottom };
+      svg.append(svgEl('line', { class: `chart-mark ${mark.className ?? ''}`, ...attrs }));
+      if (mark.label) {
+        const t = svgEl('text', {
+          class: 'chart-mark-label',
+          x: mark.y !== undefined ? width - margin.right - 4 : x(mark.x) + 4,
+          y: mark.y !== undefined ? y(mark.y) - 4 : margin.top + 12,
+          'text-anchor': mark.y !== undefined ? 'end' : 'start',
+        });
+        t.textContent = mark.label;
+        svg.append(t);
+      }
+    }
+    const path = line()
+      .x((p) => x(p[0]))
+      .y((p) => y(p[1]));
+    last.series.forEach((s, i) => {
+      const attrs = {
+        class: 'chart-line',
+        d: path(s.points),
+        stroke: s.color ?? SERIES_COLORS[i % SERIES_COLORS.length],
+        'data-series': s.name,
+      };
+      if (DASHES[i % DASHES.length]) attrs['stroke-dasharray'] = DASHES[i % DASHES.length];
+      svg.append(svgEl('path', attrs));
+      for (const p of s.dots ?? []) {
+        svg.append(svgEl('circle', { class: 'chart-dot', cx: x(p[0]), cy: y(p[1]), r: 3.5, fill: attrs.stroke, 'data-series': s.name }));
+      }
+    });
+    if (cursorX !== null) {
+      svg.append(svgEl('line', { class: 'chart-cursor', x1: x(cursorX), x2: x(cursorX), y1: margin.top, y2: height - margin.bottom }));
+    }
+    while (legend.firstChild) legend.firstChild.remove();
+    last.series.forEach((s, i) => {
+      const sw = svgEl('svg', { width: 28, height: 10, 'aria-hidden': 'true' });
+      const l = svgEl('line', { x1: 0, x2: 28, y1: 5, y2: 5, stroke: s.color ?? SERIES_COLORS[i % SERIES_COLORS.length], class: 'chart-line' });
+      if (DASHES[i % DASHES.length]) l.setAttribute('stroke-dasharray', DASHES[i % DASHES.length]);
+      sw.append(l);
+      legend.append(h('li', {}, sw, ' ', s.name));
+    });
+  }
+
+  function pointerX(e) {
+    if (!x || !last) return;
+    const r = svg.getBoundingClientRect();
+    const v = x.invert(e.clientX - r.left);
+    const [a, b] = last.xDomain;
+    cursorX = Math.min(Math.max(a, b), Math.max(Math.min(a, b), v));
+    if (last.snap) cursorX = last.snap(cursorX);
+    render();
+    onCursor?.(cursorX);
+  }
+  svg.addEventListener('pointermove', pointerX);
+  svg.addEventListener('pointerdown', pointerX);
+  new ResizeObserver(render).observe(element);
+
+  return {
+    element,
+    svg,
+    draw(data) {
+      last = data;
+      if (cursorX !== null && data.snap) cursorX = data.snap(cursorX);
+      render();
+    },
+    setCursor(v) {
+      cursorX = v;
+      render();
+    },
+    get x() { return x; },
+    get y() { return y; },
+  };
+}

@@ -1,0 +1,53 @@
+// Colormaps as the 256-entry RGBA lookup tables sinpe's heatmap kernel takes.
+// The colours come from d3-scale-chromatic; entry i is the interpolator at
+// i/255, so value vmin ↦ entry 0 and vmax ↦ entry 255.
+import { rgb } from 'd3-color';
+import { interpolateRdBu, interpolatePuOr, interpolateViridis, interpolateCividis } from 'd3-scale-chromatic';
+
+// Diverging maps are reversed so that −1 is blue/purple and +1 red/orange.
+export const COLORMAP_INTERPOLATORS = {
+  rdbu: (t) => interpolateRdBu(1 - t),
+  puor: (t) => interpolatePuOr(1 - t), // colour-blind safe
+  viridis: interpolateViridis, // perceptually uniform, colour-blind safe
+  cividis: interpolateCividis, // designed for colour-vision deficiency
+};
+
+const cache = new Map();
+
+/** The Uint8Array(1024) LUT of a colormap name. */
+export function colormapLUT(name) {
+  if (cache.has(name)) return cache.get(name);
+  const interpolate = COLORMAP_INTERPOLATORS[name] ?? COLORMAP_INTERPOLATORS.rdbu;
+  const lut = new Uint8Array(1024);
+  for (let i = 0; i < 256; i++) {
+    const c = rgb(interpolate(i / 255));
+    lut[4 * i] = Math.round(c.r);
+    lut[4 * i + 1] = Math.round(c.g);
+    lut[4 * i + 2] = Math.round(c.b);
+    lut[4 * i + 3] = 255;
+  }
+  cache.set(name, lut);
+  return lut;
+}
+
+/** The CSS colour of value v on [vmin, vmax] (same rounding as the kernel). */
+export function colorOf(name, v, vmin = -1, vmax = 1) {
+  const lut = colormapLUT(name);
+  const i = Math.min(255, Math.max(0, Math.round(((v - vmin) / (vmax - vmin)) * 255)));
+  return `rgb(${lut[4 * i]}, ${lut[4 * i + 1]}, ${lut[4 * i + 2]})`;
+}
+
+/** Fills an RGBA buffer from values with a LUT (for matrices computed in JS, not by the kernel). */
+export function valuesToRGBA(values, name, vmin = -1, vmax = 1, out = new Uint8ClampedArray(values.length * 4)) {
+  const lut = colormapLUT(name);
+  const scale = 255 / (vmax - vmin);
+  for (let j = 0; j < values.length; j++) {
+    const v = values[j];
+    const i = Number.isNaN(v) ? 128 : Math.min(255, Math.max(0, Math.round((v - vmin) * scale)));
+    out[4 * j] = lut[4 * i];
+    out[4 * j + 1] = lut[4 * i + 1];
+    out[4 * j + 2] = lut[4 * i + 2];
+    out[4 * j + 3] = 255;
+  }
+  return out;
+}

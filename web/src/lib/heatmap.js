@@ -1,0 +1,166 @@
+// A heatmap figure: one canvas pixel per cell, scaled up by CSS, with d3 axes
+// on an SVG overlay, a cursor cell movable by mouse, touch or keyboard, and a
+// text readout for screen readers (the canvas itself is role="img").
+import { axisBottom, axisLeft, axisRight } from 'd3-axis';
+import { scaleLinear } from 'd3-scale';
+import { select } from 'd3-selection';
+import { h, svgEl } from './dom.js';
+import { colormapLUT } from './colormap.js';
+
+const MARGIN = { top: 6, right: 6, bottom: 34, left: 52 };
+
+/**
+ * createHeatmap(options) → { element, canvas, draw(frame), setCursor(col,row), cursor }
+ * options: xLabel, yLabel (strings), label (accessible name), onCursor(col, row) called
+ * with cell indices within the drawn frame, onScroll(deltaRows), onKey(event) → bool handled.
+ * frame: { rgba (Uint8ClampedArray), columns, rows, x0 (first column number), y0 (first row number) }
+ */
+export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, className = '' }) {
+  const canvas = h('canvas', { class: 'heatmap-canvas', width: 1, height: 1 });
+  const svg = svgEl('svg', { class: 'heatmap-axes', 'aria-hidden': 'true' });
+  const cursorRect = svgEl('rect', { class: 'heatmap-cursor' });
+  svg.append(cursorRect);
+  const plot = h('div', { class: 'heatmap-plot', tabindex: 0, role: 'img', 'aria-label': label }, canvas);
+  const element = h('figure', { class: `heatmap ${className}` }, h('div', { class: 'heatmap-frame' }, plot, svg));
+  const ctx = canvas.getContext('2d', { willReadFrequently: false });
+  let image = null;
+  let frame = { columns: 1, rows: 1, x0: 0, y0: 0 };
+  const cursor = { col: -1, row: -1 };
+
+  function layoutAxes() {
+    const box = element.querySelector('.heatmap-frame').getBoundingClientRect();
+    const pbox = plot.getBoundingClientRect();
+    if (box.width === 0) return;
+    const left = pbox.left - box.left;
+    const top = pbox.top - box.top;
+    svg.setAttribute('width', box.width);
+    svg.setAttribute('height', box.height);
+    const x = scaleLinear().domain([frame.x0 - 0.5, frame.x0 + frame.columns - 0.5]).range([left, left + pbox.width]);
+    const y = scaleLinear().domain([frame.y0 - 0.5, frame.y0 + frame.rows - 0.5]).range([top, top + pbox.height]);
+    const intTicks = (scale, n) => scale.ticks(n).filter((t) => Number.isInteger(t));
+    let gx = svg.querySelector('g.x');
+    let gy = svg.querySelector('g.y');
+    if (!gx) {
+      gx = svgEl('g', { class: 'axis x' });
+      gy = svgEl('g', { class: 'axis y' });
+      svg.append(gx, gy);
+      gx.append(svgEl('text', { class: 'axis-label' }));
+      gy.append(svgEl('text', { class: 'axis-label' }));
+    }
+    const nx = Math.max(2, Math.floor(pbox.width / 70));
+    const ny = Math.max(2, Math.floor(pbox.height / 40));
+    gx.setAttribute('transform', `translate(0,${top + pbox.height})`);
+    select(gx).call(axisBottom(x).tickValues(intTicks(x, nx)).tickFormat((t) => String(t)).tickSizeOuter(0));
+    gy.setAttribute('transform', `translate(${left},0)`);
+    select(gy).call(axisLeft(y).tickValues(intTicks(y, ny)).tickFormat(compactInt).tickSizeOuter(0));
+    const lx = gx.querySelector('.axis-label');
+    lx.setAttribute('x', left + pbox.width / 2);
+    lx.setAttribute('y', 30);
+    lx.textContent = xLabel;
+    const ly = gy.querySelector('.axis-label');
+    ly.setAttribute('transform', `translate(${-left + 12},${top + pbox.height / 2}) rotate(-90)`);
+    ly.textContent = yLabel;
+    svg.append(cursorRect);
+    if (cursor.col >= 0) {
+      cursorRect.setAttribute('x', x(frame.x0 + cursor.col - 0.5));
+      cursorRect.setAttribute('y', y(frame.y0 + cursor.row - 0.5));
+      cursorRect.setAttribute('width', Math.max(2, x(1) - x(0)));
+      cursorRect.setAttribute('height', Math.max(2, y(1) - y(0)));
+      cursorRect.classList.add('visible');
+    } else cursorRect.classList.remove('visible');
+  }
+
+  function draw(next) {
+    frame = next;
+    if (canvas.width !== next.columns || canvas.height !== next.rows) {
+      canvas.width = next.columns;
+      canvas.height = next.rows;
+      image = null;
+    }
+    if (!image || image.data.length !== next.rgba.length) image = new ImageData(next.columns, next.rows);
+    image.data.set(next.rgba);
+    ctx.putImageData(image, 0, 0);
+    if (cursor.col >= next.columns || cursor.row >= next.rows) cursor.col = cursor.row = -1;
+    layoutAxes();
+  }
+
+  function setCursor(col, row, notify = true) {
+    cursor.col = Math.min(frame.columns - 1, Math.max(0, col));
+    cursor.row = Math.min(frame.rows - 1, Math.max(0, row));
+    layoutAxes();
+    if (notify) onCursor?.(cursor.col, cursor.row);
+  }
+
+  function cellAt(event) {
+    const r = canvas.getBoundingClientRect();
+    const col = Math.floor(((event.clientX - r.left) / r.width) * frame.columns);
+    const row = Math.floor(((event.clientY - r.top) / r.height) * frame.rows);
+    return [col, row];
+  }
+  plot.addEventListener('pointermove', (e) => setCursor(...cellAt(e)));
+  plot.addEventListener('pointerdown', (e) => setCursor(...cellAt(e)));
+  plot.addEventListener('wheel', (e) => {
+    if (!onScroll) return;
+    e.preventDefault();
+    onScroll(Math.sign(e.deltaY) * Math.max(1, Math.round(frame.rows / 8)));
+  }, { passive: false });
+  plot.addEventListener('keydown', (e) => {
+    const big = e.shiftKey ? 8 : 1;
+    let { col, row } = cursor;
+    if (col < 0) col = row = 0;
+    const moves = { ArrowLeft: [-big, 0], ArrowRight: [big, 0], ArrowUp: [0, -big], ArrowDown: [0, big] };
+    if (moves[e.key]) {
+      e.preventDefault();
+      const [dc, dr] = moves[e.key];
+      if (onScroll && ((row + dr < 0 && dr < 0) || (row + dr >= frame.rows && dr > 0))) onScroll(dr);
+      setCursor(col + dc, row + dr);
+    } else if (onScroll && (e.key === 'PageDown' || e.key === 'PageUp')) {
+      e.preventDefault();
+      onScroll((e.key === 'PageDown' ? 1 : -1) * frame.rows);
+    }
+  });
+  plot.addEventListener('focus', () => {
+    if (cursor.col < 0) setCursor(0, 0);
+  });
+  new ResizeObserver(() => layoutAxes()).observe(element);
+
+  return { element, canvas, draw, setCursor, cursor, get frame() { return frame; } };
+}
+
+function compactInt(t) {
+  if (Math.abs(t) >= 1e6) return `${+(t / 1e6).toFixed(2)}M`;
+  if (Math.abs(t) >= 1e4) return `${+(t / 1e3).toFixed(1)}k`;
+  return String(t);
+}
+
+/** A horizontal colour bar for [vmin, vmax] with a d3 axis. */
+export function createColorBar({ label, vmin = -1, vmax = 1 }) {
+  const canvas = h('canvas', { class: 'colorbar-canvas', width: 256, height: 1 });
+  const svg = svgEl('svg', { class: 'colorbar-axis', height: 22, 'aria-hidden': 'true' });
+  const caption = h('span', { class: 'colorbar-label' }, label);
+  const element = h('div', { class: 'colorbar' }, caption, h('div', { class: 'colorbar-body' }, canvas, svg));
+  let domain = [vmin, vmax];
+  let cmap = 'rdbu';
+  function layout() {
+    const w = canvas.getBoundingClientRect().width;
+    if (!w) return;
+    svg.setAttribute('width', w + 20);
+    let g = svg.querySelector('g');
+    if (!g) svg.append((g = svgEl('g', { class: 'axis' })));
+    g.setAttribute('transform', 'translate(10,0)');
+    select(g).call(axisBottom(scaleLinear().domain(domain).range([0, w])).ticks(5).tickSizeOuter(0));
+  }
+  function draw(name, min = domain[0], max = domain[1]) {
+    cmap = name;
+    domain = [min, max];
+    const lut = colormapLUT(cmap);
+    const img = new ImageData(256, 1);
+    img.data.set(lut);
+    canvas.getContext('2d').putImageData(img, 0, 0);
+    layout();
+  }
+  new ResizeObserver(layout).observe(element);
+  return { element, draw };
+}
+
+export { axisRight };

@@ -1,0 +1,256 @@
+// The lesson site: loads the sinpe.wasm package, keeps the one state object in
+// sync with the URL hash, and renders the current lesson as a function of it.
+import 'katex/dist/katex.min.css';
+import './style.css';
+import sinpe from 'sinpe.wasm';
+import { LESSONS, LANGS, LESSON_SPECS, defaultState, normalize, parseHash, toHash, validateField } from './state.js';
+import { h, clear } from './lib/dom.js';
+import { createControls } from './lib/controls.js';
+import en from './i18n/en.js';
+import zh from './i18n/zh.js';
+import formula from './lessons/formula.js';
+import heatmap from './lessons/heatmap.js';
+import waves from './lessons/waves.js';
+import binary from './lessons/binary.js';
+import embeddings from './lessons/embeddings.js';
+import relative from './lessons/relative.js';
+import pitfalls from './lessons/pitfalls.js';
+import variants from './lessons/variants.js';
+
+const STRINGS = { en, zh };
+const LESSON_MODULES = { formula, heatmap, waves, binary, embeddings, relative, pitfalls, variants };
+const LANG_KEY = 'sinpe.lang';
+
+let pe = null;
+let state = null;
+let view = null; // the mounted lesson
+let controls = null;
+let renderQueued = false;
+let lastHash = '';
+let hashTimer = 0;
+let previous = null;
+
+/** The string at a dotted key in the current language (English if missing). */
+function t(key, vars, fallback) {
+  const lookup = (table) => key.split('.').reduce((o, k) => (o && typeof o === 'object' ? o[k] : undefined), table);
+  let s = lookup(STRINGS[state?.lang ?? 'en']);
+  if (s === undefined) s = lookup(en);
+  if (s === undefined) return fallback !== undefined ? fallback : key;
+  if (vars && typeof s === 'string') s = s.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
+  return s;
+}
+
+function storedLang() {
+  try {
+    const v = localStorage.getItem(LANG_KEY);
+    if (LANGS.includes(v)) return v;
+  } catch {
+    // storage may be disabled; fall through
+  }
+  return (navigator.language || '').toLowerCase().startsWith('zh') ? 'zh' : 'en';
+}
+
+function rememberLang(lang) {
+  try {
+    localStorage.setItem(LANG_KEY, lang);
+  } catch {
+    // not remembered; the URL still carries it
+  }
+}
+
+// ---- messages (validation problems of URL or typed values) ----
+
+function showMessages(messages) {
+  const box = document.getElementById('messages');
+  clear(box);
+  for (const m of messages) {
+    let text;
+    if (m.problem === 'unknown') text = t('message.unknown', { count: m.count });
+    else
+      text = t(`message.${m.problem}`, {
+        name: t(`control.${m.key}`, null, m.key),
+        value: Array.isArray(m.value) ? m.value.join(', ') : m.value,
+      });
+    box.append(h('p', { class: 'message' }, text));
+  }
+  if (messages.length) {
+    box.append(
+      h('button', { type: 'button', class: 'button message-dismiss', onclick: () => clear(box) }, t('message.dismiss')),
+    );
+  }
+}
+
+// ---- state changes ----
+
+/**
+ * Applies a patch to the state. Values are validated like URL values; with
+ * fromUser, problems are shown as messages. `lesson` switches to that
+ * lesson's defaults (keeping language and colormap).
+ */
+function setState(patch, { fromUser = false } = {}) {
+  let next = { ...state };
+  const messages = [];
+  if (patch.lesson && patch.lesson !== state.lesson && LESSONS.includes(patch.lesson)) {
+    next = { ...defaultState(patch.lesson, state.lang), cmap: state.cmap };
+  }
+  for (const [key, raw] of Object.entries(patch)) {
+    if (key === 'lesson') continue;
+    const { value, problem } = validateField(key, raw, next);
+    if (value !== null) next[key] = value;
+    if (problem && fromUser) messages.push({ key, problem, value: next[key] });
+  }
+  next = normalize(next);
+  if (fromUser) showMessages(messages);
+  const langChanged = next.lang !== state.lang;
+  const lessonChanged = next.lesson !== state.lesson;
+  state = next;
+  if (langChanged) rememberLang(state.lang);
+  if (langChanged || lessonChanged) {
+    buildPage();
+    if (lessonChanged) document.getElementById('lesson').focus({ preventScroll: false });
+  } else scheduleRender();
+  scheduleHash();
+}
+
+function scheduleRender() {
+  if (renderQueued) return;
+  renderQueued = true;
+  requestAnimationFrame(render);
+}
+
+function render() {
+  renderQueued = false;
+  const t0 = performance.now();
+  controls?.sync(state);
+  view?.update(state, previous);
+  previous = { ...state };
+  siteProbe.renders.push({ time: t0, duration: performance.now() - t0 });
+  if (siteProbe.renders.length > 2000) siteProbe.renders.splice(0, 1000);
+}
+
+// The hash is written at most every 200 ms: Chromium throttles (and warns
+// about) frequent history.replaceState calls while a slider is dragged.
+function scheduleHash() {
+  clearTimeout(hashTimer);
+  hashTimer = setTimeout(writeHash, 200);
+}
+
+function writeHash() {
+  const hash = toHash(state);
+  if (hash !== location.hash) {
+    lastHash = hash;
+    history.replaceState(null, '', hash);
+  }
+}
+
+window.addEventListener('hashchange', () => {
+  if (location.hash === lastHash) return;
+  const { state: parsed, messages } = parseHash(location.hash, state.lang);
+  const rebuild = parsed.lesson !== state.lesson || parsed.lang !== state.lang;
+  state = parsed;
+  showMessages(messages);
+  if (rebuild) buildPage();
+  else scheduleRender();
+  lastHash = location.hash;
+});
+
+// ---- page ----
+
+function buildNav() {
+  const nav = clear(document.getElementById('lesson-nav'));
+  const list = h('ol', { class: 'lesson-list' });
+  LESSONS.forEach((id) => {
+    const params = new URLSearchParams({ lesson: id, lang: state.lang });
+    const a = h(
+      'a',
+      {
+        href: `#${params}`,
+        'data-lesson': id,
+        'aria-current': id === state.lesson ? 'page' : null,
+        onclick: (e) => {
+          e.preventDefault();
+          setState({ lesson: id });
+        },
+      },
+      t(`lessons.${id}.nav`),
+    );
+    list.append(h('li', {}, a));
+  });
+  nav.setAttribute('aria-label', t('site.lessons'));
+  nav.append(h('h2', { class: 'nav-title' }, t('site.lessons')), list);
+}
+
+function buildLangSwitch() {
+  const box = clear(document.getElementById('lang-switch'));
+  const group = h('div', { class: 'lang-buttons', role: 'group', 'aria-label': t('site.language') });
+  for (const lang of LANGS) {
+    group.append(
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'button lang-button',
+          lang,
+          'data-lang': lang,
+          'aria-pressed': String(lang === state.lang),
+          onclick: () => setState({ lang }),
+        },
+        t(`lang.${lang}`),
+      ),
+    );
+  }
+  box.append(group);
+}
+
+function buildPage() {
+  document.documentElement.lang = state.lang === 'zh' ? 'zh-CN' : 'en';
+  document.title = `${t(`lessons.${state.lesson}.title`)} · sinpe`;
+  document.getElementById('tagline').textContent = t('site.tagline');
+  document.querySelector('.skip-link').textContent = t('site.skip');
+  buildLangSwitch();
+  buildNav();
+  const main = document.getElementById('lesson');
+  for (const el of [...main.children]) if (el.id !== 'messages') el.remove();
+  view?.destroy?.();
+  const module = LESSON_MODULES[state.lesson];
+  const keys = LESSON_SPECS[state.lesson].keys;
+  controls = createControls(keys.filter((k) => !(module.ownControls ?? []).includes(k)), app);
+  const container = h('article', { class: `lesson lesson-${state.lesson}`, 'data-lesson': state.lesson });
+  main.append(container);
+  view = module.mount(container, app, controls.element);
+  previous = null;
+  render();
+  document.documentElement.dataset.ready = 'true';
+}
+
+const app = {
+  get pe() {
+    return pe;
+  },
+  get state() {
+    return state;
+  },
+  t,
+  setState,
+};
+
+// A read-only probe for the browser tests and the FPS benchmark.
+const siteProbe = { renders: [], get state() { return { ...state }; } };
+Object.defineProperty(window, 'sinpeSite', { value: siteProbe });
+
+async function start() {
+  try {
+    pe = await sinpe();
+  } catch (error) {
+    document.getElementById('loading').textContent = `WebAssembly could not be loaded: ${error.message}`;
+    throw error;
+  }
+  siteProbe.simd = pe.simd;
+  const { state: parsed, messages } = parseHash(location.hash, storedLang());
+  state = parsed;
+  buildPage();
+  showMessages(messages);
+  writeHash();
+}
+
+start();
