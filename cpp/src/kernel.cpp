@@ -305,8 +305,13 @@ Status heatmap(const Plan& plan, double start, std::size_t count, int col0, int 
   if (lut == nullptr || out == nullptr) return Status::bad_buffer;
   Kernel::Work w(plan.frequencies().size());
   std::vector<float> block(std::size_t(plan.block_rows()) * std::size_t(d));
-  const float lo = float(vmin);
-  const float inv = float(255.0 / (vmax - vmin));
+  // t = v * a + b with a = 255 / (vmax - vmin), b = 0.5 - vmin * a, both formed in
+  // float64 (vmax/2 - vmin/2 cannot overflow) and rounded once: vmin/vmax beyond
+  // the float range (say -1e300 ... 1e300) still map v to the right entry, which
+  // float(vmin) = -inf did not.
+  const double a64 = 127.5 / (vmax * 0.5 - vmin * 0.5);
+  const float a = float(a64);
+  const float b = float((vmin == 0 ? 0.0 : -vmin * a64) + 0.5);
   Kernel::run<false>(
       plan, start, count, w, path == Path::best, [&](std::size_t, int) { return block.data(); },
       [&](std::size_t done, int nrows, float* values) {
@@ -314,8 +319,8 @@ Status heatmap(const Plan& plan, double start, std::size_t count, int col0, int 
           const float* v = values + std::size_t(j) * std::size_t(d) + col0;
           std::uint8_t* px = out + ((done + std::size_t(j)) * std::size_t(cols)) * 4;
           for (int c = 0; c < cols; ++c) {
-            const float t = (v[c] - lo) * inv + 0.5f;
-            // !(t > 0) also catches NaN (e.g. (v - lo) * inv = -inf * 0 when vmin overflows float),
+            const float t = v[c] * a + b;
+            // !(t > 0) also catches NaN (v == vmin == 0 with a = inf for a subnormal range),
             // which int(t) would turn into an out-of-range LUT index.
             const int idx = !(t > 0.f) ? 0 : t >= 255.f ? 255 : int(t);
             std::memcpy(px + 4 * c, lut + 4 * idx, 4);
