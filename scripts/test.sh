@@ -30,6 +30,7 @@ run() {
 run "Catch2, native (g++)" ctest --test-dir build/native --output-on-failure
 run "Catch2, wasm (em++ SIMD + baseline, under Node)" ctest --test-dir build/wasm --output-on-failure
 run "package API (node --test, packed tarball)" bash tests/js/run.sh
+run "lesson site (headless Chromium)" bash tests/browser/run.sh
 
 echo
 echo "=== summary"

@@ -188,7 +188,7 @@ export default {
       why: [
         'Adding keeps the width at `d_model`, so nothing else in the model changes. The encoding lives in the same space as the embeddings; training learns embeddings that coexist with it. In the original Transformer the embeddings are multiplied by $\\sqrt{d}$ first, so the word signal is not drowned by the ±1 of the encoding; the “embedding size” slider plays with that balance.',
       ],
-      dropoutTitle2: '',
+      dropoutSection: 'Dropout after the sum',
       dropoutText: [
         'd2l’s module ends with `dropout(X)`: during training each value is zeroed with probability $p$ and the survivors are divided by $1-p$, so the expected sum stays the same. At inference (`model.eval()`) dropout does nothing.',
       ],

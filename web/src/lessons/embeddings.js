@@ -74,7 +74,7 @@ export default {
       info,
       exportBar,
       section(t('lessons.embeddings.whyTitle'), ...paragraphs(t('lessons.embeddings.why'))),
-      section(t('lessons.embeddings.dropoutTitle'), ...paragraphs(t('lessons.embeddings.dropoutText'))),
+      section(t('lessons.embeddings.dropoutSection'), ...paragraphs(t('lessons.embeddings.dropoutText'))),
       section(t('lessons.embeddings.codeTitle'), h('pre', {}, h('code', {}, D2L)), ...paragraphs(t('lessons.embeddings.codeText')), h('pre', {}, h('code', { class: 'sinpe-snippet' }))),
     );
 

@@ -1,0 +1,132 @@
+// Shared helpers of the browser tests: one headless Debian Chromium per test
+// file, console/CSP error collection, and colour expectations computed from
+// the d3 colormaps independently of the site's code.
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { rgb } from 'd3-color';
+import { interpolateRdBu, interpolatePuOr, interpolateViridis, interpolateCividis } from 'd3-scale-chromatic';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const screenshotDir = join(root, 'build', 'screenshots');
+export const SITE = process.env.SITE_URL ?? 'http://127.0.0.1:4173/';
+
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** Launches Chromium with a fresh profile directory; returns { context, close }. */
+export async function launch({ viewport = { width: 1280, height: 900 }, colorScheme = 'light', locale = 'en-US' } = {}) {
+  const profile = mkdtempSync(join(tmpdir(), 'sinpe-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+    headless: true,
+    viewport,
+    colorScheme,
+    locale,
+    acceptDownloads: true,
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Opens a page and records console errors, page errors, failed requests and
+ * CSP violations in page.problems.
+ */
+export async function openPage(context, hash = '') {
+  const page = await context.newPage();
+  page.problems = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error' || msg.type() === 'warning') page.problems.push(`console ${msg.type()}: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => page.problems.push(`page error: ${err.message}`));
+  page.on('requestfailed', (req) => page.problems.push(`request failed: ${req.url()}`));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`);
+    });
+  });
+  await page.goto(SITE + hash);
+  await page.waitForSelector('html[data-ready="true"]');
+  await settle(page);
+  return page;
+}
+
+/** Waits until pending renders (requestAnimationFrame) are done. */
+export async function settle(page) {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 30)))));
+}
+
+/** Waits for the debounced URL hash write. */
+export async function hashSettled(page) {
+  await page.waitForTimeout(300);
+  return page.evaluate(() => location.hash);
+}
+
+const INTERPOLATORS = {
+  rdbu: (t) => interpolateRdBu(1 - t),
+  puor: (t) => interpolatePuOr(1 - t),
+  viridis: interpolateViridis,
+  cividis: interpolateCividis,
+};
+
+/** The colour [r, g, b] a value should get: LUT entry round((v - vmin)/(vmax - vmin)·255). */
+export function expectedColor(cmap, value, vmin = -1, vmax = 1) {
+  const index = Math.min(255, Math.max(0, Math.round(((value - vmin) / (vmax - vmin)) * 255)));
+  const c = rgb(INTERPOLATORS[cmap](index / 255));
+  return [Math.round(c.r), Math.round(c.g), Math.round(c.b)];
+}
+
+/** The [r, g, b] of canvas pixel (x, y) (canvas pixels are cells). */
+export function canvasPixel(page, selector, x, y) {
+  return page.evaluate(
+    ({ selector, x, y }) => {
+      const canvas = document.querySelector(selector);
+      const data = canvas.getContext('2d').getImageData(x, y, 1, 1).data;
+      return [data[0], data[1], data[2]];
+    },
+    { selector, x, y },
+  );
+}
+
+/** Asserts a pixel colour within ±tolerance per channel. */
+export function closeColor(actual, expected, tolerance = 2) {
+  return actual.every((c, i) => Math.abs(c - expected[i]) <= tolerance);
+}
+
+/** Moves the mouse to the centre of cell (col, row) of a heatmap canvas. */
+export async function hoverCell(page, selector, col, row) {
+  const box = await page.evaluate((selector) => {
+    const c = document.querySelector(selector);
+    c.scrollIntoView({ block: 'center' });
+    const r = c.getBoundingClientRect();
+    return { x: r.left, y: r.top, w: r.width, h: r.height, cols: c.width, rows: c.height };
+  }, selector);
+  await page.mouse.move(box.x + ((col + 0.5) * box.w) / box.cols, box.y + ((row + 0.5) * box.h) / box.rows);
+  await settle(page);
+}
+
+export async function screenshot(page, name) {
+  mkdirSync(screenshotDir, { recursive: true });
+  await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: true });
+}
+
+/** Numbers in a text (with − as minus). */
+export function numbersIn(text) {
+  return (text.replace(/−/g, '-').match(/-?\d+(\.\d+)?(e-?\d+)?/gi) ?? []).map(Number);
+}

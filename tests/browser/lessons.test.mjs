@@ -1,0 +1,343 @@
+// Every lesson in headless Chromium: loads without console/CSP errors, draws
+// its canvases with the right colours at cells whose value is known from the
+// maths, explains a hovered cell with the right numbers, switches language,
+// round-trips its state through the URL, and leaves a screenshot.
+import { test, before, after, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import zh from '../../web/src/i18n/zh.js';
+import en from '../../web/src/i18n/en.js';
+import { launch, openPage, settle, hashSettled, expectedColor, canvasPixel, closeColor, hoverCell, screenshot, numbersIn } from './helpers.mjs';
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+async function assertPixel(page, selector, x, y, value, cmap = 'rdbu', range = [-1, 1]) {
+  const actual = await canvasPixel(page, selector, x, y);
+  const expected = expectedColor(cmap, value, ...range);
+  assert.ok(closeColor(actual, expected), `${selector} (${x}, ${y}) should show ${value} as ${expected}, got ${actual}`);
+}
+
+async function readout(page, selector) {
+  return (await page.textContent(selector)).trim();
+}
+
+function near(actual, expected, tolerance, what) {
+  assert.ok(Math.abs(actual - expected) <= tolerance, `${what}: expected ${expected}, got ${actual}`);
+}
+
+/** The common part of every lesson test: language switch, URL round trip, screenshot. */
+async function commonChecks(page, lesson, { change, verify }) {
+  // language: switch to 简体中文 and back
+  await page.click('button[data-lang="zh"]');
+  await settle(page);
+  assert.equal(await page.textContent('h1.lesson-title'), zh.lessons[lesson].title);
+  assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
+  assert.match(await hashSettled(page), /lang=zh/);
+  await screenshot(page, `${lesson}-zh`);
+  await page.click('button[data-lang="en"]');
+  await settle(page);
+  assert.equal(await page.textContent('h1.lesson-title'), en.lessons[lesson].title);
+
+  // URL state: change something, read the hash, open it in a fresh page
+  await change(page);
+  await settle(page);
+  const hash = await hashSettled(page);
+  assert.match(hash, new RegExp(`lesson=${lesson}`));
+  const second = await openPage(browser.context, hash);
+  await verify(second, hash);
+  assert.deepEqual(second.problems, []);
+  await second.close();
+  assert.deepEqual(page.problems, [], 'no console errors, failed requests or CSP violations');
+}
+
+describe('lesson 1: the formula', () => {
+  test('tables, heatmap, readout, language, URL', async () => {
+    const page = await openPage(browser.context, '#lesson=formula');
+    const canvas = '.lesson-formula .heatmap-canvas';
+    await assertPixel(page, canvas, 0, 0, Math.sin(0));
+    await assertPixel(page, canvas, 1, 0, Math.cos(0));
+    await assertPixel(page, canvas, 0, 1, Math.sin(1));
+    await assertPixel(page, canvas, 2, 2, Math.sin(2 / 100)); // d = 4: ω_1 = 1/100
+    // seed example 3×4: row 2 is [0.9093, −0.4161, 0.0200, 0.9998]
+    const row2 = await page.$$eval('.pe-table tbody tr:nth-child(3) td', (tds) => tds.map((td) => td.textContent));
+    assert.deepEqual(row2, ['0.9093', '−0.4161', '0.0200', '0.9998']);
+    await page.hover('.pe-table td[data-row="2"][data-col="1"]');
+    const text = await readout(page, '.formula-readout');
+    assert.match(text, /Position 2, column 1 = cos \(i = 0\)/);
+    near(numbersIn(text).at(-1), Math.cos(2), 1e-6, 'cos 2');
+    assert.ok(await page.$('.readout-math .katex'), 'formula typeset by KaTeX');
+    // keyboard: focus a cell and move with the arrow keys
+    await page.focus('.pe-table td[data-row="0"][data-col="0"]');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowRight');
+    assert.match(await readout(page, '.formula-readout'), /Position 1, column 1/);
+    await screenshot(page, 'formula-en');
+    await commonChecks(page, 'formula', {
+      change: (p) => p.click('button.example-8x16'),
+      verify: async (p, hash) => {
+        assert.match(hash, /d=16/);
+        assert.match(hash, /len=8/);
+        assert.equal(await p.$$eval('.pe-table tbody tr', (rows) => rows.length), 8);
+        // seed 000's correct values: row 1, column 2 = sin(1/10000^(2/16)) = 0.3110 (not the buggy 0.0998)
+        assert.equal(await p.textContent('.pe-table td[data-row="1"][data-col="2"]'), Math.sin(1 / 10000 ** (2 / 16)).toFixed(4));
+      },
+    });
+    await page.close();
+  });
+});
+
+describe('lesson 2: reading the heatmap', () => {
+  test('colours, layouts, scrolling, readout, language, URL', async () => {
+    const page = await openPage(browser.context, '#lesson=heatmap&d=64&len=50&layout=concat');
+    const canvas = '.lesson-heatmap .heatmap-canvas';
+    assert.deepEqual(await page.$eval(canvas, (c) => [c.width, c.height]), [64, 50]);
+    await assertPixel(page, canvas, 0, 0, 0); // sin half: sin 0
+    await assertPixel(page, canvas, 31, 0, 0);
+    await assertPixel(page, canvas, 32, 0, 1); // cos half: cos 0
+    await assertPixel(page, canvas, 0, 3, Math.sin(3));
+    await assertPixel(page, canvas, 32, 3, Math.cos(3));
+    // toggle the layout on the same data
+    await page.check('input[data-key="layout"][value="interleaved"]');
+    await settle(page);
+    await assertPixel(page, canvas, 1, 0, 1);
+    await assertPixel(page, canvas, 1, 3, Math.cos(3));
+    await page.check('input[data-key="layout"][value="cos-first"]');
+    await settle(page);
+    await assertPixel(page, canvas, 0, 0, 1);
+    await assertPixel(page, canvas, 32, 3, Math.sin(3));
+    await hoverCell(page, canvas, 32, 3);
+    const text = await readout(page, '.heatmap-readout');
+    assert.match(text, /position 3, column 32 = sin of frequency i = 0/);
+    near(numbersIn(text).at(-1), Math.sin(3), 1e-6, 'sin 3');
+    // far beyond max_len: rows made on demand
+    await page.fill('.lesson-heatmap input.number[data-key="start"]', '1000000');
+    await page.press('.lesson-heatmap input.number[data-key="start"]', 'Enter');
+    await settle(page);
+    await assertPixel(page, canvas, 32, 0, Math.sin(1000000));
+    await hoverCell(page, canvas, 32, 0);
+    near(numbersIn(await readout(page, '.heatmap-readout')).at(-1), Math.sin(1000000), 1e-6, 'sin 1e6');
+    // colormap choice (colour-blind safe)
+    await page.selectOption('select[data-key="cmap"]', 'viridis');
+    await settle(page);
+    await assertPixel(page, canvas, 32, 0, Math.sin(1000000), 'viridis'); // cos-first: column 32 is sin of i = 0
+    await screenshot(page, 'heatmap-en');
+    await commonChecks(page, 'heatmap', {
+      change: (p) => p.check('input[data-key="layout"][value="concat"]'),
+      verify: async (p, hash) => {
+        assert.match(hash, /start=1000000/);
+        assert.match(hash, /cmap=viridis/);
+        assert.equal(await p.isChecked('input[data-key="layout"][value="concat"]'), true);
+        await assertPixel(p, canvas, 0, 0, Math.sin(1000000), 'viridis'); // concat: column 0 is sin of i = 0
+      },
+    });
+    await page.close();
+  });
+});
+
+describe('lesson 3: waves and wavelengths', () => {
+  test('curves, wavelengths, readout, language, URL', async () => {
+    const page = await openPage(browser.context, '#lesson=waves');
+    // y pixel of the values 0 and 1 from the axis ticks, then the first point of each curve
+    const chart = '.lesson-waves figure.chart >> nth=0';
+    const info = await page.locator(chart).evaluate((fig) => {
+      const ticks = {};
+      for (const tick of fig.querySelectorAll('g.axis.y .tick')) ticks[tick.textContent.replace('−', '-')] = Number(tick.getAttribute('transform').match(/,([-\d.]+)/)[1]);
+      const first = {};
+      for (const path of fig.querySelectorAll('path.chart-line')) first[path.dataset.series] = Number(path.getAttribute('d').match(/^M[-\d.]+,([-\d.]+)/)[1]);
+      return { ticks, first };
+    });
+    const names = Object.keys(info.first);
+    assert.equal(names.length, 4);
+    // (d3-axis draws ticks half a pixel off the value for crisp lines)
+    near(info.first[names[0]], info.ticks['0.0'], 0.6, 'column 6 (sin) starts at 0');
+    near(info.first[names[1]], info.ticks['1.0'], 0.6, 'column 7 (cos) starts at 1');
+    // frequencies that never finish a cycle within max_len = 60 at d = 32: 2π·10000^(2i/32) > 60
+    let never = 0;
+    for (let i = 0; i < 16; i++) if (2 * Math.PI * 10000 ** ((2 * i) / 32) > 60) never++;
+    assert.match(await page.textContent('.never-summary'), new RegExp(`^${never} of the 16 frequencies`));
+    // hover the curves: the readout holds sin/cos of position·ω_3
+    const box = await page.locator(chart).locator('svg.chart-svg').boundingBox();
+    await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2);
+    await settle(page);
+    const text = await readout(page, '.waves-readout');
+    const numbers = numbersIn(text);
+    const position = numbers[0];
+    const omega3 = 10000 ** (-6 / 32);
+    near(numbers[2], Math.sin(position * omega3), 1e-4, 'col 6');
+    near(numbers[4], Math.cos(position * omega3), 1e-4, 'col 7');
+    await screenshot(page, 'waves-en');
+    await commonChecks(page, 'waves', {
+      change: async (p) => {
+        await p.fill('input[data-key="cols"]', '0, 1');
+        await p.press('input[data-key="cols"]', 'Enter');
+      },
+      verify: async (p, hash) => {
+        assert.match(hash, /cols=0%2C1/);
+        assert.equal(await p.locator('.lesson-waves figure.chart').first().locator('path.chart-line').count(), 2);
+      },
+    });
+    await page.close();
+  });
+});
+
+describe('lesson 4: binary counting', () => {
+  test('bits, encoding, readout, language, URL', async () => {
+    const page = await openPage(browser.context, '#lesson=binary');
+    const bits = '.bits-map .heatmap-canvas';
+    const enc = '.pe-map .heatmap-canvas';
+    assert.deepEqual(await page.$eval(bits, (c) => [c.width, c.height]), [3, 8]);
+    await assertPixel(page, bits, 2, 1, 1); // position 1 = 001: lowest bit set
+    await assertPixel(page, bits, 0, 1, -1);
+    await assertPixel(page, bits, 0, 4, 1); // 4 = 100
+    await assertPixel(page, enc, 0, 0, 0);
+    await assertPixel(page, enc, 1, 0, 1);
+    await assertPixel(page, enc, 0, 5, Math.sin(5));
+    await hoverCell(page, enc, 0, 5);
+    const text = await readout(page, '.binary-readout');
+    assert.match(text, /Position 5 = 101 in binary/);
+    near(numbersIn(text).find((n) => n < 0), Math.sin(5), 1e-4, 'sin 5');
+    await screenshot(page, 'binary-en');
+    await commonChecks(page, 'binary', {
+      change: (p) => p.fill('input.number[data-key="bits"]', '5').then(() => p.press('input.number[data-key="bits"]', 'Enter')),
+      verify: async (p, hash) => {
+        assert.match(hash, /bits=5/);
+        assert.deepEqual(await p.$eval(bits, (c) => [c.width, c.height]), [5, 32]);
+      },
+    });
+    await page.close();
+  });
+});
+
+describe('lesson 5: adding PE to embeddings', () => {
+  test('shapes, sum, dropout, readout, language, URL', async () => {
+    const page = await openPage(browser.context, '#lesson=embeddings&dropout=0');
+    const p = '.map-p .heatmap-canvas';
+    assert.deepEqual(await page.$eval(p, (c) => [c.width, c.height]), [16, 6]);
+    await assertPixel(page, p, 0, 0, 0);
+    await assertPixel(page, p, 1, 0, 1);
+    await assertPixel(page, p, 0, 2, Math.sin(2));
+    assert.match(await page.textContent('.shapes'), /6×16/);
+    await hoverCell(page, '.map-sum .heatmap-canvas', 1, 4);
+    const text = await readout(page, '.embeddings-readout');
+    const [position, column, x, pv, sum, dropped] = numbersIn(text);
+    assert.equal(position, 4);
+    assert.equal(column, 1);
+    near(pv, Math.cos(4), 1e-4, 'p = cos 4');
+    near(sum, x + pv, 2e-4, 'x + p');
+    near(dropped, sum, 2e-4, 'no dropout at p = 0');
+    // the sum is drawn on [−2, 2]: its colour at the hovered cell is that of x + p
+    await assertPixel(page, '.map-sum .heatmap-canvas', 1, 4, x + pv, 'rdbu', [-2, 2]);
+    await screenshot(page, 'embeddings-en');
+    await commonChecks(page, 'embeddings', {
+      change: async (pg) => {
+        await pg.fill('input[data-key="tokens"]', 'hello world');
+        await pg.press('input[data-key="tokens"]', 'Enter');
+      },
+      verify: async (pg, hash) => {
+        assert.match(hash, /tokens=hello\+world/);
+        assert.deepEqual(await pg.$eval(p, (c) => [c.width, c.height]), [16, 2]);
+      },
+    });
+    await page.close();
+  });
+});
+
+describe('lesson 6: relative position', () => {
+  test('rotation check, dot products, readout, language, URL', async () => {
+    const page = await openPage(browser.context, '#lesson=relative&d=16&len=32');
+    assert.ok(await page.$('.rotation-check .pass'), 'rotation check passes');
+    const canvas = '.lesson-relative .heatmap-canvas';
+    const dot = (offset) => {
+      let sum = 0;
+      for (let i = 0; i < 8; i++) sum += Math.cos(offset * 10000 ** ((-2 * i) / 16));
+      return sum / 8;
+    };
+    await assertPixel(page, canvas, 5, 5, 1);
+    await assertPixel(page, canvas, 1, 0, dot(1));
+    await assertPixel(page, canvas, 20, 10, dot(10));
+    await assertPixel(page, canvas, 10, 20, dot(10));
+    await hoverCell(page, canvas, 20, 10);
+    const text = await readout(page, '.relative-readout');
+    assert.match(text, /offset j − i = 10/);
+    near(numbersIn(text)[3], dot(10) * 8, 1e-3, 'dot product');
+    await screenshot(page, 'relative-en');
+    await commonChecks(page, 'relative', {
+      change: (pg) => pg.fill('input.number[data-key="k"]', '7').then(() => pg.press('input.number[data-key="k"]', 'Enter')),
+      verify: async (pg, hash) => {
+        assert.match(hash, /k=7/);
+        assert.match(await pg.textContent('.rotation-check'), /k = 7/);
+        assert.ok(await pg.$('.rotation-check .pass'));
+      },
+    });
+    await page.close();
+  });
+});
+
+describe('lesson 7: pitfalls', () => {
+  test('bug, float32 error, tolerance check, language, URL', async () => {
+    const page = await openPage(browser.context, '#lesson=pitfalls');
+    await assertPixel(page, '.map-correct .heatmap-canvas', 0, 0, 0);
+    await assertPixel(page, '.map-correct .heatmap-canvas', 1, 0, 1);
+    // seed 000's buggy value at position 1, column 1: cos(1 / 10000^(2·1/16)) = 0.95042
+    await assertPixel(page, '.map-buggy .heatmap-canvas', 1, 1, Math.cos(1 / 10000 ** (2 / 16)));
+    await assertPixel(page, '.map-difference .heatmap-canvas', 0, 0, 0);
+    await assertPixel(page, '.map-difference .heatmap-canvas', 1, 1, Math.cos(1 / 10000 ** (2 / 16)) - Math.cos(1));
+    await hoverCell(page, '.map-buggy .heatmap-canvas', 1, 1);
+    const numbers = numbersIn(await readout(page, '.pitfalls-readout'));
+    near(numbers[2], 0.95042, 1e-5, 'buggy');
+    near(numbers[5], Math.cos(1), 1e-5, 'correct');
+    // near position 0 the float32 recipe passes a 1e-3 tolerance everywhere
+    await assertPixel(page, '.map-tolerance .heatmap-canvas', 0, 0, 1);
+    assert.match(await page.textContent('.tolerance-summary'), / 0 of 128 cells fail/);
+    assert.equal(await page.locator('.lesson-pitfalls path.chart-line').count(), 1);
+    await screenshot(page, 'pitfalls-en');
+    await commonChecks(page, 'pitfalls', {
+      change: async (pg) => {
+        await pg.fill('input.number[data-key="start"]', '1048576');
+        await pg.press('input.number[data-key="start"]', 'Enter');
+        await pg.fill('input.number[data-key="tol"]', '1e-5');
+        await pg.press('input.number[data-key="tol"]', 'Enter');
+      },
+      verify: async (pg, hash) => {
+        assert.match(hash, /start=1048576/);
+        assert.match(hash, /tol=-5/);
+        const failed = numbersIn(await pg.textContent('.tolerance-summary'))[3];
+        assert.ok(failed > 0, 'far positions fail a 1e-5 tolerance');
+      },
+    });
+    await page.close();
+  });
+});
+
+describe('lesson 8: variants across libraries', () => {
+  test('presets side by side, snippet, readout, language, URL', async () => {
+    const page = await openPage(browser.context, '#lesson=variants');
+    const card = (preset) => `.preset-${preset} .heatmap-canvas`;
+    await assertPixel(page, card('vaswani'), 0, 0, 0);
+    await assertPixel(page, card('vaswani'), 1, 0, 1);
+    await assertPixel(page, card('fairseq'), 32, 0, 1); // concat: cos half starts at d/2
+    await assertPixel(page, card('fairseq'), 0, 0, 0);
+    await assertPixel(page, card('guided-diffusion'), 0, 0, 1); // cos first
+    await assertPixel(page, card('tensor2tensor'), 0, 2, Math.sin(2));
+    await hoverCell(page, card('whisper'), 32, 2);
+    const text = await readout(page, '.variants-readout');
+    assert.match(text, /^whisper: position 2, column 32/);
+    near(numbersIn(text).at(-1), Math.cos(2), 1e-6, 'whisper cos 2');
+    assert.match(await page.textContent('code.snippet'), /pe\.table\(64, 64\)/);
+    await screenshot(page, 'variants-en');
+    await commonChecks(page, 'variants', {
+      change: (pg) => pg.click('.preset-keras button'),
+      verify: async (pg, hash) => {
+        assert.match(hash, /preset=keras/);
+        assert.match(await pg.textContent('code.snippet'), /preset: 'keras'/);
+        assert.equal(await pg.getAttribute('.preset-keras button', 'aria-pressed'), 'true');
+      },
+    });
+    await page.close();
+  });
+});
