@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Fuzzes the C++ core (tests/fuzz/fuzz_core.cpp, libFuzzer + ASan + UBSan, build
+# dir build/fuzz) for a bounded time, after replaying every regression input.
+# New corpus entries go to build/fuzz/corpus (not the repo); a crash is saved
+# in build/fuzz/ and fails the run -- copy it to tests/fuzz/regressions/.
+# SINPE_FUZZ_SECONDS overrides the 30 s budget.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+build="$root/build/fuzz"
+seconds="${SINPE_FUZZ_SECONDS:-30}"
+summary="${HARDENING_SUMMARY:-$root/build/hardening-summary.txt}"
+if [ ! -f "$build/CMakeCache.txt" ]; then
+  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+    -DSINPE_FUZZ=ON -DSINPE_TESTS=OFF >/dev/null
+fi
+cmake --build "$build" -j"$(nproc)" --target sinpe_fuzz >"$build/build.log" 2>&1 || { cat "$build/build.log"; exit 1; }
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS=suppressions=$root/tests/hardening/ubsan.supp:halt_on_error=1:print_stacktrace=1
+cd "$build"
+
+# 1. Every input that once failed, and the seeds, must pass.
+regressions=("$root"/tests/fuzz/regressions/*)
+"$build/sinpe_fuzz" "${regressions[@]}" >regressions.log 2>&1 || { cat regressions.log; exit 1; }
+echo "regressions: ${#regressions[@]} inputs replayed, all pass"
+
+# 2. Bounded fuzzing from the seed corpus (and what earlier runs found).
+mkdir -p corpus
+"$build/sinpe_fuzz" corpus "$root/tests/fuzz/corpus" -seed="${SINPE_FUZZ_SEED:-0}" -max_total_time="$seconds" \
+  -max_len=512 -timeout=20 -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="$build/" >fuzz.log 2>&1 || {
+  grep -v "^#[0-9]" fuzz.log | tail -60
+  echo "fuzz: FAILED; reproducer saved as $(ls -t "$build"/crash-* "$build"/leak-* "$build"/timeout-* 2>/dev/null | head -1)"
+  exit 1
+}
+execs=$(awk -F: '/stat::number_of_executed_units/ {gsub(/ /, "", $NF); print $NF}' fuzz.log)
+rate=$(awk -F: '/stat::average_exec_per_sec/ {gsub(/ /, "", $NF); print $NF}' fuzz.log)
+cov=$(grep -oE "cov: [0-9]+ ft: [0-9]+" fuzz.log | tail -1)
+units=$(ls corpus | wc -l)
+echo "fuzz: $execs executions in $seconds s ($rate exec/s), $cov, corpus $units inputs, no crash"
+echo "fuzz: $execs executions in $seconds s ($rate/s, $cov), ${#regressions[@]} regression inputs replayed, no crash, leak or UB" >>"$summary"

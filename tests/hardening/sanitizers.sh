@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The native Catch2 suite built with clang++ under AddressSanitizer +
+# UndefinedBehaviorSanitizer (CMake option SINPE_SANITIZE, build dir build/asan),
+# with leak detection on. Any report stops the run.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+build="$root/build/asan"
+summary="${HARDENING_SUMMARY:-$root/build/hardening-summary.txt}"
+if [ ! -f "$build/CMakeCache.txt" ]; then
+  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
+    -DSINPE_SANITIZE=ON -DSINPE_TESTS=ON >/dev/null
+fi
+cmake --build "$build" -j"$(nproc)" --target sinpe_tests >"$build/build.log" 2>&1 || { cat "$build/build.log"; exit 1; }
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1
+export UBSAN_OPTIONS=suppressions=$root/tests/hardening/ubsan.supp:halt_on_error=1:print_stacktrace=1
+t0=$(date +%s%N)
+out="$("$build/sinpe_tests" 2>&1)" || { echo "$out"; exit 1; }
+# A suppressed report is still printed; anything but the suppressed one fails.
+if grep -q "runtime error\|ERROR: AddressSanitizer\|ERROR: LeakSanitizer" <<<"$out"; then echo "$out"; exit 1; fi
+line=$(grep -E "^All tests passed" <<<"$out")
+ms=$((($(date +%s%N) - t0) / 1000000))
+secs="$((ms / 1000)).$(((ms % 1000) / 100))"
+echo "Catch2 under ASan + UBSan + LeakSanitizer (clang++): $line in $secs s"
+echo "sanitizers: Catch2 native suite under ASan+UBSan+LSan: ${line#All tests passed }" >>"$summary"
