@@ -13,8 +13,8 @@ export const BENCH = Object.freeze({
   rows: { count: 1000, d: 512, seed: 0x5eed },
   heatmap: { n: 2048, d: 512, starts: [0, 16000000] },
   minReps: 21, // the median is taken over at least this many timed runs (>= 15)
-  maxReps: 201,
-  budgetMs: 400, // fast cases get more runs, up to this much time per method
+  maxReps: 101,
+  budgetMs: 2500, // fast cases get more rounds, up to about this much time per case
 });
 
 export const MAX_POSITION = 2 ** 24;
@@ -27,26 +27,40 @@ function median(sorted) {
   return n % 2 ? sorted[(n - 1) >> 1] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
 }
 
-// Warm up (JIT tiers, wasm tier-up, caches), then the median of >= minReps runs.
-function measure(now, fn) {
-  let t0 = now();
-  let calls = 0;
-  let last = 0;
-  while (calls < 5 || (now() - t0 < 100 && calls < 500)) {
-    const a = now();
-    fn();
-    last = now() - a;
-    calls++;
-  }
-  const reps = Math.max(BENCH.minReps, Math.min(BENCH.maxReps, Math.ceil(BENCH.budgetMs / Math.max(last, 1e-3))));
-  const times = new Float64Array(reps);
-  for (let i = 0; i < reps; i++) {
-    const a = now();
-    fn();
-    times[i] = now() - a;
-  }
-  times.sort();
-  return { ms: median(times), min: times[0], max: times[reps - 1], reps };
+// Times the methods of one case together: each is warmed up (JIT tiers, wasm
+// tier-up, caches), then they take turns, one timed run each per round (the
+// order rotating), so load from elsewhere on a shared machine hits all of them
+// alike. A fast method (< 5 ms) runs once untimed right before its timed run,
+// so it is measured warm rather than after another method evicted its data.
+// Returns per method the median over >= minReps rounds.
+function measureGroup(now, fns) {
+  const est = fns.map((fn) => {
+    const t0 = now();
+    let calls = 0;
+    let last = 0;
+    while (calls < 5 || (now() - t0 < 100 && calls < 500)) {
+      const a = now();
+      fn();
+      last = now() - a;
+      calls++;
+    }
+    return last;
+  });
+  const perRound = est.reduce((s, t) => s + (t < 5 ? 2 * t : t), 0);
+  const reps = Math.max(BENCH.minReps, Math.min(BENCH.maxReps, Math.ceil(BENCH.budgetMs / Math.max(perRound, 1e-3))));
+  const times = fns.map(() => new Float64Array(reps));
+  for (let i = 0; i < reps; i++)
+    for (let j = 0; j < fns.length; j++) {
+      const m = (i + j) % fns.length;
+      if (est[m] < 5) fns[m]();
+      const a = now();
+      fns[m]();
+      times[m][i] = now() - a;
+    }
+  return times.map((t) => {
+    t.sort();
+    return { ms: median(t), min: t[0], max: t[reps - 1], reps };
+  });
 }
 
 // ---------------------------------------------------------------- reference
@@ -215,7 +229,7 @@ export async function runBench({ simd, baseline, now, log = () => {} }) {
     const row = { case: caseName, key, method, ...timing, err, note };
     rows.push(row);
     const e = typeof err === 'number' ? err.toExponential(2) : err;
-    log(`  ${caseName.padEnd(22)} ${method.padEnd(44)} ${timing.ms.toFixed(4).padStart(10)} ms  (n=${timing.reps})  err ${e}`);
+    log(`  ${caseName.padEnd(26)} ${method.padEnd(44)} ${timing.ms.toFixed(4).padStart(10)} ms  (n=${timing.reps})  err ${e}`);
   };
 
   // --- full tables: rows 0 ... n-1
@@ -242,14 +256,14 @@ export async function runBench({ simd, baseline, now, log = () => {} }) {
       ['js-float32', 'JS float32 angle (PyTorch-style)', () => float32AngleRows(0, n, d, float32Freqs(d), out, 0), null],
       ['js-seed', 'JS seed-style (Math.pow per value)', () => seedRows(0, n, d, out, 0), null],
     ];
-    for (const [key, method, run, verify] of methods) {
-      await yieldToLoop();
-      const timing = measure(now, run);
+    await yieldToLoop();
+    const timings = measureGroup(now, methods.map((m) => m[2]));
+    methods.forEach(([key, method, run, verify], i) => {
       let err = null;
       if (key.startsWith('js-') && key !== 'js-fill') err = check(run);
       else if (verify) err = check(verify);
-      add(caseName, key, method, timing, err);
-    }
+      add(caseName, key, method, timings[i], err);
+    });
   }
 
   // --- single rows at random positions, one call per row
@@ -274,11 +288,15 @@ export async function runBench({ simd, baseline, now, log = () => {} }) {
       ['js-float32', 'JS float32 angle (PyTorch-style)', (p) => float32AngleRows(p, 1, d, inv32, row, 0)],
       ['js-seed', 'JS seed-style (Math.pow per value)', (p) => seedRows(p, 1, d, row, 0)],
     ];
-    for (const [key, method, one] of methods) {
-      await yieldToLoop();
-      const timing = measure(now, () => {
+    await yieldToLoop();
+    const timings = measureGroup(
+      now,
+      methods.map(([, , one]) => () => {
         for (let i = 0; i < count; i++) one(ps[i]);
-      });
+      }),
+    );
+    methods.forEach(([key, method, one], m) => {
+      const timing = timings[m];
       let err = null;
       if (key !== 'write-bound') {
         all.fill(NaN);
@@ -289,7 +307,7 @@ export async function runBench({ simd, baseline, now, log = () => {} }) {
         err = maxAbsError(all, ref);
       }
       add(caseName, key, method, perRow(timing), err, 'ms per row (total of 1000 calls / 1000)');
-    }
+    });
   }
 
   // --- fused heatmap: 2048 rows × 512 columns of RGBA through a LUT
@@ -307,14 +325,14 @@ export async function runBench({ simd, baseline, now, log = () => {} }) {
         ['baseline', 'sinpe baseline: heatmap(…, {colormap, out})', () => baseline.heatmap(start, n, d, { colormap: lut, out: px })],
         ['js-idiomatic', 'JS idiomatic loop + colour map', () => idiomaticHeatmap(start, n, d, inv, lut32, -1, 1, px32)],
       ];
-      for (const [key, method, run] of methods) {
-        await yieldToLoop();
-        const timing = measure(now, run);
+      await yieldToLoop();
+      const timings = measureGroup(now, methods.map((m) => m[2]));
+      methods.forEach(([key, method, run], i) => {
         px.fill(0);
         run();
         const e = referenceIndexError(px, start, n, d, -1, 1);
-        add(caseName, key, method, timing, `Δidx ${e}`, 'error: max |colour index − float64 index| (1 = a rounding tie)');
-      }
+        add(caseName, key, method, timings[i], `Δidx ${e}`, 'error: max |colour index − float64 index| (1 = a value at a bin edge)');
+      });
     }
   }
 

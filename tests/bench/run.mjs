@@ -93,7 +93,7 @@ function machine() {
   const simd = ['avx512f', 'avx2', 'sse4_2'].find((f) => flags.includes(f)) ?? 'unknown';
   const osRelease = existsSync('/etc/os-release') ? readFileSync('/etc/os-release', 'utf8') : '';
   const os = /^PRETTY_NAME="?([^"\n]+)"?$/m.exec(osRelease)?.[1] ?? process.platform;
-  const emcc = sh('emcc', ['--version'])?.split('\n')[0]?.replace(/^emcc \([^)]*\)\s*/, '') ?? null;
+  const emcc = /\d+\.\d+\.\d+/.exec(sh('emcc', ['--version'])?.split('\n')[0] ?? '')?.[0] ?? null;
   return {
     cpu: model,
     cores: cpus().length,
@@ -234,20 +234,27 @@ function readmeSection(report) {
 
 ## Performance
 
-Rerun with \`npm run bench\` (it installs what is missing and builds first; about two
-minutes). It runs Node, headless Chromium (Debian's \`chromium\` driven by
+Rerun with \`npm run bench\` (it installs what is missing and builds first, then takes
+about a minute). It runs Node, headless Chromium (Debian's \`chromium\` driven by
 \`playwright-core\`, cross-origin isolated so \`performance.now()\` is fine-grained) and
 the native core (\`-O3 -march=native\`), each in one process with both wasm flavours
 loaded side by side, prints the tables below with the issue's criteria, and writes
 \`build/bench/latest.json\` (copy: \`tests/bench/latest.json\`).
 \`npm run bench -- --update-readme\` also rewrites this section.
 
-Every figure is the median of at least ${BENCH.minReps} timed runs after a warm-up; ×SIMD
+Every figure is the median of at least ${BENCH.minReps} timed runs after a warm-up; the
+methods of a case take turns run by run, so load from elsewhere hits them alike. ×SIMD
 is the time relative to sinpe SIMD in the same runtime. Every value of every method is
 checked against the float64 formula (all 4096×512 and 65536×64 values, all 1000 random
 rows, positions up to 2^24 − 1). The **write-only bound** fills the same output through
 the same chunked copy path from wasm without computing anything; **JS out.fill(1)** is the
-plain memory bound. All JS loops write into a preallocated \`Float32Array\`.
+plain memory bound. All JS loops write into a preallocated \`Float32Array\`: *idiomatic* =
+frequencies precomputed once in float64, then \`Math.sin\`/\`Math.cos\` of \`pos * inv[k]\`;
+*seed-style* = \`pos / Math.pow(10000, 2i/d)\` per value, as in the course notebooks;
+*float32 angle* = \`Math.fround(pos * ω32)\`, what a float32 \`arange * div_term\` (PyTorch
+default dtype) computes, shown for its error. The heatmap's error column is the largest
+difference between the colour index used and the one the float64 value gives (1 = a
+value within rounding of a bin edge).
 
 Latest run (${report.date}): ${m.cpu}, ${m.cores} cores (${m.widestSimd}), ${m.memoryGiB} GiB, ${m.os};
 ${report.node?.runtime ?? 'Node: not run'}; ${report.chromium?.runtime ?? 'Chromium: not run'} (headless);
