@@ -204,7 +204,9 @@ export function validateField(key, raw, state) {
  */
 export function normalize(state) {
   const out = { ...state };
+  const keys = LESSON_SPECS[state.lesson]?.keys ?? [];
   for (const key of ['d', 'len', 'start', 'pos', 'k', 'bits', 'base', 'scale', 'dropout', 'seed', 'tol', 'cols']) {
+    if (!keys.includes(key)) continue;
     const { value } = validateField(key, out[key], out);
     if (value !== null) out[key] = value;
   }

@@ -1,0 +1,177 @@
+// Site-wide behaviour in headless Chromium: hostile URL values, the CSP,
+// the remembered language, exports, keyboard use, a 360 px phone in dark mode.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { launch, openPage, settle, hashSettled, screenshot, SITE } from './helpers.mjs';
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+test('hostile and out-of-range URL values are clamped or rejected with a visible message, never injected', async () => {
+  let dialogs = 0;
+  const hash =
+    '#lesson=heatmap&d=99999&len=-5&layout=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E&base=abc&cmap=javascript:alert(1)&start=1e400&evil=%3Cscript%3E';
+  const page = await browser.context.newPage();
+  page.on('dialog', (d) => {
+    dialogs++;
+    d.dismiss();
+  });
+  const problems = [];
+  page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+  await page.goto(SITE + hash);
+  await page.waitForSelector('html[data-ready="true"]');
+  await settle(page);
+  const messages = await page.$$eval('#messages p', (ps) => ps.map((p) => p.textContent));
+  assert.ok(messages.some((m) => /“d_model” was out of range and has been changed to 2048/.test(m)), messages.join('\n'));
+  assert.ok(messages.some((m) => /“max_len \(rows\)” was out of range and has been changed to 1\b/.test(m)));
+  assert.ok(messages.some((m) => /“layout” was not valid/.test(m)));
+  assert.ok(messages.some((m) => /“base” was not valid/.test(m)));
+  assert.ok(messages.some((m) => /“colormap” was not valid/.test(m)));
+  assert.ok(messages.some((m) => /“start position” was not valid/.test(m)));
+  assert.ok(messages.some((m) => /1 unknown URL parameter/.test(m)));
+  assert.equal(await page.$$eval('img, script:not([src])', (els) => els.length), 0);
+  assert.ok(!(await page.content()).includes('onerror'));
+  assert.deepEqual(await page.$eval('.lesson-heatmap .heatmap-canvas', (c) => [c.width, c.height]), [2048, 1]);
+  const fixed = await hashSettled(page);
+  assert.match(fixed, /d=2048/);
+  assert.doesNotMatch(fixed, /evil|img|alert/);
+  assert.equal(dialogs, 0);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('typed values are validated too', async () => {
+  const page = await openPage(browser.context, '#lesson=waves');
+  await page.fill('input[data-key="cols"]', '3, 999, <b>');
+  await page.press('input[data-key="cols"]', 'Enter');
+  await settle(page);
+  assert.match(await page.textContent('#messages'), /“columns to plot” was not valid/);
+  await page.fill('input[data-key="cols"]', '3, 999');
+  await page.press('input[data-key="cols"]', 'Enter');
+  await settle(page);
+  assert.match(await page.textContent('#messages'), /changed to 3, 31/);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('the server and the page carry the strict Content-Security-Policy', async () => {
+  const response = await fetch(SITE);
+  const header = response.headers.get('content-security-policy');
+  assert.match(header, /script-src 'self' 'wasm-unsafe-eval'/);
+  assert.doesNotMatch(header, /unsafe-inline|'unsafe-eval'/);
+  const page = await openPage(browser.context, '#lesson=formula');
+  const meta = await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content');
+  assert.match(meta, /default-src 'self'/);
+  assert.match(meta, /style-src 'self'(;|$)/);
+  // an injected inline script must be refused by the policy
+  const ran = await page.evaluate(async () => {
+    window.inlineRan = false;
+    const s = document.createElement('script');
+    s.textContent = 'window.inlineRan = true';
+    document.body.append(s);
+    await new Promise((r) => setTimeout(r, 50));
+    return window.inlineRan;
+  });
+  assert.equal(ran, false);
+  await page.close();
+});
+
+test('the language choice is remembered', async () => {
+  const page = await openPage(browser.context, '#lesson=binary&lang=en');
+  await page.click('button[data-lang="zh"]');
+  await settle(page);
+  const second = await openPage(browser.context, '#lesson=binary');
+  assert.equal(await second.getAttribute('html', 'lang'), 'zh-CN');
+  assert.equal(await second.getAttribute('button[data-lang="zh"]', 'aria-pressed'), 'true');
+  await second.click('button[data-lang="en"]');
+  await second.close();
+  await page.close();
+});
+
+test('exports: CSV, .npy and PNG of the current view', async () => {
+  const page = await openPage(browser.context, '#lesson=heatmap&d=8&len=3&layout=interleaved&lang=en');
+  const save = async (selector) => {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
+    return { name: download.suggestedFilename(), bytes: readFileSync(await download.path()) };
+  };
+  const csv = await save('.export-csv');
+  const lines = csv.bytes.toString('utf8').trim().split('\n');
+  assert.equal(lines.length, 4);
+  assert.equal(lines[0], 'position,dim0,dim1,dim2,dim3,dim4,dim5,dim6,dim7');
+  const row1 = lines[2].split(',').map(Number);
+  assert.equal(row1[0], 1);
+  assert.ok(Math.abs(row1[1] - Math.sin(1)) < 1e-6);
+  assert.ok(Math.abs(row1[2] - Math.cos(1)) < 1e-6);
+  const npy = await save('.export-npy');
+  assert.match(npy.name, /\.npy$/);
+  assert.deepEqual([...npy.bytes.subarray(0, 6)], [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]);
+  const headerLength = npy.bytes.readUInt16LE(8);
+  assert.equal((10 + headerLength) % 64, 0);
+  assert.match(npy.bytes.subarray(10, 10 + headerLength).toString('latin1'), /'descr': '<f4', 'fortran_order': False, 'shape': \(3, 8\)/);
+  const values = new Float32Array(npy.bytes.buffer.slice(npy.bytes.byteOffset + 10 + headerLength, npy.bytes.byteOffset + npy.bytes.length));
+  assert.equal(values.length, 24);
+  assert.ok(Math.abs(values[8] - Math.sin(1)) < 1e-6);
+  const png = await save('.export-png');
+  assert.deepEqual([...png.bytes.subarray(1, 4)], [0x50, 0x4e, 0x47]);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('controls work from the keyboard', async () => {
+  const page = await openPage(browser.context, '#lesson=heatmap&d=64&len=20');
+  await page.focus('input.slider[data-key="d"]');
+  await page.keyboard.press('ArrowRight');
+  await settle(page);
+  assert.equal(await page.$eval('.lesson-heatmap .heatmap-canvas', (c) => c.width), 68);
+  // the heatmap itself takes focus; arrows move the read cell
+  await page.focus('.lesson-heatmap .heatmap-plot');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await settle(page);
+  assert.match(await page.textContent('.heatmap-readout'), /^position 2, column 0/);
+  // visible focus ring
+  const outline = await page.$eval('.lesson-heatmap .heatmap-plot', (el) => getComputedStyle(el).outlineStyle);
+  assert.equal(outline, 'solid');
+  // lesson navigation by keyboard
+  await page.focus('nav a[data-lesson="waves"]');
+  await page.keyboard.press('Enter');
+  await settle(page);
+  assert.equal(await page.getAttribute('article.lesson', 'data-lesson'), 'waves');
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('a 360 px phone in dark mode: no horizontal scrolling, dark colours, screenshots', async () => {
+  const phone = await launch({ viewport: { width: 360, height: 740 }, colorScheme: 'dark' });
+  try {
+    for (const lesson of ['formula', 'heatmap', 'waves', 'binary', 'embeddings', 'relative', 'pitfalls', 'variants']) {
+      const page = await openPage(phone.context, `#lesson=${lesson}`);
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(width <= 360, `${lesson}: page is ${width} px wide`);
+      const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      assert.equal(bg, 'rgb(21, 23, 27)');
+      if (['formula', 'heatmap', 'variants'].includes(lesson)) await screenshot(page, `${lesson}-phone-dark`);
+      assert.deepEqual(page.problems, []);
+      await page.close();
+    }
+  } finally {
+    await phone.close();
+  }
+});
+
+test('desktop dark mode screenshot', async () => {
+  const dark = await launch({ colorScheme: 'dark' });
+  try {
+    const page = await openPage(dark.context, '#lesson=heatmap&lang=zh');
+    await screenshot(page, 'heatmap-zh-dark');
+    assert.deepEqual(page.problems, []);
+  } finally {
+    await dark.close();
+  }
+});
