@@ -10,7 +10,7 @@
 export const BENCH = Object.freeze({
   tableA: { n: 4096, d: 512 },
   tableB: { n: 65536, d: 64 },
-  rows: { count: 1000, d: 512, seed: 0x5eed },
+  rows: { count: 1000, d: 512, seed: 0x5eed, diagnosticMax: 2 ** 19 },
   heatmap: { n: 2048, d: 512, starts: [0, 16000000] },
   minReps: 21, // the median is taken over at least this many timed runs (>= 15)
   maxReps: 101,
@@ -28,11 +28,11 @@ function median(sorted) {
 }
 
 // Times the methods of one case together: each is warmed up (JIT tiers, wasm
-// tier-up, caches), then they take turns, one timed run each per round (the
+// tier-up, caches), then they take turns, one turn each per round (the
 // order rotating), so load from elsewhere on a shared machine hits all of them
 // alike. A fast method (< 5 ms) runs once untimed right before its timed run,
 // so it is measured warm rather than after another method evicted its data.
-// Returns per method the median over >= minReps rounds.
+// Returns per method the median over all its timed runs (>= minReps).
 function measureGroup(now, fns) {
   const est = fns.map((fn) => {
     const t0 = now();
@@ -46,20 +46,24 @@ function measureGroup(now, fns) {
     }
     return last;
   });
-  const perRound = est.reduce((s, t) => s + (t < 5 ? 2 * t : t), 0);
+  // Sub-millisecond methods take up to 5 timed runs per turn (more samples, same turns).
+  const runs = est.map((t) => Math.max(1, Math.min(5, Math.floor(1 / Math.max(t, 1e-3)))));
+  const perRound = est.reduce((s, t, m) => s + t * (runs[m] + (t < 5 ? 1 : 0)), 0);
   const reps = Math.max(BENCH.minReps, Math.min(BENCH.maxReps, Math.ceil(BENCH.budgetMs / Math.max(perRound, 1e-3))));
-  const times = fns.map(() => new Float64Array(reps));
+  const times = fns.map((_, m) => new Float64Array(reps * runs[m]));
   for (let i = 0; i < reps; i++)
     for (let j = 0; j < fns.length; j++) {
       const m = (i + j) % fns.length;
       if (est[m] < 5) fns[m]();
-      const a = now();
-      fns[m]();
-      times[m][i] = now() - a;
+      for (let k = 0; k < runs[m]; k++) {
+        const a = now();
+        fns[m]();
+        times[m][i * runs[m] + k] = now() - a;
+      }
     }
   return times.map((t) => {
     t.sort();
-    return { ms: median(t), min: t[0], max: t[reps - 1], reps };
+    return { ms: median(t), min: t[0], max: t[t.length - 1], reps: t.length };
   });
 }
 
@@ -188,11 +192,11 @@ function mulberry32(seed) {
   };
 }
 
-export function randomPositions(count, seed) {
+export function randomPositions(count, seed, max = MAX_POSITION) {
   const next = mulberry32(seed);
   const ps = new Float64Array(count);
-  for (let i = 0; i < count; i++) ps[i] = Math.floor(next() * MAX_POSITION);
-  ps[count - 1] = MAX_POSITION - 1; // always include the largest position
+  for (let i = 0; i < count; i++) ps[i] = Math.floor(next() * max);
+  ps[count - 1] = max - 1; // always include the largest position
   ps[0] = 0;
   return ps;
 }
@@ -266,11 +270,15 @@ export async function runBench({ simd, baseline, now, log = () => {} }) {
     });
   }
 
-  // --- single rows at random positions, one call per row
-  {
+  // --- single rows at random positions, one call per row. The diagnostic
+  // case keeps every angle below 2^20·π/2, where float64 sin/cos need no
+  // expensive range reduction (xsimd and V8 alike), to show what that costs.
+  for (const [caseName, max, diagnostic] of [
+    [`row d=${BENCH.rows.d}, random pos`, MAX_POSITION, false],
+    [`row d=${BENCH.rows.d}, random pos < 2^19 (diagnostic)`, BENCH.rows.diagnosticMax, true],
+  ]) {
     const { count, d, seed } = BENCH.rows;
-    const caseName = `row d=${d}, random pos`;
-    const ps = randomPositions(count, seed);
+    const ps = randomPositions(count, seed, max);
     log(`${caseName}: float64 reference`);
     const ref = referenceAt(ps, d);
     const row = new Float32Array(d);
@@ -287,7 +295,7 @@ export async function runBench({ simd, baseline, now, log = () => {} }) {
       ['js-idiomatic', 'JS idiomatic float64 loop', (p) => idiomaticRows(p, 1, d, inv, row, 0)],
       ['js-float32', 'JS float32 angle (PyTorch-style)', (p) => float32AngleRows(p, 1, d, inv32, row, 0)],
       ['js-seed', 'JS seed-style (Math.pow per value)', (p) => seedRows(p, 1, d, row, 0)],
-    ];
+    ].filter(([key]) => !diagnostic || ['simd', 'simd-encode', 'baseline', 'write-bound', 'js-idiomatic'].includes(key));
     await yieldToLoop();
     const timings = measureGroup(
       now,

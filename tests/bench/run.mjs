@@ -110,6 +110,13 @@ const CASES = [
   { name: `table ${BENCH.tableA.n}×${BENCH.tableA.d}`, native: `table${BENCH.tableA.n}x${BENCH.tableA.d}`, unit: 'ms' },
   { name: `table ${BENCH.tableB.n}×${BENCH.tableB.d}`, native: `table${BENCH.tableB.n}x${BENCH.tableB.d}`, unit: 'ms' },
   { name: `row d=${BENCH.rows.d}, random pos`, native: `row${BENCH.rows.d}`, unit: 'µs', perRow: true },
+  {
+    name: `row d=${BENCH.rows.d}, random pos < 2^19 (diagnostic)`,
+    native: `row${BENCH.rows.d}below2^19`,
+    unit: 'µs',
+    perRow: true,
+    max: '2^19',
+  },
   ...BENCH.heatmap.starts.map((s) => ({
     name: `heatmap ${BENCH.heatmap.n}×${BENCH.heatmap.d} @${s}`,
     native: `heatmap${BENCH.heatmap.n}x${BENCH.heatmap.d}@${s}`,
@@ -179,7 +186,7 @@ function markdownTable(header, rows) {
 
 function tables(node, chromium, native) {
   return CASES.map((c) => {
-    const what = c.perRow ? `${BENCH.rows.count} calls at random positions in [0, 2^24), µs per row` : 'median ms';
+    const what = c.perRow ? `${BENCH.rows.count} calls at random positions in [0, ${c.max ?? '2^24'}), µs per row` : 'median ms';
     const header = ['method', `Node ${c.unit}`, '×SIMD', `Chromium ${c.unit}`, '×SIMD', c.name.startsWith('heatmap') ? 'colour index err' : 'max abs err'];
     return `**${c.name}** (${what})\n\n${markdownTable(header, caseRows(c, node, chromium, native))}`;
   }).join('\n\n');
@@ -254,7 +261,9 @@ frequencies precomputed once in float64, then \`Math.sin\`/\`Math.cos\` of \`pos
 *float32 angle* = \`Math.fround(pos * ω32)\`, what a float32 \`arange * div_term\` (PyTorch
 default dtype) computes, shown for its error. The heatmap's error column is the largest
 difference between the colour index used and the one the float64 value gives (1 = a
-value within rounding of a bin edge).
+value within rounding of a bin edge). The *diagnostic* single-row case keeps positions
+below 2^19, so every angle stays below 2^20·π/2, beyond which float64 sin/cos (xsimd's
+and V8's alike) switch to a slow per-value range reduction.
 
 Latest run (${report.date}): ${m.cpu}, ${m.cores} cores (${m.widestSimd}), ${m.memoryGiB} GiB, ${m.os};
 ${report.node?.runtime ?? 'Node: not run'}; ${report.chromium?.runtime ?? 'Chromium: not run'} (headless);
