@@ -123,6 +123,7 @@ export async function hoverCell(page, selector, col, row) {
 
 export async function screenshot(page, name) {
   mkdirSync(screenshotDir, { recursive: true });
+  await page.evaluate(() => document.fonts.ready);
   await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: true });
 }
 

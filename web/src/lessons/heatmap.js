@@ -64,7 +64,6 @@ export default {
       section(t('lessons.heatmap.layoutTitle'), ...t('lessons.heatmap.layouts').map((p) => rich(p))),
     );
 
-    let buffer = null;
     const options = (s) => ({ layout: s.layout, base: s.base });
     const positions = (s) => Array.from({ length: s.len }, (_, r) => s.start + r);
 
@@ -93,8 +92,8 @@ export default {
     return {
       update(s, prev) {
         layoutToggle.sync(s);
-        const size = s.len * s.d * 4;
-        if (!buffer || buffer.length !== size) buffer = new Uint8ClampedArray(size);
+        // the fused kernel writes straight into the canvas' ImageData buffer
+        const buffer = map.pixels(s.d, s.len);
         pe.heatmap(s.start, s.len, s.d, { ...options(s), colormap: colormapLUT(s.cmap), out: buffer });
         map.draw({ rgba: buffer, columns: s.d, rows: s.len, x0: 0, y0: s.start });
         if (!prev || prev.cmap !== s.cmap) bar.draw(s.cmap, -1, 1);

@@ -22,7 +22,8 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, class
   svg.append(cursorRect);
   const plot = h('div', { class: 'heatmap-plot', tabindex: 0, role: 'img', 'aria-label': label }, canvas);
   const element = h('figure', { class: `heatmap ${className}` }, h('div', { class: 'heatmap-frame' }, plot, svg));
-  const ctx = canvas.getContext('2d', { willReadFrequently: false });
+  // opaque: the compositor need not blend the (large, CSS-scaled) canvas
+  const ctx = canvas.getContext('2d', { alpha: false });
   let image = null;
   let frame = { columns: 1, rows: 1, x0: 0, y0: 0 };
   const cursor = { col: -1, row: -1 };
@@ -70,16 +71,34 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, class
     } else cursorRect.classList.remove('visible');
   }
 
+  // One ImageData per size, over a shared buffer that only grows: dragging a
+  // size slider then allocates nothing per frame.
+  let pool = new ArrayBuffer(0);
+  function imageFor(columns, rows) {
+    const bytes = columns * rows * 4;
+    if (pool.byteLength < bytes) {
+      pool = new ArrayBuffer(Math.max(bytes, pool.byteLength * 2));
+      image = null;
+    }
+    if (!image || image.width !== columns || image.height !== rows)
+      image = new ImageData(new Uint8ClampedArray(pool, 0, bytes), columns, rows);
+    return image;
+  }
+
+  /** The RGBA array to fill for a frame of this size (pass it as `out` to pe.heatmap, then draw it). */
+  function pixels(columns, rows) {
+    return imageFor(columns, rows).data;
+  }
+
   function draw(next) {
     frame = next;
     if (canvas.width !== next.columns || canvas.height !== next.rows) {
       canvas.width = next.columns;
       canvas.height = next.rows;
-      image = null;
     }
-    if (!image || image.data.length !== next.rgba.length) image = new ImageData(next.columns, next.rows);
-    image.data.set(next.rgba);
-    ctx.putImageData(image, 0, 0);
+    const img = imageFor(next.columns, next.rows);
+    if (next.rgba !== img.data) img.data.set(next.rgba);
+    ctx.putImageData(img, 0, 0);
     if (cursor.col >= next.columns || cursor.row >= next.rows) cursor.col = cursor.row = -1;
     layoutAxes();
   }
@@ -124,7 +143,7 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, class
   });
   new ResizeObserver(() => layoutAxes()).observe(element);
 
-  return { element, canvas, draw, setCursor, cursor, get frame() { return frame; } };
+  return { element, canvas, draw, pixels, setCursor, cursor, get frame() { return frame; } };
 }
 
 function compactInt(t) {
