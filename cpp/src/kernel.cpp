@@ -312,6 +312,8 @@ Status heatmap(const Plan& plan, double start, std::size_t count, int col0, int 
   const double a64 = 127.5 / (vmax * 0.5 - vmin * 0.5);
   const float a = float(a64);
   const float b = float((vmin == 0 ? 0.0 : -vmin * a64) + 0.5);
+  // A value range under ~1e-36 overflows a or b in float: index in float64 instead.
+  const bool in_float = std::isfinite(a) && std::isfinite(b);
   Kernel::run<false>(
       plan, start, count, w, path == Path::best, [&](std::size_t, int) { return block.data(); },
       [&](std::size_t done, int nrows, float* values) {
@@ -319,7 +321,11 @@ Status heatmap(const Plan& plan, double start, std::size_t count, int col0, int 
           const float* v = values + std::size_t(j) * std::size_t(d) + col0;
           std::uint8_t* px = out + ((done + std::size_t(j)) * std::size_t(cols)) * 4;
           for (int c = 0; c < cols; ++c) {
-            const float t = v[c] * a + b;
+            float t = v[c] * a + b;
+            if (!in_float) {
+              const double above = double(v[c]) - vmin;  // > 0, or the index is 0 (no 0 * inf)
+              t = above > 0 ? float(std::fmin(256.0, above * a64 + 0.5)) : 0.f;
+            }
             // !(t > 0) also catches NaN (v == vmin == 0 with a = inf for a subnormal range),
             // which int(t) would turn into an out-of-range LUT index.
             const int idx = !(t > 0.f) ? 0 : t >= 255.f ? 255 : int(t);
