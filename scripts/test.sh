@@ -32,8 +32,22 @@ run "Catch2, wasm (em++ SIMD + baseline, under Node)" ctest --test-dir build/was
 run "package API (node --test, packed tarball)" bash tests/js/run.sh
 run "lesson site (headless Chromium)" bash tests/browser/run.sh
 
+# --- hardening (issue 5): each suite appends its numbers to build/hardening-summary.txt
+export HARDENING_SUMMARY="$root/build/hardening-summary.txt"
+rm -f "$HARDENING_SUMMARY"
+run "hardening: Catch2 under ASan + UBSan (clang++)" bash tests/hardening/sanitizers.sh
+run "hardening: libFuzzer on the core (${SINPE_FUZZ_SECONDS:-30} s)" bash tests/hardening/fuzz.sh
+run "hardening: property tests (fast-check)" node tests/hardening/properties.mjs --valid 10000 --invalid 10000 --summary "$HARDENING_SUMMARY"
+run "hardening: memory over 1,000,000 calls" node --expose-gc tests/hardening/memory.mjs --summary "$HARDENING_SUMMARY"
+run "hardening: consumers of the packed tarball" node tests/hardening/consumers.mjs --summary "$HARDENING_SUMMARY"
+run "hardening: package hygiene" node tests/hardening/hygiene.mjs --summary "$HARDENING_SUMMARY"
+
 echo
 echo "=== summary"
 printf '%s\n' "${summary[@]}"
+if [ -s "$HARDENING_SUMMARY" ]; then
+  echo "--- hardening"
+  sed 's/^/  /' "$HARDENING_SUMMARY"
+fi
 echo "suites: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,82 @@
+// Package hygiene (issue 5, part 6): what `npm pack` would publish, and whether
+// package.json tells the truth about it.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+const summaryIdx = process.argv.indexOf('--summary');
+const SUMMARY = summaryIdx < 0 ? null : process.argv[summaryIdx + 1];
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+let checks = 0;
+const ok = (cond, msg) => {
+  assert.ok(cond, msg);
+  checks++;
+};
+
+const [info] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' }));
+const files = info.files.map((f) => f.path).sort();
+
+// 1. Only what users need: the API, its types, the two flavours, licence, readme, manifest.
+const expected = [
+  'LICENSE',
+  'README.md',
+  'dist/sinpe-baseline.mjs',
+  'dist/sinpe-baseline.wasm',
+  'dist/sinpe-simd.mjs',
+  'dist/sinpe-simd.wasm',
+  'js/sinpe.d.ts',
+  'js/sinpe.js',
+  'package.json',
+];
+assert.deepEqual(files, expected, `packed files:\n${files.join('\n')}`);
+checks++;
+for (const f of files) ok(!/^(tests?|build|cpp|web|scripts|third_party|node_modules)\//.test(f) && !f.endsWith('.map'), `${f} should not ship`);
+
+// 2. Licence present, and the one package.json names.
+const licence = readFileSync(join(root, 'LICENSE'), 'utf8');
+ok(pkg.license === 'MIT' && /^MIT License/m.test(licence) && /Permission is hereby granted, free of charge/.test(licence), 'LICENSE is the MIT text package.json claims');
+
+// 3. Metadata that is true.
+ok(pkg.repository === undefined && pkg.homepage === undefined && pkg.bugs === undefined, 'no repository/homepage/bugs URLs (there is none to point to)');
+ok(pkg.dependencies === undefined || Object.keys(pkg.dependencies).length === 0, 'no runtime dependencies');
+ok(typeof pkg.engines?.node === 'string', 'engines.node is set');
+const minMajor = Number(/>=\s*(\d+)/.exec(pkg.engines.node)?.[1]);
+ok(minMajor >= 18 && Number(process.versions.node.split('.')[0]) >= minMajor, `engines.node ${pkg.engines.node} holds for this Node`);
+ok(pkg.type === 'module', 'ESM package');
+const dot = pkg.exports['.'];
+ok(Object.keys(dot)[0] === 'types', 'the "types" condition comes first (TypeScript requires it)');
+for (const target of [dot.types, dot.default, pkg.main, pkg.types, ...Object.values(pkg.exports).filter((v) => typeof v === 'string')])
+  ok(files.includes(target.replace(/^\.\//, '')), `${target} (named in package.json) is in the tarball`);
+for (const f of pkg.files) ok(existsSync(join(root, f)), `files entry ${f} exists`);
+// Nothing machine-specific leaks into what ships.
+for (const f of files.filter((f) => /\.(m?js|ts|json)$/.test(f))) {
+  const text = readFileSync(join(root, f), 'utf8');
+  ok(!text.includes(root) && !/\/tmp\/|\/home\//.test(text), `${f} contains no local paths`);
+}
+
+// 4. sideEffects: false is correct: importing the entry defines nothing global,
+// loads no wasm and starts no I/O until sinpe() is called.
+const probe = `
+  const before = new Set(Object.getOwnPropertyNames(globalThis));
+  let fetched = 0;
+  globalThis.fetch = () => { fetched++; throw new Error('fetch during import'); };
+  const wasmBefore = WebAssembly.instantiate;
+  let instantiated = 0;
+  WebAssembly.instantiate = (...a) => { instantiated++; return wasmBefore(...a); };
+  const m = await import(${JSON.stringify(pathToFileURL(join(root, 'js/sinpe.js')).href)});
+  const added = Object.getOwnPropertyNames(globalThis).filter((k) => !before.has(k));
+  console.log(JSON.stringify({ added, fetched, instantiated, exports: Object.keys(m).sort() }));
+`;
+const seen = JSON.parse(execFileSync('node', ['--input-type=module', '-e', probe], { encoding: 'utf8' }));
+ok(seen.added.length === 0 && seen.fetched === 0 && seen.instantiated === 0, `importing has side effects: ${JSON.stringify(seen)}`);
+assert.deepEqual(seen.exports, ['default', 'layouts', 'presets']);
+checks++;
+
+const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
+const line = `package: ${files.length} files, packed ${kib(info.size)} (unpacked ${kib(info.unpackedSize)}); simd.wasm ${kib(info.files.find((f) => f.path === 'dist/sinpe-simd.wasm').size)}, baseline.wasm ${kib(info.files.find((f) => f.path === 'dist/sinpe-baseline.wasm').size)}`;
+console.log(`${line}\n${checks} hygiene checks passed: only runtime files, MIT licence, true metadata, sideEffects: false holds`);
+for (const f of info.files) console.log(`  ${String(f.size).padStart(7)}  ${f.path}`);
+if (SUMMARY) appendFileSync(SUMMARY, `${line}; ${checks} hygiene checks\n`);
