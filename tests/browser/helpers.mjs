@@ -96,8 +96,14 @@ export function expectedColor(cmap, value, vmin = -1, vmax = 1) {
 export function canvasPixel(page, selector, x, y) {
   return page.evaluate(
     ({ selector, x, y }) => {
+      // read through a scratch canvas so the page's own canvas is never read back
       const canvas = document.querySelector(selector);
-      const data = canvas.getContext('2d').getImageData(x, y, 1, 1).data;
+      const scratch = document.createElement('canvas');
+      scratch.width = 1;
+      scratch.height = 1;
+      const ctx = scratch.getContext('2d', { willReadFrequently: true });
+      ctx.drawImage(canvas, x, y, 1, 1, 0, 0, 1, 1);
+      const data = ctx.getImageData(0, 0, 1, 1).data;
       return [data[0], data[1], data[2]];
     },
     { selector, x, y },
