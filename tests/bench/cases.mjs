@@ -260,8 +260,14 @@ export async function runBench({ simd, baseline, now, log = () => {} }) {
       ['js-float32', 'JS float32 angle (PyTorch-style)', () => float32AngleRows(0, n, d, float32Freqs(d), out, 0), null],
       ['js-seed', 'JS seed-style (Math.pow per value)', () => seedRows(0, n, d, out, 0), null],
     ];
-    await yieldToLoop();
-    const timings = measureGroup(now, methods.map((m) => m[2]));
+    // The allocating variants take turns among themselves: their garbage (8-16 MiB a
+    // call) would otherwise bring GC work into the other methods' timings.
+    const timings = [];
+    for (const alloc of [false, true]) {
+      const group = methods.map((m, i) => i).filter((i) => methods[i][0].endsWith('-alloc') === alloc);
+      await yieldToLoop();
+      measureGroup(now, group.map((i) => methods[i][2])).forEach((t, j) => (timings[group[j]] = t));
+    }
     methods.forEach(([key, method, run, verify], i) => {
       let err = null;
       if (key.startsWith('js-') && key !== 'js-fill') err = check(run);
@@ -271,7 +277,7 @@ export async function runBench({ simd, baseline, now, log = () => {} }) {
   }
 
   // --- single rows at random positions, one call per row. The diagnostic
-  // case keeps every angle below 2^20·π/2, where float64 sin/cos need no
+  // case keeps every angle below 2^19·π/2 ≈ 823550, where float64 sin/cos need no
   // expensive range reduction (xsimd and V8 alike), to show what that costs.
   for (const [caseName, max, diagnostic] of [
     [`row d=${BENCH.rows.d}, random pos`, MAX_POSITION, false],

@@ -11,7 +11,7 @@
 // A benchmark, not a test: the exit code is 0 unless a runner crashed.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { BENCH } from './cases.mjs';
 
@@ -22,6 +22,7 @@ const nativeBuild = `${root}build/bench-native`;
 mkdirSync(outDir, { recursive: true });
 
 const crashed = [];
+const loadBefore = loadavg()[0];
 
 // ------------------------------------------------------------------ runners
 
@@ -250,7 +251,8 @@ loaded side by side, prints the tables below with the issue's criteria, and writ
 \`npm run bench -- --update-readme\` also rewrites this section.
 
 Every figure is the median of at least ${BENCH.minReps} timed runs after a warm-up; the
-methods of a case take turns run by run, so load from elsewhere hits them alike. ×SIMD
+methods of a case take turns run by run (the allocating variants among themselves), so
+load from elsewhere hits them alike. ×SIMD
 is the time relative to sinpe SIMD in the same runtime. Every value of every method is
 checked against the float64 formula (all 4096×512 and 65536×64 values, all 1000 random
 rows, positions up to 2^24 − 1). The **write-only bound** fills the same output through
@@ -262,13 +264,14 @@ frequencies precomputed once in float64, then \`Math.sin\`/\`Math.cos\` of \`pos
 default dtype) computes, shown for its error. The heatmap's error column is the largest
 difference between the colour index used and the one the float64 value gives (1 = a
 value within rounding of a bin edge). The *diagnostic* single-row case keeps positions
-below 2^19, so every angle stays below 2^20·π/2, beyond which float64 sin/cos (xsimd's
+below 2^19, so every angle stays below 2^19·π/2 ≈ 823550, beyond which float64 sin/cos (xsimd's
 and V8's alike) switch to a slow per-value range reduction.
 
 Latest run (${report.date}): ${m.cpu}, ${m.cores} cores (${m.widestSimd}), ${m.memoryGiB} GiB, ${m.os};
 ${report.node?.runtime ?? 'Node: not run'}; ${report.chromium?.runtime ?? 'Chromium: not run'} (headless);
 wasm built with Emscripten ${m.emscripten ?? '?'}; native: ${report.native?.compiler ?? 'not run'}.
-Shared, noisy machine: expect ±20 % between runs.
+Shared, noisy machine (1-minute load average ${report.loadAverage.before} before the run, ${report.loadAverage.after} after):
+expect ±20 % between runs.
 
 ${report.tables}
 
@@ -298,6 +301,7 @@ const report = {
   date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
   command: 'npm run bench',
   machine: machine(),
+  loadAverage: { before: +loadBefore.toFixed(2), after: +loadavg()[0].toFixed(2) },
   node,
   chromium,
   native: native && { ...native, flags: '-O3 -march=native' },
@@ -310,7 +314,7 @@ report.criteriaText = [criteriaText('Node', report.criteria.node), criteriaText(
 
 const m = report.machine;
 console.log(`\nsinpe benchmark, ${report.date}`);
-console.log(`${m.cpu}, ${m.cores} cores (${m.widestSimd}), ${m.os}`);
+console.log(`${m.cpu}, ${m.cores} cores (${m.widestSimd}), ${m.os}; load average ${report.loadAverage.before} → ${report.loadAverage.after}`);
 console.log(`${node?.runtime ?? 'Node: not run'} | ${chromium?.runtime ?? 'Chromium: not run'} | native: ${native?.compiler ?? 'not run'}\n`);
 console.log(report.tables);
 console.log(`\nCriteria (issue 3), reported, not asserted:\n${report.criteriaText}`);
