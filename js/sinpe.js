@@ -76,6 +76,13 @@ function simdSupported() {
 
 const isNode = typeof process === 'object' && process !== null && typeof process.versions?.node === 'string';
 
+// An option's value, or `fallback` when it is absent. Only `undefined` means
+// absent: `null` is a value like any other and fails its type check.
+function option(options, key, fallback) {
+  const v = options === undefined ? undefined : options[key];
+  return v === undefined ? fallback : v;
+}
+
 function describe(v) {
   if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
   if (typeof v === 'bigint') return `${v}n`;
@@ -121,7 +128,7 @@ function parseOptions(options, extra) {
   if (options === undefined) options = {};
   if (options === null || typeof options !== 'object' || Array.isArray(options))
     fail(TypeError, `options must be an object, got ${describe(options)}`);
-  const preset = options.preset ?? 'vaswani';
+  const preset = option(options, 'preset', 'vaswani');
   if (typeof preset !== 'string') fail(TypeError, `options.preset must be a string, got ${describe(preset)}`);
   if (!PRESETS.includes(preset))
     fail(RangeError, `options.preset must be one of ${PRESETS.join(', ')}; got ${describe(preset)}`);
@@ -307,7 +314,7 @@ class Encoder {
     integerArg('height', height, { min: 0, max: MAX_POSITION });
     integerArg('width', width, { min: 0, max: MAX_POSITION });
     const d = dModelArg(dModel);
-    const cls = options?.clsToken ?? false;
+    const cls = option(options, 'clsToken', false);
     if (typeof cls !== 'boolean') fail(TypeError, `options.clsToken must be a boolean, got ${describe(cls)}`);
     const cells = height * width + (cls ? 1 : 0);
     const out = this.#result(options?.out, cells, d);
@@ -326,7 +333,7 @@ class Encoder {
       options?.seqLen === undefined ? x.length / d : integerArg('options.seqLen', options.seqLen, { min: 1, max: MAX_POSITION });
     if (x.length % (seqLen * d) !== 0)
       fail(RangeError, `x.length (${x.length}) must be a multiple of options.seqLen × dModel (${seqLen * d})`);
-    const start = options?.start ?? 0;
+    const start = option(options, 'start', 0);
     integerArg('options.start', start, { min: -(MAX_POSITION - 1), max: MAX_POSITION - 1 });
     if (Math.abs(start + seqLen - 1) >= MAX_POSITION)
       fail(RangeError, `rows [${start}, ${start + seqLen}) must stay within |position| < 2^24`);
@@ -346,12 +353,12 @@ class Encoder {
     const flat = parseOptions(options, ['out', 'colormap', 'columnStart', 'columns', 'vmin', 'vmax']);
     rangeArgs(start, count);
     const d = dModelArg(dModel);
-    const col0 = options?.columnStart ?? 0;
+    const col0 = option(options, 'columnStart', 0);
     integerArg('options.columnStart', col0, { min: 0, max: d });
-    const cols = options?.columns ?? d - col0;
+    const cols = option(options, 'columns', d - col0);
     integerArg('options.columns', cols, { min: 0, max: d - col0 });
-    const vmin = options?.vmin ?? -1;
-    const vmax = options?.vmax ?? 1;
+    const vmin = option(options, 'vmin', -1);
+    const vmax = option(options, 'vmax', 1);
     for (const [k, v] of [['vmin', vmin], ['vmax', vmax]]) {
       if (typeof v !== 'number') fail(TypeError, `options.${k} must be a number, got ${describe(v)}`);
       if (!Number.isFinite(v)) fail(RangeError, `options.${k} must be finite, got ${describe(v)}`);
@@ -390,7 +397,7 @@ export default async function sinpe(init) {
   for (const key of Object.keys(init))
     if (!['simd', 'wasmBinary', 'locateFile'].includes(key))
       fail(TypeError, `unknown init option ${describe(key)}; known: simd, wasmBinary, locateFile`);
-  const want = init.simd ?? 'auto';
+  const want = init.simd === undefined ? 'auto' : init.simd;
   if (want !== 'auto' && typeof want !== 'boolean')
     fail(TypeError, `init.simd must be 'auto', true or false, got ${describe(want)}`);
   if (init.locateFile !== undefined && typeof init.locateFile !== 'function')

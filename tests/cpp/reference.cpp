@@ -61,7 +61,12 @@ std::vector<double> row(const Params& prm, int d, double p) {
     }
     if (prm.layout.empty() || prm.layout == "interleaved") return out;
     for (int i = 0; i + 1 < d; i += 2) angle.push_back(p / std::pow(prm.base, double(i) / d));
-    layout = "interleaved";
+    if (d % 2) {
+      // Odd width: the last column stays the sine of the next frequency, whatever the layout.
+      auto out2 = place(prm.layout, sines(angle), cosines(angle), d);
+      out2[std::size_t(d - 1)] = std::sin(p / std::pow(prm.base, double(d - 1) / d));
+      return out2;
+    }
   } else if (ps == "tensor2tensor") {
     const double inc = std::log(prm.max_timescale / prm.min_timescale) / std::max(h - 1, 1);
     for (int k = 0; k < h; ++k) angle.push_back(p * (prm.min_timescale * std::exp(k * -inc)));

@@ -54,7 +54,7 @@ TEST_CASE("each preset matches its float64 formula", "[presets]") {
 }
 
 TEST_CASE("layouts can be overridden on any preset", "[presets]") {
-  for (const char* preset : {"vaswani", "tensor2tensor", "fairseq", "diffusers", "guided-diffusion"})
+  for (const char* preset : {"vaswani", "keras", "tensor2tensor", "fairseq", "diffusers", "guided-diffusion"})
     for (const char* layout : {"interleaved", "concat", "cos-first"}) {
       ref::Params prm;
       prm.preset = preset;

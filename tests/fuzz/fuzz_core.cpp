@@ -208,11 +208,7 @@ void check_values(const Setup& s, const sinpe::Plan& plan, int d, const std::vec
         EXPECT(std::isfinite(v) && std::fabs(v) <= 1 + kTol, v, positions[i]);
         EXPECT(std::fabs(v - w) <= 2 * kTol, v, w);
       }
-      // Unspecified (see the hardening README section): keras, odd d, layout overridden. The core
-      // keeps keras's trailing sine column; both references (C++ and JS) write 0 there.
-      const bool unspecified = plan.odd_column() == sinpe::OddColumn::sine && !s.prm.layout.empty() &&
-                               s.prm.layout != "interleaved" && c == d - 1;
-      if (compare_ref && !unspecified) EXPECT(std::fabs(v - want[std::size_t(c)]) <= kTol, v, want[std::size_t(c)]);
+      if (compare_ref) EXPECT(std::fabs(v - want[std::size_t(c)]) <= kTol, v, want[std::size_t(c)]);
     }
   }
 }

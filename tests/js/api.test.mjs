@@ -199,6 +199,10 @@ describe('bad input throws a named TypeError/RangeError and changes nothing', ()
     ['heatmap columns outside dModel', (pe) => pe.heatmap(0, 2, 4, { columnStart: 2, columns: 3 }), RangeError, /options\.columns/],
     ['heatmap vmin >= vmax', (pe) => pe.heatmap(0, 2, 4, { vmin: 1, vmax: 1 }), RangeError, /options\.vmin/],
     ['options not an object', (pe) => pe.table(2, 4, 'vaswani'), TypeError, /options/],
+    ['null preset', (pe) => pe.table(2, 4, { preset: null }), TypeError, /options\.preset/],
+    ['null clsToken', (pe) => pe.grid2d(2, 2, 8, { clsToken: null }), TypeError, /options\.clsToken/],
+    ['null heatmap columns', (pe) => pe.heatmap(0, 2, 4, { columns: null }), TypeError, /options\.columns/],
+    ['null addTo start', (pe) => pe.addTo(new Float32Array(8), 4, { start: null }), TypeError, /options\.start/],
   ];
   for (const [name, call, Type, pattern] of cases)
     test(name, () => {

@@ -48,6 +48,12 @@ export function referenceRow(p, d, o = {}) {
         return out;
       }
       for (let i = 0; i + 1 < d; i += 2) angles.push(p / base ** (i / d));
+      if (d % 2) {
+        // Odd width: the last column stays the sine of the next frequency, whatever the layout.
+        const out = place(o.layout, angles.map(Math.sin), angles.map(Math.cos), d);
+        out[d - 1] = Math.sin(p / base ** ((d - 1) / d));
+        return out;
+      }
       break;
     }
     case 'tensor2tensor': {
