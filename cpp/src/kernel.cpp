@@ -17,6 +17,7 @@
 #include <cstring>
 
 #include "sinpe/sinpe.hpp"
+#include "trig.hpp"
 
 #if SINPE_SIMD
 #include <xsimd/xsimd.hpp>
@@ -39,25 +40,15 @@ struct Kernel {
 
   static void direct_anchors(const Plan& P, double p0, Work& w, bool simd) {
     const std::size_t nf = P.freq_.size();
-    std::size_t k = 0;
 #if SINPE_SIMD
     if (simd) {
-      using bd = xsimd::batch<double>;
-      const bd pos(p0);
-      for (; k + bd::size <= nf; k += bd::size) {
-        const auto sc = xsimd::sincos(pos * bd::load_unaligned(&P.freq_[k]));
-        sc.first.store_unaligned(&w.sd[k]);
-        sc.second.store_unaligned(&w.cd[k]);
-      }
+      trig::sincos_scaled(p0, P.freq_.data(), nf, w.sd.data(), w.cd.data());
+      return;
     }
 #else
     (void)simd;
 #endif
-    for (; k < nf; ++k) {
-      const double angle = p0 * P.freq_[k];
-      w.sd[k] = std::sin(angle);
-      w.cd[k] = std::cos(angle);
-    }
+    trig::sincos_scaled_scalar(p0, P.freq_.data(), nf, w.sd.data(), w.cd.data());
   }
 
   static void step_anchors(const Plan& P, Work& w) {
