@@ -123,33 +123,55 @@ function outArg(name, out, Type, length) {
   return out;
 }
 
+// Method-specific option names, besides the encoding options.
+const EXTRA = {
+  none: [],
+  out: ['out'],
+  grid2d: ['out', 'clsToken'],
+  addTo: ['start', 'seqLen'],
+  heatmap: ['out', 'colormap', 'columnStart', 'columns', 'vmin', 'vmax'],
+};
+
+// Option names a method accepts for a preset, built once per pair.
+const allowedCache = new Map();
+function allowedOptions(preset, extra) {
+  let byPreset = allowedCache.get(extra);
+  if (!byPreset) allowedCache.set(extra, (byPreset = new Map()));
+  let allowed = byPreset.get(preset);
+  if (!allowed) byPreset.set(preset, (allowed = new Set(['preset', 'layout', ...PRESET_OPTIONS[preset], ...extra])));
+  return allowed;
+}
+
+// The core's options when the caller gives none (read-only: Embind copies it).
+const DEFAULT_FLAT = Object.freeze({
+  preset: 0,
+  layout: -1,
+  base: NaN,
+  minTimescale: NaN,
+  maxTimescale: NaN,
+  freqShift: NaN,
+  scale: NaN,
+  maxPeriod: NaN,
+  paddingIdx: NaN,
+});
+
 // Turns user options into the core's flat options; throws on anything unknown.
 function parseOptions(options, extra) {
-  if (options === undefined) options = {};
+  if (options === undefined) return DEFAULT_FLAT;
   if (options === null || typeof options !== 'object' || Array.isArray(options))
     fail(TypeError, `options must be an object, got ${describe(options)}`);
   const preset = option(options, 'preset', 'vaswani');
   if (typeof preset !== 'string') fail(TypeError, `options.preset must be a string, got ${describe(preset)}`);
   if (!PRESETS.includes(preset))
     fail(RangeError, `options.preset must be one of ${PRESETS.join(', ')}; got ${describe(preset)}`);
-  const allowed = new Set(['preset', 'layout', ...PRESET_OPTIONS[preset], ...extra]);
+  const allowed = allowedOptions(preset, extra);
   for (const key of Object.keys(options)) {
     if (allowed.has(key)) continue;
     if (ALL_PRESET_OPTIONS.includes(key))
       fail(TypeError, `options.${key} does not apply to preset '${preset}' (it reads: ${PRESET_OPTIONS[preset].join(', ') || 'none'})`);
     fail(TypeError, `unknown option ${describe(key)}; known: ${[...allowed].join(', ')}`);
   }
-  const flat = {
-    preset: PRESETS.indexOf(preset),
-    layout: -1,
-    base: NaN,
-    minTimescale: NaN,
-    maxTimescale: NaN,
-    freqShift: NaN,
-    scale: NaN,
-    maxPeriod: NaN,
-    paddingIdx: NaN,
-  };
+  const flat = { ...DEFAULT_FLAT, preset: PRESETS.indexOf(preset) };
   if (options.layout !== undefined) {
     if (typeof options.layout !== 'string')
       fail(TypeError, `options.layout must be a string, got ${describe(options.layout)}`);
@@ -287,7 +309,7 @@ class Encoder {
   }
 
   encode(positions, dModel, options) {
-    const flat = parseOptions(options, ['out']);
+    const flat = parseOptions(options, EXTRA.out);
     const d = dModelArg(dModel);
     const typed = positionsArg(positions);
     const out = this.#result(options?.out, typed.length, d);
@@ -296,7 +318,7 @@ class Encoder {
   }
 
   rows(start, count, dModel, options) {
-    const flat = parseOptions(options, ['out']);
+    const flat = parseOptions(options, EXTRA.out);
     rangeArgs(start, count);
     const d = dModelArg(dModel);
     const out = this.#result(options?.out, count, d);
@@ -310,7 +332,7 @@ class Encoder {
   }
 
   grid2d(height, width, dModel, options) {
-    const flat = parseOptions(options, ['out', 'clsToken']);
+    const flat = parseOptions(options, EXTRA.grid2d);
     integerArg('height', height, { min: 0, max: MAX_POSITION });
     integerArg('width', width, { min: 0, max: MAX_POSITION });
     const d = dModelArg(dModel);
@@ -323,7 +345,7 @@ class Encoder {
   }
 
   addTo(x, dModel, options) {
-    const flat = parseOptions(options, ['start', 'seqLen']);
+    const flat = parseOptions(options, EXTRA.addTo);
     const d = dModelArg(dModel);
     if (!(x instanceof Float32Array)) fail(TypeError, `x must be a Float32Array, got ${describe(x)}`);
     if (isSharedBuffer(x.buffer)) fail(TypeError, 'x must not be backed by a SharedArrayBuffer');
@@ -342,7 +364,7 @@ class Encoder {
   }
 
   frequencies(dModel, options) {
-    const flat = parseOptions(options, []);
+    const flat = parseOptions(options, EXTRA.none);
     const d = dModelArg(dModel);
     const r = this.#m.frequencies(d, flat);
     if (typeof r === 'number') this.#call(r, { flat, dModel: d });
@@ -350,7 +372,7 @@ class Encoder {
   }
 
   heatmap(start, count, dModel, options) {
-    const flat = parseOptions(options, ['out', 'colormap', 'columnStart', 'columns', 'vmin', 'vmax']);
+    const flat = parseOptions(options, EXTRA.heatmap);
     rangeArgs(start, count);
     const d = dModelArg(dModel);
     const col0 = option(options, 'columnStart', 0);

@@ -133,15 +133,26 @@ int encode_into(val positions, int d, JsOptions o, val out) {
   const auto load = [&](std::size_t at, std::size_t m) {
     val(typed_memory_view(m, pos)).call<void>("set", positions.call<val>("subarray", at, at + m));
   };
+  const auto check = [&](std::size_t at, std::size_t m) {
+    for (std::size_t i = 0; i < m; ++i)
+      if (sinpe::check_position(pos[i]) != sinpe::Status::ok) {
+        g_bad_index = double(at + i);
+        return sinpe::check_position(pos[i]);
+      }
+    return sinpe::Status::ok;
+  };
+  if (n <= per_chunk) {  // one chunk (a single row, say): copy the positions in once
+    load(0, n);
+    if ((s = check(0, n)) != sinpe::Status::ok) return status(s);
+    sinpe::encode(*plan, pos, n, scratch());
+    copy_out(scratch(), n * std::size_t(d), out, 0);
+    return 0;
+  }
   // Validate every position before writing anything.
   for (std::size_t at = 0; at < n; at += kPositionChunk) {
     const std::size_t m = std::min(kPositionChunk, n - at);
     load(at, m);
-    for (std::size_t i = 0; i < m; ++i)
-      if ((s = sinpe::check_position(pos[i])) != sinpe::Status::ok) {
-        g_bad_index = double(at + i);
-        return status(s);
-      }
+    if ((s = check(at, m)) != sinpe::Status::ok) return status(s);
   }
   for (std::size_t at = 0; at < n; at += per_chunk) {
     const std::size_t m = std::min(per_chunk, n - at);

@@ -33,9 +33,23 @@ constexpr int kReanchor = 16;  // blocks between direct float64 anchors
 
 struct Kernel {
   struct Work {
-    explicit Work(std::size_t nf) : sd(nf), cd(nf), sf(nf), cf(nf) {}
     std::vector<double> sd, cd;  // anchor sin/cos in float64
     std::vector<float> sf, cf;   // the same, rounded once
+    std::size_t nf = 0;
+
+    // This thread's scratch, grown to the widest plan seen, so that a call
+    // (a single row, say) allocates nothing. No entry point nests two uses.
+    static Work& get(std::size_t nf) {
+      thread_local Work w;
+      if (w.sd.size() < nf) {
+        w.sd.resize(nf);
+        w.cd.resize(nf);
+        w.sf.resize(nf);
+        w.cf.resize(nf);
+      }
+      w.nf = nf;
+      return w;
+    }
   };
 
   static void direct_anchors(const Plan& P, double p0, Work& w, bool simd) {
@@ -61,7 +75,7 @@ struct Kernel {
   }
 
   static void round_anchors(Work& w) {
-    for (std::size_t k = 0; k < w.sd.size(); ++k) {
+    for (std::size_t k = 0; k < w.nf; ++k) {
       w.sf[k] = float(w.sd[k]);
       w.cf[k] = float(w.cd[k]);
     }
@@ -207,7 +221,7 @@ Status rows(const Plan& plan, double start, std::size_t count, float* out, Path 
   if (Status s = check_elements(count, std::size_t(plan.d_model())); s != Status::ok) return s;
   if (count == 0) return Status::ok;
   if (out == nullptr) return Status::bad_buffer;
-  Kernel::Work w(plan.frequencies().size());
+  Kernel::Work& w = Kernel::Work::get(plan.frequencies().size());
   Kernel::rows_into<false>(plan, start, count, out, w, path == Path::best);
   return Status::ok;
 }
@@ -217,7 +231,7 @@ Status add_rows(const Plan& plan, double start, std::size_t count, float* inout,
   if (Status s = check_elements(count, std::size_t(plan.d_model())); s != Status::ok) return s;
   if (count == 0) return Status::ok;
   if (inout == nullptr) return Status::bad_buffer;
-  Kernel::Work w(plan.frequencies().size());
+  Kernel::Work& w = Kernel::Work::get(plan.frequencies().size());
   Kernel::rows_into<true>(plan, start, count, inout, w, path == Path::best);
   return Status::ok;
 }
@@ -229,7 +243,7 @@ Status encode(const Plan& plan, const double* positions, std::size_t n, float* o
   for (std::size_t i = 0; i < n; ++i)
     if (Status s = check_position(positions[i]); s != Status::ok) return s;
   const std::size_t d = std::size_t(plan.d_model());
-  Kernel::Work w(plan.frequencies().size());
+  Kernel::Work& w = Kernel::Work::get(plan.frequencies().size());
   // Runs of consecutive positions (p, p+1, ...) share the block kernel; any
   // other position gets its own float64 anchor.
   for (std::size_t i = 0; i < n;) {
@@ -252,7 +266,7 @@ Status grid2d(const Plan& axis, std::size_t height, std::size_t width, bool cls_
   if (count == 0) return Status::ok;
   if (out == nullptr) return Status::bad_buffer;
   const bool simd = path == Path::best;
-  Kernel::Work w(axis.frequencies().size());
+  Kernel::Work& w = Kernel::Work::get(axis.frequencies().size());
   std::vector<float> xs(std::min(count, width) * D), y(D);
   std::size_t m = first;
   const std::size_t end = first + count;
@@ -294,7 +308,7 @@ Status heatmap(const Plan& plan, double start, std::size_t count, int col0, int 
   if (Status s = check_elements(count, std::size_t(cols)); s != Status::ok) return s;
   if (count == 0 || cols == 0) return Status::ok;
   if (lut == nullptr || out == nullptr) return Status::bad_buffer;
-  Kernel::Work w(plan.frequencies().size());
+  Kernel::Work& w = Kernel::Work::get(plan.frequencies().size());
   std::vector<float> block(std::size_t(plan.block_rows()) * std::size_t(d));
   // t = v * a + b with a = 255 / (vmax - vmin), b = 0.5 - vmin * a, both formed in
   // float64 (vmax/2 - vmin/2 cannot overflow) and rounded once: vmin/vmax beyond
