@@ -45,7 +45,7 @@ export default {
         const s = app.state;
         downloadNpy(`pe_${s.layout}_d${s.d}_pos${s.start}-${s.start + s.len}.npy`, pe.rows(s.start, s.len, s.d, options(s)), [s.len, s.d]);
       },
-      png: () => downloadPNG(`pe_heatmap_${app.state.layout}_d${app.state.d}.png`, map.canvas),
+      png: () => downloadPNG(`pe_heatmap_${app.state.layout}_d${app.state.d}.png`, map.snapshot()),
     });
     const beyond = h('p', { class: 'note beyond-note' });
 

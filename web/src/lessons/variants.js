@@ -95,7 +95,7 @@ export default {
         const call = presetCall(s.preset, s.len, s.d);
         downloadNpy(`pe_${s.preset}_${call.rows}x${s.d}.npy`, call.run(pe), [call.rows, s.d]);
       },
-      png: () => downloadPNG(`pe_${app.state.preset}.png`, cards[app.state.preset].map.canvas),
+      png: () => downloadPNG(`pe_${app.state.preset}.png`, cards[app.state.preset].map.snapshot()),
     });
 
     root.append(

@@ -90,17 +90,51 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, class
     return imageFor(columns, rows).data;
   }
 
+  // The backing store only grows (to the largest frame seen) while sizes
+  // change quickly, e.g. while a d_model or max_len slider is dragged: a frame
+  // is put into its top-left corner and the canvas is scaled by CSS so that
+  // exactly that corner fills the plot (the rest is clipped by the plot's
+  // overflow: hidden). Resizing a canvas reallocates and clears its backing
+  // store; this way a drag resizes it only when it grows. Once sizes stop
+  // changing, the canvas is trimmed to the frame (exports and tests see a
+  // canvas of exactly columns × rows).
+  let trimTimer = 0;
+  function fit(columns, rows) {
+    canvas.style.width = `${(100 * canvas.width) / columns}%`;
+    canvas.style.height = `${(100 * canvas.height) / rows}%`;
+  }
+  function trim() {
+    trimTimer = 0;
+    if (canvas.width === frame.columns && canvas.height === frame.rows) return;
+    canvas.width = frame.columns;
+    canvas.height = frame.rows;
+    ctx.putImageData(imageFor(frame.columns, frame.rows), 0, 0);
+    fit(frame.columns, frame.rows);
+  }
+
   function draw(next) {
     frame = next;
-    if (canvas.width !== next.columns || canvas.height !== next.rows) {
-      canvas.width = next.columns;
-      canvas.height = next.rows;
+    if (canvas.width < next.columns || canvas.height < next.rows) {
+      canvas.width = Math.max(canvas.width, next.columns);
+      canvas.height = Math.max(canvas.height, next.rows);
     }
     const img = imageFor(next.columns, next.rows);
     if (next.rgba !== img.data) img.data.set(next.rgba);
     ctx.putImageData(img, 0, 0);
+    fit(next.columns, next.rows);
+    clearTimeout(trimTimer);
+    if (canvas.width !== next.columns || canvas.height !== next.rows) trimTimer = setTimeout(trim, 250);
     if (cursor.col >= next.columns || cursor.row >= next.rows) cursor.col = cursor.row = -1;
     layoutAxes();
+  }
+
+  /** A canvas holding exactly the current frame (for PNG export). */
+  function snapshot() {
+    if (trimTimer) {
+      clearTimeout(trimTimer);
+      trim();
+    }
+    return canvas;
   }
 
   function setCursor(col, row, notify = true) {
@@ -111,9 +145,12 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, class
   }
 
   function cellAt(event) {
-    const r = canvas.getBoundingClientRect();
-    const col = Math.floor(((event.clientX - r.left) / r.width) * frame.columns);
-    const row = Math.floor(((event.clientY - r.top) / r.height) * frame.rows);
+    // the visible part of the canvas is the plot's padding box
+    const r = plot.getBoundingClientRect();
+    const left = r.left + plot.clientLeft;
+    const top = r.top + plot.clientTop;
+    const col = Math.floor(((event.clientX - left) / plot.clientWidth) * frame.columns);
+    const row = Math.floor(((event.clientY - top) / plot.clientHeight) * frame.rows);
     return [col, row];
   }
   plot.addEventListener('pointermove', (e) => setCursor(...cellAt(e)));
@@ -143,7 +180,7 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, class
   });
   new ResizeObserver(() => layoutAxes()).observe(element);
 
-  return { element, canvas, draw, pixels, setCursor, cursor, get frame() { return frame; } };
+  return { element, canvas, draw, pixels, snapshot, setCursor, cursor, get frame() { return frame; } };
 }
 
 function compactInt(t) {
