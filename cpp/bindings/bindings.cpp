@@ -101,6 +101,23 @@ void copy_out(const T* src, std::size_t n, val& dst, std::size_t at) {
   dst.call<void>("set", val(typed_memory_view(n, src)), at);
 }
 
+// Makes `n` items (rows, cells) in chunks of at most `per_chunk`: make(first,
+// m) fills `buf` with items first ... first+m-1, `width` values each, and that
+// chunk is copied to `out`. Stops at the first status that is not ok.
+template <class T, class Make>
+sinpe::Status in_chunks(std::size_t n, std::size_t per_chunk, std::size_t width, const T* buf, val& out,
+                        Make make) {
+  for (std::size_t done = 0; done < n; done += per_chunk) {
+    const std::size_t m = std::min(per_chunk, n - done);
+    if (const sinpe::Status s = make(done, m); s != sinpe::Status::ok) return s;
+    copy_out(buf, m * width, out, done * width);
+  }
+  return sinpe::Status::ok;
+}
+
+// Rows of width d that fit the scratch buffer at once.
+std::size_t rows_per_chunk(int d) { return std::max<std::size_t>(1, kScratchFloats / std::size_t(d)); }
+
 int rows_into(double start, double count, int d, JsOptions o, val out) {
   sinpe::Status s;
   const sinpe::Plan* plan = plan_for(o, d, false, &s);
@@ -110,13 +127,9 @@ int rows_into(double start, double count, int d, JsOptions o, val out) {
   if ((s = sinpe::check_row_range(start, n)) != sinpe::Status::ok) return status(s);
   if ((s = sinpe::check_elements(n, std::size_t(d))) != sinpe::Status::ok) return status(s);
   if (length_of(out) != n * std::size_t(d)) return status(sinpe::Status::bad_buffer);
-  const std::size_t per_chunk = std::max<std::size_t>(1, kScratchFloats / std::size_t(d));
-  for (std::size_t done = 0; done < n; done += per_chunk) {
-    const std::size_t m = std::min(per_chunk, n - done);
-    sinpe::rows(*plan, start + double(done), m, scratch());
-    copy_out(scratch(), m * std::size_t(d), out, done * std::size_t(d));
-  }
-  return 0;
+  return status(in_chunks(n, rows_per_chunk(d), std::size_t(d), scratch(), out, [&](std::size_t first, std::size_t m) {
+    return sinpe::rows(*plan, start + double(first), m, scratch());
+  }));
 }
 
 // `positions` is any typed array (the JS layer turns plain Arrays into a
@@ -129,7 +142,7 @@ int encode_into(val positions, int d, JsOptions o, val out) {
   if ((s = sinpe::check_elements(n, std::size_t(d))) != sinpe::Status::ok) return status(s);
   if (length_of(out) != n * std::size_t(d)) return status(sinpe::Status::bad_buffer);
   double* pos = position_scratch();
-  const std::size_t per_chunk = std::min(kPositionChunk, std::max<std::size_t>(1, kScratchFloats / std::size_t(d)));
+  const std::size_t per_chunk = std::min(kPositionChunk, rows_per_chunk(d));
   const auto load = [&](std::size_t at, std::size_t m) {
     val(typed_memory_view(m, pos)).call<void>("set", positions.call<val>("subarray", at, at + m));
   };
@@ -154,13 +167,10 @@ int encode_into(val positions, int d, JsOptions o, val out) {
     load(at, m);
     if ((s = check(at, m)) != sinpe::Status::ok) return status(s);
   }
-  for (std::size_t at = 0; at < n; at += per_chunk) {
-    const std::size_t m = std::min(per_chunk, n - at);
-    load(at, m);
-    sinpe::encode(*plan, pos, m, scratch());
-    copy_out(scratch(), m * std::size_t(d), out, at * std::size_t(d));
-  }
-  return 0;
+  return status(in_chunks(n, per_chunk, std::size_t(d), scratch(), out, [&](std::size_t first, std::size_t m) {
+    load(first, m);
+    return sinpe::encode(*plan, pos, m, scratch());
+  }));
 }
 
 // x holds batch * seqLen rows of width d; each sequence gets rows start ... start+seqLen-1.
@@ -174,7 +184,7 @@ int add_to(val x, double start, double seq_len, int d, JsOptions o) {
   const std::size_t total = length_of(x);
   if (total % (len * std::size_t(d)) != 0) return status(sinpe::Status::bad_buffer);
   const std::size_t batch = total / (len * std::size_t(d));
-  const std::size_t per_chunk = std::max<std::size_t>(1, kScratchFloats / std::size_t(d));
+  const std::size_t per_chunk = rows_per_chunk(d);
   float* buf = scratch();
   for (std::size_t b = 0; b < batch; ++b)
     for (std::size_t r = 0; r < len; r += per_chunk) {
@@ -197,13 +207,9 @@ int grid2d_into(double height, double width, bool cls, int d, JsOptions o, val o
   const std::size_t cells = H * W + (cls ? 1 : 0);
   if ((s = sinpe::check_elements(cells, std::size_t(d))) != sinpe::Status::ok) return status(s);
   if (length_of(out) != cells * std::size_t(d)) return status(sinpe::Status::bad_buffer);
-  const std::size_t per_chunk = std::max<std::size_t>(1, kScratchFloats / std::size_t(d));
-  for (std::size_t done = 0; done < cells; done += per_chunk) {
-    const std::size_t m = std::min(per_chunk, cells - done);
-    sinpe::grid2d(*axis, H, W, cls, done, m, scratch());
-    copy_out(scratch(), m * std::size_t(d), out, done * std::size_t(d));
-  }
-  return 0;
+  return status(in_chunks(cells, rows_per_chunk(d), std::size_t(d), scratch(), out, [&](std::size_t first, std::size_t m) {
+    return sinpe::grid2d(*axis, H, W, cls, first, m, scratch());
+  }));
 }
 
 // lut: Uint8Array(1024) of 256 RGBA entries; out: count*cols*4 bytes.
@@ -222,14 +228,10 @@ int heatmap_into(double start, double count, int col0, int cols, int d, JsOption
   static std::uint8_t table[1024];
   val(typed_memory_view(1024, table)).call<void>("set", lut);
   auto* bytes = reinterpret_cast<std::uint8_t*>(scratch());
-  const std::size_t per_chunk = std::max<std::size_t>(1, kScratchFloats * 4 / (std::size_t(cols) * 4));
-  for (std::size_t done = 0; done < n; done += per_chunk) {
-    const std::size_t m = std::min(per_chunk, n - done);
-    s = sinpe::heatmap(*plan, start + double(done), m, col0, cols, table, vmin, vmax, bytes);
-    if (s != sinpe::Status::ok) return status(s);  // only vmin/vmax can fail here, on the first chunk
-    copy_out(bytes, m * std::size_t(cols) * 4, out, done * std::size_t(cols) * 4);
-  }
-  return 0;
+  // The scratch holds kScratchFloats * 4 bytes: that many RGBA pixels.
+  return status(in_chunks(n, rows_per_chunk(cols), std::size_t(cols) * 4, bytes, out, [&](std::size_t first, std::size_t m) {
+    return sinpe::heatmap(*plan, start + double(first), m, col0, cols, table, vmin, vmax, bytes);
+  }));
 }
 
 // A new Float64Array of the plan's angular frequencies, or a status number.
@@ -252,14 +254,10 @@ std::string status_name(int s) { return sinpe::status_name(sinpe::Status(s)); }
 // Fills the same output as rows_into without computing anything: the bound
 // that `npm run bench` compares the kernel against.
 int fill_into(double count, int d, val out) {
-  const std::size_t n = std::size_t(count);
-  const std::size_t per_chunk = std::max<std::size_t>(1, kScratchFloats / std::size_t(d));
-  for (std::size_t done = 0; done < n; done += per_chunk) {
-    const std::size_t m = std::min(per_chunk, n - done);
-    std::fill_n(scratch(), m * std::size_t(d), float(done));
-    copy_out(scratch(), m * std::size_t(d), out, done * std::size_t(d));
-  }
-  return 0;
+  return status(in_chunks(std::size_t(count), rows_per_chunk(d), std::size_t(d), scratch(), out, [&](std::size_t first, std::size_t m) {
+    std::fill_n(scratch(), m * std::size_t(d), float(first));
+    return sinpe::Status::ok;
+  }));
 }
 
 }  // namespace
