@@ -2,8 +2,8 @@
 // the remembered language, exports, keyboard use, a 360 px phone in dark mode.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { launch, openPage, settle, hashSettled, screenshot, SITE } from './helpers.mjs';
+import { readFileSync, mkdirSync } from 'node:fs';
+import { launch, openPage, settle, hashSettled, screenshot, screenshotDir, SITE } from './helpers.mjs';
 
 let browser;
 before(async () => {
@@ -92,6 +92,50 @@ test('the language choice is remembered', async () => {
   await second.click('button[data-lang="en"]');
   await second.close();
   await page.close();
+});
+
+/** The fonts Chromium actually drew a node's text with (DevTools protocol). */
+async function fontsUsed(page, selector) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('DOM.enable');
+  await cdp.send('CSS.enable');
+  const { root } = await cdp.send('DOM.getDocument');
+  const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector });
+  const { fonts } = await cdp.send('CSS.getPlatformFontsForNode', { nodeId });
+  await cdp.detach();
+  return fonts;
+}
+
+test('the "简体中文" button is drawn with a CJK font in both languages, from a tiny subset on English pages', async () => {
+  for (const lang of ['en', 'zh']) {
+    const own = await launch({ locale: lang === 'zh' ? 'zh-CN' : 'en-US' });
+    try {
+      const page = await own.context.newPage();
+      const fonts = [];
+      page.on('response', async (r) => {
+        if (/\.woff2$/.test(r.url())) fonts.push({ name: r.url().split('/').pop(), bytes: (await r.body()).length });
+      });
+      await page.goto(`${SITE}#lesson=heatmap&lang=${lang}`);
+      await page.waitForSelector('html[data-ready="true"]');
+      await page.evaluate(() => document.fonts.ready);
+      await settle(page);
+      assert.equal(await page.textContent('button[data-lang="zh"]'), '简体中文');
+      const used = await fontsUsed(page, 'button[data-lang="zh"]');
+      // without a CJK web font the four glyphs come from a system font without them (tofu)
+      assert.ok(used.length > 0 && used.every((f) => f.isCustomFont && /Noto Sans SC/.test(f.familyName)), `${lang}: ${JSON.stringify(used)}`);
+      assert.equal(used.reduce((n, f) => n + f.glyphCount, 0), 4);
+      if (lang === 'en') {
+        const cjk = fonts.filter((f) => /noto-sans-sc|lang-zh/.test(f.name));
+        assert.ok(cjk.every((f) => /^lang-zh-/.test(f.name)), `English page loads no full Chinese subset: ${cjk.map((f) => f.name)}`);
+        const bytes = cjk.reduce((n, f) => n + f.bytes, 0);
+        assert.ok(bytes > 0 && bytes < 8000, `language-button font: ${bytes} bytes`);
+        mkdirSync(screenshotDir, { recursive: true });
+        await page.locator('.site-header').screenshot({ path: `${screenshotDir}/header-en.png` });
+      }
+    } finally {
+      await own.close();
+    }
+  }
 });
 
 test('exports: CSV, .npy and PNG of the current view', async () => {
