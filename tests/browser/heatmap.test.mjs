@@ -64,3 +64,44 @@ test('a d_model drag never resizes the canvas while it shrinks, shows the right 
   assert.deepEqual(page.problems, []);
   await page.close();
 });
+
+/** The tick labels of an axis as shown. */
+const tickTexts = (page, selector) => page.$$eval(`${selector} .tick text`, (ts) => ts.map((t) => t.textContent));
+const asInt = (s) => Number(s.replace(/[,\s]/g, ''));
+
+test('position ticks far from 0 stay distinguishable and readable in full', async () => {
+  for (const [hash, axis, start, len] of [
+    ['#lesson=heatmap&start=1000000&len=20&d=64', '.lesson-heatmap .heatmap-axes .axis.y', 1000000, 20],
+    ['#lesson=heatmap&start=16777000&len=200&d=64', '.lesson-heatmap .heatmap-axes .axis.y', 16777000, 200],
+    ['#lesson=pitfalls&start=1048576&len=64', '.map-tolerance .heatmap-axes .axis.y', 1048576, 64],
+  ]) {
+    const page = await openPage(browser.context, hash);
+    const labels = await tickTexts(page, axis);
+    assert.ok(labels.length >= 2, `${hash}: ${labels}`);
+    assert.equal(new Set(labels).size, labels.length, `${hash}: ticks must differ: ${labels}`);
+    for (const label of labels) {
+      const v = asInt(label);
+      assert.ok(Number.isInteger(v) && v >= start && v < start + len, `${hash}: tick "${label}" is a position shown`);
+    }
+    // no label is cut off at the left edge of the figure
+    const clipped = await page.$$eval(`${axis} .tick text`, (ts) => {
+      const fig = ts[0].closest('figure').getBoundingClientRect();
+      return ts.filter((t) => t.getBoundingClientRect().left < fig.left - 0.5).map((t) => t.textContent);
+    });
+    assert.deepEqual(clipped, [], `${hash}: labels outside the figure`);
+    // the axis title (rotated) does not overlap the tick labels
+    const overlap = await page.$eval(axis, (g) => {
+      const title = g.querySelector('.axis-label').getBoundingClientRect();
+      const left = Math.min(...[...g.querySelectorAll('.tick text')].map((t) => t.getBoundingClientRect().left));
+      return title.right - left;
+    });
+    assert.ok(overlap <= 1, `${hash}: axis title overlaps tick labels by ${overlap}px`);
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  }
+  // the log axis of the float32 error chart: every tick label different
+  const page = await openPage(browser.context, '#lesson=pitfalls');
+  const labels = (await tickTexts(page, '.lesson-pitfalls .chart-svg .axis.x')).filter(Boolean);
+  assert.equal(new Set(labels).size, labels.length, `pitfalls x axis: ${labels}`);
+  await page.close();
+});

@@ -28,6 +28,23 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, class
   let frame = { columns: 1, rows: 1, x0: 0, y0: 0 };
   const cursor = { col: -1, row: -1 };
 
+  // The left padding of the frame grows with the widest position tick (e.g.
+  // "16,777,000") and returns to the stylesheet's value for short ones.
+  const frameBox = () => element.querySelector('.heatmap-frame');
+  let basePadding = null;
+  function fitLeftMargin(gy) {
+    const texts = [...gy.querySelectorAll('.tick text')];
+    if (!texts.length) return;
+    const widest = Math.max(...texts.map((t) => t.getComputedTextLength()));
+    const box = frameBox();
+    const previous = box.style.paddingLeft;
+    if (!previous || basePadding === null) basePadding = parseFloat(getComputedStyle(box).paddingLeft) || 0;
+    const base = basePadding;
+    const needed = Math.ceil(widest + 9 + 18); // tick (6) + gap (3) + rotated axis label
+    box.style.paddingLeft = needed > base ? `${needed}px` : '';
+    if (box.style.paddingLeft !== previous) requestAnimationFrame(() => layoutAxes());
+  }
+
   function layoutAxes() {
     const box = element.querySelector('.heatmap-frame').getBoundingClientRect();
     const pbox = plot.getBoundingClientRect();
@@ -53,7 +70,8 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, class
     gx.setAttribute('transform', `translate(0,${top + pbox.height})`);
     select(gx).call(axisBottom(x).tickValues(intTicks(x, nx)).tickFormat((t) => String(t)).tickSizeOuter(0));
     gy.setAttribute('transform', `translate(${left},0)`);
-    select(gy).call(axisLeft(y).tickValues(intTicks(y, ny)).tickFormat(compactInt).tickSizeOuter(0));
+    select(gy).call(axisLeft(y).tickValues(intTicks(y, ny)).tickFormat(fullInt).tickSizeOuter(0));
+    fitLeftMargin(gy);
     const lx = gx.querySelector('.axis-label');
     lx.setAttribute('x', left + pbox.width / 2);
     lx.setAttribute('y', 30);
@@ -183,10 +201,11 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, class
   return { element, canvas, draw, pixels, snapshot, setCursor, cursor, get frame() { return frame; } };
 }
 
-function compactInt(t) {
-  if (Math.abs(t) >= 1e6) return `${+(t / 1e6).toFixed(2)}M`;
-  if (Math.abs(t) >= 1e4) return `${+(t / 1e3).toFixed(1)}k`;
-  return String(t);
+// Position ticks are written in full, with thousands separators: compact
+// forms ("1M", "1.00M") make neighbouring ticks far from 0 look the same
+// (1,000,000 and 1,000,010 are both "1M").
+export function fullInt(t) {
+  return Math.abs(t) < 1e4 ? String(t) : t.toLocaleString('en-US');
 }
 
 /** A horizontal colour bar for [vmin, vmax] with a d3 axis. */
