@@ -247,6 +247,64 @@ describe('lesson 5: adding PE to embeddings', () => {
   });
 });
 
+describe('lesson 5: editable token embeddings', () => {
+  test('cells edited from the keyboard update X + P live, are validated and kept in the URL', async () => {
+    const page = await openPage(browser.context, '#lesson=embeddings&dropout=0');
+    const cell = (r, c) => `.edit-table input.cell-input[data-row="${r}"][data-col="${c}"]`;
+    assert.equal(await page.locator('.edit-table input.cell-input').count(), 6 * 16);
+    // keyboard: focus the cell of token 1, column 3, replace its text, character by character
+    await page.focus(cell(1, 3));
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('1.5');
+    await settle(page);
+    const p13 = Math.cos(1 * 10000 ** (-2 / 16)); // interleaved column 3 = cos, frequency 1
+    // live: X and X + P already show the new value (no Enter needed)
+    await assertPixel(page, '.map-x .heatmap-canvas', 3, 1, 1.5, 'rdbu', [-2, 2]);
+    await assertPixel(page, '.map-sum .heatmap-canvas', 3, 1, 1.5 + p13, 'rdbu', [-2, 2]);
+    const [position, column, x, pv, sum] = numbersIn(await readout(page, '.embeddings-readout'));
+    assert.deepEqual([position, column, x], [1, 3, 1.5]);
+    near(pv, p13, 1e-4, 'p');
+    near(sum, 1.5 + p13, 1e-4, 'x + p');
+    assert.match(await hashSettled(page), /edit=1\.3_1\.5(&|$)/);
+    assert.ok(await page.$eval(cell(1, 3), (i) => i.classList.contains('edited')));
+    // Up/Down move between tokens
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.row), '2');
+    // invalid text: marked while typing, state unchanged, a message on commit, value restored
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('9');
+    assert.equal(await page.getAttribute(cell(2, 3), 'aria-invalid'), 'true');
+    await page.keyboard.type('x');
+    await page.keyboard.press('Tab');
+    await settle(page);
+    assert.match(await page.textContent('.edit-status'), /“9x” is not a number from −4 to 4/);
+    assert.equal(await page.evaluate(() => window.sinpeSite.state.edit), '1.3_1.5');
+    assert.notEqual(await page.inputValue(cell(2, 3)), '9x');
+    // the edit survives in a fresh page from the URL
+    const second = await openPage(browser.context, await hashSettled(page));
+    assert.equal(await second.inputValue(cell(1, 3)), '1.5');
+    await assertPixel(second, '.map-sum .heatmap-canvas', 3, 1, 1.5 + p13, 'rdbu', [-2, 2]);
+    // emptying the cell restores the generated value
+    await second.fill(cell(1, 3), '');
+    await second.press(cell(1, 3), 'Tab');
+    await settle(second);
+    assert.equal(await second.evaluate(() => window.sinpeSite.state.edit), '');
+    assert.notEqual(await second.inputValue(cell(1, 3)), '1.5');
+    assert.deepEqual(second.problems, []);
+    await second.close();
+    assert.deepEqual(page.problems, []);
+    await page.close();
+    // hostile or out-of-range URL edits: rejected or clamped with a message
+    const bad = await openPage(browser.context, '#lesson=embeddings&edit=%3Cimg%20src%3Dx%3E');
+    assert.match(await bad.textContent('#messages'), /“edited embedding cells” was not valid/);
+    await bad.close();
+    const clamped = await openPage(browser.context, '#lesson=embeddings&edit=0.0_7*40.1_1');
+    assert.match(await clamped.textContent('#messages'), /“edited embedding cells” was out of range and has been changed to 0\.0_4/);
+    assert.equal(await clamped.inputValue(cell(0, 0)), '4');
+    await clamped.close();
+  });
+});
+
 describe('lesson 6: relative position', () => {
   test('rotation check, dot products, readout, language, URL', async () => {
     const page = await openPage(browser.context, '#lesson=relative&d=16&len=32');

@@ -34,6 +34,7 @@ export const PRESETS = Object.freeze([
 export const COLORMAPS = Object.freeze(['rdbu', 'puor', 'viridis', 'cividis']);
 
 export const MAX_POSITION = 2 ** 24; // sinpe's contract: |position| < 2^24
+export const EDIT_LIMIT = 24; // edited embedding cells kept in the URL
 
 // Field types. `min`/`max` are the widest ranges; lessons narrow some of them.
 const FIELDS = {
@@ -49,6 +50,9 @@ const FIELDS = {
   cols: { type: 'intlist', min: 0, max: 2047, maxItems: 8 }, // columns plotted as curves
   bits: { type: 'int', min: 2, max: 8 },
   tokens: { type: 'tokens', maxChars: 80, maxItems: 12 },
+  // edited cells of the token embeddings X: `row.col_value` items joined by `*`
+  // (characters URLSearchParams leaves as they are), e.g. `0.3_1.5*2.7_-0.25`
+  edit: { type: 'edits', min: -4, max: 4, maxItems: EDIT_LIMIT },
   scale: { type: 'number', min: 0, max: 4 }, // size of the token embeddings
   dropout: { type: 'number', min: 0, max: 0.9 },
   seed: { type: 'int', min: 0, max: 9999 },
@@ -69,6 +73,7 @@ const COMMON_DEFAULTS = {
   cols: [6, 7, 8, 9],
   bits: 3,
   tokens: 'the cat sat on the mat',
+  edit: '',
   scale: 1,
   dropout: 0,
   seed: 1,
@@ -89,7 +94,7 @@ export const LESSON_SPECS = {
   waves: { keys: ['d', 'len', 'base', 'cols'], defaults: { d: 32, len: 60 }, limits: { d: [4, 512], len: [2, 1024] } },
   binary: { keys: ['d', 'bits', 'base', 'cmap'], defaults: { d: 16, bits: 3 }, limits: { d: [4, 64] } },
   embeddings: {
-    keys: ['d', 'len', 'tokens', 'scale', 'dropout', 'seed', 'cmap'],
+    keys: ['d', 'len', 'tokens', 'edit', 'scale', 'dropout', 'seed', 'cmap'],
     defaults: { d: 16, len: 1000, dropout: 0.1 },
     limits: { d: [4, 64], len: [1, 4096] },
   },
@@ -195,7 +200,63 @@ export function validateField(key, raw, state) {
     const value = words.join(' ');
     return { value, problem: problem ?? (value === raw ? null : null) };
   }
+  if (field.type === 'edits') return validateEdits(raw, field, state);
   return { value: null, problem: 'rejected' };
+}
+
+const EDIT_RE = /^(\d{1,2})\.(\d{1,4})_([+-]?(\d+(\.\d*)?|\.\d+))$/;
+
+/** Edited cells as [{ row, col, value }] sorted by row then column (the string must be valid). */
+export function parseEdits(text) {
+  if (!text) return [];
+  return text.split('*').map((item) => {
+    const [, row, col, value] = item.match(EDIT_RE);
+    return { row: Number(row), col: Number(col), value: Number(value) };
+  });
+}
+
+/** The URL form of edited cells (sorted, values rounded to 3 decimals). */
+export function formatEdits(edits) {
+  return [...edits]
+    .sort((a, b) => a.row - b.row || a.col - b.col)
+    .map((e) => `${e.row}.${e.col}_${+e.value.toFixed(3)}`)
+    .join('*');
+}
+
+/**
+ * Edited cells: each inside the current tokens × d_model table (others are
+ * dropped), values clamped to [min, max] and rounded to 3 decimals, at most
+ * maxItems of them; a later edit of the same cell wins.
+ */
+function validateEdits(raw, field, state) {
+  if (typeof raw !== 'string' || raw.length > 400) return { value: null, problem: 'rejected' };
+  if (raw === '') return { value: '', problem: null };
+  const rows = String(state.tokens ?? '').split(' ').filter(Boolean).length;
+  const columns = state.d ?? 0;
+  const cells = new Map();
+  let problem = null;
+  for (const item of raw.split('*')) {
+    const m = item.match(EDIT_RE);
+    if (!m) return { value: null, problem: 'rejected' };
+    const row = Number(m[1]);
+    const col = Number(m[2]);
+    const v = Number(m[3]);
+    if (row >= rows || col >= columns) {
+      problem = 'clamped';
+      continue;
+    }
+    const value = +Math.min(field.max, Math.max(field.min, v)).toFixed(3);
+    if (value !== v) problem = 'clamped';
+    cells.delete(`${row}.${col}`);
+    cells.set(`${row}.${col}`, { row, col, value });
+  }
+  let edits = [...cells.values()];
+  if (edits.length > field.maxItems) {
+    edits = edits.slice(0, field.maxItems);
+    problem = 'clamped';
+  }
+  const value = formatEdits(edits);
+  return { value, problem: problem ?? (value === raw ? null : null) };
 }
 
 /**
@@ -205,7 +266,7 @@ export function validateField(key, raw, state) {
 export function normalize(state) {
   const out = { ...state };
   const keys = LESSON_SPECS[state.lesson]?.keys ?? [];
-  for (const key of ['d', 'len', 'start', 'pos', 'k', 'bits', 'base', 'scale', 'dropout', 'seed', 'tol', 'cols']) {
+  for (const key of ['d', 'len', 'start', 'pos', 'k', 'bits', 'base', 'scale', 'dropout', 'seed', 'tol', 'cols', 'edit']) {
     if (!keys.includes(key)) continue;
     const { value } = validateField(key, out[key], out);
     if (value !== null) out[key] = value;

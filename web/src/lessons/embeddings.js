@@ -1,12 +1,13 @@
 // Lesson 5: adding PE to the token embeddings, the d2l / PyTorch way:
 // X + P[:, :seq_len, :], then dropout. The sum is done by the package's
 // addTo, which generates exactly the rows it adds.
-import { h, fmt, tex, paragraphs, clear } from '../lib/dom.js';
+import { h, fmt, tex, rich, paragraphs, clear } from '../lib/dom.js';
 import { createHeatmap, createColorBar } from '../lib/heatmap.js';
 import { colormapLUT, valuesToRGBA } from '../lib/colormap.js';
 import { lessonHeader, section, readout } from '../lib/lesson.js';
 import { createExportBar } from '../lib/controls.js';
 import { downloadCSV, downloadNpy, toCSV } from '../lib/export.js';
+import { EDIT_LIMIT, parseEdits, formatEdits } from '../state.js';
 
 const SUM_RANGE = 2; // X, X + P and dropout(X + P) are drawn on [−2, 2]
 
@@ -33,8 +34,19 @@ export function embed(word, d, scale, seed) {
   return Float32Array.from({ length: d }, () => (2 * next() - 1) * scale);
 }
 
+/** A typed cell value: a number in [−4, 4] (either minus sign), or null. */
+export function parseCell(text) {
+  const s = String(text).trim().replace(/\u2212/g, '-');
+  if (!/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(s) || s.length > 12) return null;
+  const v = Number(s);
+  return v >= -4 && v <= 4 ? v : null;
+}
+
+const cellText = (v) => String(+v.toFixed(3));
+
 export default {
   id: 'embeddings',
+  ownControls: ['edit'],
   mount(root, app, controlsElement) {
     const { t, pe } = app;
     const info = readout('embeddings-readout');
@@ -64,6 +76,102 @@ export default {
       },
     });
 
+    // the editable table of X: one text input per cell, rebuilt only when its shape changes
+    const editTable = h('table', { class: 'data edit-table', 'aria-label': t('lessons.embeddings.editTable') });
+    const editStatus = h('p', { class: 'edit-status', 'aria-live': 'polite' });
+    const editCount = h('span', { class: 'edit-count' });
+    const resetButton = h('button', { type: 'button', class: 'button edit-reset', onclick: () => app.setState({ edit: '' }) }, t('lessons.embeddings.editReset'));
+    let inputs = []; // inputs[r][c]
+    let tableShape = '';
+
+    function setCell(r, c, value) {
+      const edits = parseEdits(app.state.edit).filter((e) => e.row !== r || e.col !== c);
+      if (value !== null) {
+        if (edits.length >= EDIT_LIMIT) {
+          editStatus.textContent = t('lessons.embeddings.editFull', { limit: EDIT_LIMIT });
+          return false;
+        }
+        edits.push({ row: r, col: c, value });
+      }
+      app.setState({ edit: formatEdits(edits) });
+      return true;
+    }
+
+    function buildTable(words, d) {
+      clear(editTable);
+      const head = h('tr', {}, h('th', { scope: 'col' }, t('lessons.embeddings.tokenAxis')));
+      for (let c = 0; c < d; c++) head.append(h('th', { scope: 'col' }, String(c)));
+      editTable.append(h('thead', {}, head));
+      const body = h('tbody');
+      inputs = words.map((word, r) => {
+        const row = h('tr', {}, h('th', { scope: 'row' }, `${r}: ${word}`));
+        const cells = [];
+        for (let c = 0; c < d; c++) {
+          const input = h('input', {
+            type: 'text',
+            inputmode: 'decimal',
+            class: 'cell-input',
+            size: 6,
+            autocomplete: 'off',
+            spellcheck: 'false',
+            'data-row': r,
+            'data-col': c,
+            'aria-label': t('lessons.embeddings.cellLabel', { token: word, position: r, column: c }),
+          });
+          input.addEventListener('focus', () => describe(r, c));
+          input.addEventListener('input', () => {
+            const text = input.value.trim();
+            if (text === '') return; // emptied: restored on change
+            const v = parseCell(text);
+            input.setAttribute('aria-invalid', String(v === null));
+            if (v !== null && setCell(r, c, v)) editStatus.textContent = '';
+          });
+          input.addEventListener('change', () => {
+            const text = input.value.trim();
+            if (text === '') {
+              setCell(r, c, null);
+              editStatus.textContent = '';
+            } else if (parseCell(text) === null) {
+              editStatus.textContent = t('lessons.embeddings.editInvalid', { value: text.slice(0, 20), kept: cellText(current.x[r * current.s.d + c]) });
+            }
+            input.removeAttribute('aria-invalid');
+            syncTable(true);
+          });
+          input.addEventListener('keydown', (e) => {
+            const to = { ArrowUp: r - 1, ArrowDown: r + 1 }[e.key] ?? (e.key === 'Enter' ? r + 1 : undefined);
+            if (to === undefined) return;
+            e.preventDefault();
+            if (e.key === 'Enter') input.dispatchEvent(new Event('change'));
+            inputs[Math.min(inputs.length - 1, Math.max(0, to))][c].focus();
+          });
+          cells.push(input);
+          row.append(h('td', {}, input));
+        }
+        body.append(row);
+        return cells;
+      });
+      editTable.append(body);
+    }
+
+    /** Shows the current X in the inputs (except the one being typed in, unless `all`). */
+    function syncTable(all = false) {
+      const { s, x } = current;
+      const edited = new Set(parseEdits(s.edit).map((e) => `${e.row}.${e.col}`));
+      inputs.forEach((cells, r) =>
+        cells.forEach((input, c) => {
+          const on = edited.has(`${r}.${c}`);
+          input.classList.toggle('edited', on);
+          input.closest('td').classList.toggle('edited', on);
+          if (all || document.activeElement !== input) {
+            input.value = cellText(x[r * s.d + c]);
+            input.removeAttribute('aria-invalid');
+          }
+        }),
+      );
+      editCount.textContent = t('lessons.embeddings.editCount', { count: edited.size, limit: EDIT_LIMIT });
+      resetButton.disabled = edited.size === 0;
+    }
+
     root.append(
       ...lessonHeader(app, 'embeddings'),
       h('div', { class: 'lesson-controls' }, controlsElement),
@@ -73,6 +181,13 @@ export default {
       h('div', { class: 'side-by-side' }, barUnit.element, barSum.element),
       info,
       exportBar,
+      section(
+        t('lessons.embeddings.editTitle'),
+        ...t('lessons.embeddings.editText').map((p) => rich(p.replace('{limit}', EDIT_LIMIT))),
+        h('div', { class: 'table-scroll edit-scroll' }, editTable),
+        h('div', { class: 'button-row' }, resetButton, editCount),
+        editStatus,
+      ),
       section(t('lessons.embeddings.whyTitle'), ...paragraphs(t('lessons.embeddings.why'))),
       section(t('lessons.embeddings.dropoutSection'), ...paragraphs(t('lessons.embeddings.dropoutText'))),
       section(t('lessons.embeddings.codeTitle'), h('pre', {}, h('code', {}, D2L)), ...paragraphs(t('lessons.embeddings.codeText')), h('pre', {}, h('code', { class: 'sinpe-snippet' }))),
@@ -102,6 +217,7 @@ export default {
         const n = words.length;
         const x = new Float32Array(n * s.d);
         words.forEach((w, r) => x.set(embed(w, s.d, s.scale, s.seed), r * s.d));
+        for (const e of parseEdits(s.edit)) if (e.row < n && e.col < s.d) x[e.row * s.d + e.col] = e.value;
         const fits = n <= s.len;
         const p = pe.table(n, s.d); // = P[:, :seq_len] (rows 0 … seq_len − 1)
         const sum = fits ? pe.addTo(Float32Array.from(x), s.d, { seqLen: n }) : new Float32Array(n * s.d).fill(NaN);
@@ -125,7 +241,15 @@ export default {
         draw('dropout', dropped, SUM_RANGE);
         barUnit.draw(s.cmap, -1, 1);
         barSum.draw(s.cmap, -SUM_RANGE, SUM_RANGE);
-        describe(0, 0);
+        const shape = `${s.d}|${s.tokens}`;
+        if (shape !== tableShape) {
+          buildTable(words, s.d);
+          tableShape = shape;
+        }
+        syncTable();
+        const focused = document.activeElement?.classList?.contains('cell-input') ? document.activeElement : null;
+        if (focused) describe(Number(focused.dataset.row), Number(focused.dataset.col));
+        else describe(0, 0);
         root.querySelector('.sinpe-snippet').textContent =
           `import sinpe from 'sinpe.wasm';\n\nconst pe = await sinpe();\n// x: Float32Array(batch * ${n} * ${s.d}), token embeddings, row-major\npe.addTo(x, ${s.d}, { seqLen: ${n} });   // x += P[:, :${n}, :] in place, no table kept`;
       },
