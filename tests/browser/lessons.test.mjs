@@ -399,3 +399,48 @@ describe('lesson 8: variants across libraries', () => {
     await page.close();
   });
 });
+
+describe('lesson 8: one layout for every preset', () => {
+  test('the layout override redraws the cards and is reflected in the snippet and the URL', async () => {
+    const page = await openPage(browser.context, '#lesson=variants&preset=guided-diffusion');
+    const card = (preset) => `.preset-${preset} .heatmap-canvas`;
+    assert.ok(await page.isChecked('input[data-key="layout"][value="preset"]'));
+    await assertPixel(page, card('guided-diffusion'), 0, 0, 1); // its own layout: cos first
+    assert.doesNotMatch(await page.textContent('code.snippet'), /layout/);
+    await page.check('input[data-key="layout"][value="concat"]'); // keyboard-reachable radio group
+    await settle(page);
+    await assertPixel(page, card('guided-diffusion'), 0, 0, 0); // now sin(0) first
+    await assertPixel(page, card('guided-diffusion'), 32, 0, 1); // cos half from d/2
+    await assertPixel(page, card('vaswani'), 1, 0, 0); // interleaved no more: column 1 = sin(0)
+    await assertPixel(page, card('vaswani'), 32, 0, 1);
+    const snippet = await page.textContent('code.snippet');
+    assert.match(snippet, /pe\.table\(64, 64, \{ preset: 'guided-diffusion', layout: 'concat' \}\)/);
+    assert.match(snippet, /pe\.heatmap\(0, 64, 64, \{ preset: 'guided-diffusion', layout: 'concat', colormap \}\)/);
+    assert.match(await page.textContent('.layout-note'), /concatenated/);
+    const hash = await hashSettled(page);
+    assert.match(hash, /layout=concat/);
+    // the readout reads the overridden table
+    await hoverCell(page, card('guided-diffusion'), 32, 2);
+    near(numbersIn(await readout(page, '.variants-readout')).at(-1), Math.cos(2), 1e-6, 'concat column 32 = cos 2');
+    const second = await openPage(browser.context, hash);
+    assert.ok(await second.isChecked('input[data-key="layout"][value="concat"]'));
+    await assertPixel(second, card('guided-diffusion'), 0, 0, 0);
+    // MAE takes the layout inside each half of its 2-D encoding
+    await second.click('.preset-mae button');
+    await settle(second);
+    assert.match(await second.textContent('code.snippet'), /pe\.grid2d\(8, 8, 64, \{ preset: 'mae', layout: 'concat' \}\)/);
+    // back to each preset's own: no layout in the snippet or the URL
+    await second.check('input[data-key="layout"][value="preset"]');
+    await settle(second);
+    assert.doesNotMatch(await second.textContent('code.snippet'), /layout/);
+    assert.doesNotMatch(await hashSettled(second), /layout=/);
+    assert.deepEqual(second.problems, []);
+    await second.close();
+    assert.deepEqual(page.problems, []);
+    await page.close();
+    // 'preset' is a layout only in this lesson
+    const other = await openPage(browser.context, '#lesson=heatmap&layout=preset');
+    assert.match(await other.textContent('#messages'), /“layout” was not valid/);
+    await other.close();
+  });
+});

@@ -21,6 +21,8 @@ export const LESSONS = Object.freeze([
 ]);
 export const LANGS = Object.freeze(['en', 'zh']);
 export const LAYOUTS = Object.freeze(['interleaved', 'concat', 'cos-first']);
+// lesson 8: 'preset' = each preset's own layout, or one layout for all of them
+export const VARIANT_LAYOUTS = Object.freeze(['preset', ...LAYOUTS]);
 export const PRESETS = Object.freeze([
   'vaswani',
   'keras',
@@ -109,8 +111,9 @@ export const LESSON_SPECS = {
     limits: { d: [4, 512], len: [1, 512] },
   },
   variants: {
-    keys: ['d', 'len', 'preset', 'cmap'],
-    defaults: { d: 64, len: 64, preset: 'vaswani' },
+    keys: ['d', 'len', 'preset', 'layout', 'cmap'],
+    defaults: { d: 64, len: 64, preset: 'vaswani', layout: 'preset' },
+    values: { layout: VARIANT_LAYOUTS },
     limits: { d: [4, 512], len: [1, 512] },
   },
 };
@@ -143,7 +146,8 @@ export function validateField(key, raw, state) {
   const field = FIELDS[key];
   if (!field) return { value: null, problem: 'rejected' };
   if (field.type === 'enum') {
-    return field.values.includes(raw) ? { value: raw, problem: null } : { value: null, problem: 'rejected' };
+    const values = LESSON_SPECS[state?.lesson]?.values?.[key] ?? field.values;
+    return values.includes(raw) ? { value: raw, problem: null } : { value: null, problem: 'rejected' };
   }
   if (field.type === 'int' || field.type === 'number') {
     let v = raw;

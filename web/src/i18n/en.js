@@ -33,7 +33,7 @@ export default {
       tokens: 'Words separated by spaces (letters and digits, up to 12).',
     },
   },
-  layout: { interleaved: 'interleaved (sin, cos, sin, cos…)', concat: 'concatenated (sin half | cos half)', 'cos-first': 'cos first (cos half | sin half)' },
+  layout: { preset: 'each preset’s own', interleaved: 'interleaved (sin, cos, sin, cos…)', concat: 'concatenated (sin half | cos half)', 'cos-first': 'cos first (cos half | sin half)' },
   cmap: { rdbu: 'red–blue (diverging)', puor: 'purple–orange (colour-blind safe)', viridis: 'viridis (colour-blind safe)', cividis: 'cividis (colour-blind safe)' },
   axis: { column: 'column (encoding dimension)', position: 'position', value: 'value', offset: 'offset', wavelength: 'wavelength (positions)', frequencyIndex: 'frequency index i' },
   readout: {
@@ -268,6 +268,8 @@ export default {
       rowPatch: 'patch {index} (grid row {row}, column {col})',
       snippetTitle: 'Reproduce this view',
       snippetText: ['The same table from the package API, ready to paste into your app:'],
+      layoutOverride: 'layout of all eight tables',
+      layoutNote: 'Every table uses the {layout} layout here (the package’s `layout` option overrides each preset’s own), so what still differs between the cards is the frequencies, the scaling and MAE’s two halves. Choose “each preset’s own” to see the libraries as they are.',
       copy: 'Copy snippet',
       copied: 'Copied.',
       copyFailed: 'Copying is not allowed here; select the text instead.',

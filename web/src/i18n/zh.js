@@ -33,7 +33,7 @@ export default {
       tokens: '用空格分隔的单词（字母或数字，最多 12 个）。',
     },
   },
-  layout: { interleaved: '交错（sin, cos, sin, cos…）', concat: '拼接（sin 半边 | cos 半边）', 'cos-first': 'cos 在前（cos 半边 | sin 半边）' },
+  layout: { preset: '各预设自己的布局', interleaved: '交错（sin, cos, sin, cos…）', concat: '拼接（sin 半边 | cos 半边）', 'cos-first': 'cos 在前（cos 半边 | sin 半边）' },
   cmap: { rdbu: '红–蓝（发散型）', puor: '紫–橙（色盲友好）', viridis: 'viridis（色盲友好）', cividis: 'cividis（色盲友好）' },
   axis: { column: '列（编码维度）', position: '位置', value: '取值', offset: '偏移', wavelength: '波长（位置数）', frequencyIndex: '频率序号 i' },
   readout: {
@@ -268,6 +268,8 @@ export default {
       rowPatch: '图块 {index}（网格第 {row} 行、第 {col} 列）',
       snippetTitle: '复现当前视图',
       snippetText: ['用本包的 API 得到同一张表，可以直接粘贴到你的应用里：'],
+      layoutOverride: '八张表的列布局',
+      layoutNote: '这里所有表都使用{layout}布局（包的 `layout` 选项会覆盖各预设自己的布局），因此各卡片之间剩下的差别是频率、缩放方式以及 MAE 的两个半边。选择“各预设自己的布局”即可看到各库原本的样子。',
       copy: '复制代码',
       copied: '已复制。',
       copyFailed: '此处不允许复制，请手动选中文本。',

@@ -5,10 +5,10 @@ import { h, fmt, paragraphs, clear } from '../lib/dom.js';
 import { createHeatmap, createColorBar } from '../lib/heatmap.js';
 import { colormapLUT } from '../lib/colormap.js';
 import { createLineChart } from '../lib/chart.js';
-import { createExportBar } from '../lib/controls.js';
+import { createExportBar, createRadioGroup } from '../lib/controls.js';
 import { lessonHeader, section, readout } from '../lib/lesson.js';
 import { downloadCSV, downloadNpy, downloadPNG, toCSV } from '../lib/export.js';
-import { PRESETS } from '../state.js';
+import { PRESETS, VARIANT_LAYOUTS } from '../state.js';
 
 /** The grid a 2-D (MAE) preset uses for `len` cells: as square as possible. */
 export function maeGrid(len) {
@@ -17,29 +17,45 @@ export function maeGrid(len) {
   return { height, width };
 }
 
-/** The package call (as source text and as a function) that makes the table of a preset. */
-export function presetCall(preset, len, d) {
+/**
+ * The package call (as source text and as a function) that makes the table of
+ * a preset; `layout` ('preset' or absent = the preset's own) overrides its layout.
+ */
+export function presetCall(preset, len, d, layout = 'preset') {
+  const override = layout && layout !== 'preset' ? { layout } : {};
+  const options = { preset, ...override };
+  // the options as they would be written in code (vaswani is the default preset)
+  const shown = preset === 'vaswani' ? override : options;
+  const text = (extra = {}) => {
+    const all = { ...shown, ...extra };
+    const parts = Object.entries(all).map(([k, v]) => (v === true ? k : `${k}: '${v}'`));
+    return parts.length ? `, { ${parts.join(', ')} }` : '';
+  };
   if (preset === 'mae') {
     const { height, width } = maeGrid(len);
     return {
-      source: `pe.grid2d(${height}, ${width}, ${d}, { preset: 'mae' })`,
+      source: `pe.grid2d(${height}, ${width}, ${d}${text()})`,
       rows: height * width,
-      run: (pe) => pe.grid2d(height, width, d, { preset }),
+      run: (pe) => pe.grid2d(height, width, d, options),
       heatmap: null,
     };
   }
   return {
-    source: preset === 'vaswani' ? `pe.table(${len}, ${d})` : `pe.table(${len}, ${d}, { preset: '${preset}' })`,
+    source: `pe.table(${len}, ${d}${text()})`,
+    heatmapSource: `pe.heatmap(0, ${len}, ${d}${text({ colormap: true })})`,
     rows: len,
-    run: (pe) => pe.table(len, d, { preset }),
-    heatmap: (pe, lut) => pe.heatmap(0, len, d, { preset, colormap: lut }),
+    run: (pe) => pe.table(len, d, options),
+    heatmap: (pe, lut) => pe.heatmap(0, len, d, { ...options, colormap: lut }),
   };
 }
 
 export default {
   id: 'variants',
+  ownControls: ['layout'],
   mount(root, app, controlsElement) {
     const { t, pe } = app;
+    const layoutToggle = createRadioGroup({ key: 'layout', values: VARIANT_LAYOUTS, label: t('lessons.variants.layoutOverride'), app });
+    const layoutNote = h('div', { class: 'note layout-note' });
     const cards = {};
     const grid = h('div', { class: 'preset-grid' });
     for (const preset of PRESETS) {
@@ -87,12 +103,12 @@ export default {
     const exportBar = createExportBar(app, {
       csv: () => {
         const s = app.state;
-        const call = presetCall(s.preset, s.len, s.d);
+        const call = presetCall(s.preset, s.len, s.d, s.layout);
         downloadCSV(`pe_${s.preset}_${call.rows}x${s.d}.csv`, toCSV(call.run(pe), call.rows, s.d));
       },
       npy: () => {
         const s = app.state;
-        const call = presetCall(s.preset, s.len, s.d);
+        const call = presetCall(s.preset, s.len, s.d, s.layout);
         downloadNpy(`pe_${s.preset}_${call.rows}x${s.d}.npy`, call.run(pe), [call.rows, s.d]);
       },
       png: () => downloadPNG(`pe_${app.state.preset}.png`, cards[app.state.preset].map.snapshot()),
@@ -100,7 +116,8 @@ export default {
 
     root.append(
       ...lessonHeader(app, 'variants'),
-      h('div', { class: 'lesson-controls' }, controlsElement),
+      h('div', { class: 'lesson-controls' }, layoutToggle.element, controlsElement),
+      layoutNote,
       grid,
       bar.element,
       info,
@@ -113,7 +130,7 @@ export default {
 
     function describe(preset, r, c) {
       const s = current;
-      const call = presetCall(preset, s.len, s.d);
+      const call = presetCall(preset, s.len, s.d, s.layout);
       if (r >= call.rows) return;
       const table = call.run(pe);
       let where = t('lessons.variants.rowPosition', { position: r });
@@ -128,10 +145,13 @@ export default {
     return {
       update(s, prev) {
         current = s;
+        layoutToggle.sync(s);
+        clear(layoutNote);
+        if (s.layout !== 'preset') layoutNote.append(...paragraphs(t('lessons.variants.layoutNote', { layout: t(`layout.${s.layout}`) })));
         const lut = colormapLUT(s.cmap);
-        if (!prev || prev.d !== s.d || prev.len !== s.len || prev.cmap !== s.cmap) {
+        if (!prev || prev.d !== s.d || prev.len !== s.len || prev.cmap !== s.cmap || prev.layout !== s.layout) {
           for (const preset of PRESETS) {
-            const call = presetCall(preset, s.len, s.d);
+            const call = presetCall(preset, s.len, s.d, s.layout);
             let rgba;
             if (call.heatmap) rgba = call.heatmap(pe, lut);
             else {
@@ -158,7 +178,7 @@ export default {
           cards[preset].button.setAttribute('aria-pressed', String(on));
           cards[preset].button.textContent = on ? t('lessons.variants.selected') : t('lessons.variants.select');
         }
-        const call = presetCall(s.preset, s.len, s.d);
+        const call = presetCall(s.preset, s.len, s.d, s.layout);
         snippet.textContent = [
           `import sinpe from 'sinpe.wasm';`,
           ``,
@@ -166,7 +186,7 @@ export default {
           `const table = ${call.source};`,
           `// Float32Array(${call.rows} * ${s.d}), row-major: row r is table.subarray(r * ${s.d}, (r + 1) * ${s.d})`,
           ...(call.heatmap
-            ? [``, `// the same view as RGBA pixels for a canvas (colormap: Uint8Array(1024) LUT)`, `const rgba = pe.heatmap(0, ${s.len}, ${s.d}, { preset: '${s.preset}', colormap });`, `ctx.putImageData(new ImageData(rgba, ${s.d}, ${s.len}), 0, 0);`]
+            ? [``, `// the same view as RGBA pixels for a canvas (colormap: Uint8Array(1024) LUT)`, `const rgba = ${call.heatmapSource};`, `ctx.putImageData(new ImageData(rgba, ${s.d}, ${s.len}), 0, 0);`]
             : []),
         ].join('\n');
         clear(differences).append(...paragraphs(t(`lessons.variants.details.${s.preset}`)));
