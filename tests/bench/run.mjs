@@ -264,8 +264,9 @@ frequencies precomputed once in float64, then \`Math.sin\`/\`Math.cos\` of \`pos
 default dtype) computes, shown for its error. The heatmap's error column is the largest
 difference between the colour index used and the one the float64 value gives (1 = a
 value within rounding of a bin edge). The *diagnostic* single-row case keeps positions
-below 2^19, so every angle stays below 2^19·π/2 ≈ 823550, beyond which float64 sin/cos (xsimd's
-and V8's alike) switch to a slow per-value range reduction.
+below 2^19, so every angle stays below 2^19·π/2 ≈ 823550, beyond which V8's float64
+`Math.sin`/`Math.cos` (and xsimd's `sincos`, which sinpe no longer uses for its anchors)
+switch to a slow per-value range reduction.
 
 Latest run (${report.date}): ${m.cpu}, ${m.cores} cores (${m.widestSimd}), ${m.memoryGiB} GiB, ${m.os};
 ${report.node?.runtime ?? 'Node: not run'}; ${report.chromium?.runtime ?? 'Chromium: not run'} (headless);
