@@ -195,7 +195,8 @@ function parseOptions(options, extra) {
   return flat;
 }
 
-function statusError(code, ctx) {
+// `name` is the core's name for the status, for codes this layer does not know.
+function statusError(code, ctx, name) {
   const p = PRESETS[ctx.flat?.preset ?? 0];
   const messages = {
     [STATUS.bad_preset]: [RangeError, `options.preset is not a known preset`],
@@ -231,7 +232,7 @@ function statusError(code, ctx) {
     [STATUS.bad_column_window]: [RangeError, `options.columnStart/columns must lie within [0, dModel)`],
     [STATUS.bad_value_range]: [RangeError, `options.vmin must be less than options.vmax`],
   };
-  const [ErrorType, message] = messages[code] ?? [Error, `internal status ${code}`];
+  const [ErrorType, message] = messages[code] ?? [Error, `internal status ${code} (${name})`];
   return new ErrorType(`sinpe: ${message}`);
 }
 
@@ -299,7 +300,7 @@ class Encoder {
     if (status !== 0) {
       if (status === STATUS.position_not_finite || status === STATUS.position_out_of_range)
         ctx = { ...ctx, index: ctx.index ?? this.#m.badIndex() };
-      throw statusError(status, ctx);
+      throw statusError(status, ctx, this.#m.statusName(status));
     }
   }
 

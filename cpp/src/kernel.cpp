@@ -4,9 +4,10 @@
 //   sin((p0+j)w) = sin(p0 w) cos(j w) + cos(p0 w) sin(j w)
 //   cos((p0+j)w) = cos(p0 w) cos(j w) - sin(p0 w) sin(j w)
 // Rows are made in blocks of B (<= 64). For each block the anchor
-// (sin, cos)(p0 w) is known in float64 (directly, with full range reduction,
-// or by stepping the previous block's anchor in float64 and re-anchoring
-// directly every kReanchor blocks), then rounded once to float32; cos/sin(j w)
+// (sin, cos)(p0 w) is known in float64 (directly, by trig.hpp's sincos of the
+// angle p0*w rounded as the float64 formula rounds it, or by stepping the
+// previous block's anchor in float64, re-anchoring directly every kReanchor
+// blocks), then rounded once to float32; cos/sin(j w)
 // for j < B come from the plan's float32 table. So every output value is one
 // float32 expression a*c + b*s of four correctly rounded inputs with
 // a^2+b^2 = c^2+s^2 = 1: its error is at most 4 * 2^-24 = 2.38e-7 (three
