@@ -160,6 +160,8 @@ describe('lesson 3: waves and wavelengths', () => {
     let never = 0;
     for (let i = 0; i < 16; i++) if (2 * Math.PI * 10000 ** ((2 * i) / 32) > 60) never++;
     assert.match(await page.textContent('.never-summary'), new RegExp(`^${never} of the 16 frequencies`));
+    // the first of them (i = 4, λ = 20π ≈ 62.8) still covers 60/62.8 = 0.95 of a cycle: not "a little"
+    assert.match(await page.textContent('.never-summary'), /covers 0\.95 of a cycle/);
     // hover the curves: the readout holds sin/cos of position·ω_3
     const box = await page.locator(chart).locator('svg.chart-svg').boundingBox();
     await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2);
@@ -201,6 +203,10 @@ describe('lesson 4: binary counting', () => {
     const text = await readout(page, '.binary-readout');
     assert.match(text, /Position 5 = 101 in binary/);
     near(numbersIn(text).find((n) => n < 0), Math.sin(5), 1e-4, 'sin 5');
+    // the bit axis is labelled with bit numbers (most significant on the left), not column indices
+    assert.deepEqual(await page.$$eval('.bits-map .axis.x .tick text', (ts) => ts.map((t) => t.textContent)), ['2', '1', '0']);
+    // the growth factor quoted is the one of the figure (d = 16): 10000^(2/16) = 3.16
+    assert.match(await page.textContent('.binary-explain'), /3\.16 for d = 16, base 10000/);
     await screenshot(page, 'binary-en');
     await commonChecks(page, 'binary', {
       change: (p) => p.fill('input.number[data-key="bits"]', '5').then(() => p.press('input.number[data-key="bits"]', 'Enter')),
@@ -321,7 +327,7 @@ describe('lesson 6: relative position', () => {
     await assertPixel(page, canvas, 10, 20, dot(10));
     await hoverCell(page, canvas, 20, 10);
     const text = await readout(page, '.relative-readout');
-    assert.match(text, /offset j − i = 10/);
+    assert.match(text, /offset q − p = 10/);
     near(numbersIn(text)[3], dot(10) * 8, 1e-3, 'dot product');
     await screenshot(page, 'relative-en');
     await commonChecks(page, 'relative', {
@@ -368,6 +374,20 @@ describe('lesson 7: pitfalls', () => {
         assert.ok(failed > 0, 'far positions fail a 1e-5 tolerance');
       },
     });
+    await page.close();
+  });
+
+  test('float32 error summary gives the true maxima (REFERENCE.md, d = 512)', async () => {
+    const page = await openPage(browser.context, '#lesson=pitfalls&d=512');
+    // the whole tables: 2.31e-4 below 4096 and 3.89e-3 below 65536 (sampling only
+    // the middle of each octave reported 2.2e-4 and 3.4e-3)
+    const summary = await page.textContent('.error-summary');
+    const m = summary.match(/d = 512, .* reaches (\S+) below position 4\s?096, (\S+) below 65\s?536/);
+    assert.ok(m, summary);
+    const [e4096, e65536] = [numbersIn(m[1])[0], numbersIn(m[2])[0]];
+    near(e4096, 2.3e-4, 0.05e-4, 'error below 4096');
+    near(e65536, 3.9e-3, 0.05e-3, 'error below 65536');
+    assert.deepEqual(page.problems, []);
     await page.close();
   });
 });

@@ -17,6 +17,8 @@ export default {
       yLabel: t('axis.position'),
       label: t('lessons.binary.bitsLabel'),
       className: 'bits-map',
+      // columns hold bits from the most significant down: label them with the bit number b
+      xTickFormat: (c) => String((current?.s.bits ?? 0) - 1 - c),
       onCursor: (c, r) => describe(r, { bitColumn: c }),
     });
     const peMap = createHeatmap({
@@ -29,6 +31,7 @@ export default {
     const bar = createColorBar({ label: t('axis.value') });
     const chart = createLineChart({ xLabel: t('axis.position'), yLabel: t('axis.value'), label: t('lessons.binary.chartLabel'), height: 240 });
     const tableBox = h('div');
+    const explainBox = h('div', { class: 'binary-explain' });
 
     root.append(
       ...lessonHeader(app, 'binary'),
@@ -36,7 +39,7 @@ export default {
       h('div', { class: 'side-by-side' }, h('div', {}, h('h2', {}, t('lessons.binary.bitsTitle')), bitsMap.element), h('div', {}, h('h2', {}, t('lessons.binary.peTitle')), peMap.element)),
       bar.element,
       info,
-      ...paragraphs(t('lessons.binary.explain')),
+      explainBox,
       section(t('lessons.binary.chartTitle'), ...paragraphs(t('lessons.binary.chartText')), chart.element),
       section(t('lessons.binary.diffTitle'), ...paragraphs(t('lessons.binary.diff'))),
       h('details', { class: 'data-details' }, h('summary', {}, t('lessons.binary.tableSummary')), tableBox),
@@ -80,13 +83,18 @@ export default {
         peMap.draw({ rgba: pe.heatmap(0, count, s.d, { base: s.base, colormap: colormapLUT(s.cmap) }), columns: s.d, rows: count, x0: 0, y0: 0 });
         if (!prev || prev.cmap !== s.cmap) bar.draw(s.cmap, -1, 1);
         describe(Math.min(5, count - 1), { bitColumn: s.bits - 1 });
+        clear(explainBox).append(...paragraphs(t('lessons.binary.explain', { ratio: fmt(s.base ** (2 / s.d), 2), d: s.d, base: s.base })));
 
         const series = [];
         for (const b of [0, 1]) {
-          series.push({
-            name: t('lessons.binary.bitSeries', { bit: b }),
-            points: Array.from({ length: count }, (_, p) => [p, (p >> b) & 1 ? 1 : -1]),
-          });
+          // a square wave: bit b holds its value from p to p + 1, then jumps
+          const points = [];
+          for (let p = 0; p < count; p++) {
+            const v = (p >> b) & 1 ? 1 : -1;
+            points.push([p, v]);
+            if (p + 1 < count) points.push([p + 1, v]);
+          }
+          series.push({ name: t('lessons.binary.bitSeries', { bit: b }), points });
         }
         for (const c of [0, 2]) {
           series.push({

@@ -160,8 +160,8 @@ const PYTORCH = `import math, torch
 
 def sinusoidal_pe(max_len, d_model, base=10000.0):
     pos = torch.arange(max_len, dtype=torch.float64).unsqueeze(1)     # (max_len, 1)
-    i = torch.arange(0, d_model, 2, dtype=torch.float64)              # 2i = 0, 2, 4, …
-    omega = torch.exp(-math.log(base) * i / d_model)                  # 1 / base^(2i/d)
+    two_i = torch.arange(0, d_model, 2, dtype=torch.float64)          # 2i = 0, 2, 4, …
+    omega = torch.exp(-math.log(base) * two_i / d_model)              # 1 / base^(2i/d)
     pe = torch.zeros(max_len, d_model, dtype=torch.float64)
     pe[:, 0::2] = torch.sin(pos * omega)                              # even columns
     pe[:, 1::2] = torch.cos(pos * omega)                              # odd columns, same ω

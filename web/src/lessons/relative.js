@@ -31,7 +31,7 @@ export default {
       ...paragraphs(t('lessons.relative.rotationText')),
       h('div', { class: 'lesson-controls' }, controlsElement),
       section(t('lessons.relative.checkTitle'), check, blocks, tableBox),
-      section(t('lessons.relative.dotTitle'), ...paragraphs(t('lessons.relative.dotText')), tex('PE(i)\\cdot PE(j) = \\sum_{k=0}^{d/2-1} \\cos\\big(\\omega_k (j - i)\\big)', true), map.element, bar.element, info, diagonal),
+      section(t('lessons.relative.dotTitle'), ...paragraphs(t('lessons.relative.dotText')), tex('PE(p)\\cdot PE(q) = \\sum_{i=0}^{d/2-1} \\cos\\big(\\omega_i (q - p)\\big)', true), map.element, bar.element, info, diagonal),
     );
 
     let current = null;

@@ -116,6 +116,7 @@ export default {
                 half,
                 first: never[0][0],
                 firstColumn: 2 * never[0][0],
+                firstCycles: fmt(s.len / never[0][1], 2),
                 len: s.len,
                 ratio: fmt(s.base ** (2 / s.d), 4),
               });

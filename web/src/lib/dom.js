@@ -64,7 +64,7 @@ export function paragraphs(texts) {
 /** Number formatting for readouts: fixed digits, with a true minus sign. */
 export function fmt(v, digits = 4) {
   if (v === undefined || v === null || Number.isNaN(v)) return '—';
-  if (v !== 0 && (Math.abs(v) < 10 ** -digits || Math.abs(v) >= 1e7)) return v.toExponential(Math.max(1, digits - 1)).replace('-', '−');
+  if (v !== 0 && (Math.abs(v) < 10 ** -digits || Math.abs(v) >= 1e7)) return v.toExponential(Math.max(1, digits - 1)).replace(/-/g, '−');
   return v.toFixed(digits).replace('-', '−');
 }
 

@@ -11,11 +11,12 @@ const MARGIN = { top: 6, right: 6, bottom: 34, left: 52 };
 
 /**
  * createHeatmap(options) → { element, canvas, draw(frame), setCursor(col,row), cursor }
- * options: xLabel, yLabel (strings), label (accessible name), onCursor(col, row) called
+ * options: xLabel, yLabel (strings), label (accessible name), xTickFormat(column) → tick text
+ * (default: the column number), onCursor(col, row) called
  * with cell indices within the drawn frame, onScroll(deltaRows), onKey(event) → bool handled.
  * frame: { rgba (Uint8ClampedArray), columns, rows, x0 (first column number), y0 (first row number) }
  */
-export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, className = '' }) {
+export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, className = '', xTickFormat = (t) => String(t) }) {
   const canvas = h('canvas', { class: 'heatmap-canvas', width: 1, height: 1 });
   const svg = svgEl('svg', { class: 'heatmap-axes', 'aria-hidden': 'true' });
   const cursorRect = svgEl('rect', { class: 'heatmap-cursor' });
@@ -68,7 +69,7 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, class
     const nx = Math.max(2, Math.floor(pbox.width / 70));
     const ny = Math.max(2, Math.floor(pbox.height / 40));
     gx.setAttribute('transform', `translate(0,${top + pbox.height})`);
-    select(gx).call(axisBottom(x).tickValues(intTicks(x, nx)).tickFormat((t) => String(t)).tickSizeOuter(0));
+    select(gx).call(axisBottom(x).tickValues(intTicks(x, nx)).tickFormat(xTickFormat).tickSizeOuter(0));
     gy.setAttribute('transform', `translate(${left},0)`);
     select(gy).call(axisLeft(y).tickValues(intTicks(y, ny)).tickFormat(fullInt).tickSizeOuter(0));
     fitLeftMargin(gy);
