@@ -116,7 +116,7 @@ export default {
       title: 'Waves and wavelengths',
       intro: ['Read the table down a column instead of across a row: every column is a sine or cosine wave over the positions. Here are any columns you choose, and the wavelength of every frequency.'],
       try: 'Try:',
-      d2l: 'd2l figure: columns 6–9, d 32',
+      d2l: 'd2l figure: columns 6–9, d = 32',
       sinCols: 'sin columns 0, 2, 4, 6',
       pair: 'one sin/cos pair',
       curvesTitle: 'Columns as curves',
