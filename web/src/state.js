@@ -9,6 +9,8 @@
 //
 // Pure module: no DOM access, so Node tests can import it.
 
+import { presets, layouts } from 'sinpe.wasm';
+
 export const LESSONS = Object.freeze([
   'formula',
   'heatmap',
@@ -20,19 +22,11 @@ export const LESSONS = Object.freeze([
   'variants',
 ]);
 export const LANGS = Object.freeze(['en', 'zh']);
-export const LAYOUTS = Object.freeze(['interleaved', 'concat', 'cos-first']);
+// The package's own lists, so the site offers exactly what the API accepts.
+export const LAYOUTS = layouts;
 // lesson 8: 'preset' = each preset's own layout, or one layout for all of them
 export const VARIANT_LAYOUTS = Object.freeze(['preset', ...LAYOUTS]);
-export const PRESETS = Object.freeze([
-  'vaswani',
-  'keras',
-  'tensor2tensor',
-  'fairseq',
-  'whisper',
-  'diffusers',
-  'guided-diffusion',
-  'mae',
-]);
+export const PRESETS = presets;
 export const COLORMAPS = Object.freeze(['rdbu', 'puor', 'viridis', 'cividis']);
 
 export const MAX_POSITION = 2 ** 24; // sinpe's contract: |position| < 2^24

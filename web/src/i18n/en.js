@@ -185,7 +185,7 @@ export default {
       tooShort: 'max_len = {len} is shorter than the {n} tokens: P[:, :seq_len] has only {len} rows, and PyTorch would fail to broadcast. Raise max_len. (sinpe has no table to outgrow: it makes any rows you ask for.)',
       whyTitle: 'Why add rather than concatenate?',
       why: [
-        'Adding keeps the width at `d_model`, so nothing else in the model changes. The encoding lives in the same space as the embeddings; training learns embeddings that coexist with it. In the original Transformer the embeddings are multiplied by $\\sqrt{d}$ first, so the word signal is not drowned by the ±1 of the encoding; the “embedding size” slider plays with that balance.',
+        'Adding keeps the width at `d_model`, so nothing else in the model changes. The encoding lives in the same space as the embeddings; training learns embeddings that coexist with it. In the original Transformer the embeddings are multiplied by $\\sqrt{d}$ first (§3.4); a common reading is that this keeps the word signal from being drowned by the ±1 of the encoding. The “embedding size” slider plays with that balance.',
       ],
       dropoutSection: 'Dropout after the sum',
       dropoutText: [
@@ -272,7 +272,7 @@ export default {
       copied: 'Copied.',
       copyFailed: 'Copying is not allowed here; select the text instead.',
       chartTitle: 'The frequencies compared',
-      chartText: ['Every preset spaces its frequencies geometrically, but the end points differ: vaswani and keras stop just short of 1/base, fairseq, whisper and tensor2tensor reach 1/base exactly with the last frequency, diffusers and guided-diffusion divide by $h - \\text{shift}$, and MAE uses half as many per axis.'],
+      chartText: ['Every preset spaces its frequencies geometrically, but the end points differ: vaswani and keras stop just short of 1/base, fairseq, whisper and tensor2tensor reach 1/base exactly with the last frequency, diffusers divides its exponent by $h - \\text{freqShift}$ (with the default shift of 1 its last frequency is exactly 1/maxPeriod), guided-diffusion by $h$ (stopping just short of 1/maxPeriod, like vaswani), and MAE uses half as many per axis.'],
       chartLabel: 'Angular frequencies of every preset on a log axis',
       omegaAxis: 'angular frequency ω_i',
       diffTitle: 'About the selected preset',

@@ -185,7 +185,7 @@ export default {
       tooShort: 'max_len = {len} 比词元个数 {n} 还小：P[:, :seq_len] 只有 {len} 行，PyTorch 会因为无法广播而报错。请调大 max_len。（sinpe 没有预先算好的表，要多少行就生成多少行。）',
       whyTitle: '为什么是相加而不是拼接？',
       why: [
-        '相加后宽度仍是 `d_model`，模型其余部分都不用改。位置编码和词向量处在同一个空间里，训练会让词向量学会与它共存。原始 Transformer 会先把词向量乘以 $\\sqrt{d}$，免得词的信息被位置编码的 ±1 淹没；“词向量幅度”滑块就是用来体会这种平衡的。',
+        '相加后宽度仍是 `d_model`，模型其余部分都不用改。位置编码和词向量处在同一个空间里，训练会让词向量学会与它共存。原始 Transformer 会先把词向量乘以 $\\sqrt{d}$（论文 3.4 节）；常见的解释是，这样词的信息不会被位置编码的 ±1 淹没。“词向量幅度”滑块就是用来体会这种平衡的。',
       ],
       dropoutSection: '相加之后的 dropout',
       dropoutText: [
@@ -272,7 +272,7 @@ export default {
       copied: '已复制。',
       copyFailed: '此处不允许复制，请手动选中文本。',
       chartTitle: '频率对比',
-      chartText: ['每个预设的频率都按等比数列分布，但端点不同：vaswani 和 keras 止于略大于 1/base 处；fairseq、whisper 和 tensor2tensor 的最后一个频率正好是 1/base；diffusers 和 guided-diffusion 除以 $h - \\text{shift}$；MAE 每个轴只用一半数量的频率。'],
+      chartText: ['每个预设的频率都按等比数列分布，但端点不同：vaswani 和 keras 止于略大于 1/base 处；fairseq、whisper 和 tensor2tensor 的最后一个频率正好是 1/base；diffusers 的指数除以 $h - \\text{freqShift}$（默认 shift 为 1 时，最后一个频率正好是 1/maxPeriod），guided-diffusion 除以 $h$（和 vaswani 一样止于略大于 1/maxPeriod 处）；MAE 每个轴只用一半数量的频率。'],
       chartLabel: '各预设的角频率（对数坐标）',
       omegaAxis: '角频率 ω_i',
       diffTitle: '所选预设的说明',
