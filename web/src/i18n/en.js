@@ -245,7 +245,7 @@ export default {
       errorSeries: 'float32 recipe, d = {d}',
       sinpeBound: 'sinpe ≤ 2.5e−7',
       seedTolerance: 'tolerance 1e−3',
-      errorSummary: 'For d = {d}, the largest error of the float32 recipe reaches {e4096} below position 4 096, {e65536} below 65 536 and {e1m} below 2^20.',
+      errorSummary: 'For d = {d}, the largest error of the float32 recipe reaches {e4096} below position 4 096, {e65536} below 65 536 and {e1m} below 2²⁰.',
       tolTitle: 'A tolerance check, NumPy style',
       tolText: ['Another seed notebook compares two tables with `np.abs(a - b) < tolerance`. Here the float32 recipe is checked against sinpe’s exact rows, cell by cell: the +1 end of the colormap means True, the −1 end False. Scroll to large positions, or tighten the tolerance, and watch cells fail.'],
       tolLabel: 'Tolerance check of the float32 recipe against the exact values',

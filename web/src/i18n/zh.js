@@ -245,7 +245,7 @@ export default {
       errorSeries: 'float32 写法，d = {d}',
       sinpeBound: 'sinpe ≤ 2.5e−7',
       seedTolerance: '容差 1e−3',
-      errorSummary: 'd = {d} 时，float32 写法的最大误差在位置 4096 以内达到 {e4096}，65536 以内 {e65536}，2^20 以内 {e1m}。',
+      errorSummary: 'd = {d} 时，float32 写法的最大误差在位置 4096 以内达到 {e4096}，65536 以内 {e65536}，2²⁰ 以内 {e1m}。',
       tolTitle: 'NumPy 风格的容差检查',
       tolText: ['另一份示例笔记用 `np.abs(a - b) < tolerance` 比较两张表。这里逐个单元格地把 float32 写法与 sinpe 的精确结果比较：配色 +1 端表示 True，−1 端表示 False。跳到较大的位置，或把容差调小，就会看到不合格的单元格出现。'],
       tolLabel: 'float32 写法与精确值的容差检查',

@@ -9,6 +9,16 @@ import { line } from 'd3-shape';
 import { h, svgEl } from './dom.js';
 
 export const SERIES_COLORS = schemeTableau10;
+
+const SUPERSCRIPT = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
+
+// Log-axis ticks as 10ⁿ (short and all alike, where '~g' mixes 0.00001 with 1e-8);
+// ticks between powers of ten stay unlabelled.
+function powerOfTen(v) {
+  const e = Math.round(Math.log10(v));
+  if (Math.abs(Math.log10(v) - e) > 1e-9) return '';
+  return e === 0 ? '1' : `10${String(e).replace(/[-0-9]/g, (c) => SUPERSCRIPT[c])}`;
+}
 const DASHES = ['', '6 3', '2 3', '8 3 2 3', '1 2', '10 4', '4 4', '12 2 2 2'];
 
 /**
@@ -38,7 +48,7 @@ export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = fa
     svg.append(gx, gy);
     const nx = Math.max(3, Math.floor(width / 80));
     select(gx).call(xLog ? axisBottom(x).ticks(nx, '~s') : axisBottom(x).ticks(nx));
-    select(gy).call(yLog ? axisLeft(y).ticks(5, '~g') : axisLeft(y).ticks(5));
+    select(gy).call(yLog ? axisLeft(y).ticks(5).tickFormat(powerOfTen) : axisLeft(y).ticks(5));
     const lx = svgEl('text', { class: 'axis-label', x: (margin.left + width - margin.right) / 2, y: 34 });
     lx.textContent = xLabel;
     gx.append(lx);
