@@ -15,7 +15,7 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
 fi
 cmake --build "$build" -j"$(nproc)" --target sinpe_fuzz >"$build/build.log" 2>&1 || { cat "$build/build.log"; exit 1; }
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
-export UBSAN_OPTIONS=suppressions=$root/tests/hardening/ubsan.supp:halt_on_error=1:print_stacktrace=1
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 cd "$build"
 
 # 1. Every input that once failed, and the seeds, must pass.
