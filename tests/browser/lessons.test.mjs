@@ -76,6 +76,18 @@ describe('lesson 1: the formula', () => {
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowRight');
     assert.match(await readout(page, '.formula-readout'), /Position 1, column 1/);
+    // step 3 names the slowest column of the table shown, and follows d and base
+    const lessonText = () => page.textContent('.lesson-formula');
+    assert.match(await lessonText(), /down to 0\.010000 rad per position/); // d = 4: ω_1 = 10000^(−1/2)
+    await page.fill('.lesson-formula input.number[data-key="base"]', '100');
+    await page.press('.lesson-formula input.number[data-key="base"]', 'Enter');
+    await settle(page);
+    assert.match(await lessonText(), /down to 0\.100000 rad per position/); // 100^(−1/2)
+    await page.click('button.example-8x16'); // d = 16, base 10000: ω_7 = 10000^(−14/16)
+    await settle(page);
+    assert.match(await lessonText(), new RegExp(`down to ${(10000 ** (-14 / 16)).toFixed(6).replace('.', '\\.')} rad per position`));
+    await page.click('button.example-3x4');
+    await settle(page);
     await screenshot(page, 'formula-en');
     await commonChecks(page, 'formula', {
       change: (p) => p.click('button.example-8x16'),
@@ -106,8 +118,15 @@ describe('lesson 2: reading the heatmap', () => {
     await settle(page);
     await assertPixel(page, canvas, 1, 0, 1);
     await assertPixel(page, canvas, 1, 3, Math.cos(3));
+    // the row-0 and slow-column paragraphs describe the layout shown
+    const heatmapText = () => page.textContent('.lesson-heatmap');
+    assert.ok((await heatmapText()).includes(en.lessons.heatmap.row0Layout.interleaved), 'row 0 text follows the interleaved layout');
+    assert.ok((await heatmapText()).includes(en.lessons.heatmap.flatLayout.interleaved), 'slow-column text follows the interleaved layout');
+    assert.ok(!(await heatmapText()).includes('In the concatenated layout'), 'no text about the concatenated layout while interleaved is shown');
     await page.check('input[data-key="layout"][value="cos-first"]');
     await settle(page);
+    assert.ok((await heatmapText()).includes(en.lessons.heatmap.row0Layout['cos-first']), 'row 0 text follows the cos-first layout');
+    assert.ok((await heatmapText()).includes(en.lessons.heatmap.flatLayout['cos-first']), 'slow-column text follows the cos-first layout');
     await assertPixel(page, canvas, 0, 0, 1);
     await assertPixel(page, canvas, 32, 3, Math.sin(3));
     await hoverCell(page, canvas, 32, 3);
@@ -173,6 +192,23 @@ describe('lesson 3: waves and wavelengths', () => {
     near(numbers[2], Math.sin(position * omega3), 1e-4, 'col 6');
     near(numbers[4], Math.cos(position * omega3), 1e-4, 'col 7');
     await screenshot(page, 'waves-en');
+    // the text under "Columns as curves" names the columns plotted, not the default 6–9
+    const wavesText = () => page.textContent('.lesson-waves');
+    assert.match(await wavesText(), /columns 6 and 7 are the sine and cosine of [^;]*i = 3/);
+    assert.match(await wavesText(), /columns 8 and 9 are the sine and cosine of [^.]*i = 4/);
+    await page.fill('input[data-key="cols"]', '3, 8');
+    await page.press('input[data-key="cols"]', 'Enter');
+    await settle(page);
+    const after = await wavesText();
+    assert.doesNotMatch(after, /columns? 6 and 7/i);
+    assert.match(after, /column 3 is the cosine of [^;]*i = 1/);
+    assert.match(after, /column 8 is the sine of [^.]*i = 4/);
+    assert.match(after, /here [^:]*i = 1[^:]* is the fastest and [^:]*i = 4[^:]* the slowest/);
+    await page.click('button[data-lang="zh"]');
+    await settle(page);
+    assert.match(await wavesText(), /第 3 列是[^；]*i = 1[^；]*的余弦；第 8 列是[^。]*i = 4[^。]*的正弦/);
+    await page.click('button[data-lang="en"]');
+    await settle(page);
     await commonChecks(page, 'waves', {
       change: async (p) => {
         await p.fill('input[data-key="cols"]', '0, 1');
@@ -181,6 +217,7 @@ describe('lesson 3: waves and wavelengths', () => {
       verify: async (p, hash) => {
         assert.match(hash, /cols=0%2C1/);
         assert.equal(await p.locator('.lesson-waves figure.chart').first().locator('path.chart-line').count(), 2);
+        assert.match(await p.textContent('.lesson-waves'), /columns 0 and 1 are the sine and cosine of [^.]*i = 0/);
       },
     });
     await page.close();
@@ -208,6 +245,13 @@ describe('lesson 4: binary counting', () => {
     // the growth factor quoted is the one of the figure (d = 16): 10000^(2/16) = 3.16
     assert.match(await page.textContent('.binary-explain'), /3\.16 for d = 16, base 10000/);
     await screenshot(page, 'binary-en');
+    // the chart text gives the wavelengths of the columns drawn, for the d shown
+    const chartText = () => page.textContent('.lesson-binary');
+    assert.match(await chartText(), /wavelengths 6\.28 and 19\.87 positions for d = 16, base 10000/);
+    await page.fill('.lesson-binary input.number[data-key="d"]', '4');
+    await page.press('.lesson-binary input.number[data-key="d"]', 'Enter');
+    await settle(page);
+    assert.match(await chartText(), /wavelengths 6\.28 and 628\.32 positions for d = 4, base 10000/);
     await commonChecks(page, 'binary', {
       change: (p) => p.fill('input.number[data-key="bits"]', '5').then(() => p.press('input.number[data-key="bits"]', 'Enter')),
       verify: async (p, hash) => {

@@ -32,6 +32,10 @@ export default {
     const chart = createLineChart({ xLabel: t('axis.position'), yLabel: t('axis.value'), label: t('lessons.binary.chartLabel'), height: 240 });
     const tableBox = h('div');
     const explainBox = h('div', { class: 'binary-explain' });
+    const chartText = h('div', { class: 'binary-chart-text' });
+    // the chart draws these bits and these (sin) columns; the text names the same ones
+    const CHART_BITS = [0, 1];
+    const CHART_COLUMNS = [0, 2];
 
     root.append(
       ...lessonHeader(app, 'binary'),
@@ -40,7 +44,7 @@ export default {
       bar.element,
       info,
       explainBox,
-      section(t('lessons.binary.chartTitle'), ...paragraphs(t('lessons.binary.chartText')), chart.element),
+      section(t('lessons.binary.chartTitle'), chartText, chart.element),
       section(t('lessons.binary.diffTitle'), ...paragraphs(t('lessons.binary.diff'))),
       h('details', { class: 'data-details' }, h('summary', {}, t('lessons.binary.tableSummary')), tableBox),
     );
@@ -86,7 +90,15 @@ export default {
         clear(explainBox).append(...paragraphs(t('lessons.binary.explain', { ratio: fmt(s.base ** (2 / s.d), 2), d: s.d, base: s.base })));
 
         const series = [];
-        for (const b of [0, 1]) {
+        const [c0, c1] = CHART_COLUMNS.map((c) => ({ column: c, i: c / 2, wavelength: fmt((2 * Math.PI) / omega[c / 2], 2) }));
+        clear(chartText).append(
+          ...paragraphs(
+            t('lessons.binary.chartText').map((p) =>
+              p.replace(/\{(\w+)\}/g, (m, k) => String({ b0: CHART_BITS[0], b1: CHART_BITS[1], p0: 2 ** (CHART_BITS[0] + 1), p1: 2 ** (CHART_BITS[1] + 1), c0: c0.column, c1: c1.column, i0: c0.i, i1: c1.i, w0: c0.wavelength, w1: c1.wavelength, d: s.d, base: s.base }[k] ?? m)),
+            ),
+          ),
+        );
+        for (const b of CHART_BITS) {
           // a square wave: bit b holds its value from p to p + 1, then jumps
           const points = [];
           for (let p = 0; p < count; p++) {
@@ -96,7 +108,7 @@ export default {
           }
           series.push({ name: t('lessons.binary.bitSeries', { bit: b }), points });
         }
-        for (const c of [0, 2]) {
+        for (const c of CHART_COLUMNS) {
           series.push({
             name: t('lessons.binary.colSeries', { column: c }),
             points: Array.from({ length: count }, (_, p) => [p, table[p * s.d + c]]),

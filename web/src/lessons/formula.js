@@ -44,6 +44,8 @@ export default {
       },
     });
 
+    const step3Text = h('div', { class: 'step3-text' });
+
     root.append(
       ...lessonHeader(app, 'formula'),
       tex('PE_{(pos,\\,2i)} = \\sin\\!\\left(\\frac{pos}{\\text{base}^{2i/d}}\\right), \\qquad PE_{(pos,\\,2i+1)} = \\cos\\!\\left(\\frac{pos}{\\text{base}^{2i/d}}\\right)', true),
@@ -51,7 +53,7 @@ export default {
       h('div', { class: 'lesson-controls' }, examples, controlsElement),
       section(t('lessons.formula.step1'), ...paragraphs(t('lessons.formula.step1Text')), posBox),
       section(t('lessons.formula.step2'), ...paragraphs(t('lessons.formula.step2Text')), indexBox),
-      section(t('lessons.formula.step3'), ...paragraphs(t('lessons.formula.step3Text')), angleBox),
+      section(t('lessons.formula.step3'), step3Text, angleBox),
       section(t('lessons.formula.step4'), ...paragraphs(t('lessons.formula.step4Text')), peBox),
       h('div', { class: 'readout-sticky' }, info, infoMath),
       exportBar,
@@ -87,6 +89,8 @@ export default {
         const omega = pe.frequencies(s.d, { base: s.base });
         const half = s.d / 2;
         current = { s, table, omega };
+        // the slowest column depends on d and base: say how slow it is now
+        clear(step3Text).append(...paragraphs(t('lessons.formula.step3Text').map((p) => p.replace('{last}', half - 1).replace('{omega}', fmt(omega[half - 1], 6)))));
 
         clear(posBox).append(
           createMatrixTable({

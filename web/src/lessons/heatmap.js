@@ -1,7 +1,7 @@
 // Lesson 2: reading the heatmap. Position × dimension, drawn by the package's
 // fused heatmap kernel straight into the canvas' RGBA buffer; rows are made
 // on demand, so the view can scroll to any position below 2^24.
-import { h, fmt, rich, tex } from '../lib/dom.js';
+import { h, fmt, rich, tex, clear } from '../lib/dom.js';
 import { createHeatmap, createColorBar } from '../lib/heatmap.js';
 import { colormapLUT } from '../lib/colormap.js';
 import { createRadioGroup, createExportBar } from '../lib/controls.js';
@@ -48,6 +48,9 @@ export default {
       png: () => downloadPNG(`pe_heatmap_${app.state.layout}_d${app.state.d}.png`, map.snapshot()),
     });
     const beyond = h('p', { class: 'note beyond-note' });
+    // what row 0 and the slow columns look like in the layout shown now
+    const row0Layout = h('div', { class: 'row0-layout' });
+    const flatLayout = h('div', { class: 'flat-layout' });
 
     root.append(
       ...lessonHeader(app, 'heatmap'),
@@ -59,8 +62,8 @@ export default {
       summary,
       beyond,
       exportBar,
-      section(t('lessons.heatmap.row0Title'), ...t('lessons.heatmap.row0').map((p) => rich(p))),
-      section(t('lessons.heatmap.flatTitle'), ...t('lessons.heatmap.flat').map((p) => rich(p)), tex('\\lambda_i = 2\\pi \\cdot \\text{base}^{2i/d}', true)),
+      section(t('lessons.heatmap.row0Title'), ...t('lessons.heatmap.row0').map((p) => rich(p)), row0Layout),
+      section(t('lessons.heatmap.flatTitle'), rich(t('lessons.heatmap.flat')[0]), flatLayout, ...t('lessons.heatmap.flat').slice(1).map((p) => rich(p)), tex('\\lambda_i = 2\\pi \\cdot \\text{base}^{2i/d}', true)),
       section(t('lessons.heatmap.layoutTitle'), ...t('lessons.heatmap.layouts').map((p) => rich(p))),
     );
 
@@ -92,6 +95,8 @@ export default {
     return {
       update(s, prev) {
         layoutToggle.sync(s);
+        clear(row0Layout).append(rich(t(`lessons.heatmap.row0Layout.${s.layout}`)));
+        clear(flatLayout).append(rich(t(`lessons.heatmap.flatLayout.${s.layout}`)));
         // the fused kernel writes straight into the canvas' ImageData buffer
         const buffer = map.pixels(s.d, s.len);
         pe.heatmap(s.start, s.len, s.d, { ...options(s), colormap: colormapLUT(s.cmap), out: buffer });

@@ -1,7 +1,7 @@
 // Lesson 3: waves and wavelengths. Chosen columns as curves against position
 // (the d2l figure of columns 6–9), the geometric progression of wavelengths
 // on a log axis, and which columns never finish a cycle within max_len.
-import { h, fmt, tex, paragraphs, clear } from '../lib/dom.js';
+import { h, fmt, tex, rich, paragraphs, clear } from '../lib/dom.js';
 import { createLineChart } from '../lib/chart.js';
 import { lessonHeader, section, readout } from '../lib/lesson.js';
 
@@ -27,6 +27,7 @@ export default {
       onCursor: (x) => describeFrequency(Math.round(x)),
     });
     const neverText = h('p', { class: 'never-summary' });
+    const curvesNow = h('div', { class: 'curves-summary' });
     const tableBox = h('div');
     const presetsRow = h(
       'div',
@@ -40,7 +41,7 @@ export default {
     root.append(
       ...lessonHeader(app, 'waves'),
       h('div', { class: 'lesson-controls' }, presetsRow, controlsElement),
-      section(t('lessons.waves.curvesTitle'), ...paragraphs(t('lessons.waves.curvesText')), curves.element, curveInfo),
+      section(t('lessons.waves.curvesTitle'), ...paragraphs(t('lessons.waves.curvesText')), curvesNow, curves.element, curveInfo),
       section(
         t('lessons.waves.lengthsTitle'),
         ...paragraphs(t('lessons.waves.lengthsText')),
@@ -54,6 +55,27 @@ export default {
     );
 
     let current = null;
+
+    // What the plotted columns are (interleaved: column c is the sin (c even) or
+    // cos (c odd) of frequency i = ⌊c/2⌋), so the text says what the figure shows.
+    function describeColumns(cols) {
+      const byFrequency = new Map();
+      for (const c of new Set(cols)) {
+        const i = Math.floor(c / 2);
+        if (!byFrequency.has(i)) byFrequency.set(i, {});
+        byFrequency.get(i)[c % 2 === 0 ? 'sin' : 'cos'] = c;
+      }
+      const frequencies = [...byFrequency.keys()].sort((a, b) => a - b);
+      const parts = frequencies.map((i) => {
+        const { sin, cos } = byFrequency.get(i);
+        if (sin !== undefined && cos !== undefined) return t('lessons.waves.curvesPair', { sin, cos, i });
+        if (sin !== undefined) return t('lessons.waves.curvesSin', { column: sin, i });
+        return t('lessons.waves.curvesCos', { column: cos, i });
+      });
+      const texts = [t('lessons.waves.curvesNow', { parts: parts.join(t('lessons.waves.curvesJoin')) })];
+      if (frequencies.length > 1) texts.push(t('lessons.waves.curvesOrder', { fast: frequencies[0], slow: frequencies.at(-1) }));
+      clear(curvesNow).append(rich(texts.join(' ')));
+    }
 
     function describePosition(p) {
       if (!current) return;
@@ -87,6 +109,7 @@ export default {
           name: t('lessons.waves.colName', { column: c, kind: c % 2 === 0 ? 'sin' : 'cos', i: Math.floor(c / 2) }),
           points: Array.from({ length: s.len }, (_, p) => [p, table[p * s.d + c]]),
         }));
+        describeColumns(s.cols);
         curves.draw({ series, xDomain: [0, s.len - 1], yDomain: [-1.05, 1.05], marks: [{ y: 0 }] });
         describePosition(0);
 
