@@ -106,7 +106,7 @@ export default {
       },
       flatTitle: 'Why the right-hand columns are flat',
       flat: [
-        'Column pair $i$ turns at the frequency $\\omega_i = 1/\\text{base}^{2i/d}$. The first pair turns once every $2\\pi \\approx 6.3$ positions and makes dense stripes; the last pairs have wavelengths close to $\\text{base} \\cdot 2\\pi$ (about 63 000 positions for base 10 000). Over a few hundred rows their angle barely moves, so their sin stays near 0 and their cos near 1.',
+        'Column pair $i$ turns at the frequency $\\omega_i = 1/\\text{base}^{2i/d}$. The first pair turns once every $2\\pi \\approx 6.3$ positions and makes dense stripes; the last pairs have wavelengths close to $\\text{base} \\cdot 2\\pi$ (about 63 000 positions for base 10 000). Over a few hundred rows their angle barely moves, so their sin stays near 0 and their cos near 1. That takes a large base: with base 2, say, even the slowest wavelength is under $2 \\cdot 2\\pi \\approx 12.6$ positions and no column is flat (try it with the base control).',
         'Jump to position 100 000 or 10 000 000: the slow columns now show other colours, because over so many positions even a slow angle has grown, but down the rows on screen they still barely change (vertical bands). Along the rows they change only over tens of thousands of positions.',
       ],
       flatLayout: {
