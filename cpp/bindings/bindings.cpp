@@ -118,13 +118,20 @@ sinpe::Status in_chunks(std::size_t n, std::size_t per_chunk, std::size_t width,
 // Rows of width d that fit the scratch buffer at once.
 std::size_t rows_per_chunk(int d) { return std::max<std::size_t>(1, kScratchFloats / std::size_t(d)); }
 
+// `count` rows from `start`, as JS passed them; checked before the conversion
+// to size_t, which is undefined for values out of its range.
+sinpe::Status row_range(double start, double count, std::size_t* n) {
+  if (!(count >= 0 && count <= 2 * sinpe::kMaxAbsPosition)) return sinpe::Status::bad_count;
+  *n = std::size_t(count);
+  return sinpe::check_row_range(start, *n);
+}
+
 int rows_into(double start, double count, int d, JsOptions o, val out) {
   sinpe::Status s;
   const sinpe::Plan* plan = plan_for(o, d, false, &s);
   if (!plan) return status(s);
-  if (!(count >= 0)) return status(sinpe::Status::bad_count);
-  const std::size_t n = std::size_t(count);
-  if ((s = sinpe::check_row_range(start, n)) != sinpe::Status::ok) return status(s);
+  std::size_t n = 0;
+  if ((s = row_range(start, count, &n)) != sinpe::Status::ok) return status(s);
   if ((s = sinpe::check_elements(n, std::size_t(d))) != sinpe::Status::ok) return status(s);
   if (length_of(out) != n * std::size_t(d)) return status(sinpe::Status::bad_buffer);
   return status(in_chunks(n, rows_per_chunk(d), std::size_t(d), scratch(), out, [&](std::size_t first, std::size_t m) {
@@ -179,8 +186,8 @@ int add_to(val x, double start, double seq_len, int d, JsOptions o) {
   const sinpe::Plan* plan = plan_for(o, d, false, &s);
   if (!plan) return status(s);
   if (!(seq_len >= 1)) return status(sinpe::Status::bad_count);
-  const std::size_t len = std::size_t(seq_len);
-  if ((s = sinpe::check_row_range(start, len)) != sinpe::Status::ok) return status(s);
+  std::size_t len = 0;
+  if ((s = row_range(start, seq_len, &len)) != sinpe::Status::ok) return status(s);
   const std::size_t total = length_of(x);
   if (total % (len * std::size_t(d)) != 0) return status(sinpe::Status::bad_buffer);
   const std::size_t batch = total / (len * std::size_t(d));
@@ -218,9 +225,8 @@ int heatmap_into(double start, double count, int col0, int cols, int d, JsOption
   sinpe::Status s;
   const sinpe::Plan* plan = plan_for(o, d, false, &s);
   if (!plan) return status(s);
-  if (!(count >= 0)) return status(sinpe::Status::bad_count);
-  const std::size_t n = std::size_t(count);
-  if ((s = sinpe::check_row_range(start, n)) != sinpe::Status::ok) return status(s);
+  std::size_t n = 0;
+  if ((s = row_range(start, count, &n)) != sinpe::Status::ok) return status(s);
   if (col0 < 0 || cols < 0 || col0 > d || cols > d - col0) return status(sinpe::Status::bad_column_window);
   if (length_of(lut) != 1024) return status(sinpe::Status::bad_buffer);
   if (length_of(out) != n * std::size_t(cols) * 4) return status(sinpe::Status::bad_buffer);
