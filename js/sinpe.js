@@ -263,9 +263,10 @@ function positionsArg(positions) {
   return typed;
 }
 
-function rangeArgs(start, count) {
-  integerArg('start', start, { min: -(MAX_POSITION - 1), max: MAX_POSITION - 1 });
-  integerArg('count', count, { min: 0, max: 2 * MAX_POSITION });
+// Rows [start, start+count): both integers, every row's position below 2^24.
+function rangeArgs(start, count, startName = 'start', countName = 'count') {
+  integerArg(startName, start, { min: -(MAX_POSITION - 1), max: MAX_POSITION - 1 });
+  integerArg(countName, count, { min: 0, max: 2 * MAX_POSITION });
   if (count > 0 && Math.abs(start + count - 1) >= MAX_POSITION)
     fail(RangeError, `rows [${start}, ${start + count}) must stay within |position| < 2^24`);
 }
@@ -357,9 +358,7 @@ class Encoder {
     if (x.length % (seqLen * d) !== 0)
       fail(RangeError, `x.length (${x.length}) must be a multiple of options.seqLen × dModel (${seqLen * d})`);
     const start = option(options, 'start', 0);
-    integerArg('options.start', start, { min: -(MAX_POSITION - 1), max: MAX_POSITION - 1 });
-    if (Math.abs(start + seqLen - 1) >= MAX_POSITION)
-      fail(RangeError, `rows [${start}, ${start + seqLen}) must stay within |position| < 2^24`);
+    rangeArgs(start, seqLen, 'options.start', 'options.seqLen');
     this.#call(this.#m.addTo(x, start, seqLen, d, flat), { flat, dModel: d, bufferName: 'x' });
     return x;
   }
