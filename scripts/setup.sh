@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what this project needs and is missing: Debian packages (Emscripten,
-# Catch2, Chromium, clang for fuzzing), xsimd 13 headers, npm packages.
+# Catch2, Chromium, Firefox ESR, clang for fuzzing, clang-format), xsimd 13
+# headers, npm packages.
 # Idempotent and quiet when everything is there.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -10,7 +11,7 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 need=()
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
-for pkg in emscripten catch2 chromium cmake g++ make clang libclang-rt-14-dev; do
+for pkg in emscripten catch2 chromium firefox-esr cmake g++ make clang libclang-rt-14-dev clang-format; do
   have_pkg "$pkg" || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then
@@ -22,8 +23,10 @@ fi
 bash "$root/scripts/fetch-xsimd.sh"
 
 # npm packages (dev tools only: the package itself has no dependencies).
+# --ignore-scripts: onnxruntime-node's install script would download GPU
+# binaries from outside the npm registry; its CPU binary ships in the package.
 stamp=node_modules/.package-lock.json
 if [ ! -f "$stamp" ] || [ package.json -nt "$stamp" ] || { [ -f package-lock.json ] && [ package-lock.json -nt "$stamp" ]; }; then
   echo "setup: npm install"
-  npm install --no-audit --no-fund --loglevel=error
+  npm install --ignore-scripts --no-audit --no-fund --loglevel=error
 fi
