@@ -2,7 +2,7 @@
 // ticks that stay distinguishable far from position 0.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, settle, canvasPixel, closeColor, expectedColor, hoverCell } from './helpers.mjs';
+import { launch, openPage, canvasPixel, closeColor, expectedColor, hoverCell } from './helpers.mjs';
 
 let browser;
 before(async () => {
