@@ -39,8 +39,7 @@ run "hardening: Catch2 under ASan + UBSan (clang++)" bash tests/hardening/saniti
 run "hardening: libFuzzer on the core (${SINPE_FUZZ_SECONDS:-30} s)" bash tests/hardening/fuzz.sh
 run "hardening: property tests (fast-check)" node tests/hardening/properties.mjs --valid 10000 --invalid 10000 --summary "$HARDENING_SUMMARY"
 run "hardening: memory over 1,000,000 calls" node --expose-gc tests/hardening/memory.mjs --summary "$HARDENING_SUMMARY"
-run "hardening: consumers of the packed tarball" node tests/hardening/consumers.mjs --summary "$HARDENING_SUMMARY"
-run "hardening: package hygiene" node tests/hardening/hygiene.mjs --summary "$HARDENING_SUMMARY"
+run "consumers, engines and package hygiene" node tests/consumers/run.mjs
 
 echo
 echo "=== summary"

@@ -17,9 +17,9 @@ import { chromium } from 'playwright-core';
 import { referenceRow, TOLERANCE } from '../js/reference.mjs';
 
 const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-const here = join(root, 'tests/hardening/consumers');
+const here = join(root, 'tests/consumers');
 const summaryIdx = process.argv.indexOf('--summary');
-const SUMMARY = summaryIdx < 0 ? null : process.argv[summaryIdx + 1];
+const SUMMARY = summaryIdx < 0 ? process.env.SINPE_SUMMARY || null : process.argv[summaryIdx + 1];
 
 const results = [];
 async function consumer(name, fn) {
@@ -148,6 +148,8 @@ await consumer('Web Worker rows transferred to the page', () => {
   for (let i = 0; i < 48; i++) if (w.values[i] !== browserResult.main[i]) throw new Error(`worker value ${i} differs from the main thread's`);
   return '3×16 rows computed in a module worker (SIMD), buffer transferred (detached in the worker), equal to the page\'s';
 });
+
+await consumer('package hygiene', () => run('node', [join(here, 'hygiene.mjs'), ...(SUMMARY ? ['--summary', SUMMARY] : [])], root));
 
 const passed = results.filter((r) => r.ok).length;
 console.log(`consumers: ${passed}/${results.length} passed`);
