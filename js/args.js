@@ -1,0 +1,366 @@
+// Checks and conversions of JavaScript arguments for the package API. Each
+// function returns a value the module can use as is, or throws a TypeError
+// (wrong type) or RangeError (value out of range) whose message starts with
+// `sinpe: ` and names the argument.
+//
+// Hostile callers are expected. Typed arrays are recognised by their internal
+// slots through the intrinsic %TypedArray%.prototype getters, captured below
+// when this module loads, so a Proxy, an object inheriting from a typed-array
+// prototype, an own `length` property or a getter patched in later cannot
+// change what is checked. Nothing here reads a property of a caller's object
+// except where a function's comment says so (option values, Array elements),
+// and each of those is read exactly once.
+
+// Limits of one call. They are defined in the C++ core (vocabulary.def) and
+// must come from the generated dist/sinpe-vocabulary.js; these constants stand
+// in until the build generates that file.
+const LIMITS = { maxAbsPosition: 2 ** 24, maxElements: 2 ** 29 };
+
+const { apply, ownKeys, getOwnPropertyDescriptor, getPrototypeOf } = Reflect;
+const { create } = Object;
+const { isArray } = Array;
+const { isInteger, isFinite, isSafeInteger } = Number;
+const { abs, log2 } = Math;
+const stringify = JSON.stringify;
+
+const TypedArrayPrototype = getPrototypeOf(Int8Array.prototype);
+const getter = (proto, key) => getOwnPropertyDescriptor(proto, key)?.get;
+const taTag = getter(TypedArrayPrototype, Symbol.toStringTag);
+const taLength = getter(TypedArrayPrototype, 'length');
+const taBuffer = getter(TypedArrayPrototype, 'buffer');
+const taByteOffset = getter(TypedArrayPrototype, 'byteOffset');
+const taSet = TypedArrayPrototype.set;
+const abByteLength = getter(ArrayBuffer.prototype, 'byteLength');
+// Engines without ArrayBuffer.prototype.detached (Node 20) detect it by construction below.
+const abDetached = getter(ArrayBuffer.prototype, 'detached');
+const sabByteLength = typeof SharedArrayBuffer === 'function' ? getter(SharedArrayBuffer.prototype, 'byteLength') : undefined;
+const dvByteOffset = getter(DataView.prototype, 'byteOffset');
+const Uint8ArrayCtor = Uint8Array;
+const Float64ArrayCtor = Float64Array;
+
+// Typed-array constructors by their intrinsic name ([[TypedArrayName]]).
+const CONSTRUCTORS = new Map(
+  [
+    Int8Array,
+    Uint8Array,
+    Uint8ClampedArray,
+    Int16Array,
+    Uint16Array,
+    Int32Array,
+    Uint32Array,
+    Float32Array,
+    Float64Array,
+    globalThis.Float16Array,
+    globalThis.BigInt64Array,
+    globalThis.BigUint64Array,
+  ]
+    .filter((C) => typeof C === 'function')
+    .map((C) => [C.name, C]),
+);
+const NAMES = new Map([...CONSTRUCTORS].map(([name, C]) => [C, name]));
+const NUMERIC_TYPES = [...CONSTRUCTORS.values()].filter((C) => !NAMES.get(C).startsWith('Big'));
+
+function call(fn, self, ...args) {
+  return apply(fn, self, args);
+}
+
+// The [[TypedArrayName]] of a real typed array (any realm, subclasses too), else undefined.
+function typedArrayName(v) {
+  return call(taTag, v);
+}
+
+function isArrayBuffer(v) {
+  try {
+    call(abByteLength, v); // throws for anything but an ArrayBuffer (a SharedArrayBuffer too)
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isSharedArrayBuffer(v) {
+  if (sabByteLength === undefined) return false;
+  try {
+    call(sabByteLength, v);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isDataView(v) {
+  try {
+    call(dvByteOffset, v);
+    return true;
+  } catch {
+    // A DataView over a detached buffer also throws here; describe() then says Object.
+    return false;
+  }
+}
+
+// Whether an ArrayBuffer (never a SharedArrayBuffer) is detached.
+function isDetached(buffer) {
+  if (abDetached !== undefined) return call(abDetached, buffer);
+  try {
+    new Uint8ArrayCtor(buffer, 0, 0); // a TypeError only when the buffer is detached
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+// 2^24 rather than 16777216 in messages, as the documentation writes limits.
+function limitText(n) {
+  const e = log2(n);
+  return isInteger(e) && e >= 10 ? `2^${e}` : String(n);
+}
+
+/**
+ * A short description of a value for an error message. Runs no code of the
+ * caller's (no getter, no Proxy trap, no toString) and never throws.
+ */
+export function describe(v) {
+  switch (typeof v) {
+    case 'string':
+      return stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
+    case 'bigint':
+      return `${v}n`;
+    case 'symbol':
+      return 'a symbol';
+    case 'function':
+      return 'a function';
+    case 'object':
+      break;
+    default:
+      return String(v); // number, boolean, undefined
+  }
+  if (v === null) return 'null';
+  const name = typedArrayName(v);
+  if (name !== undefined) return name;
+  if (isArrayBuffer(v)) return 'ArrayBuffer';
+  if (isSharedArrayBuffer(v)) return 'SharedArrayBuffer';
+  if (isDataView(v)) return 'DataView';
+  try {
+    if (isArray(v)) return 'Array';
+  } catch {
+    return 'a revoked Proxy';
+  }
+  return 'Object';
+}
+
+/** Throws `new ErrorType('sinpe: ' + message)`. */
+export function fail(ErrorType, message) {
+  throw new ErrorType(`sinpe: ${message}`);
+}
+
+/** An integer number in [min, max]. */
+export function integerArg(name, v, { min = 0, max = Number.MAX_SAFE_INTEGER } = {}) {
+  if (typeof v !== 'number') fail(TypeError, `${name} must be a number, got ${describe(v)}`);
+  if (!isInteger(v) || v < min || v > max)
+    fail(RangeError, `${name} must be an integer in [${min}, ${max}], got ${describe(v)}`);
+  return v;
+}
+
+/** A finite number. */
+export function numberArg(name, v) {
+  if (typeof v !== 'number') fail(TypeError, `${name} must be a number, got ${describe(v)}`);
+  if (!isFinite(v)) fail(RangeError, `${name} must be finite, got ${describe(v)}`);
+  return v;
+}
+
+/** A boolean. */
+export function booleanArg(name, v) {
+  if (typeof v !== 'boolean') fail(TypeError, `${name} must be a boolean, got ${describe(v)}`);
+  return v;
+}
+
+/** One of the strings in `choices`. */
+export function choiceArg(name, v, choices) {
+  if (typeof v !== 'string') fail(TypeError, `${name} must be a string, got ${describe(v)}`);
+  if (!choices.includes(v)) fail(RangeError, `${name} must be one of ${choices.join(', ')}; got ${describe(v)}`);
+  return v;
+}
+
+/**
+ * Refuses `rows × width` values beyond the element limit of one result
+ * (checked before anything of that size is allocated).
+ */
+export function checkElements(name, rows, width = 1) {
+  if (rows * width > LIMITS.maxElements) {
+    const what = width === 1 ? `${rows} values` : `${rows} × ${width} values`;
+    fail(RangeError, `${name}: ${what} exceed the ${limitText(LIMITS.maxElements)}-element limit of one result`);
+  }
+}
+
+function expectedTypes(Types) {
+  return `a ${Types.map((T) => NAMES.get(T) ?? String(T?.name)).join(' or ')}`;
+}
+
+/**
+ * A real typed array of one of `Types` (constructors, e.g. [Float32Array]).
+ *
+ * Refused with a TypeError: anything without a typed array's internal slots
+ * (Proxies, objects inheriting from a typed-array prototype, frozen
+ * look-alikes), other typed-array kinds, arrays over a SharedArrayBuffer
+ * (unless `shared: true`, for inputs that are copied before use) and arrays
+ * whose buffer is detached (`<name> is detached`).
+ *
+ * The array's own properties are never read: an own `length` (or `set`,
+ * `subarray`, …) shadowing the prototype's is ignored, and the TRUE length,
+ * buffer and offset come from the intrinsic getters. Pass `view` (a new,
+ * plain typed array of the same kind over the same memory) to the module,
+ * never `array`, so that nothing downstream reads the caller's object.
+ *
+ * Returns { array, view, type, length, buffer, byteOffset, byteLength }.
+ */
+export function typedArrayArg(name, value, Types, { shared = false } = {}) {
+  const type = typeof value === 'object' && value !== null ? typedArrayName(value) : undefined;
+  const Type = type === undefined ? undefined : CONSTRUCTORS.get(type);
+  if (Type === undefined || !Types.includes(Type)) {
+    const got = describe(value);
+    const hint = got === 'Object' ? ' (a Proxy or an object that only looks like a typed array is not one)' : '';
+    fail(TypeError, `${name} must be ${expectedTypes(Types)}, got ${got}${hint}`);
+  }
+  const buffer = call(taBuffer, value);
+  const length = call(taLength, value);
+  if (isSharedArrayBuffer(buffer)) {
+    if (!shared) fail(TypeError, `${name} must not be backed by a SharedArrayBuffer`);
+  } else if (length === 0 && isDetached(buffer)) {
+    // A detached buffer always reports length 0, so only empty arrays need the test.
+    fail(TypeError, `${name} is detached (its ArrayBuffer was transferred)`);
+  }
+  const byteOffset = call(taByteOffset, value);
+  const view = new Type(buffer, byteOffset, length);
+  return { array: value, view, type, length, buffer, byteOffset, byteLength: length * Type.BYTES_PER_ELEMENT };
+}
+
+/** A typed array of exactly `Type` and `length` the module writes into (see typedArrayArg). */
+export function outArg(name, value, Type, length) {
+  const info = typedArrayArg(name, value, [Type]);
+  if (info.length !== length) fail(RangeError, `${name} must have length ${length}, got ${info.length}`);
+  return info;
+}
+
+/** Whether two typedArrayArg results share any byte of memory. */
+export function overlaps(a, b) {
+  return (
+    a.buffer === b.buffer &&
+    a.byteLength > 0 &&
+    b.byteLength > 0 &&
+    a.byteOffset < b.byteOffset + b.byteLength &&
+    b.byteOffset < a.byteOffset + a.byteLength
+  );
+}
+
+// A fresh Float64Array copy of an Array (each element read once, each must be
+// a number) or of a numeric typed array; `check(v, i)` vets each value.
+function numbersCopy(name, value, width, check) {
+  let n;
+  let arrayLike = false;
+  try {
+    arrayLike = isArray(value);
+  } catch {
+    fail(TypeError, `${name} must be an Array or a numeric typed array, got a revoked Proxy`);
+  }
+  let info;
+  if (arrayLike) {
+    n = value.length; // a Proxy's trap runs here, once
+    if (!isSafeInteger(n) || n < 0) fail(RangeError, `${name}.length must be a non-negative integer, got ${describe(n)}`);
+  } else {
+    const type = typeof value === 'object' && value !== null ? typedArrayName(value) : undefined;
+    if (type === undefined || type.startsWith('Big')) {
+      const got = describe(value);
+      const hint = got === 'Object' ? ' (a Proxy or an object that only looks like a typed array is not one)' : '';
+      fail(TypeError, `${name} must be an Array or a numeric typed array, got ${got}${hint}`);
+    }
+    info = typedArrayArg(name, value, NUMERIC_TYPES, { shared: true });
+    n = info.length;
+  }
+  checkElements(name, n, width);
+  let copy;
+  try {
+    copy = new Float64ArrayCtor(n);
+  } catch (e) {
+    if (e instanceof RangeError) fail(RangeError, `${name}: no memory for a copy of its ${n} values`);
+    throw e;
+  }
+  if (arrayLike) {
+    for (let i = 0; i < n; i++) {
+      const v = value[i]; // an element getter or Proxy trap runs here, once per index
+      if (typeof v !== 'number') fail(TypeError, `${name}[${i}] must be a number, got ${describe(v)}`);
+      copy[i] = v;
+    }
+  } else {
+    call(taSet, copy, info.view);
+  }
+  for (let i = 0; i < n; i++) check(copy[i], i);
+  return copy;
+}
+
+/**
+ * Positions as a fresh Float64Array copy: from an Array (sparse ones too; each
+ * element read exactly once and must be a number) or a numeric typed array
+ * (brand-checked; BigInt arrays refused; a SharedArrayBuffer is fine, as the
+ * values are copied). Every position must be finite with |p| < 2^24.
+ *
+ * `width` is the number of values each position yields in the result (dModel,
+ * rotaryDim / 2, …): a length whose result would exceed the element limit is
+ * refused before anything is allocated.
+ *
+ * Reading an Array's elements may run the caller's code (getters, Proxy
+ * traps): call this BEFORE checking the other array arguments, so that code
+ * cannot detach or shrink them after their check.
+ *
+ * The copy is what the module reads, so an `out` sharing memory with the
+ * positions can never change a result.
+ */
+export function positionsArg(name, value, { width = 1 } = {}) {
+  const max = LIMITS.maxAbsPosition;
+  return numbersCopy(name, value, width, (v, i) => {
+    if (!isFinite(v)) fail(RangeError, `${name}[${i}] must be finite, got ${describe(v)}`);
+    if (!(abs(v) < max)) fail(RangeError, `${name}[${i}] must satisfy |position| < ${limitText(max)}, got ${v}`);
+  });
+}
+
+/**
+ * A list of finite numbers (an option such as a per-frequency factor) as a
+ * fresh Float64Array copy; Array or numeric typed array as for positionsArg.
+ * With `length`, exactly that many values.
+ */
+export function numberArrayArg(name, value, { length } = {}) {
+  const copy = numbersCopy(name, value, 1, (v, i) => {
+    if (!isFinite(v)) fail(RangeError, `${name}[${i}] must be finite, got ${describe(v)}`);
+  });
+  if (length !== undefined && copy.length !== length)
+    fail(RangeError, `${name} must have length ${length}, got ${copy.length}`);
+  return copy;
+}
+
+/**
+ * The options object as a null-prototype snapshot: `undefined` gives an empty
+ * one; null, a non-object or an Array is a TypeError. Holds each OWN
+ * ENUMERABLE STRING key of `options` (as `{ ...options }` would; inherited and
+ * symbol keys are not options), each value read exactly once: a getter runs
+ * once, here, and every later check sees the value it returned. Take the
+ * snapshot before checking any other argument, so that what a getter does to
+ * another argument (detach it, shrink it) is seen by that argument's check.
+ */
+export function snapshotOptions(name, options) {
+  const snapshot = create(null);
+  if (options === undefined) return snapshot;
+  if (options === null || typeof options !== 'object') fail(TypeError, `${name} must be an object, got ${describe(options)}`);
+  let array;
+  try {
+    array = isArray(options);
+  } catch {
+    fail(TypeError, `${name} must be an object, got a revoked Proxy`);
+  }
+  if (array) fail(TypeError, `${name} must be an object, got Array`);
+  for (const key of ownKeys(options)) {
+    if (typeof key !== 'string') continue;
+    const own = getOwnPropertyDescriptor(options, key);
+    if (own === undefined || !own.enumerable) continue;
+    snapshot[key] = options[key];
+  }
+  return snapshot;
+}
