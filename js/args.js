@@ -241,6 +241,24 @@ export function outArg(name, value, Type, length) {
   return info;
 }
 
+/**
+ * Bytes given as an ArrayBuffer or a Uint8Array (a Node Buffer is one), as a
+ * plain Uint8Array over the same memory (not a copy). Refuses other types,
+ * SharedArrayBuffers and detached buffers.
+ */
+export function bytesArg(name, value) {
+  if (typeof value === 'object' && value !== null && isArrayBuffer(value)) {
+    if (isDetached(value)) fail(TypeError, `${name} is detached (its ArrayBuffer was transferred)`);
+    return new Uint8ArrayCtor(value);
+  }
+  if (typeof value !== 'object' || value === null || typedArrayName(value) !== 'Uint8Array') {
+    const got = describe(value);
+    const hint = got === 'Object' ? ' (a Proxy or an object that only looks like one is not one)' : '';
+    fail(TypeError, `${name} must be an ArrayBuffer or a Uint8Array, got ${got}${hint}`);
+  }
+  return typedArrayArg(name, value, [Uint8ArrayCtor]).view;
+}
+
 /** Whether two typedArrayArg results share any byte of memory. */
 export function overlaps(a, b) {
   return (
