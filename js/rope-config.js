@@ -1,0 +1,292 @@
+// RoPE options from a Hugging Face config.json. Pure JavaScript: it reads the
+// parsed file and returns { headDim, rotaryDim, options } for pe.ropeCache,
+// pe.ropeCacheRows, pe.ropeFrequencies and (with rotaryDim) pe.applyRope.
+//
+// What this file knows is where transformers keeps each value in a config.json
+// and how it resolves them (modeling_rope_utils.py, RotaryEmbeddingConfigMixin
+// of transformers v5, which also reads the older layout):
+// - the RoPE parameters sit in `rope_scaling` (older files; the type key may be
+//   spelled `type`) or `rope_parameters` (transformers v5, which also holds
+//   rope_theta and may hold partial_rotary_factor); neither means 'default';
+// - rope_theta, max_position_embeddings and partial_rotary_factor sit at the
+//   top level; original_max_position_embeddings inside the parameters or at
+//   the top level (Phi-3), where it takes precedence;
+// - head_dim, when present, is the head width (else hidden_size /
+//   num_attention_heads); DeepSeek's MLA rotates only qk_rope_head_dim of it.
+// Which sinpe option a config key feeds, the option's type and rule, and which
+// options each rope type reads all come from the core's vocabulary, so the
+// options returned are exactly those the rope type accepts.
+
+// ---------------------------------------------------------------------------
+// TEMPORARY: a copy of what dist/sinpe-vocabulary.js will provide (generated
+// from cpp/include/sinpe/vocabulary.def). Replace this block by
+//   import vocabulary from '../dist/sinpe-vocabulary.js';
+// as soon as the build writes that file.
+const vocabulary = {
+  options: [
+    { name: 'base', type: 'number', rule: 'positive', configKey: 'rope_theta' },
+    { name: 'factor', type: 'number', rule: 'positive', configKey: 'factor' },
+    { name: 'maxPositions', type: 'number', rule: 'count', configKey: 'max_position_embeddings' },
+    { name: 'originalMaxPositions', type: 'number', rule: 'count', configKey: 'original_max_position_embeddings' },
+    { name: 'seqLen', type: 'number', rule: 'count' },
+    { name: 'lowFreqFactor', type: 'number', rule: 'positive', configKey: 'low_freq_factor' },
+    { name: 'highFreqFactor', type: 'number', rule: 'positive', configKey: 'high_freq_factor' },
+    { name: 'betaFast', type: 'number', rule: 'positive', configKey: 'beta_fast' },
+    { name: 'betaSlow', type: 'number', rule: 'positive', configKey: 'beta_slow' },
+    { name: 'attentionFactor', type: 'number', rule: 'positive', configKey: 'attention_factor' },
+    { name: 'mscale', type: 'number', rule: 'positive', configKey: 'mscale' },
+    { name: 'mscaleAllDim', type: 'number', rule: 'positive', configKey: 'mscale_all_dim' },
+    { name: 'truncate', type: 'boolean', rule: 'any', configKey: 'truncate' },
+    { name: 'shortFactor', type: 'numberArray', rule: 'positive', configKey: 'short_factor' },
+    { name: 'longFactor', type: 'numberArray', rule: 'positive', configKey: 'long_factor' },
+  ],
+  ropeTypes: [
+    { name: 'default', reads: ['base'] },
+    { name: 'linear', reads: ['base', 'factor'] },
+    { name: 'dynamic', reads: ['base', 'factor', 'maxPositions', 'seqLen'] },
+    {
+      name: 'yarn',
+      reads: ['base', 'factor', 'maxPositions', 'originalMaxPositions', 'betaFast', 'betaSlow', 'attentionFactor',
+        'mscale', 'mscaleAllDim', 'truncate'],
+    },
+    {
+      name: 'longrope',
+      reads: ['base', 'factor', 'maxPositions', 'originalMaxPositions', 'seqLen', 'attentionFactor', 'shortFactor',
+        'longFactor'],
+    },
+    { name: 'llama3', reads: ['base', 'factor', 'lowFreqFactor', 'highFreqFactor', 'originalMaxPositions'] },
+  ],
+};
+// END TEMPORARY
+// ---------------------------------------------------------------------------
+
+// Config keys that live at the top level of config.json rather than in the
+// RoPE parameters object. original_max_position_embeddings may be in either;
+// transformers gives the top-level one precedence (Phi-3 keeps it there).
+const TOP_LEVEL_KEYS = new Set(['max_position_embeddings']);
+const EITHER_TOP_FIRST = new Set(['original_max_position_embeddings']);
+const EITHER_OBJECT_FIRST = new Set(['rope_theta']); // v5 rope_parameters holds it; older files at the top
+
+// Keys transformers requires for each rope type (its _validate_*_rope_parameters
+// raise on a missing one) where sinpe would otherwise fall back to a default.
+// original_max_position_embeddings is not among them: transformers fills it
+// from max_position_embeddings.
+const REQUIRED_BY_TRANSFORMERS = {
+  linear: ['factor'],
+  dynamic: ['factor', 'max_position_embeddings'],
+  yarn: ['factor'],
+  longrope: ['short_factor', 'long_factor'],
+  llama3: ['factor', 'low_freq_factor', 'high_freq_factor'],
+};
+
+// Older spellings of rope types that transformers' config classes rename:
+// Phi3Config turns the first Phi-3 releases' 'su' into 'longrope'.
+const ROPE_TYPE_ALIASES = { su: 'longrope' };
+
+const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+// config.json's null means "not set" to transformers (`.get(key)` is None).
+const present = (v) => v !== undefined && v !== null;
+const show = (v) => (typeof v === 'string' ? `'${v}'` : Array.isArray(v) ? `an array of ${v.length}` : String(v));
+
+function fail(ErrorClass, message) {
+  return new ErrorClass(`sinpe: ${message}`);
+}
+
+// A positive integer at `path`, or a TypeError / RangeError naming it.
+function positiveInteger(value, path) {
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    throw fail(TypeError, `${path} must be a number, got ${show(value)}`);
+  }
+  if (!Number.isInteger(value) || value < 1) throw fail(RangeError, `${path} must be a positive integer, got ${value}`);
+  return value;
+}
+
+// Checks a value against its vocabulary option's type and rule.
+function checkValue(option, value, path, rotaryDim) {
+  if (option.type === 'boolean') {
+    if (typeof value !== 'boolean') throw fail(TypeError, `${path} must be true or false, got ${show(value)}`);
+    return value;
+  }
+  if (option.type === 'numberArray') {
+    if (!Array.isArray(value)) throw fail(TypeError, `${path} must be an array of numbers, got ${show(value)}`);
+    if (value.length !== rotaryDim / 2) {
+      throw fail(RangeError, `${path} must have rotaryDim / 2 = ${rotaryDim / 2} entries, got ${value.length}`);
+    }
+    value.forEach((v, i) => {
+      if (typeof v !== 'number' || !Number.isFinite(v)) {
+        throw fail(TypeError, `${path}[${i}] must be a number, got ${show(v)}`);
+      }
+      if (!(v > 0)) throw fail(RangeError, `${path}[${i}] must be positive, got ${v}`);
+    });
+    return value.slice();
+  }
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    throw fail(TypeError, `${path} must be a number, got ${show(value)}`);
+  }
+  if (option.rule === 'positive' && !(value > 0)) {
+    throw fail(RangeError, `${path} must be a positive number, got ${value}`);
+  }
+  if (option.rule === 'count' && !(Number.isInteger(value) && value >= 1 && value < 2 ** 24)) {
+    throw fail(RangeError, `${path} must be an integer in [1, 2^24), got ${value}`);
+  }
+  return value;
+}
+
+// The object holding the RoPE parameters and its name, or null.
+function ropeObject(config, at) {
+  for (const key of ['rope_parameters', 'rope_scaling']) {
+    const value = config[key];
+    if (!present(value)) continue;
+    if (!isObject(value)) throw fail(TypeError, `${at}.${key} must be an object or null, got ${show(value)}`);
+    // transformers v5 allows one parameter set per attention layer type.
+    const layerTypes = Array.isArray(config.layer_types) ? config.layer_types : [];
+    const keys = Object.keys(value);
+    if (keys.length > 0 && keys.every((k) => layerTypes.includes(k) && isObject(value[k]))) {
+      throw fail(
+        RangeError,
+        `${at}.${key} holds one set of RoPE parameters per layer type (${keys.join(', ')}); ` +
+          `pass a config whose ${key} is one of them`,
+      );
+    }
+    return { object: value, path: `${at}.${key}` };
+  }
+  return null;
+}
+
+/**
+ * RoPE options from a model's parsed config.json (see the file comment).
+ * Returns { headDim, rotaryDim, options } where options holds ropeType and
+ * only the options that rope type reads. Throws a TypeError or RangeError
+ * whose message names the config key at fault.
+ */
+export function ropeOptionsFromConfig(config) {
+  if (!isObject(config)) throw fail(TypeError, `config must be a parsed config.json object, got ${show(config)}`);
+  let at = 'config';
+  // Multimodal configs keep the language model's settings in text_config.
+  if (!present(config.num_attention_heads) && !present(config.head_dim) && isObject(config.text_config)) {
+    config = config.text_config;
+    at = 'config.text_config';
+  }
+
+  // Head width and rotary width.
+  let headDim;
+  if (present(config.qk_rope_head_dim)) {
+    headDim = positiveInteger(config.qk_rope_head_dim, `${at}.qk_rope_head_dim`);
+  } else if (present(config.head_dim)) {
+    headDim = positiveInteger(config.head_dim, `${at}.head_dim`);
+  } else {
+    if (!present(config.hidden_size)) throw fail(TypeError, `${at}.hidden_size is missing (and there is no head_dim)`);
+    if (!present(config.num_attention_heads)) {
+      throw fail(TypeError, `${at}.num_attention_heads is missing (and there is no head_dim)`);
+    }
+    const hidden = positiveInteger(config.hidden_size, `${at}.hidden_size`);
+    const heads = positiveInteger(config.num_attention_heads, `${at}.num_attention_heads`);
+    if (hidden % heads !== 0) {
+      throw fail(
+        RangeError,
+        `${at}.hidden_size (${hidden}) is not a multiple of ${at}.num_attention_heads (${heads}); ` +
+          'the config needs a head_dim',
+      );
+    }
+    headDim = hidden / heads;
+  }
+
+  const rope = ropeObject(config, at);
+  const params = rope ? rope.object : {};
+  const paramsPath = rope ? rope.path : `${at}.rope_scaling`;
+
+  // partial_rotary_factor: top level first (transformers copies it into the
+  // parameters, overwriting), then the v5 parameters object.
+  let fraction = 1;
+  let fractionPath = `${at}.partial_rotary_factor`;
+  if (present(config.partial_rotary_factor)) fraction = config.partial_rotary_factor;
+  else if (present(params.partial_rotary_factor)) {
+    fraction = params.partial_rotary_factor;
+    fractionPath = `${paramsPath}.partial_rotary_factor`;
+  }
+  if (typeof fraction !== 'number' || !Number.isFinite(fraction)) {
+    throw fail(TypeError, `${fractionPath} must be a number, got ${show(fraction)}`);
+  }
+  if (!(fraction > 0 && fraction <= 1)) throw fail(RangeError, `${fractionPath} must be in (0, 1], got ${fraction}`);
+  const rotaryDim = Math.floor(headDim * fraction);
+  if (rotaryDim < 2 || rotaryDim % 2 !== 0) {
+    throw fail(
+      RangeError,
+      `${fractionPath} (${fraction}) × head width ${headDim} gives a rotary dimension of ${rotaryDim}; ` +
+        'it must be even and at least 2',
+    );
+  }
+
+  // Rope type.
+  let typeKey = 'rope_type';
+  if (!present(params.rope_type) && present(params.type)) typeKey = 'type';
+  const typeName = present(params[typeKey]) ? params[typeKey] : 'default';
+  if (typeof typeName !== 'string') {
+    throw fail(TypeError, `${paramsPath}.${typeKey} must be a string, got ${show(typeName)}`);
+  }
+  const ropeType = ROPE_TYPE_ALIASES[typeName] ?? typeName;
+  const typeEntry = vocabulary.ropeTypes.find((t) => t.name === ropeType);
+  if (!typeEntry) {
+    throw fail(
+      RangeError,
+      `${paramsPath}.${typeKey} is '${typeName}', which sinpe does not compute; rope types: ` +
+        vocabulary.ropeTypes.map((t) => t.name).join(', '),
+    );
+  }
+
+  // Where a config key's value comes from, with the path that names it.
+  const lookup = (key) => {
+    const top = { value: config[key], path: `${at}.${key}` };
+    const inner = { value: params[key], path: `${paramsPath}.${key}` };
+    let order = [inner];
+    if (TOP_LEVEL_KEYS.has(key)) order = [top];
+    else if (EITHER_TOP_FIRST.has(key)) order = [top, inner];
+    else if (EITHER_OBJECT_FIRST.has(key)) order = [inner, top];
+    return order.find((o) => present(o.value)) ?? { value: undefined, path: order[0].path };
+  };
+
+  for (const key of REQUIRED_BY_TRANSFORMERS[ropeType] ?? []) {
+    const found = lookup(key);
+    if (!present(found.value)) throw fail(TypeError, `${found.path} is missing (rope type '${ropeType}' needs it)`);
+  }
+
+  const options = { ropeType };
+  const paths = {};
+  for (const name of typeEntry.reads) {
+    const option = vocabulary.options.find((o) => o.name === name);
+    if (!option || !option.configKey) continue;
+    const found = lookup(option.configKey);
+    if (!present(found.value)) continue;
+    options[name] = checkValue(option, found.value, found.path, rotaryDim);
+    paths[name] = found.path;
+  }
+  // transformers fills a missing original_max_position_embeddings from
+  // max_position_embeddings; llama3 does not read maxPositions, so pass it on.
+  if (ropeType === 'llama3' && options.originalMaxPositions === undefined && present(config.max_position_embeddings)) {
+    const option = vocabulary.options.find((o) => o.name === 'originalMaxPositions');
+    options.originalMaxPositions = checkValue(
+      option,
+      config.max_position_embeddings,
+      `${at}.max_position_embeddings`,
+      rotaryDim,
+    );
+    paths.originalMaxPositions = `${at}.max_position_embeddings`;
+  }
+
+  // Relations between values that the core would refuse under option names.
+  if (options.base !== undefined && !(options.base > 1)) {
+    throw fail(RangeError, `${paths.base} must be greater than 1, got ${options.base}`);
+  }
+  if (
+    options.lowFreqFactor !== undefined &&
+    options.highFreqFactor !== undefined &&
+    !(options.lowFreqFactor < options.highFreqFactor)
+  ) {
+    throw fail(
+      RangeError,
+      `${paths.lowFreqFactor} (${options.lowFreqFactor}) must be less than ${paths.highFreqFactor} ` +
+        `(${options.highFreqFactor})`,
+    );
+  }
+  return { headDim, rotaryDim, options };
+}
