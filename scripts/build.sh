@@ -3,9 +3,7 @@
 # Incremental: a no-op build takes a second or two.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-if [ ! -f "$root/build/native/CMakeCache.txt" ]; then
-  cmake -S "$root" -B "$root/build/native" -DCMAKE_BUILD_TYPE=Release >/dev/null
-fi
-cmake --build "$root/build/native" -j"$(nproc)" >"$root/build/native-build.log" 2>&1 || { cat "$root/build/native-build.log"; exit 1; }
+mkdir -p "$root/build"
+bash "$root/scripts/cmake-build.sh" native >"$root/build/native-build.log" 2>&1 || { cat "$root/build/native-build.log"; exit 1; }
 bash "$root/scripts/build-wasm.sh" >"$root/build/wasm-build.log" 2>&1 || { cat "$root/build/wasm-build.log"; exit 1; }
 echo "build: native core, wasm simd + baseline -> dist/"

@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
-# `npm test`: set up what is missing, build, run every suite, print a summary.
+# `npm test`: sets up what is missing, builds, runs every suite grouped by
+# subject, prints a summary. A suite may append one-line counts to the file
+# named by $SINPE_SUMMARY; they are printed with the summary.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 bash scripts/setup.sh || exit 1
 bash scripts/build.sh || exit 1
 
+export SINPE_SUMMARY="$root/build/test-summary.txt"
+: >"$SINPE_SUMMARY"
+
 passed=0
 failed=0
-failed_names=()
 summary=()
 # run NAME COMMAND...: one suite; its output streams through.
 run() {
@@ -22,31 +26,35 @@ run() {
     summary+=("  ok    $name ($((SECONDS - t0)) s)")
   else
     failed=$((failed + 1))
-    failed_names+=("$name")
     summary+=("  FAIL  $name ($((SECONDS - t0)) s)")
   fi
 }
 
-run "Catch2, native (g++)" ctest --test-dir build/native --output-on-failure
-run "Catch2, wasm (em++ SIMD + baseline, under Node)" ctest --test-dir build/wasm --output-on-failure
-run "package API (node --test, packed tarball)" bash tests/js/run.sh
-run "lesson site (headless Chromium)" bash tests/browser/run.sh
+# Source checks
+run "lint (ESLint)" npm run --silent lint
+run "C++ format (clang-format)" bash scripts/check-format.sh
 
-# --- hardening (issue 5): each suite appends its numbers to build/hardening-summary.txt
-export HARDENING_SUMMARY="$root/build/hardening-summary.txt"
-rm -f "$HARDENING_SUMMARY"
-run "hardening: Catch2 under ASan + UBSan (clang++)" bash tests/hardening/sanitizers.sh
-run "hardening: libFuzzer on the core (${SINPE_FUZZ_SECONDS:-30} s)" bash tests/hardening/fuzz.sh
-run "hardening: property tests (fast-check)" node tests/hardening/properties.mjs --valid 10000 --invalid 10000 --summary "$HARDENING_SUMMARY"
-run "hardening: memory over 1,000,000 calls" node --expose-gc tests/hardening/memory.mjs --summary "$HARDENING_SUMMARY"
+# C++ core
+run "Catch2, native (g++)" ctest --preset native
+run "Catch2, wasm (em++ SIMD + baseline, under Node)" ctest --preset wasm
+run "Catch2 under ASan + UBSan (clang++)" bash tests/cpp/sanitizers.sh
+run "libFuzzer on the core (${SINPE_FUZZ_SECONDS:-30} s)" bash tests/fuzz/fuzz.sh
+
+# The package, installed from its packed tarball
+run "package API (node --test, packed tarball)" bash tests/js/run.sh
+run "property tests (fast-check)" node tests/hardening/properties.mjs --valid 10000 --invalid 10000 --summary "$SINPE_SUMMARY"
+run "memory over 1,000,000 calls" node --expose-gc tests/hardening/memory.mjs --summary "$SINPE_SUMMARY"
 run "consumers, engines and package hygiene" node tests/consumers/run.mjs
+
+# The lesson site
+run "lesson site (headless Chromium)" bash tests/browser/run.sh
 
 echo
 echo "=== summary"
 printf '%s\n' "${summary[@]}"
-if [ -s "$HARDENING_SUMMARY" ]; then
-  echo "--- hardening"
-  sed 's/^/  /' "$HARDENING_SUMMARY"
+if [ -s "$SINPE_SUMMARY" ]; then
+  echo "--- counts"
+  sed 's/^/  /' "$SINPE_SUMMARY"
 fi
 echo "suites: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

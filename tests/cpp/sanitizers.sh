@@ -1,21 +1,18 @@
 #!/usr/bin/env bash
 # The native Catch2 suite built with clang++ under AddressSanitizer +
-# UndefinedBehaviorSanitizer (CMake option SINPE_SANITIZE, build dir build/asan),
-# with leak detection on. Any report stops the run.
+# UndefinedBehaviorSanitizer (CMake preset asan, build dir build/asan), with
+# leak detection on. Any report fails the run.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 build="$root/build/asan"
-summary="${HARDENING_SUMMARY:-$root/build/hardening-summary.txt}"
-if [ ! -f "$build/CMakeCache.txt" ]; then
-  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
-    -DSINPE_SANITIZE=ON -DSINPE_TESTS=ON >/dev/null
-fi
-cmake --build "$build" -j"$(nproc)" --target sinpe_tests >"$build/build.log" 2>&1 || { cat "$build/build.log"; exit 1; }
+summary="${SINPE_SUMMARY:-/dev/null}"
+mkdir -p "$build"
+bash "$root/scripts/cmake-build.sh" asan >"$build/build.log" 2>&1 || { cat "$build/build.log"; exit 1; }
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 t0=$(date +%s%N)
 out="$("$build/sinpe_tests" 2>&1)" || { echo "$out"; exit 1; }
-# Any report fails, even one that did not stop the run.
+# A report that did not stop the run fails it too.
 if grep -q "runtime error\|ERROR: AddressSanitizer\|ERROR: LeakSanitizer" <<<"$out"; then echo "$out"; exit 1; fi
 line=$(grep -E "^All tests passed" <<<"$out")
 ms=$((($(date +%s%N) - t0) / 1000000))

@@ -1,29 +1,28 @@
 #!/usr/bin/env bash
-# Fuzzes the C++ core (tests/fuzz/fuzz_core.cpp, libFuzzer + ASan + UBSan, build
-# dir build/fuzz) for a bounded time, after replaying every regression input.
-# New corpus entries go to build/fuzz/corpus (not the repo); a crash is saved
-# in build/fuzz/ and fails the run -- copy it to tests/fuzz/regressions/.
-# SINPE_FUZZ_SECONDS overrides the 30 s budget.
+# Fuzzes the C++ core (tests/fuzz/fuzz_core.cpp, libFuzzer + ASan + UBSan, CMake
+# preset fuzz, build dir build/fuzz) for a bounded time, after replaying every
+# regression input. New corpus entries go to build/fuzz/corpus (not the repo);
+# a crash is saved in build/fuzz/ and fails the run: copy it to
+# tests/fuzz/regressions/ so every later run replays it.
+# SINPE_FUZZ_SECONDS overrides the 30 s budget, SINPE_FUZZ_SEED the seed.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 build="$root/build/fuzz"
 seconds="${SINPE_FUZZ_SECONDS:-30}"
-summary="${HARDENING_SUMMARY:-$root/build/hardening-summary.txt}"
-if [ ! -f "$build/CMakeCache.txt" ]; then
-  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
-    -DSINPE_FUZZ=ON -DSINPE_TESTS=OFF >/dev/null
-fi
-cmake --build "$build" -j"$(nproc)" --target sinpe_fuzz >"$build/build.log" 2>&1 || { cat "$build/build.log"; exit 1; }
+summary="${SINPE_SUMMARY:-/dev/null}"
+mkdir -p "$build"
+bash "$root/scripts/cmake-build.sh" fuzz >"$build/build.log" 2>&1 || { cat "$build/build.log"; exit 1; }
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 cd "$build"
 
-# 1. Every input that once failed, and the seeds, must pass.
+# 1. The seeds and every input that ever failed must pass.
 regressions=("$root"/tests/fuzz/regressions/*)
 "$build/sinpe_fuzz" "${regressions[@]}" >regressions.log 2>&1 || { cat regressions.log; exit 1; }
 echo "regressions: ${#regressions[@]} inputs replayed, all pass"
 
-# 2. Bounded fuzzing from the seed corpus (and what earlier runs found).
+# 2. Bounded fuzzing from the seed corpus plus what previous runs on this
+# machine kept in build/fuzz/corpus.
 mkdir -p corpus
 "$build/sinpe_fuzz" corpus "$root/tests/fuzz/corpus" -seed="${SINPE_FUZZ_SEED:-0}" -max_total_time="$seconds" \
   -max_len=512 -timeout=20 -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="$build/" >fuzz.log 2>&1 || {
