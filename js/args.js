@@ -30,6 +30,7 @@ const taLength = getter(TypedArrayPrototype, 'length');
 const taBuffer = getter(TypedArrayPrototype, 'buffer');
 const taByteOffset = getter(TypedArrayPrototype, 'byteOffset');
 const taSet = TypedArrayPrototype.set;
+const taAt = TypedArrayPrototype.at;
 const abByteLength = getter(ArrayBuffer.prototype, 'byteLength');
 // Engines without ArrayBuffer.prototype.detached (Node 20) detect it by construction below.
 const abDetached = getter(ArrayBuffer.prototype, 'detached');
@@ -103,6 +104,17 @@ function isDetached(buffer) {
   if (abDetached !== undefined) return call(abDetached, buffer);
   try {
     new Uint8ArrayCtor(buffer, 0, 0); // a TypeError only when the buffer is detached
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+// Whether a typed array is detached or out of bounds: %TypedArray%.prototype.at
+// validates the array before anything else and throws a TypeError for both.
+function unusable(typedArray) {
+  try {
+    call(taAt, typedArray, 0);
     return false;
   } catch {
     return true;
@@ -202,8 +214,9 @@ function expectedTypes(Types) {
  * Refused with a TypeError: anything without a typed array's internal slots
  * (Proxies, objects inheriting from a typed-array prototype, frozen
  * look-alikes), other typed-array kinds, arrays over a SharedArrayBuffer
- * (unless `shared: true`, for inputs that are copied before use) and arrays
- * whose buffer is detached (`<name> is detached`).
+ * (unless `shared: true`, for inputs that are copied before use), arrays
+ * whose buffer is detached (`<name> is detached`) and fixed-length arrays left
+ * out of bounds by a resizable buffer that shrank (`<name> is out of bounds`).
  *
  * The array's own properties are never read: an own `length` (or `set`,
  * `subarray`, …) shadowing the prototype's is ignored, and the TRUE length,
@@ -225,9 +238,10 @@ export function typedArrayArg(name, value, Types, { shared = false } = {}) {
   const length = call(taLength, value);
   if (isSharedArrayBuffer(buffer)) {
     if (!shared) fail(TypeError, `${name} must not be backed by a SharedArrayBuffer`);
-  } else if (length === 0 && isDetached(buffer)) {
-    // A detached buffer always reports length 0, so only empty arrays need the test.
-    fail(TypeError, `${name} is detached (its ArrayBuffer was transferred)`);
+  } else if (length === 0 && unusable(value)) {
+    // Detached or out of bounds, an array reports length 0, so only empty arrays need the test.
+    if (isDetached(buffer)) fail(TypeError, `${name} is detached (its ArrayBuffer was transferred)`);
+    fail(TypeError, `${name} is out of bounds (its resizable ArrayBuffer shrank below it)`);
   }
   const byteOffset = call(taByteOffset, value);
   const view = new Type(buffer, byteOffset, length);
