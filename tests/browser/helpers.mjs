@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import puppeteer from 'puppeteer-core';
 import { rgb } from 'd3-color';
 import { interpolateRdBu, interpolatePuOr, interpolateViridis, interpolateCividis } from 'd3-scale-chromatic';
 
@@ -42,6 +43,18 @@ export async function launch({ viewport = { width: 1280, height: 900 }, colorSch
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+export const FIREFOX = process.env.FIREFOX ?? '/usr/bin/firefox-esr';
+
+/**
+ * Launches Debian's Firefox ESR headless, driven by puppeteer-core over
+ * WebDriver BiDi (puppeteer's protocol for Firefox; it makes and removes its
+ * own profile). Returns { browser, version, close }; pages use puppeteer's API.
+ */
+export async function launchFirefox() {
+  const browser = await puppeteer.launch({ browser: 'firefox', protocol: 'webDriverBiDi', executablePath: FIREFOX, headless: true });
+  return { browser, version: await browser.version(), close: () => browser.close() };
 }
 
 /**

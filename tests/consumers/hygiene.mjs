@@ -1,20 +1,40 @@
-// Package hygiene (issue 5, part 6): what `npm pack` would publish, and whether
-// package.json tells the truth about it.
+// Package hygiene: what `npm pack` publishes, and whether package.json tells
+// the truth about it. Reads the real tarball (unpacked) and the package as
+// installed from it into a fresh project: scripts/pack-into-project.sh, or the
+// project given with --project DIR (tests/consumers/run.mjs shares its own).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-const summaryIdx = process.argv.indexOf('--summary');
-const SUMMARY = summaryIdx < 0 ? null : process.argv[summaryIdx + 1];
+const arg = (name) => {
+  const i = process.argv.indexOf(name);
+  return i < 0 ? null : process.argv[i + 1];
+};
+const SUMMARY = arg('--summary') ?? (process.env.SINPE_SUMMARY || null);
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 let checks = 0;
 const ok = (cond, msg) => {
   assert.ok(cond, msg);
   checks++;
 };
+
+let project = arg('--project');
+const unpacked = mkdtempSync(join(tmpdir(), 'sinpe-tarball-'));
+const ownProject = project === null;
+if (ownProject) project = execFileSync('bash', [join(root, 'scripts/pack-into-project.sh')], { encoding: 'utf8' }).trim().split('\n').pop();
+process.on('exit', () => {
+  rmSync(unpacked, { recursive: true, force: true });
+  if (ownProject) rmSync(project, { recursive: true, force: true });
+});
+const tarballs = readdirSync(project).filter((f) => f.endsWith('.tgz'));
+assert.equal(tarballs.length, 1, `one tarball in ${project}: ${tarballs}`);
+execFileSync('tar', ['-xzf', join(project, tarballs[0]), '-C', unpacked]);
+const shipped = join(unpacked, 'package');
+const walk = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [relative(shipped, join(dir, e.name))]));
 
 const [info] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' }));
 const files = info.files.map((f) => f.path).sort();
@@ -32,6 +52,8 @@ const expected = [
   'package.json',
 ];
 assert.deepEqual(files, expected, `packed files:\n${files.join('\n')}`);
+checks++;
+assert.deepEqual(walk(shipped).sort(), files, `the tarball ${tarballs[0]} holds what npm pack --dry-run lists`);
 checks++;
 for (const f of files) ok(!/^(tests?|build|cpp|web|scripts|third_party|node_modules)\//.test(f) && !f.endsWith('.map'), `${f} should not ship`);
 
@@ -53,12 +75,13 @@ for (const target of [dot.types, dot.default, pkg.main, pkg.types, ...Object.val
 for (const f of pkg.files) ok(existsSync(join(root, f)), `files entry ${f} exists`);
 // Nothing machine-specific leaks into what ships.
 for (const f of files.filter((f) => /\.(m?js|ts|json)$/.test(f))) {
-  const text = readFileSync(join(root, f), 'utf8');
+  const text = readFileSync(join(shipped, f), 'utf8');
   ok(!text.includes(root) && !/\/tmp\/|\/home\//.test(text), `${f} contains no local paths`);
 }
 
-// 4. sideEffects: false is correct: importing the entry defines nothing global,
-// loads no wasm and starts no I/O until sinpe() is called.
+// 4. sideEffects: false is correct: importing the entry (by name, as installed
+// from the tarball) defines nothing global, loads no wasm and starts no I/O
+// until sinpe() is called.
 const probe = `
   const before = new Set(Object.getOwnPropertyNames(globalThis));
   let fetched = 0;
@@ -66,17 +89,45 @@ const probe = `
   const wasmBefore = WebAssembly.instantiate;
   let instantiated = 0;
   WebAssembly.instantiate = (...a) => { instantiated++; return wasmBefore(...a); };
-  const m = await import(${JSON.stringify(pathToFileURL(join(root, 'js/sinpe.js')).href)});
+  const m = await import('sinpe.wasm');
   const added = Object.getOwnPropertyNames(globalThis).filter((k) => !before.has(k));
   console.log(JSON.stringify({ added, fetched, instantiated, exports: Object.keys(m).sort() }));
 `;
-const seen = JSON.parse(execFileSync('node', ['--input-type=module', '-e', probe], { encoding: 'utf8' }));
+const seen = JSON.parse(execFileSync('node', ['--input-type=module', '-e', probe], { cwd: project, encoding: 'utf8' }));
 ok(seen.added.length === 0 && seen.fetched === 0 && seen.instantiated === 0, `importing has side effects: ${JSON.stringify(seen)}`);
 assert.deepEqual(seen.exports, ['default', 'layouts', 'presets']);
 checks++;
 
+// 5. Test and benchmark hooks live in a separate build, never in the package:
+// no shipped file (the .wasm binaries included, where Embind keeps the names
+// it registers) mentions them...
+const HOOKS = ['heapBytes', 'fillInto', 'badIndex', 'sinpe.benchmark'];
+for (const f of files) {
+  const bytes = readFileSync(join(shipped, f));
+  for (const hook of HOOKS) ok(!bytes.includes(hook), `${f} mentions ${hook}`);
+}
+// ...and neither the module nor a loaded encoder (either flavour) has them.
+const hookProbe = `
+  const hooks = ${JSON.stringify(HOOKS)};
+  const m = await import('sinpe.wasm');
+  const found = Object.keys(m).filter((k) => hooks.includes(k)).map((k) => 'export ' + k);
+  for (const simd of [true, false]) {
+    const pe = await m.default({ simd });
+    if (Symbol.for('sinpe.benchmark') in pe) found.push('Symbol.for(sinpe.benchmark) on the simd: ' + simd + ' encoder');
+    for (const hook of hooks) if (hook in pe) found.push(hook + ' on the simd: ' + simd + ' encoder');
+    for (let o = pe; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o))
+      for (const key of Reflect.ownKeys(o)) {
+        const name = typeof key === 'symbol' ? String(key.description) : key;
+        if (hooks.some((h) => name.includes(h)) || /benchmark/i.test(name)) found.push('own key ' + String(name) + ' (simd: ' + simd + ')');
+      }
+  }
+  console.log(JSON.stringify(found));
+`;
+const hooksFound = JSON.parse(execFileSync('node', ['--input-type=module', '-e', hookProbe], { cwd: project, encoding: 'utf8' }));
+ok(hooksFound.length === 0, `test/bench hooks reachable from the package: ${hooksFound.join(', ')}`);
+
 const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
 const line = `package: ${files.length} files, packed ${kib(info.size)} (unpacked ${kib(info.unpackedSize)}); simd.wasm ${kib(info.files.find((f) => f.path === 'dist/sinpe-simd.wasm').size)}, baseline.wasm ${kib(info.files.find((f) => f.path === 'dist/sinpe-baseline.wasm').size)}`;
-console.log(`${line}\n${checks} hygiene checks passed: only runtime files, MIT licence, true metadata, sideEffects: false holds`);
+console.log(`${line}\n${checks} hygiene checks passed: only runtime files, MIT licence, true metadata, sideEffects: false holds, no test/bench hooks`);
 for (const f of info.files) console.log(`  ${String(f.size).padStart(7)}  ${f.path}`);
 if (SUMMARY) appendFileSync(SUMMARY, `${line}; ${checks} hygiene checks\n`);

@@ -1,6 +1,8 @@
-// A page bundled by Vite: rows on the main thread (SIMD and baseline), rows
-// computed in a module Web Worker and transferred back.
+// A page bundled by Vite: the package checks every bundled app runs
+// (checks.js), rows on the main thread (SIMD and baseline), rows computed in a
+// module Web Worker and transferred back.
 import sinpe from 'sinpe.wasm';
+import { packageChecks } from './checks.js';
 
 async function main() {
   const [pe, base] = await Promise.all([sinpe(), sinpe({ simd: false })]);
@@ -18,6 +20,7 @@ async function main() {
   });
   const received = new Float32Array(fromWorker.buffer);
   window.__result = {
+    ...(await packageChecks()),
     simd: pe.simd,
     baselineSimd: base.simd,
     version: pe.version,
