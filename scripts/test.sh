@@ -47,7 +47,7 @@ run "memory over 1,000,000 calls" node --expose-gc tests/hardening/memory.mjs --
 run "consumers, engines and package hygiene" node tests/consumers/run.mjs
 
 # The lesson site
-run "lesson site (headless Chromium)" bash tests/browser/run.sh
+run "lesson site (headless Chromium; lesson 1 in Firefox ESR)" bash tests/browser/run.sh
 
 echo
 echo "=== summary"
