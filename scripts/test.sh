@@ -41,9 +41,7 @@ run "Catch2 under ASan + UBSan (clang++)" bash tests/cpp/sanitizers.sh
 run "libFuzzer on the core (${SINPE_FUZZ_SECONDS:-30} s)" bash tests/fuzz/fuzz.sh
 
 # The package, installed from its packed tarball
-run "package API (node --test, packed tarball)" bash tests/js/run.sh
-run "property tests (fast-check)" node tests/hardening/properties.mjs --valid 10000 --invalid 10000 --summary "$SINPE_SUMMARY"
-run "memory over 1,000,000 calls" node --expose-gc tests/hardening/memory.mjs --summary "$SINPE_SUMMARY"
+run "package API, properties (fast-check), memory over 1,000,000 calls (node --test)" bash tests/js/run.sh
 run "consumers, engines and package hygiene" node tests/consumers/run.mjs
 
 # The lesson site

@@ -1,4 +1,4 @@
-// Property tests of the JS API with fast-check (issue 5, part 3).
+// Property tests of the JS API with fast-check, on the installed package.
 //
 // Valid calls: random presets, options, widths, positions and methods, on both
 // flavours; every value must be within 2.5e-7 of the independent float64
@@ -10,22 +10,19 @@
 // argument, must leave a supplied `out` untouched, and the module must still
 // return correct values afterwards.
 //
-// Usage: node tests/hardening/properties.mjs [--valid N] [--invalid N] [--summary FILE]
+// Sizes (environment): SINPE_PROPERTY_VALID and SINPE_PROPERTY_INVALID calls
+// (10000 each), SINPE_PROPERTY_SEED.
+import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync } from 'node:fs';
 import fc from 'fast-check';
-import sinpe from '../../js/sinpe.js';
-import { referenceRow, referenceGrid, TOLERANCE } from '../js/reference.mjs';
+import sinpe from 'sinpe.wasm';
+import { referenceRow, referenceGrid, TOLERANCE } from './reference.mjs';
 
-const args = process.argv.slice(2);
-const flag = (name, dflt) => {
-  const i = args.indexOf(name);
-  return i < 0 ? dflt : args[i + 1];
-};
-const VALID_RUNS = Number(flag('--valid', 3000));
-const INVALID_RUNS = Number(flag('--invalid', 3000));
-const SUMMARY = flag('--summary', null);
-const SEED = Number(flag('--seed', 20240505));
+const VALID_RUNS = Number(process.env.SINPE_PROPERTY_VALID ?? 10000);
+const INVALID_RUNS = Number(process.env.SINPE_PROPERTY_INVALID ?? 10000);
+const SEED = Number(process.env.SINPE_PROPERTY_SEED ?? 20240505);
+const SUMMARY = process.env.SINPE_SUMMARY;
 
 const MAX_POS = 2 ** 24;
 const flavours = { simd: await sinpe({ simd: true }), baseline: await sinpe({ simd: false }) };
@@ -244,25 +241,20 @@ function runValid(c) {
   }
 }
 
-const t0 = performance.now();
-let tried = 0;
-fc.assert(
-  fc.property(validCall, (c) => {
-    tried++;
-    runValid(c);
-  }),
-  { numRuns: VALID_RUNS, seed: SEED },
-);
-// Calls whose width the preset rejects were skipped above; top up to VALID_RUNS checked calls.
-let extraSeed = SEED;
-while (counts.valid < VALID_RUNS) {
-  fc.assert(fc.property(validCall, (c) => counts.valid < VALID_RUNS ? runValid(c) : undefined), {
-    numRuns: VALID_RUNS - counts.valid,
-    seed: ++extraSeed,
-  });
-}
-const validMs = performance.now() - t0;
-console.log(`valid calls: ${counts.valid} checked against the float64 reference (${JSON.stringify(byMethod)}), worst error ${worst.toExponential(2)}, ${(validMs / 1000).toFixed(1)} s`);
+test('valid calls match the float64 reference on both flavours', () => {
+  const t0 = performance.now();
+  fc.assert(fc.property(validCall, runValid), { numRuns: VALID_RUNS, seed: SEED });
+  // Calls whose width the preset rejects were skipped above; top up to VALID_RUNS checked calls.
+  let extraSeed = SEED;
+  while (counts.valid < VALID_RUNS) {
+    fc.assert(fc.property(validCall, (c) => counts.valid < VALID_RUNS ? runValid(c) : undefined), {
+      numRuns: VALID_RUNS - counts.valid,
+      seed: ++extraSeed,
+    });
+  }
+  const validMs = performance.now() - t0;
+  console.log(`valid calls: ${counts.valid} checked against the float64 reference (${JSON.stringify(byMethod)}), worst error ${worst.toExponential(2)}, ${(validMs / 1000).toFixed(1)} s`);
+});
 
 // ---------------------------------------------------------------------------
 // Invalid calls: [method, argument name (regex on the message), thunk-maker]
@@ -281,9 +273,7 @@ function detachedFloat32(n) {
 }
 const sharedFloat32 = (n) => new Float32Array(new SharedArrayBuffer(4 * n));
 
-// Note: options read with `??` in js/sinpe.js (preset, clsToken, start,
-// columnStart, columns, vmin, vmax) take null as "unset" while the others
-// throw on null; null is left out for those (reported, not asserted either way).
+// Only undefined means "option absent": null is a bad value like any other.
 // Each case: { name: regex the message must match, call(pe) }, plus optional out to check untouched.
 const D = 16;
 const invalidCase = fc.oneof(
@@ -375,7 +365,7 @@ const invalidCase = fc.oneof(
     name: new RegExp(`options\\.${key}`),
     call: (pe) => callWith(pe, m, { preset, [key]: v }),
   })),
-  fc.oneof(fc.constantFrom('Vaswani', 'bert', '', 'rope'), notANumber.filter((v) => v != null)).map((preset) => ({
+  fc.oneof(fc.constantFrom('Vaswani', 'bert', '', 'rope'), notANumber.filter((v) => v !== undefined)).map((preset) => ({
     what: `preset=${String(typeof preset === 'symbol' ? 'symbol' : preset)}`,
     name: /options\.preset/,
     call: (pe) => pe.rows(0, 1, D, { preset }),
@@ -439,7 +429,7 @@ const invalidCase = fc.oneof(
     name: /options\.seqLen/,
     call: (pe) => pe.addTo(new Float32Array(4 * D), D, { seqLen: v }),
   })),
-  fc.oneof(notANumber.filter((v) => v != null), badIntegers.filter((v) => !(Number.isInteger(v) && Math.abs(v) < MAX_POS)), fc.constantFrom(MAX_POS, -MAX_POS)).map((v) => ({
+  fc.oneof(notANumber.filter((v) => v !== undefined), badIntegers.filter((v) => !(Number.isInteger(v) && Math.abs(v) < MAX_POS)), fc.constantFrom(MAX_POS, -MAX_POS)).map((v) => ({
     what: `addTo start=${String(typeof v === 'symbol' ? 'symbol' : v)}`,
     name: /options\.start/,
     call: (pe) => pe.addTo(new Float32Array(4 * D), D, { start: v }),
@@ -456,12 +446,12 @@ const invalidCase = fc.oneof(
     call: (pe) => pe.grid2d(2, 2, D, { clsToken: v }),
   })),
   // heatmap options
-  fc.tuple(fc.constantFrom('columnStart', 'columns'), fc.oneof(notANumber.filter((v) => v != null), badIntegers, fc.constantFrom(D + 1, 1e9))).map(([k, v]) => ({
+  fc.tuple(fc.constantFrom('columnStart', 'columns'), fc.oneof(notANumber.filter((v) => v !== undefined), badIntegers, fc.constantFrom(D + 1, 1e9))).map(([k, v]) => ({
     what: `heatmap ${k}=${String(typeof v === 'symbol' ? 'symbol' : v)}`,
     name: new RegExp(`options\\.${k}`),
     call: (pe) => pe.heatmap(0, 2, D, { [k]: v }),
   })),
-  fc.tuple(fc.constantFrom('vmin', 'vmax'), fc.oneof(notANumber.filter((v) => v != null), fc.constantFrom(NaN, Infinity, -Infinity))).map(([k, v]) => ({
+  fc.tuple(fc.constantFrom('vmin', 'vmax'), fc.oneof(notANumber.filter((v) => v !== undefined), fc.constantFrom(NaN, Infinity, -Infinity))).map(([k, v]) => ({
     what: `heatmap ${k}=${String(typeof v === 'symbol' ? 'symbol' : v)}`,
     name: new RegExp(`options\\.${k}`),
     call: (pe) => pe.heatmap(0, 2, D, { [k]: v }),
@@ -520,43 +510,51 @@ function runInvalid([c, f]) {
   if (counts.invalid % 7 === 0) expectRows(pe.rows(counts.invalid, 3, 12), [counts.invalid, counts.invalid + 1, counts.invalid + 2], 12, {}, 'after error');
 }
 
-const t1 = performance.now();
-fc.assert(fc.property(fc.tuple(invalidCase, flavourArb), runInvalid), { numRuns: INVALID_RUNS, seed: SEED + 1 });
-const invalidMs = performance.now() - t1;
+test('invalid calls throw a TypeError or RangeError naming the argument, write nothing, leave the module usable', () => {
+  const t1 = performance.now();
+  fc.assert(fc.property(fc.tuple(invalidCase, flavourArb), runInvalid), { numRuns: INVALID_RUNS, seed: SEED + 1 });
+  const invalidMs = performance.now() - t1;
+  console.log(
+    `invalid calls: ${counts.invalid} (TypeError ${errorKinds.TypeError}, RangeError ${errorKinds.RangeError}) each named its argument, left out untouched; ${(invalidMs / 1000).toFixed(1)} s`,
+  );
+});
 
-// Afterwards: both flavours still give correct values across presets.
-for (const f of ['simd', 'baseline']) {
-  const pe = flavours[f];
-  for (const preset of PRESETS) {
-    const d = preset === 'fairseq' || preset === 'whisper' ? 64 : 64;
-    const pos = [0, 1, 2, 1000, 16777215, 0.5];
-    expectRows(pe.encode(pos, d, { preset }), pos, d, { preset }, `final check ${f} ${preset}`);
+test('after the invalid calls both flavours still give correct values for every preset', () => {
+  for (const f of ['simd', 'baseline']) {
+    const pe = flavours[f];
+    for (const preset of PRESETS) {
+      const d = 64;
+      const pos = [0, 1, 2, 1000, 16777215, 0.5];
+      expectRows(pe.encode(pos, d, { preset }), pos, d, { preset }, `final check ${f} ${preset}`);
+    }
   }
-}
+});
 
-// Regression (fixed in the kernel): vmin/vmax beyond the float range used to
-// map every value to entry 0 or 255; a value range this wide puts [-1, 1] mid-ramp.
-for (const f of ['simd', 'baseline'])
-  for (const [vmin, vmax] of [[-1e300, 1e300], [-1e39, 1e39], [-Number.MAX_VALUE, Number.MAX_VALUE]]) {
-    const px = flavours[f].heatmap(0, 3, 8, { vmin, vmax });
-    for (let i = 0; i < px.length; i += 4) assert.ok(px[i] === 127 || px[i] === 128, `${f} heatmap vmin=${vmin} vmax=${vmax}: entry ${px[i]}`);
-  }
+test('heatmap: vmin/vmax beyond the float32 range still put [-1, 1] mid-ramp, not at entry 0 or 255', () => {
+  for (const f of ['simd', 'baseline'])
+    for (const [vmin, vmax] of [[-1e300, 1e300], [-1e39, 1e39], [-Number.MAX_VALUE, Number.MAX_VALUE]]) {
+      const px = flavours[f].heatmap(0, 3, 8, { vmin, vmax });
+      for (let i = 0; i < px.length; i += 4) assert.ok(px[i] === 127 || px[i] === 128, `${f} heatmap vmin=${vmin} vmax=${vmax}: entry ${px[i]}`);
+    }
+});
 
-// sinpe() itself: bad init options.
 let initChecked = 0;
-for (const [init, name, Type] of [
-  [{ simd: 'yes' }, /init\.simd/, TypeError],
-  [{ simd: 1 }, /init\.simd/, TypeError],
-  [{ wasm: true }, /unknown init option "wasm"/, TypeError],
-  [{ locateFile: 'x' }, /init\.locateFile/, TypeError],
-  [{ wasmBinary: 'x' }, /init\.wasmBinary/, TypeError],
-  ['auto', /\binit\b/, TypeError],
-]) {
-  await assert.rejects(sinpe(init), (e) => e instanceof Type && name.test(e.message), `sinpe(${JSON.stringify(init)})`);
-  initChecked++;
-}
+test('sinpe() rejects bad init options with a TypeError naming them', async () => {
+  for (const [init, name, Type] of [
+    [{ simd: 'yes' }, /init\.simd/, TypeError],
+    [{ simd: 1 }, /init\.simd/, TypeError],
+    [{ wasm: true }, /unknown init option "wasm"/, TypeError],
+    [{ locateFile: 'x' }, /init\.locateFile/, TypeError],
+    [{ wasmBinary: 'x' }, /init\.wasmBinary/, TypeError],
+    ['auto', /\binit\b/, TypeError],
+  ]) {
+    await assert.rejects(sinpe(init), (e) => e instanceof Type && name.test(e.message), `sinpe(${JSON.stringify(init)})`);
+    initChecked++;
+  }
+  console.log(`bad init options: ${initChecked} rejected`);
+});
 
-console.log(
-  `invalid calls: ${counts.invalid} (TypeError ${errorKinds.TypeError}, RangeError ${errorKinds.RangeError}) each named its argument, left out untouched; module correct afterwards; +${initChecked} bad init options; ${(invalidMs / 1000).toFixed(1)} s`,
-);
-if (SUMMARY) appendFileSync(SUMMARY, `property tests: ${counts.valid} valid calls (worst error ${worst.toExponential(2)} <= 2.5e-7), ${counts.invalid} invalid calls (${errorKinds.TypeError} TypeError, ${errorKinds.RangeError} RangeError)\n`);
+after(() => {
+  if (SUMMARY && counts.valid && counts.invalid)
+    appendFileSync(SUMMARY, `property tests: ${counts.valid} valid calls (worst error ${worst.toExponential(2)} <= 2.5e-7), ${counts.invalid} invalid calls (${errorKinds.TypeError} TypeError, ${errorKinds.RangeError} RangeError)\n`);
+});

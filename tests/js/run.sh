@@ -1,11 +1,26 @@
 #!/usr/bin/env bash
-# Runs the package API tests against the packed tarball installed in a fresh
-# temporary project, so they see exactly what users get from `npm install`.
+# Runs the node --test suites of tests/js (*.test.mjs) against the packed
+# tarball installed in a fresh temporary project, so they import `sinpe.wasm`
+# by name and see exactly what users get from `npm install`. The dev packages
+# the suites import (fast-check, onnxruntime-node, onnx-proto) are linked from
+# this repository's node_modules; the suites' helpers (tests/js/*.mjs) and
+# tests/js/fixtures/ are copied next to them.
+# Usage: tests/js/run.sh [suite.test.mjs ...]   (default: every suite)
+# Size knobs: SINPE_PROPERTY_VALID, SINPE_PROPERTY_INVALID, SINPE_MEMORY_CALLS.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 project="$(bash "$root/scripts/pack-into-project.sh")"
 trap 'rm -rf "$project"' EXIT
+for pkg in fast-check onnxruntime-node onnx-proto; do
+  [ -d "$root/node_modules/$pkg" ] || { echo "tests/js: $pkg is not in node_modules (scripts/setup.sh installs it)" >&2; exit 1; }
+  ln -s "$root/node_modules/$pkg" "$project/node_modules/$pkg"
+done
 mkdir -p "$project/test"
-cp "$root"/tests/js/*.test.mjs "$root"/tests/js/reference.mjs "$project/test/"
+cp "$root"/tests/js/*.mjs "$project/test/"
+if [ -d "$root/tests/js/fixtures" ]; then cp -r "$root/tests/js/fixtures" "$project/test/"; fi
+suites=()
+for f in "$@"; do suites+=("test/$(basename "$f")"); done
+[ ${#suites[@]} -gt 0 ] || suites=(test/*.test.mjs)
 cd "$project"
-node --test --test-reporter=spec test/*.test.mjs
+# --expose-gc: the memory suite measures the JS heap after full collections.
+node --expose-gc --test --test-reporter=spec "${suites[@]}"
