@@ -1,5 +1,6 @@
-// Every preset against its float64 formula, for the widths and positions the
-// foundation issue names, on both code paths.
+// Every preset against its float64 formula, on both code paths, at odd, tiny
+// and model-sized widths and at integer, fractional, negative and near-2^24
+// positions.
 #include <catch2/catch.hpp>
 
 #include "support.hpp"
