@@ -45,6 +45,7 @@ run "package API, properties (fast-check), memory over 1,000,000 calls (node --t
 run "consumers, engines and package hygiene" node tests/consumers/run.mjs
 
 # The lesson site
+run "site model (node --test)" node --test tests/web/
 run "lesson site (headless Chromium; lesson 1 in Firefox ESR)" bash tests/browser/run.sh
 
 echo

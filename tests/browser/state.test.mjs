@@ -1,12 +1,26 @@
 // The URL state module on its own (no browser): parsing, clamping, round trips.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import sinpe from 'sinpe.wasm';
 import { parseHash, toHash, defaultState, LESSONS } from '../../web/src/state.js';
+import { lessonById } from '../../web/src/lessons/index.js';
+
+// what the site asks the package: does the lesson's own call accept this d_model?
+const pe = await sinpe();
+const check = (d, s) => {
+  try {
+    lessonById(s.lesson).probe(pe, { ...s, d });
+    return null;
+  } catch (error) {
+    if (error instanceof RangeError) return error.message;
+    throw error;
+  }
+};
 
 test('defaults round-trip through the hash for every lesson', () => {
   for (const lesson of LESSONS) {
     const state = defaultState(lesson, 'zh');
-    const { state: parsed, messages } = parseHash(toHash(state));
+    const { state: parsed, messages } = parseHash(toHash(state), 'en', { check });
     assert.deepEqual(parsed, state);
     assert.deepEqual(messages, []);
   }
@@ -23,7 +37,13 @@ test('out-of-range values are clamped, with a message', () => {
   assert.equal(state.d, 32);
   assert.equal(state.len, 1);
   assert.deepEqual(messages.map((m) => [m.key, m.problem]), [['d', 'clamped'], ['len', 'clamped']]);
-  assert.equal(parseHash('#lesson=heatmap&d=129').state.d, 128); // d moves to the multiple-of-4 grid
+  // vaswani needs an even d: 129 goes to the nearest even value (the lower one on a tie), with the package's reason
+  const odd = parseHash('#lesson=heatmap&d=129', 'en', { check });
+  assert.equal(odd.state.d, 128);
+  assert.deepEqual(odd.messages.map((m) => [m.key, m.problem, m.typed, m.value]), [['d', 'rule', 129, 128]]);
+  assert.match(odd.messages[0].rule, /even/);
+  assert.equal(parseHash('#lesson=heatmap&d=130', 'en', { check }).state.d, 130); // any even d, not only multiples of 4
+  assert.equal(parseHash('#lesson=variants&d=7&preset=keras', 'en', { check }).state.d, 7); // keras accepts odd d
   assert.equal(parseHash('#lesson=heatmap&len=100&start=16777215').state.start, 2 ** 24 - 100);
 });
 

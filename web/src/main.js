@@ -3,22 +3,15 @@
 import 'katex/dist/katex.min.css';
 import './style.css';
 import sinpe from 'sinpe.wasm';
-import { LESSONS, LANGS, LESSON_SPECS, defaultState, normalize, parseHash, toHash, validateField } from './state.js';
+import { LESSONS, LANGS, defaultState, normalize, parseHash, toHash, validateField } from './state.js';
+import { LESSONS as REGISTRY, lessonById } from './lessons/index.js';
 import { h, clear } from './lib/dom.js';
 import { createControls } from './lib/controls.js';
 import en from './i18n/en.js';
 import zh from './i18n/zh.js';
-import formula from './lessons/formula.js';
-import heatmap from './lessons/heatmap.js';
-import waves from './lessons/waves.js';
-import binary from './lessons/binary.js';
-import embeddings from './lessons/embeddings.js';
-import relative from './lessons/relative.js';
-import pitfalls from './lessons/pitfalls.js';
-import variants from './lessons/variants.js';
 
 const STRINGS = { en, zh };
-const LESSON_MODULES = { formula, heatmap, waves, binary, embeddings, relative, pitfalls, variants };
+const lessonModules = new Map(); // id → the lesson's module (all loaded at start)
 const LANG_KEY = 'sinpe.lang';
 
 let pe = null;
@@ -66,6 +59,8 @@ function showMessages(messages) {
   for (const m of messages) {
     let text;
     if (m.problem === 'unknown') text = t('message.unknown', { count: m.count });
+    else if (m.problem === 'rule')
+      text = t('message.rule', { name: t(`control.${m.key}`, null, m.key), typed: m.typed, value: m.value, rule: m.rule });
     else
       text = t(`message.${m.problem}`, {
         name: t(`control.${m.key}`, null, m.key),
@@ -93,14 +88,18 @@ function setState(patch, { fromUser = false } = {}) {
   if (patch.lesson && patch.lesson !== state.lesson && LESSONS.includes(patch.lesson)) {
     next = { ...defaultState(patch.lesson, state.lang), cmap: state.cmap };
   }
+  if (LANGS.includes(patch.lang)) next.lang = patch.lang;
   for (const [key, raw] of Object.entries(patch)) {
-    if (key === 'lesson') continue;
+    if (key === 'lesson' || key === 'lang') continue;
     const { value, problem } = validateField(key, raw, next);
     if (value !== null) next[key] = value;
     if (problem && fromUser) messages.push({ key, problem, value: next[key] });
   }
-  next = normalize(next);
-  if (fromUser) showMessages(messages);
+  const normalized = normalize(next, { check: dModelCheck, previous: state });
+  next = normalized.state;
+  // a refused d_model is always reported: the value shown changed
+  messages.push(...normalized.messages);
+  if (fromUser || normalized.messages.length) showMessages(messages);
   const langChanged = next.lang !== state.lang;
   const lessonChanged = next.lesson !== state.lesson;
   state = next;
@@ -145,7 +144,7 @@ function writeHash() {
 
 window.addEventListener('hashchange', () => {
   if (location.hash === lastHash) return;
-  const { state: parsed, messages } = parseHash(location.hash, state.lang);
+  const { state: parsed, messages } = parseHash(location.hash, state.lang, { check: dModelCheck });
   const rebuild = parsed.lesson !== state.lesson || parsed.lang !== state.lang;
   state = parsed;
   showMessages(messages);
@@ -159,7 +158,7 @@ window.addEventListener('hashchange', () => {
 function buildNav() {
   const nav = clear(document.getElementById('lesson-nav'));
   const list = h('ol', { class: 'lesson-list' });
-  LESSONS.forEach((id) => {
+  REGISTRY.forEach(({ id }) => {
     const params = new URLSearchParams({ lesson: id, lang: state.lang });
     const a = h(
       'a',
@@ -212,9 +211,9 @@ function buildPage() {
   const main = document.getElementById('lesson');
   for (const el of [...main.children]) if (el.id !== 'messages') el.remove();
   view?.destroy?.();
-  const module = LESSON_MODULES[state.lesson];
-  const keys = LESSON_SPECS[state.lesson].keys;
-  controls = createControls(keys.filter((k) => !(module.ownControls ?? []).includes(k)), app);
+  const lesson = lessonById(state.lesson);
+  const module = lessonModules.get(state.lesson);
+  controls = createControls(lesson.controls.filter((k) => !(lesson.own ?? []).includes(k)), app, lesson);
   const container = h('article', { class: `lesson lesson-${state.lesson}`, 'data-lesson': state.lesson });
   main.append(container);
   view = module.mount(container, app, controls.element);
@@ -238,15 +237,31 @@ const app = {
 const siteProbe = { renders: [], get state() { return { ...state }; } };
 Object.defineProperty(window, 'sinpeSite', { value: siteProbe });
 
+/**
+ * Whether the package accepts d_model d for the lesson's own call (its
+ * registry probe): null if it does, else the package's RangeError message.
+ */
+function dModelCheck(d, s) {
+  try {
+    lessonById(s.lesson).probe(pe, { ...s, d });
+    return null;
+  } catch (error) {
+    if (error instanceof RangeError) return error.message.replace(/^sinpe: /, '');
+    throw error;
+  }
+}
+
 async function start() {
   try {
-    pe = await sinpe();
+    const [instance, modules] = await Promise.all([sinpe(), Promise.all(REGISTRY.map((l) => l.module()))]);
+    pe = instance;
+    REGISTRY.forEach((l, i) => lessonModules.set(l.id, modules[i].default));
   } catch (error) {
     document.getElementById('loading').textContent = `WebAssembly could not be loaded: ${error.message}`;
     throw error;
   }
   siteProbe.simd = pe.simd;
-  const { state: parsed, messages } = parseHash(location.hash, storedLang());
+  const { state: parsed, messages } = parseHash(location.hash, storedLang(), { check: dModelCheck });
   state = parsed;
   buildPage();
   showMessages(messages);

@@ -40,6 +40,7 @@ export default {
     cell: 'position {position}, column {column} = {kind} of frequency i = {i}: ω = {frequency}, angle = {angle} rad, value = {value}',
   },
   message: {
+    rule: '{name} = {typed} cannot be used here. The package says: “{rule}”. Changed to {value}.',
     clamped: 'The value of “{name}” was out of range and has been changed to {value}.',
     rejected: 'The value given for “{name}” was not valid and has been ignored (using {value}).',
     unknown: '{count} unknown URL parameter(s) ignored.',
@@ -285,6 +286,7 @@ export default {
       layoutOverride: 'layout of all eight tables',
       layoutNote: 'Every table uses the {layout} layout here (the package’s `layout` option overrides each preset’s own), so what still differs between the cards is the frequencies, the scaling and MAE’s two halves. Choose “each preset’s own” to see the libraries as they are.',
       copy: 'Copy snippet',
+      refused: 'd_model = {d} is refused by this preset. The package says: “{message}”.',
       copied: 'Copied.',
       copyFailed: 'Copying is not allowed here; select the text instead.',
       chartTitle: 'The frequencies compared',

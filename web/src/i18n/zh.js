@@ -40,6 +40,7 @@ export default {
     cell: '位置 {position}，第 {column} 列 = 频率 i = {i} 的 {kind}：ω = {frequency}，角度 = {angle} 弧度，值 = {value}',
   },
   message: {
+    rule: '{name} = {typed} 在这里不能用。程序包的说明：“{rule}”。已改为 {value}。',
     clamped: '“{name}”的取值超出范围，已改为 {value}。',
     rejected: '给“{name}”的取值无效，已忽略（仍使用 {value}）。',
     unknown: '已忽略 {count} 个无法识别的网址参数。',
@@ -285,6 +286,7 @@ export default {
       layoutOverride: '八张表的列布局',
       layoutNote: '这里所有表都使用{layout}布局（包的 `layout` 选项会覆盖各预设自己的布局），因此各卡片之间剩下的差别是频率、缩放方式以及 MAE 的两个半边。选择“各预设自己的布局”即可看到各库原本的样子。',
       copy: '复制代码',
+      refused: '这个预设不接受 d_model = {d}。程序包的说明：“{message}”。',
       copied: '已复制。',
       copyFailed: '此处不允许复制，请手动选中文本。',
       chartTitle: '频率对比',

@@ -8,45 +8,14 @@ import { lessonHeader, section, readout } from '../lib/lesson.js';
 import { createExportBar } from '../lib/controls.js';
 import { downloadCSV, downloadNpy, toCSV } from '../lib/export.js';
 import { EDIT_LIMIT, parseEdits, formatEdits } from '../state.js';
+import { embed, parseCell, dropout, addToSnippet } from '../model/embeddings.js';
 
 const SUM_RANGE = 2; // X, X + P and dropout(X + P) are drawn on [−2, 2]
-
-/** mulberry32: a small seeded PRNG, so a URL always shows the same numbers. */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = Math.imul(a ^ (a >>> 15), 1 | a);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function hashWord(word) {
-  let hash = 2166136261;
-  for (const ch of word) hash = Math.imul(hash ^ ch.codePointAt(0), 16777619);
-  return hash >>> 0;
-}
-
-/** The (toy) embedding of a word: uniform in [−scale, scale], the same wherever the word occurs. */
-export function embed(word, d, scale, seed) {
-  const next = random(hashWord(word.toLowerCase()) ^ Math.imul(seed, 2654435761));
-  return Float32Array.from({ length: d }, () => (2 * next() - 1) * scale);
-}
-
-/** A typed cell value: a number in [−4, 4] (either minus sign), or null. */
-export function parseCell(text) {
-  const s = String(text).trim().replace(/\u2212/g, '-');
-  if (!/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(s) || s.length > 12) return null;
-  const v = Number(s);
-  return v >= -4 && v <= 4 ? v : null;
-}
 
 const cellText = (v) => String(+v.toFixed(3));
 
 export default {
   id: 'embeddings',
-  ownControls: ['edit'],
   mount(root, app, controlsElement) {
     const { t, pe } = app;
     const info = readout('embeddings-readout');
@@ -122,16 +91,16 @@ export default {
           input.addEventListener('input', () => {
             const text = input.value.trim();
             if (text === '') return; // emptied: restored on change
-            const v = parseCell(text);
-            input.setAttribute('aria-invalid', String(v === null));
-            if (v !== null && setCell(r, c, v)) editStatus.textContent = '';
+            const v = parseCell(text)?.value;
+            input.setAttribute('aria-invalid', String(v === undefined));
+            if (v !== undefined && setCell(r, c, v)) editStatus.textContent = '';
           });
           input.addEventListener('change', () => {
             const text = input.value.trim();
             if (text === '') {
               setCell(r, c, null);
               editStatus.textContent = '';
-            } else if (parseCell(text) === null) {
+            } else if (parseCell(text)?.value === undefined) {
               editStatus.textContent = t('lessons.embeddings.editInvalid', { value: text.slice(0, 20), kept: cellText(current.x[r * current.s.d + c]) });
             }
             input.removeAttribute('aria-invalid');
@@ -221,9 +190,7 @@ export default {
         const fits = n <= s.len;
         const p = pe.table(n, s.d); // = P[:, :seq_len] (rows 0 … seq_len − 1)
         const sum = fits ? pe.addTo(Float32Array.from(x), s.d, { seqLen: n }) : new Float32Array(n * s.d).fill(NaN);
-        // inverted dropout (nn.Dropout in training mode): zero with probability p, scale the rest by 1/(1 − p)
-        const next = random(s.seed * 7919 + 17);
-        const dropped = sum.map((v) => (next() < s.dropout ? 0 : v / (1 - s.dropout)));
+        const dropped = dropout(sum, s.dropout, s.seed);
         current = { s, words, x, p, sum, dropped };
 
         warn.textContent = fits ? '' : t('lessons.embeddings.tooShort', { n, len: s.len });
@@ -250,8 +217,7 @@ export default {
         const focused = document.activeElement?.classList?.contains('cell-input') ? document.activeElement : null;
         if (focused) describe(Number(focused.dataset.row), Number(focused.dataset.col));
         else describe(0, 0);
-        root.querySelector('.sinpe-snippet').textContent =
-          `import sinpe from 'sinpe.wasm';\n\nconst pe = await sinpe();\n// x: Float32Array(batch * ${n} * ${s.d}), token embeddings, row-major\npe.addTo(x, ${s.d}, { seqLen: ${n} });   // x += P[:, :${n}, :] in place, no table kept`;
+        root.querySelector('.sinpe-snippet').textContent = addToSnippet(n, s.d);
       },
     };
   },

@@ -5,13 +5,13 @@ import { h, fmt, rich, tex, clear } from '../lib/dom.js';
 import { createHeatmap, createColorBar } from '../lib/heatmap.js';
 import { colormapLUT } from '../lib/colormap.js';
 import { createRadioGroup, createExportBar } from '../lib/controls.js';
-import { lessonHeader, section, readout, columnInfo } from '../lib/lesson.js';
+import { lessonHeader, section, readout } from '../lib/lesson.js';
+import { columnInfo } from '../model/layout.js';
 import { downloadCSV, downloadNpy, downloadPNG, toCSV } from '../lib/export.js';
 import { LAYOUTS, MAX_POSITION } from '../state.js';
 
 export default {
   id: 'heatmap',
-  ownControls: ['layout'],
   mount(root, app, controlsElement) {
     const { t, pe } = app;
     const layoutToggle = createRadioGroup({ key: 'layout', values: LAYOUTS, label: t('control.layout'), app });

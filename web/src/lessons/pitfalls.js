@@ -7,54 +7,7 @@ import { createHeatmap, createColorBar } from '../lib/heatmap.js';
 import { colormapLUT, valuesToRGBA } from '../lib/colormap.js';
 import { createLineChart } from '../lib/chart.js';
 import { lessonHeader, section, readout } from '../lib/lesson.js';
-
-const f32 = Math.fround;
-
-/** The seed notebook's table: doubled exponent, and odd columns with their own (wrong) index. */
-export function buggyTable(len, d, base = 10000) {
-  const out = new Float64Array(len * d);
-  for (let p = 0; p < len; p++) {
-    for (let c = 0; c < d; c++) {
-      // pe[:, 0::2] = sin(pos / 10000 ** (2 * arange(0, d, 2) / d)); pe[:, 1::2] = cos(pos / 10000 ** (2 * arange(1, d, 2) / d))
-      const angle = p / base ** ((2 * c) / d);
-      out[p * d + c] = c % 2 === 0 ? Math.sin(angle) : Math.cos(angle);
-    }
-  }
-  return out;
-}
-
-/**
- * One row as the PyTorch tutorial computes it in float32, emulated with
- * Math.fround: div_term = exp(arange(0, d, 2) · (−ln 10000 / d)),
- * angle = position · div_term rounded to float32, then sin/cos in float32.
- */
-export function float32Row(position, d, out = new Float64Array(d)) {
-  const step = f32(-Math.log(10000) / d);
-  const p = f32(position);
-  for (let i = 0; i < d / 2; i++) {
-    const omega = f32(Math.exp(f32(f32(2 * i) * step)));
-    const angle = f32(p * omega);
-    out[2 * i] = f32(Math.sin(angle));
-    out[2 * i + 1] = f32(Math.cos(angle));
-  }
-  return out;
-}
-
-/**
- * The positions of octave [2^e, 2^(e+1)) whose float32 errors are measured:
- * 32 spread over the octave and the last 224 (the error grows with the
- * position, so the worst cells sit near the top: sampling only the middle of
- * each octave under-reported the maxima, e.g. 9.8e-4 instead of 1.1e-3 below
- * 65 536 at d = 16). Small octaves are taken whole.
- */
-export function octaveSample(e) {
-  const first = 2 ** e;
-  const size = 2 ** e;
-  if (size <= 256) return Array.from({ length: size }, (_, j) => first + j);
-  const spread = Array.from({ length: 32 }, (_, j) => first + Math.floor(((size - 224) * (j + 0.5)) / 32));
-  const top = Array.from({ length: 224 }, (_, j) => first + size - 224 + j);
-  return [...spread, ...top];
-}
+import { buggyTable, exponents, float32Row, octaveSample, toleranceSnippet } from '../model/pitfalls.js';
 
 export default {
   id: 'pitfalls',
@@ -92,6 +45,7 @@ export default {
       onScroll: (delta) => app.setState({ start: Math.max(0, app.state.start + delta) }),
     });
     const tolSummary = h('p', { class: 'tolerance-summary' });
+    const tolCode = h('code', { class: 'tolerance-code' });
     const jumps = h(
       'div',
       { class: 'button-row' },
@@ -112,7 +66,7 @@ export default {
         ...paragraphs(t('lessons.pitfalls.bugAfter')),
       ),
       section(t('lessons.pitfalls.floatTitle'), ...paragraphs(t('lessons.pitfalls.floatText')), errorChart.element, errorText),
-      section(t('lessons.pitfalls.tolTitle'), ...paragraphs(t('lessons.pitfalls.tolText')), h('pre', {}, h('code', {}, TOLERANCE)), jumps, tolMap.element, tolSummary, tolInfo),
+      section(t('lessons.pitfalls.tolTitle'), ...paragraphs(t('lessons.pitfalls.tolText')), h('pre', {}, tolCode), jumps, tolMap.element, tolSummary, tolInfo),
     );
 
     let current = null;
@@ -127,8 +81,8 @@ export default {
         buggy: fmt(buggy[i], 5),
         correct: fmt(correct[i], 5),
         difference: fmt(buggy[i] - correct[i], 5),
-        buggyExp: `${c % 2 === 0 ? 2 * c : 2 * c}/${s.d}`,
-        correctExp: `${2 * Math.floor(c / 2)}/${s.d}`,
+        buggyExp: exponents(c, s.d).buggy,
+        correctExp: exponents(c, s.d).correct,
       });
       for (const key of ['buggy', 'correct', 'difference']) maps[key].setCursor(c, r, false);
     }
@@ -143,7 +97,7 @@ export default {
         float32: fmt(approx[i], 7),
         exact: fmt(exact[i], 7),
         difference: diff.toExponential(2),
-        verdict: diff < 10 ** s.tol ? 'True' : 'False',
+        verdict: diff < s.tol ? 'True' : 'False',
       });
     }
 
@@ -164,7 +118,8 @@ export default {
         const approx = new Float64Array(s.len * s.d);
         const row = new Float64Array(s.d);
         for (let r = 0; r < s.len; r++) approx.set(float32Row(s.start + r, s.d, row), r * s.d);
-        const tolerance = 10 ** s.tol;
+        const tolerance = s.tol;
+        tolCode.textContent = toleranceSnippet(tolerance);
         const verdict = new Float32Array(s.len * s.d);
         let failed = 0;
         let worst = 0;
@@ -180,7 +135,7 @@ export default {
         tolSummary.textContent = t('lessons.pitfalls.tolSummary', {
           first: s.start,
           last: s.start + s.len - 1,
-          tolerance: `1e${s.tol}`,
+          tolerance: String(tolerance),
           failed,
           total: verdict.length,
           worst: worst.toExponential(2),
@@ -228,6 +183,3 @@ two_i = torch.arange(0, d, 2)
 omega = 1 / 10000 ** (two_i / d)
 pe[:, 0::2] = torch.sin(pos * omega)
 pe[:, 1::2] = torch.cos(pos * omega)`;
-
-const TOLERANCE = `tolerance = 1e-3
-np.abs(float32_table - exact_table) < tolerance   # True where they agree`;

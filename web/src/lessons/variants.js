@@ -3,58 +3,21 @@
 // log chart, and a snippet reproducing the current view with the package API.
 import { h, fmt, paragraphs, clear } from '../lib/dom.js';
 import { createHeatmap, createColorBar } from '../lib/heatmap.js';
-import { colormapLUT } from '../lib/colormap.js';
+import { colormapLUT, valuesToRGBA } from '../lib/colormap.js';
 import { createLineChart } from '../lib/chart.js';
 import { createExportBar, createRadioGroup } from '../lib/controls.js';
 import { lessonHeader, section, readout } from '../lib/lesson.js';
 import { downloadCSV, downloadNpy, downloadPNG, toCSV } from '../lib/export.js';
-import { PRESETS, VARIANT_LAYOUTS } from '../state.js';
-
-/** The grid a 2-D (MAE) preset uses for `len` cells: as square as possible. */
-export function maeGrid(len) {
-  const width = Math.max(1, Math.ceil(Math.sqrt(len)));
-  const height = Math.max(1, Math.ceil(len / width));
-  return { height, width };
-}
-
-/**
- * The package call (as source text and as a function) that makes the table of
- * a preset; `layout` ('preset' or absent = the preset's own) overrides its layout.
- */
-export function presetCall(preset, len, d, layout = 'preset') {
-  const override = layout && layout !== 'preset' ? { layout } : {};
-  const options = { preset, ...override };
-  // the options as they would be written in code (vaswani is the default preset)
-  const shown = preset === 'vaswani' ? override : options;
-  const text = (extra = {}) => {
-    const all = { ...shown, ...extra };
-    const parts = Object.entries(all).map(([k, v]) => (v === true ? k : `${k}: '${v}'`));
-    return parts.length ? `, { ${parts.join(', ')} }` : '';
-  };
-  if (preset === 'mae') {
-    const { height, width } = maeGrid(len);
-    return {
-      source: `pe.grid2d(${height}, ${width}, ${d}${text()})`,
-      rows: height * width,
-      run: (pe) => pe.grid2d(height, width, d, options),
-      heatmap: null,
-    };
-  }
-  return {
-    source: `pe.table(${len}, ${d}${text()})`,
-    heatmapSource: `pe.heatmap(0, ${len}, ${d}${text({ colormap: true })})`,
-    rows: len,
-    run: (pe) => pe.table(len, d, options),
-    heatmap: (pe, lut) => pe.heatmap(0, len, d, { ...options, colormap: lut }),
-  };
-}
+import { PRESETS } from '../state.js';
+import { valuesOf } from '../model/fields.js';
+import { lessonById } from './index.js';
+import { maeGrid, presetCall, variantsSnippet } from '../model/variants.js';
 
 export default {
   id: 'variants',
-  ownControls: ['layout'],
   mount(root, app, controlsElement) {
     const { t, pe } = app;
-    const layoutToggle = createRadioGroup({ key: 'layout', values: VARIANT_LAYOUTS, label: t('lessons.variants.layoutOverride'), app });
+    const layoutToggle = createRadioGroup({ key: 'layout', values: valuesOf('layout', lessonById('variants')), label: t('lessons.variants.layoutOverride'), app });
     const layoutNote = h('div', { class: 'note layout-note' });
     const cards = {};
     const grid = h('div', { class: 'preset-grid' });
@@ -67,15 +30,18 @@ export default {
         onCursor: (c, r) => describe(preset, r, c),
       });
       const button = h('button', { type: 'button', class: 'button', 'aria-pressed': 'false', onclick: () => app.setState({ preset }) }, t('lessons.variants.select'));
+      // the package's own message when this preset refuses the d_model shown
+      const refusal = h('p', { class: 'note card-refusal' });
       const card = h(
         'div',
         { class: `preset-card preset-${preset}`, 'data-preset': preset },
         h('h3', {}, preset),
         h('p', {}, t(`lessons.variants.about.${preset}`)),
         map.element,
+        refusal,
         button,
       );
-      cards[preset] = { card, map, button };
+      cards[preset] = { card, map, button, refusal };
       grid.append(card);
     }
     const bar = createColorBar({ label: t('axis.value') });
@@ -131,7 +97,7 @@ export default {
     function describe(preset, r, c) {
       const s = current;
       const call = presetCall(preset, s.len, s.d, s.layout);
-      if (r >= call.rows) return;
+      if (r >= call.rows || cards[preset].refused) return;
       const table = call.run(pe);
       let where = t('lessons.variants.rowPosition', { position: r });
       if (preset === 'mae') {
@@ -152,21 +118,22 @@ export default {
         if (!prev || prev.d !== s.d || prev.len !== s.len || prev.cmap !== s.cmap || prev.layout !== s.layout) {
           for (const preset of PRESETS) {
             const call = presetCall(preset, s.len, s.d, s.layout);
-            let rgba;
-            if (call.heatmap) rgba = call.heatmap(pe, lut);
-            else {
-              // grid2d has no fused heatmap: colour its table with the same LUT rule
-              const values = call.run(pe);
-              rgba = new Uint8ClampedArray(values.length * 4);
-              values.forEach((v, i) => {
-                const k = Math.min(255, Math.max(0, Math.round(((v + 1) / 2) * 255)));
-                rgba.set(lut.subarray(4 * k, 4 * k + 4), 4 * i);
-              });
+            const card = cards[preset];
+            let rgba = null;
+            try {
+              // grid2d has no fused heatmap: its table is coloured with the kernel's rule
+              rgba = call.heatmap ? call.heatmap(pe, lut) : valuesToRGBA(call.run(pe), s.cmap);
+              card.refused = null;
+            } catch (error) {
+              if (!(error instanceof RangeError)) throw error;
+              card.refused = error.message.replace(/^sinpe: /, '');
             }
-            cards[preset].map.draw({ rgba, columns: s.d, rows: call.rows, x0: 0, y0: 0 });
+            card.map.element.hidden = Boolean(card.refused);
+            card.refusal.textContent = card.refused ? t('lessons.variants.refused', { d: s.d, message: card.refused }) : '';
+            if (rgba) card.map.draw({ rgba, columns: s.d, rows: call.rows, x0: 0, y0: 0 });
           }
           bar.draw(s.cmap, -1, 1);
-          const series = PRESETS.map((preset) => {
+          const series = PRESETS.filter((preset) => !cards[preset].refused).map((preset) => {
             const omega = pe.frequencies(s.d, { preset });
             return { name: preset, points: Array.from(omega, (w, i) => [i, w]) };
           });
@@ -179,16 +146,7 @@ export default {
           cards[preset].button.textContent = on ? t('lessons.variants.selected') : t('lessons.variants.select');
         }
         const call = presetCall(s.preset, s.len, s.d, s.layout);
-        snippet.textContent = [
-          `import sinpe from 'sinpe.wasm';`,
-          ``,
-          `const pe = await sinpe();`,
-          `const table = ${call.source};`,
-          `// Float32Array(${call.rows} * ${s.d}), row-major: row r is table.subarray(r * ${s.d}, (r + 1) * ${s.d})`,
-          ...(call.heatmap
-            ? [``, `// the same view as RGBA pixels for a canvas (colormap: Uint8Array(1024) LUT)`, `const rgba = ${call.heatmapSource};`, `ctx.putImageData(new ImageData(rgba, ${s.d}, ${s.len}), 0, 0);`]
-            : []),
-        ].join('\n');
+        snippet.textContent = variantsSnippet(call, s.d);
         clear(differences).append(...paragraphs(t(`lessons.variants.details.${s.preset}`)));
         describe(s.preset, 1, 0);
       },

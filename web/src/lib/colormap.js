@@ -3,6 +3,7 @@
 // i/255, so value vmin ↦ entry 0 and vmax ↦ entry 255.
 import { rgb } from 'd3-color';
 import { interpolateRdBu, interpolatePuOr, interpolateViridis, interpolateCividis } from 'd3-scale-chromatic';
+import { colorIndex, colorScale } from '../model/colour.js';
 
 // Diverging maps are reversed so that −1 is blue/purple and +1 red/orange.
 export const COLORMAP_INTERPOLATORS = {
@@ -30,20 +31,19 @@ export function colormapLUT(name) {
   return lut;
 }
 
-/** The CSS colour of value v on [vmin, vmax] (same rounding as the kernel). */
+/** The CSS colour of value v on [vmin, vmax] (the kernel's colour index). */
 export function colorOf(name, v, vmin = -1, vmax = 1) {
   const lut = colormapLUT(name);
-  const i = Math.min(255, Math.max(0, Math.round(((v - vmin) / (vmax - vmin)) * 255)));
+  const i = colorIndex(v, vmin, vmax);
   return `rgb(${lut[4 * i]}, ${lut[4 * i + 1]}, ${lut[4 * i + 2]})`;
 }
 
 /** Fills an RGBA buffer from values with a LUT (for matrices computed in JS, not by the kernel). */
 export function valuesToRGBA(values, name, vmin = -1, vmax = 1, out = new Uint8ClampedArray(values.length * 4)) {
   const lut = colormapLUT(name);
-  const scale = 255 / (vmax - vmin);
+  const scale = colorScale(vmin, vmax);
   for (let j = 0; j < values.length; j++) {
-    const v = values[j];
-    const i = Number.isNaN(v) ? 128 : Math.min(255, Math.max(0, Math.round((v - vmin) * scale)));
+    const i = colorIndex(values[j], vmin, vmax, scale);
     out[4 * j] = lut[4 * i];
     out[4 * j + 1] = lut[4 * i + 1];
     out[4 * j + 2] = lut[4 * i + 2];

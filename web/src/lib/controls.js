@@ -1,115 +1,123 @@
-// The controls of a lesson, built from the state keys it uses. Each control
-// writes the state through app.setState and is re-synced from the state on
-// every render, so the URL, the controls and the figures never disagree.
+// The controls of a lesson, built from the field registry: each field's
+// `control` kind decides the widget, its range, step and format come from the
+// registry (narrowed by the lesson). Each control writes the state through
+// app.setState and is re-synced from the state on every render, so the URL,
+// the controls and the figures never disagree.
 import { h } from './dom.js';
-import { rangeOf, LAYOUTS, PRESETS, COLORMAPS } from '../state.js';
+import { FIELDS, formatField, rangeOf, stepOf, valuesOf } from '../model/fields.js';
 
 let uid = 0;
 const id = (key) => `ctl-${key}-${++uid}`;
 
-// Slider mapping per numeric key: value ↔ slider position.
-const SLIDERS = {
-  d: { step: 4 },
-  len: { step: 1 },
-  base: { log: true, step: 0.01 },
-  start: { step: 1, sliderMax: 100000 },
-  bits: { step: 1 },
-  scale: { step: 0.05 },
-  dropout: { step: 0.05 },
-  seed: { step: 1 },
-  pos: { step: 1, sliderMax: 1000 },
-  k: { step: 1, sliderMin: -64, sliderMax: 64 },
-  tol: { step: 1 },
+// value ↔ slider position, per control kind
+const SCALES = {
+  slider: { to: (v) => v, from: (s) => s },
+  'log-slider': { to: (v) => Math.log10(v), from: (s) => +(10 ** s).toPrecision(3) },
 };
 
-function formatValue(key, v) {
-  if (key === 'tol') return `1e${v}`;
-  if (key === 'dropout' || key === 'scale') return v.toFixed(2);
-  return String(v);
+function rangeControl(key, field, lesson, app) {
+  const { t } = app;
+  const label = t(`control.${key}`);
+  const help = t(`control.help.${key}`, null, '');
+  const scale = SCALES[field.control];
+  const sliderId = id(key);
+  const slider = h('input', { type: 'range', id: sliderId, class: 'slider', step: stepOf(key, lesson), 'data-key': key });
+  const number = h('input', {
+    type: 'number',
+    id: id(key),
+    class: 'number',
+    inputmode: 'decimal',
+    // any value in range may be typed; the state decides what it becomes
+    step: 'any',
+    'aria-label': label,
+    'data-key': key,
+  });
+  slider.addEventListener('input', () => app.setState({ [key]: scale.from(Number(slider.value)) }));
+  number.addEventListener('change', () => app.setState({ [key]: number.value }, { fromUser: true }));
+  const element = h(
+    'div',
+    { class: `control control-range control-${key}` },
+    h('label', { for: sliderId }, label),
+    h('div', { class: 'control-inputs' }, slider, number),
+    help ? h('small', { class: 'control-help' }, help) : null,
+  );
+  function sync(state) {
+    const [min, max] = rangeOf(key, state, lesson);
+    const smin = Math.max(min, field.sliderMin ?? min);
+    const smax = Math.min(max, field.sliderMax ?? max);
+    slider.min = scale.to(smin);
+    slider.max = scale.to(Math.max(smax, Math.min(state[key], max)));
+    slider.value = scale.to(state[key]);
+    slider.setAttribute('aria-valuetext', formatField(key, state[key]));
+    number.min = min;
+    number.max = max;
+    if (document.activeElement !== number) number.value = formatField(key, state[key]);
+  }
+  return { element, sync };
 }
 
-/** Builds the controls for `keys`; returns { element, sync(state) }. */
-export function createControls(keys, app) {
+function selectControl(key, field, lesson, app) {
   const { t } = app;
-  const syncs = [];
-  const element = h('div', { class: 'controls', role: 'group', 'aria-label': t('site.controls') });
+  const selectId = id(key);
+  const select = h(
+    'select',
+    { id: selectId, 'data-key': key, onchange: (e) => app.setState({ [key]: e.target.value }) },
+    valuesOf(key, lesson).map((v) => h('option', { value: v }, t(`${key}.${v}`, null, v))),
+  );
+  const element = h('div', { class: `control control-select control-${key}` }, h('label', { for: selectId }, t(`control.${key}`)), select);
+  return {
+    element,
+    sync(state) {
+      select.value = state[key];
+    },
+  };
+}
 
+function textControl(key, field, lesson, app) {
+  const { t } = app;
+  const help = t(`control.help.${key}`, null, '');
+  const inputId = id(key);
+  const input = h('input', {
+    type: 'text',
+    id: inputId,
+    class: 'text',
+    'data-key': key,
+    spellcheck: 'false',
+    autocomplete: 'off',
+    onchange: (e) => app.setState({ [key]: e.target.value }, { fromUser: true }),
+  });
+  const element = h(
+    'div',
+    { class: `control control-text control-${key}` },
+    h('label', { for: inputId }, t(`control.${key}`)),
+    input,
+    help ? h('small', { class: 'control-help' }, help) : null,
+  );
+  return {
+    element,
+    sync(state) {
+      if (document.activeElement !== input) input.value = formatField(key, state[key]);
+    },
+  };
+}
+
+function radioControl(key, field, lesson, app) {
+  return createRadioGroup({ key, values: valuesOf(key, lesson), label: app.t(`control.${key}`), app });
+}
+
+const CONTROLS = { slider: rangeControl, 'log-slider': rangeControl, select: selectControl, text: textControl, radio: radioControl };
+
+/** Builds the controls for `keys` of a lesson (a registry entry); returns { element, sync(state) }. */
+export function createControls(keys, app, lesson) {
+  const element = h('div', { class: 'controls', role: 'group', 'aria-label': app.t('site.controls') });
+  const syncs = [];
   for (const key of keys) {
-    const label = t(`control.${key}`);
-    const help = t(`control.help.${key}`, null, '');
-    if (SLIDERS[key]) {
-      const cfg = SLIDERS[key];
-      const sliderId = id(key);
-      const numberId = id(key);
-      const slider = h('input', { type: 'range', id: sliderId, class: 'slider', step: cfg.step, 'data-key': key });
-      const number = h('input', {
-        type: key === 'tol' ? 'text' : 'number',
-        id: numberId,
-        class: 'number',
-        inputmode: 'decimal',
-        'aria-label': label,
-        'data-key': key,
-      });
-      const toSlider = (v) => (cfg.log ? Math.log10(v) : v);
-      const fromSlider = (s) => (cfg.log ? +(10 ** s).toPrecision(3) : s);
-      slider.addEventListener('input', () => app.setState({ [key]: fromSlider(Number(slider.value)) }));
-      number.addEventListener('change', () => {
-        const raw = key === 'tol' ? number.value.replace(/^1e/i, '') : number.value;
-        app.setState({ [key]: raw }, { fromUser: true });
-      });
-      const row = h(
-        'div',
-        { class: `control control-range control-${key}` },
-        h('label', { for: sliderId }, label),
-        h('div', { class: 'control-inputs' }, slider, number),
-        help ? h('small', { class: 'control-help' }, help) : null,
-      );
-      element.append(row);
-      syncs.push((state) => {
-        const [min, max] = rangeOf(key, state);
-        const smin = Math.max(min, cfg.sliderMin ?? min);
-        const smax = Math.min(max, cfg.sliderMax ?? max);
-        slider.min = toSlider(smin);
-        slider.max = toSlider(Math.max(smax, Math.min(state[key], max)));
-        slider.value = toSlider(state[key]);
-        slider.setAttribute('aria-valuetext', formatValue(key, state[key]));
-        if (key !== 'tol') {
-          number.min = min;
-          number.max = max;
-          number.step = cfg.log ? 'any' : cfg.step;
-        }
-        if (document.activeElement !== number) number.value = formatValue(key, state[key]);
-      });
-    } else if (key === 'layout' || key === 'cmap' || key === 'preset') {
-      const values = { layout: LAYOUTS, cmap: COLORMAPS, preset: PRESETS }[key];
-      const selectId = id(key);
-      const select = h(
-        'select',
-        { id: selectId, 'data-key': key, onchange: (e) => app.setState({ [key]: e.target.value }) },
-        values.map((v) => h('option', { value: v }, t(`${key}.${v}`, null, v))),
-      );
-      element.append(h('div', { class: `control control-select control-${key}` }, h('label', { for: selectId }, label), select));
-      syncs.push((state) => {
-        select.value = state[key];
-      });
-    } else if (key === 'cols' || key === 'tokens') {
-      const inputId = id(key);
-      const input = h('input', {
-        type: 'text',
-        id: inputId,
-        class: 'text',
-        'data-key': key,
-        spellcheck: 'false',
-        autocomplete: 'off',
-        onchange: (e) => app.setState({ [key]: e.target.value }, { fromUser: true }),
-      });
-      element.append(
-        h('div', { class: `control control-text control-${key}` }, h('label', { for: inputId }, label), input, help ? h('small', { class: 'control-help' }, help) : null),
-      );
-      syncs.push((state) => {
-        if (document.activeElement !== input) input.value = Array.isArray(state[key]) ? state[key].join(', ') : state[key];
-      });
-    }
+    const field = FIELDS[key];
+    const make = CONTROLS[field.control];
+    if (!make) continue;
+    const control = make(key, field, lesson, app);
+    element.append(control.element);
+    syncs.push(control.sync);
   }
   return {
     element,

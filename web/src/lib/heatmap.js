@@ -7,8 +7,6 @@ import { select } from 'd3-selection';
 import { h, svgEl } from './dom.js';
 import { colormapLUT } from './colormap.js';
 
-const MARGIN = { top: 6, right: 6, bottom: 34, left: 52 };
-
 /**
  * createHeatmap(options) → { element, canvas, draw(frame), setCursor(col,row), cursor }
  * options: xLabel, yLabel (strings), label (accessible name), xTickFormat(column) → tick text

@@ -1,0 +1,65 @@
+// Lesson 7's pure maths: the seed notebook's buggy table, the float32 recipe
+// of the PyTorch tutorial, and which positions the error chart samples.
+
+const f32 = Math.fround;
+
+/**
+ * The seed notebook's table: the exponent doubled (arange(0, d, 2) already
+ * steps by 2) and the odd columns with their own index:
+ *   pe[:, 0::2] = sin(pos / base ** (2 * arange(0, d, 2) / d))
+ *   pe[:, 1::2] = cos(pos / base ** (2 * arange(1, d, 2) / d))
+ * so column c (either kind) gets the exponent 2c/d.
+ */
+export function buggyTable(len, d, base = 10000) {
+  const out = new Float64Array(len * d);
+  for (let p = 0; p < len; p++) {
+    for (let c = 0; c < d; c++) {
+      const angle = p / base ** ((2 * c) / d);
+      out[p * d + c] = c % 2 === 0 ? Math.sin(angle) : Math.cos(angle);
+    }
+  }
+  return out;
+}
+
+/** The exponent the buggy table uses for column c, and the correct one, as "n/d" text. */
+export function exponents(c, d) {
+  return { buggy: `${2 * c}/${d}`, correct: `${2 * Math.floor(c / 2)}/${d}` };
+}
+
+/**
+ * One row as the PyTorch tutorial computes it in float32, emulated with
+ * Math.fround: div_term = exp(arange(0, d, 2) · (−ln 10000 / d)),
+ * angle = position · div_term rounded to float32, then sin/cos in float32.
+ */
+export function float32Row(position, d, out = new Float64Array(d)) {
+  const step = f32(-Math.log(10000) / d);
+  const p = f32(position);
+  for (let i = 0; i < d / 2; i++) {
+    const omega = f32(Math.exp(f32(f32(2 * i) * step)));
+    const angle = f32(p * omega);
+    out[2 * i] = f32(Math.sin(angle));
+    out[2 * i + 1] = f32(Math.cos(angle));
+  }
+  return out;
+}
+
+/**
+ * The positions of octave [2^e, 2^(e+1)) whose float32 errors are measured:
+ * 32 spread over the octave and the last 224 (the error grows with the
+ * position, so the worst cells sit near the top of each octave). Small
+ * octaves are taken whole.
+ */
+export function octaveSample(e) {
+  const first = 2 ** e;
+  const size = 2 ** e;
+  if (size <= 256) return Array.from({ length: size }, (_, j) => first + j);
+  const spread = Array.from({ length: 32 }, (_, j) => first + Math.floor(((size - 224) * (j + 0.5)) / 32));
+  const top = Array.from({ length: 224 }, (_, j) => first + size - 224 + j);
+  return [...spread, ...top];
+}
+
+/** The NumPy-style check the lesson teaches, as code, with the tolerance in use. */
+export function toleranceSnippet(tolerance) {
+  return `tolerance = ${String(tolerance)}
+np.abs(float32_table - exact_table) < tolerance   # True where they agree`;
+}
