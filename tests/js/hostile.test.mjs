@@ -1362,17 +1362,19 @@ describe('hostile wasmBinary and locateFile', () => {
 
 describe('regressions', () => {
   test('regression: out sharing the positions\' ArrayBuffer with more than 4096 positions re-read positions its earlier chunks overwrote', () => {
-    for (const pe of Object.values(flavours)) {
-      const n = 5000;
-      const d = 2;
-      const buffer = new ArrayBuffer(n * 8);
-      const out = new Float32Array(buffer, 0, n * d); // exactly over the positions
-      const positions = new Float64Array(buffer, 0, n);
-      for (let i = 0; i < n; i++) positions[i] = i * 0.5;
-      const want = Array.from(positions);
-      assertRows(pe.encode(positions, d, { out }), want, d, 'out over positions');
-      counts.overlap++;
-    }
+    // Each row of out (d float32) is wider than a position, so the first chunk's
+    // rows cover positions of the next chunks before they are read.
+    for (const pe of Object.values(flavours))
+      for (const PositionType of [Float32Array, Float64Array]) {
+        const n = 5000;
+        const d = 8;
+        const out = new Float32Array(n * d);
+        const positions = new PositionType(out.buffer, 0, n);
+        for (let i = 0; i < n; i++) positions[i] = i * 0.5;
+        const want = Array.from(positions);
+        assertRows(pe.encode(positions, d, { out }), want, d, `out over ${PositionType.name} positions`);
+        counts.overlap++;
+      }
   });
 
   test('regression: a colormap Uint8Array(4) claiming length 1024 drew from a stale colormap instead of throwing', () => {
