@@ -11,10 +11,10 @@
 // except where a function's comment says so (option values, Array elements),
 // and each of those is read exactly once.
 
-// Limits of one call. They are defined in the C++ core (vocabulary.def) and
-// must come from the generated dist/sinpe-vocabulary.js; these constants stand
-// in until the build generates that file.
-const LIMITS = { maxAbsPosition: 2 ** 24, maxElements: 2 ** 29 };
+import vocabulary from '../dist/sinpe-vocabulary.js';
+
+// Limits of one call, defined in the C++ core (vocabulary.def).
+const LIMITS = vocabulary.limits;
 
 const { apply, ownKeys, getOwnPropertyDescriptor, getPrototypeOf } = Reflect;
 const { create } = Object;

@@ -6,6 +6,7 @@
 // failure rejects with an Error that says what to pass instead, the engine's
 // error as its `cause`.
 
+import vocabulary from '../dist/sinpe-vocabulary.js';
 import { bytesArg, describe, fail, snapshotOptions } from './args.js';
 
 const INIT_KEYS = ['simd', 'wasmBinary', 'locateFile'];
@@ -175,7 +176,15 @@ function instantiate(factory, compiled, source, file, simd) {
     }
     ready.then(
       (module) => {
-        if (typeof module?.version !== 'function') refuse(notOurs('it registers no sinpe functions'));
+        let version;
+        try {
+          version = typeof module?.version === 'function' ? module.version() : undefined;
+        } catch {
+          version = undefined;
+        }
+        if (typeof version !== 'string') refuse(notOurs('it registers no sinpe functions'));
+        else if (version !== vocabulary.version)
+          refuse(notOurs(`it is sinpe ${version}, this JavaScript is sinpe ${vocabulary.version}`));
         else if (loading) {
           loading = false;
           resolve(module);

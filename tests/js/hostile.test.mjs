@@ -1030,7 +1030,7 @@ describe('NaN-producing option values', () => {
     const bases = ROPE_BASE(half);
     const reads = (type) => {
       const entry = pkg.vocabulary?.ropeTypes?.find((t) => t.name === type);
-      return entry ? ROPE_NUMERIC[type].filter((k) => entry.reads.includes(k)) : ROPE_NUMERIC[type];
+      return entry ? ROPE_NUMERIC[type].filter((k) => entry.reads.some((r) => (r?.option ?? r) === k)) : ROPE_NUMERIC[type];
     };
     const cases = Object.keys(ROPE_NUMERIC).flatMap((type) => reads(type).map((key) => [type, key]));
     fc.assert(
