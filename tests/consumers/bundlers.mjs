@@ -5,11 +5,12 @@
 // Each build must copy the two .wasm files through the package's literal
 // `new URL('../dist/….wasm', import.meta.url)`; the runner checks that the
 // served files are byte-identical to the package's.
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { readdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { build as viteBuild, createLogger } from 'vite';
 import webpack from 'webpack';
 import * as esbuild from 'esbuild';
+import { newUrlAssets } from './esbuild-new-url.mjs';
 import { rollup } from 'rollup';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import { importMetaAssets } from '@web/rollup-plugin-import-meta-assets';
@@ -71,30 +72,6 @@ export async function buildWebpack(project, out) {
   await writeFile(join(out, 'index.html'), page('<script src="./main.js"></script>'));
   return { files: await listFiles(out), warnings: stats.compilation.warnings.map((w) => w.message) };
 }
-
-/**
- * esbuild has no built-in handling of `new URL('…', import.meta.url)` (an open
- * request, evanw/esbuild#795). The usual answer is a plugin that turns each
- * literal relative URL into an import of the file through esbuild's `file`
- * loader, which copies it to the output and yields its output path.
- */
-const newUrlAssets = {
-  name: 'new-url-import-meta-assets',
-  setup(build) {
-    build.onLoad({ filter: /\.m?js$/ }, async (args) => {
-      const source = await readFile(args.path, 'utf8');
-      const pattern = /new URL\(\s*(['"])(\.\.?\/[^'"]+)\1\s*,\s*import\.meta\.url\s*\)/g;
-      if (!pattern.test(source)) return undefined;
-      const imports = [];
-      const contents = source.replace(pattern, (_, _quote, specifier) => {
-        const name = `__newUrlAsset${imports.length}`;
-        imports.push(`import ${name} from ${JSON.stringify(specifier)};`);
-        return `new URL(${name}, import.meta.url)`;
-      });
-      return { contents: `${imports.join('\n')}\n${contents}`, loader: 'js' };
-    });
-  },
-};
 
 /** esbuild: ESM output with code splitting (the package loads each flavour's glue with import()). */
 export async function buildEsbuild(project, out) {

@@ -8,6 +8,8 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmS
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+import { newUrlAssets } from './esbuild-new-url.mjs';
 
 const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const arg = (name) => {
@@ -39,20 +41,39 @@ const walk = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (
 const [info] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' }));
 const files = info.files.map((f) => f.path).sort();
 
-// 1. Only what users need: the API, its types, the two flavours, licence, readme, manifest.
-const expected = [
-  'LICENSE',
-  'README.md',
-  'dist/sinpe-baseline.mjs',
-  'dist/sinpe-baseline.wasm',
-  'dist/sinpe-simd.mjs',
-  'dist/sinpe-simd.wasm',
-  'js/sinpe.d.ts',
-  'js/sinpe.js',
-  'package.json',
-];
-assert.deepEqual(files, expected, `packed files:\n${files.join('\n')}`);
+// 1. Only what users need: the entry and every file it loads, its types, the
+// licence, readme and manifest; nothing the entry cannot reach. The files it
+// loads are followed from the shipped js/sinpe.js by esbuild (static and
+// dynamic imports, and each `new URL('…', import.meta.url)` asset).
+async function entryGraph() {
+  try {
+    return await esbuild.build({
+      absWorkingDir: shipped,
+      entryPoints: ['js/sinpe.js'],
+      bundle: true,
+      write: false,
+      metafile: true,
+      format: 'esm',
+      splitting: true,
+      platform: 'neutral',
+      outdir: 'graph',
+      external: ['node:*'],
+      loader: { '.wasm': 'file' },
+      plugins: [newUrlAssets],
+      logLevel: 'silent',
+    });
+  } catch (e) {
+    throw new Error(`the shipped entry cannot load all it needs from the tarball:\n${e.errors?.map((x) => x.text).join('\n') ?? e}`);
+  }
+}
+const graph = await entryGraph();
+const loaded = Object.keys(graph.metafile.inputs).sort();
+const expected = [...new Set([...loaded, 'js/sinpe.d.ts', 'LICENSE', 'README.md', 'package.json'])].sort();
+assert.deepEqual(files, expected, `packed files:\n${files.join('\n')}\nexpected (the entry's import graph + types, licence, readme, manifest):\n${expected.join('\n')}`);
 checks++;
+// Both flavours (glue and binary) and the vocabulary generated from the core are among them.
+for (const f of ['dist/sinpe-simd.mjs', 'dist/sinpe-simd.wasm', 'dist/sinpe-baseline.mjs', 'dist/sinpe-baseline.wasm', 'dist/sinpe-vocabulary.js'])
+  ok(loaded.includes(f) && files.includes(f), `${f} is loaded by the entry and shipped (entry loads: ${loaded.join(', ')})`);
 assert.deepEqual(walk(shipped).sort(), files, `the tarball ${tarballs[0]} holds what npm pack --dry-run lists`);
 checks++;
 for (const f of files) ok(!/^(tests?|build|cpp|web|scripts|third_party|node_modules)\//.test(f) && !f.endsWith('.map'), `${f} should not ship`);
