@@ -63,7 +63,7 @@ async function entryGraph() {
       logLevel: 'silent',
     });
   } catch (e) {
-    throw new Error(`the shipped entry cannot load all it needs from the tarball:\n${e.errors?.map((x) => x.text).join('\n') ?? e}`);
+    throw new Error(`the shipped entry cannot load all it needs from the tarball:\n${e.errors?.map((x) => x.text).join('\n') ?? e}`, { cause: e });
   }
 }
 const graph = await entryGraph();
