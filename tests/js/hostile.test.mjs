@@ -9,6 +9,7 @@
 //   NaN options   option values for which the formula itself overflows or gives NaN
 //   oversize      sparse or Proxy arrays longer than one result may be
 //   unbound       methods taken off the encoder or called on another object
+//   callbacks     chunks callbacks that scribble on their view, throw, or call the encoder again
 //   loading       hostile wasmBinary bytes and locateFile results
 // Every refusal must be a TypeError or RangeError (an Error when loading)
 // whose message starts with "sinpe: " and names the argument, never the
@@ -51,6 +52,7 @@ const CATEGORIES = {
   nanOptions: 'NaN-producing options',
   oversize: 'oversize arrays',
   unbound: 'unbound methods',
+  callbacks: 'chunks callbacks',
   loading: 'hostile wasmBinary/locateFile',
 };
 const counts = Object.fromEntries(Object.keys(CATEGORIES).map((k) => [k, 0]));
@@ -1206,6 +1208,133 @@ describe('unbound methods', () => {
         { numRuns: 8 },
       );
     });
+});
+
+// ---------------------------------------------------------------------------
+// Prepared chunks: the callback gets a view over wasm memory. Whatever it does
+// to the view, throwing, or calling the encoder again must not change any
+// value the module hands out afterwards (nor, for a nested call, the rows the
+// view it holds shows), unless the nested call is refused with a named error.
+
+// Checks rows of a chunk view against the reference: the first, the last and a few between.
+function assertChunk(view, firstRow, d, what) {
+  const n = lengthOf(view) / d;
+  assert.ok(Number.isInteger(n) && n > 0, `${what}: view of ${lengthOf(view)} values for dModel ${d}`);
+  for (const r of new Set([0, n - 1, Math.floor(n / 2), Math.floor(n / 3)])) {
+    const want = referenceRow(firstRow + r, d);
+    for (let c = 0; c < d; c++)
+      if (!(Math.abs(view[r * d + c] - want[c]) <= TOLERANCE)) assert.fail(`${what}: row ${firstRow + r} column ${c} = ${view[r * d + c]}, want ${want[c]}`);
+  }
+  return n;
+}
+
+// The chunks seen cover start … start+count-1 exactly once.
+function assertCovered(seen, start, count, what) {
+  seen.sort((a, b) => a[0] - b[0]);
+  let next = start;
+  for (const [first, n] of seen) {
+    assert.equal(first, next, `${what}: chunks do not tile the rows (gap or overlap at ${next})`);
+    next += n;
+  }
+  assert.equal(next, start + count, `${what}: chunks end at ${next}, want ${start + count}`);
+}
+
+describe('prepared chunks callbacks', () => {
+  test('a callback that scribbles on its view or throws: every chunk, and every call after, is right', () => {
+    fc.assert(
+      fc.property(
+        flavourArb,
+        fc.integer({ min: -20000, max: 20000 }),
+        fc.integer({ min: 1, max: 20000 }),
+        fc.constantFrom(4, 8, 64),
+        fc.constantFrom('fill NaN', 'fill 0', 'reverse', 'detach its buffer', 'throw'),
+        (flavour, start, count, d, act) => {
+          const pe = flavours[flavour];
+          const enc = pe.prepare(d);
+          const seen = [];
+          const boom = new Error('callback failed');
+          const run = () =>
+            enc.chunks(start, count, (view, firstRow) => {
+              seen.push([firstRow, assertChunk(view, firstRow, d, `${act} chunk at ${firstRow}`)]);
+              if (act === 'fill NaN') view.fill(NaN);
+              else if (act === 'fill 0') view.fill(0);
+              else if (act === 'reverse') view.reverse();
+              else if (act === 'detach its buffer') {
+                try {
+                  detach(view.buffer);
+                } catch {
+                  // wasm memory cannot be detached; a copy can
+                }
+              } else throw boom;
+            });
+          if (act === 'throw') {
+            assert.throws(run, (e) => e === boom, 'the callback\'s own error reaches the caller');
+            assert.equal(seen.length, 1, 'no chunk after the callback threw');
+          } else {
+            run();
+            assertCovered(seen, start, count, act);
+          }
+          const again = [];
+          enc.chunks(start, count, (view, firstRow) => again.push([firstRow, assertChunk(view, firstRow, d, `after ${act}`)]));
+          assertCovered(again, start, count, `after ${act}`);
+          assertRows(enc.rows(start, Math.min(count, 3)), Array.from({ length: Math.min(count, 3) }, (_, i) => start + i), d, `rows after ${act}`);
+          probe(pe, `chunks ${act}`);
+          counts.callbacks++;
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+
+  test('a callback that calls the encoder again: the view it holds keeps its rows, or the nested call is refused by name', () => {
+    const nested = {
+      table: (pe, d) => assertRows(pe.table(5000, d), Array.from({ length: 5000 }, (_, i) => i), d, 'nested table'),
+      'prepared rows': (pe, d, enc) => assertRows(enc.rows(-70, 4200), Array.from({ length: 4200 }, (_, i) => i - 70), d, 'nested prepared rows'),
+      'inner chunks': (pe, d) => {
+        const seen = [];
+        pe.prepare(d * 2).chunks(100, 9000, (v, first) => seen.push([first, assertChunk(v, first, d * 2, 'inner chunk')]));
+        assertCovered(seen, 100, 9000, 'inner chunks');
+      },
+      encode: (pe, d) => {
+        const positions = Array.from({ length: 6000 }, (_, i) => i * 0.75);
+        assertRows(pe.encode(positions, d), positions, d, 'nested encode');
+      },
+      heatmap: (pe, d) => assertHeatmap(pe.heatmap(0, 4500, d), GREY, 0, 4500, d, 'nested heatmap'),
+      applyRope: (pe) => {
+        const x = xPattern(4100 * HD);
+        const x0 = x.slice();
+        const positions = Array.from({ length: 4100 }, (_, i) => i);
+        assertRotated(pe.applyRope(x, positions, HD), x0, positions, HD, {}, 'nested applyRope');
+      },
+      'a large new plan': (pe) => assertRows(pe.rows(3, 2, 65536), [3, 4], 65536, 'nested 65536-wide rows'),
+    };
+    fc.assert(
+      fc.property(flavourArb, fc.constantFrom(...Object.keys(nested)), fc.integer({ min: 1, max: 12000 }), fc.constantFrom(4, 8, 64), (flavour, kind, count, d) => {
+        const pe = flavours[flavour];
+        const enc = pe.prepare(d);
+        const seen = [];
+        enc.chunks(0, count, (view, firstRow) => {
+          const n = assertChunk(view, firstRow, d, `${kind}: chunk at ${firstRow}`);
+          seen.push([firstRow, n]);
+          if (seen.length > 1) return; // one nested call, from the first chunk's callback
+          try {
+            nested[kind](pe, d, enc);
+          } catch (e) {
+            if (e instanceof assert.AssertionError) throw e;
+            assert.ok(e instanceof Error && e.message.startsWith('sinpe: '), `${kind}: nested call failed with ${e?.constructor?.name}: ${e?.message}`);
+            assert.doesNotMatch(e.message, FOREIGN);
+            return;
+          }
+          assert.equal(lengthOf(view), n * d, `${kind}: the view changed length during the nested call`);
+          assertChunk(view, firstRow, d, `${kind}: chunk at ${firstRow} after the nested call`);
+        });
+        assertCovered(seen, 0, count, kind);
+        probe(pe, `nested ${kind}`);
+        counts.callbacks++;
+      }),
+      { numRuns: RUNS },
+    );
+  });
 });
 
 // ---------------------------------------------------------------------------
