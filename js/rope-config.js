@@ -17,48 +17,11 @@
 // options each rope type reads all come from the core's vocabulary, so the
 // options returned are exactly those the rope type accepts.
 
-// ---------------------------------------------------------------------------
-// TEMPORARY: a copy of what dist/sinpe-vocabulary.js will provide (generated
-// from cpp/include/sinpe/vocabulary.def). Replace this block by
-//   import vocabulary from '../dist/sinpe-vocabulary.js';
-// as soon as the build writes that file.
-const vocabulary = {
-  options: [
-    { name: 'base', type: 'number', rule: 'positive', configKey: 'rope_theta' },
-    { name: 'factor', type: 'number', rule: 'positive', configKey: 'factor' },
-    { name: 'maxPositions', type: 'number', rule: 'count', configKey: 'max_position_embeddings' },
-    { name: 'originalMaxPositions', type: 'number', rule: 'count', configKey: 'original_max_position_embeddings' },
-    { name: 'seqLen', type: 'number', rule: 'count' },
-    { name: 'lowFreqFactor', type: 'number', rule: 'positive', configKey: 'low_freq_factor' },
-    { name: 'highFreqFactor', type: 'number', rule: 'positive', configKey: 'high_freq_factor' },
-    { name: 'betaFast', type: 'number', rule: 'positive', configKey: 'beta_fast' },
-    { name: 'betaSlow', type: 'number', rule: 'positive', configKey: 'beta_slow' },
-    { name: 'attentionFactor', type: 'number', rule: 'positive', configKey: 'attention_factor' },
-    { name: 'mscale', type: 'number', rule: 'positive', configKey: 'mscale' },
-    { name: 'mscaleAllDim', type: 'number', rule: 'positive', configKey: 'mscale_all_dim' },
-    { name: 'truncate', type: 'boolean', rule: 'any', configKey: 'truncate' },
-    { name: 'shortFactor', type: 'numberArray', rule: 'positive', configKey: 'short_factor' },
-    { name: 'longFactor', type: 'numberArray', rule: 'positive', configKey: 'long_factor' },
-  ],
-  ropeTypes: [
-    { name: 'default', reads: ['base'] },
-    { name: 'linear', reads: ['base', 'factor'] },
-    { name: 'dynamic', reads: ['base', 'factor', 'maxPositions', 'seqLen'] },
-    {
-      name: 'yarn',
-      reads: ['base', 'factor', 'maxPositions', 'originalMaxPositions', 'betaFast', 'betaSlow', 'attentionFactor',
-        'mscale', 'mscaleAllDim', 'truncate'],
-    },
-    {
-      name: 'longrope',
-      reads: ['base', 'factor', 'maxPositions', 'originalMaxPositions', 'seqLen', 'attentionFactor', 'shortFactor',
-        'longFactor'],
-    },
-    { name: 'llama3', reads: ['base', 'factor', 'lowFreqFactor', 'highFreqFactor', 'originalMaxPositions'] },
-  ],
-};
-// END TEMPORARY
-// ---------------------------------------------------------------------------
+import vocabulary from '../dist/sinpe-vocabulary.js';
+
+// The option names a rope type reads (entries are names or { option } records).
+const readNames = (ropeType) => ropeType.reads.map((r) => (typeof r === 'string' ? r : r.option));
+const isArrayOption = (option) => option.type === 'numbers' || option.type === 'numberArray';
 
 // Config keys that live at the top level of config.json rather than in the
 // RoPE parameters object. original_max_position_embeddings may be in either;
@@ -107,7 +70,7 @@ function checkValue(option, value, path, rotaryDim) {
     if (typeof value !== 'boolean') throw fail(TypeError, `${path} must be true or false, got ${show(value)}`);
     return value;
   }
-  if (option.type === 'numberArray') {
+  if (isArrayOption(option)) {
     if (!Array.isArray(value)) throw fail(TypeError, `${path} must be an array of numbers, got ${show(value)}`);
     if (value.length !== rotaryDim / 2) {
       throw fail(RangeError, `${path} must have rotaryDim / 2 = ${rotaryDim / 2} entries, got ${value.length}`);
@@ -126,8 +89,9 @@ function checkValue(option, value, path, rotaryDim) {
   if (option.rule === 'positive' && !(value > 0)) {
     throw fail(RangeError, `${path} must be a positive number, got ${value}`);
   }
-  if (option.rule === 'count' && !(Number.isInteger(value) && value >= 1 && value < 2 ** 24)) {
-    throw fail(RangeError, `${path} must be an integer in [1, 2^24), got ${value}`);
+  const limit = vocabulary.limits.maxAbsPosition;
+  if (option.rule === 'count' && !(Number.isInteger(value) && value >= 1 && value < limit)) {
+    throw fail(RangeError, `${path} must be an integer in [1, ${limit}), got ${value}`);
   }
   return value;
 }
@@ -252,7 +216,7 @@ export function ropeOptionsFromConfig(config) {
 
   const options = { ropeType };
   const paths = {};
-  for (const name of typeEntry.reads) {
+  for (const name of readNames(typeEntry)) {
     const option = vocabulary.options.find((o) => o.name === name);
     if (!option || !option.configKey) continue;
     const found = lookup(option.configKey);
