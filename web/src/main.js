@@ -7,6 +7,8 @@ import { LESSONS, LANGS, defaultState, normalize, parseHash, toHash, validateFie
 import { LESSONS as REGISTRY, lessonById } from './lessons/index.js';
 import { h, clear } from './lib/dom.js';
 import { createControls } from './lib/controls.js';
+import { attachFigureExports } from './lib/figure.js';
+import { attachGuide } from './lessons/guide.js';
 import en from './i18n/en.js';
 import zh from './i18n/zh.js';
 
@@ -17,6 +19,7 @@ const LANG_KEY = 'sinpe.lang';
 let pe = null;
 let state = null;
 let view = null; // the mounted lesson
+let guide = null; // its questions and Previous/Next
 let controls = null;
 let renderQueued = false;
 let lastHash = '';
@@ -122,6 +125,8 @@ function render() {
   const t0 = performance.now();
   controls?.sync(state);
   view?.update(state, previous);
+  guide?.update(state);
+  attachFigureExports(document.querySelector('article.lesson'), app, lessonById(state.lesson));
   previous = { ...state };
   siteProbe.renders.push({ time: t0, duration: performance.now() - t0 });
   if (siteProbe.renders.length > 2000) siteProbe.renders.splice(0, 1000);
@@ -217,6 +222,7 @@ function buildPage() {
   const container = h('article', { class: `lesson lesson-${state.lesson}`, 'data-lesson': state.lesson });
   main.append(container);
   view = module.mount(container, app, controls.element);
+  guide = attachGuide(container, app, state.lesson, view);
   previous = null;
   render();
   document.documentElement.dataset.ready = 'true';

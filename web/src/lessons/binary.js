@@ -75,6 +75,7 @@ export default {
     }
 
     return {
+      figures: { bitsMap, peMap, chart },
       update(s, prev) {
         const count = 2 ** s.bits;
         const table = pe.table(count, s.d, { base: s.base });
@@ -83,7 +84,7 @@ export default {
         // bit value 1 ↦ +1, 0 ↦ −1 on the same colormap; most significant bit on the left
         const bitValues = new Float32Array(count * s.bits);
         for (let p = 0; p < count; p++) for (let c = 0; c < s.bits; c++) bitValues[p * s.bits + c] = (p >> (s.bits - 1 - c)) & 1 ? 1 : -1;
-        bitsMap.draw({ rgba: valuesToRGBA(bitValues, s.cmap), columns: s.bits, rows: count, x0: 0, y0: 0 });
+        bitsMap.draw({ rgba: valuesToRGBA(bitValues, s.cmap), columns: s.bits, rows: count, x0: 0, y0: 0, scale: { cmap: s.cmap, vmin: -1, vmax: 1, label: t('lessons.binary.bitsLabel') } });
         peMap.draw({ rgba: pe.heatmap(0, count, s.d, { base: s.base, colormap: colormapLUT(s.cmap) }), columns: s.d, rows: count, x0: 0, y0: 0 });
         if (!prev || prev.cmap !== s.cmap) bar.draw(s.cmap, -1, 1);
         describe(Math.min(5, count - 1), { bitColumn: s.bits - 1 });

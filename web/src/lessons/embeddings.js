@@ -181,6 +181,7 @@ export default {
     }
 
     return {
+      figures: maps,
       update(s) {
         const words = s.tokens.split(' ');
         const n = words.length;
@@ -201,7 +202,7 @@ export default {
           ),
         );
         const draw = (key, values, vmax, rgba) =>
-          maps[key].draw({ rgba: rgba ?? valuesToRGBA(values, s.cmap, -vmax, vmax), columns: s.d, rows: n, x0: 0, y0: 0 });
+          maps[key].draw({ rgba: rgba ?? valuesToRGBA(values, s.cmap, -vmax, vmax), columns: s.d, rows: n, x0: 0, y0: 0, scale: { cmap: s.cmap, vmin: -vmax, vmax, label: t(`lessons.embeddings.${key}Title`) } });
         draw('x', x, SUM_RANGE);
         draw('p', p, 1, pe.heatmap(0, n, s.d, { colormap: colormapLUT(s.cmap) }));
         draw('sum', sum, SUM_RANGE);

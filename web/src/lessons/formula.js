@@ -84,6 +84,7 @@ export default {
     }
 
     return {
+      figures: { map },
       update(s) {
         const table = pe.table(s.len, s.d, { base: s.base });
         const omega = pe.frequencies(s.d, { base: s.base });

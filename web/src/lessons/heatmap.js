@@ -7,7 +7,8 @@ import { colormapLUT } from '../lib/colormap.js';
 import { createRadioGroup, createExportBar } from '../lib/controls.js';
 import { lessonHeader, section, readout } from '../lib/lesson.js';
 import { columnInfo } from '../model/layout.js';
-import { downloadCSV, downloadNpy, downloadPNG, toCSV } from '../lib/export.js';
+import { downloadCSV, downloadNpy, toCSV } from '../lib/export.js';
+import { rowRangeName, readyViews } from '../lib/figure.js';
 import { LAYOUTS, MAX_POSITION } from '../state.js';
 
 export default {
@@ -39,13 +40,12 @@ export default {
       csv: () => {
         const s = app.state;
         const values = pe.rows(s.start, s.len, s.d, options(s));
-        downloadCSV(`pe_${s.layout}_d${s.d}_pos${s.start}-${s.start + s.len}.csv`, toCSV(values, s.len, s.d, { rowLabels: positions(s) }));
+        downloadCSV(`pe_${s.layout}_d${s.d}_${rowRangeName(s.start, s.len)}.csv`, toCSV(values, s.len, s.d, { rowLabels: positions(s) }));
       },
       npy: () => {
         const s = app.state;
-        downloadNpy(`pe_${s.layout}_d${s.d}_pos${s.start}-${s.start + s.len}.npy`, pe.rows(s.start, s.len, s.d, options(s)), [s.len, s.d]);
+        downloadNpy(`pe_${s.layout}_d${s.d}_${rowRangeName(s.start, s.len)}.npy`, pe.rows(s.start, s.len, s.d, options(s)), [s.len, s.d]);
       },
-      png: () => downloadPNG(`pe_heatmap_${app.state.layout}_d${app.state.d}.png`, map.snapshot()),
     });
     const beyond = h('p', { class: 'note beyond-note' });
     // what row 0 and the slow columns look like in the layout shown now
@@ -56,6 +56,7 @@ export default {
       ...lessonHeader(app, 'heatmap'),
       h('div', { class: 'lesson-controls' }, layoutToggle.element, controlsElement),
       h('div', { class: 'figure-toolbar' }, zoomIn, zoomOut, jumps),
+      readyViews(app),
       map.element,
       bar.element,
       info,
@@ -93,6 +94,7 @@ export default {
     }
 
     return {
+      figures: { map },
       update(s, prev) {
         layoutToggle.sync(s);
         clear(row0Layout).append(rich(t(`lessons.heatmap.row0Layout.${s.layout}`)));
@@ -100,7 +102,7 @@ export default {
         // the fused kernel writes straight into the canvas' ImageData buffer
         const buffer = map.pixels(s.d, s.len);
         pe.heatmap(s.start, s.len, s.d, { ...options(s), colormap: colormapLUT(s.cmap), out: buffer });
-        map.draw({ rgba: buffer, columns: s.d, rows: s.len, x0: 0, y0: s.start });
+        map.draw({ rgba: buffer, columns: s.d, rows: s.len, x0: 0, y0: s.start, scale: { cmap: s.cmap, vmin: -1, vmax: 1, label: t('axis.value') } });
         if (!prev || prev.cmap !== s.cmap) bar.draw(s.cmap, -1, 1);
         describeCursor();
         summary.textContent = t('lessons.heatmap.summary', {

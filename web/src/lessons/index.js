@@ -38,8 +38,10 @@ export const LESSONS = Object.freeze([
   {
     id: 'waves',
     module: () => import('./waves.js'),
-    controls: ['d', 'len', 'base', 'cols'],
-    defaults: { d: 32, len: 60 },
+    // pos: the position of the clock picture, drawn in its own section
+    controls: ['d', 'len', 'base', 'cols', 'pos'],
+    own: ['pos'],
+    defaults: { d: 32, len: 60, pos: 5 },
     limits: { d: [2, 512], len: [2, 1024] },
     probe: vaswani,
   },

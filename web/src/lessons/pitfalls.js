@@ -103,6 +103,7 @@ export default {
 
     let errorKey = '';
     return {
+      figures: { ...maps, tolMap, errorChart },
       update(s) {
         const buggy = buggyTable(s.len, s.d);
         const correct = pe.table(s.len, s.d);
@@ -131,7 +132,7 @@ export default {
           verdict[i] = pass ? 1 : -1; // True ↦ +1 end of the colormap, False ↦ −1 end
         }
         current = { s, buggy, correct, exact, approx };
-        tolMap.draw({ rgba: valuesToRGBA(verdict, s.cmap), columns: s.d, rows: s.len, x0: 0, y0: s.start });
+        tolMap.draw({ rgba: valuesToRGBA(verdict, s.cmap), columns: s.d, rows: s.len, x0: 0, y0: s.start, scale: { cmap: s.cmap, vmin: -1, vmax: 1, label: t('lessons.pitfalls.tolScale') } });
         tolSummary.textContent = t('lessons.pitfalls.tolSummary', {
           first: s.start,
           last: s.start + s.len - 1,

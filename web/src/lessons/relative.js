@@ -42,6 +42,7 @@ export default {
     }
 
     return {
+      figures: { map },
       update(s, prev) {
         const half = s.d / 2;
         const omega = pe.frequencies(s.d, { base: s.base });
@@ -126,7 +127,7 @@ export default {
             spread = Math.max(spread, (hi - lo) * half);
           }
           current = { s, dot };
-          map.draw({ rgba: valuesToRGBA(dot, s.cmap), columns: s.len, rows: s.len, x0: 0, y0: 0 });
+          map.draw({ rgba: valuesToRGBA(dot, s.cmap), columns: s.len, rows: s.len, x0: 0, y0: 0, scale: { cmap: s.cmap, vmin: -1, vmax: 1, label: t('lessons.relative.dotBar') } });
           bar.draw(s.cmap, -1, 1);
           diagonal.textContent = t('lessons.relative.diagonal', { spread: spread.toExponential(2), half });
           describe(0, Math.min(1, s.len - 1));

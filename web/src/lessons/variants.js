@@ -7,7 +7,7 @@ import { colormapLUT, valuesToRGBA } from '../lib/colormap.js';
 import { createLineChart } from '../lib/chart.js';
 import { createExportBar, createRadioGroup } from '../lib/controls.js';
 import { lessonHeader, section, readout } from '../lib/lesson.js';
-import { downloadCSV, downloadNpy, downloadPNG, toCSV } from '../lib/export.js';
+import { downloadCSV, downloadNpy, toCSV } from '../lib/export.js';
 import { PRESETS } from '../state.js';
 import { valuesOf } from '../model/fields.js';
 import { lessonById } from './index.js';
@@ -77,7 +77,6 @@ export default {
         const call = presetCall(s.preset, s.len, s.d, s.layout);
         downloadNpy(`pe_${s.preset}_${call.rows}x${s.d}.npy`, call.run(pe), [call.rows, s.d]);
       },
-      png: () => downloadPNG(`pe_${app.state.preset}.png`, cards[app.state.preset].map.snapshot()),
     });
 
     root.append(
@@ -109,6 +108,7 @@ export default {
     }
 
     return {
+      figures: { chart, cards },
       update(s, prev) {
         current = s;
         layoutToggle.sync(s);

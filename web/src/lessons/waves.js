@@ -4,6 +4,7 @@
 import { h, fmt, tex, rich, paragraphs, clear } from '../lib/dom.js';
 import { createLineChart } from '../lib/chart.js';
 import { lessonHeader, section, readout } from '../lib/lesson.js';
+import { createClockSection } from './clock.js';
 
 export default {
   id: 'waves',
@@ -29,6 +30,7 @@ export default {
     const neverText = h('p', { class: 'never-summary' });
     const curvesNow = h('div', { class: 'curves-summary' });
     const tableBox = h('div');
+    const clock = createClockSection(app);
     const presetsRow = h(
       'div',
       { class: 'button-row' },
@@ -42,6 +44,7 @@ export default {
       ...lessonHeader(app, 'waves'),
       h('div', { class: 'lesson-controls' }, presetsRow, controlsElement),
       section(t('lessons.waves.curvesTitle'), ...paragraphs(t('lessons.waves.curvesText')), curvesNow, curves.element, curveInfo),
+      clock.element,
       section(
         t('lessons.waves.lengthsTitle'),
         ...paragraphs(t('lessons.waves.lengthsText')),
@@ -101,7 +104,9 @@ export default {
     }
 
     return {
+      figures: { curves, lengths, clock },
       update(s) {
+        clock.update(s);
         const table = pe.table(s.len, s.d, { base: s.base });
         const omega = pe.frequencies(s.d, { base: s.base });
         current = { s, table, omega };

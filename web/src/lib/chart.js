@@ -22,14 +22,33 @@ function powerOfTen(v) {
 const DASHES = ['', '6 3', '2 3', '8 3 2 3', '1 2', '10 4', '4 4', '12 2 2 2'];
 
 /**
- * createLineChart({ xLabel, yLabel, label, yLog, height, onCursor(x) }) →
- * { element, draw({ series: [{ name, points: [[x, y], …] }], xDomain, yDomain, marks }), svg }
+ * createLineChart({ xLabel, yLabel, label, yLog, height, onCursor(x), figure }) →
+ * { element, draw({ series: [{ name, points: [[x, y], …] }], xDomain, yDomain, marks, yLabel? }), svg }
  * marks: [{ y, label, className }] horizontal reference lines; [{ x, … }] vertical ones.
+ * figure: { caption(), name() } for the figure export (lib/figure.js); without
+ * it the export names the lesson's parameters.
  */
-export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = false, height = 260, onCursor }) {
+export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = false, height = 260, onCursor, figure }) {
   const svg = svgEl('svg', { class: 'chart-svg', role: 'img', 'aria-label': label, height });
   const legend = h('ul', { class: 'chart-legend' });
   const element = h('figure', { class: 'chart' }, svg, legend);
+  // what the figure export draws: the data as last drawn, with the colours and dashes shown
+  element.figureSource = {
+    label,
+    info: figure,
+    plot: () =>
+      last && {
+        kind: 'lines',
+        series: last.series.map((s, i) => ({ ...s, color: s.color ?? SERIES_COLORS[i % SERIES_COLORS.length], dash: DASHES[i % DASHES.length] })),
+        xDomain: last.xDomain,
+        yDomain: last.yDomain,
+        xLog,
+        yLog,
+        marks: last.marks,
+        xLabel: last.xLabel ?? xLabel,
+        yLabel: last.yLabel ?? yLabel,
+      },
+  };
   const margin = { top: 10, right: 12, bottom: 40, left: 58 };
   let last = null;
   let cursorX = null;
@@ -50,13 +69,13 @@ export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = fa
     select(gx).call(xLog ? axisBottom(x).ticks(nx, '~s') : axisBottom(x).ticks(nx));
     select(gy).call(yLog ? axisLeft(y).ticks(5).tickFormat(powerOfTen) : axisLeft(y).ticks(5));
     const lx = svgEl('text', { class: 'axis-label', x: (margin.left + width - margin.right) / 2, y: 34 });
-    lx.textContent = xLabel;
+    lx.textContent = last.xLabel ?? xLabel;
     gx.append(lx);
     const ly = svgEl('text', {
       class: 'axis-label',
       transform: `translate(${-margin.left + 14},${(height - margin.bottom + margin.top) / 2}) rotate(-90)`,
     });
-    ly.textContent = yLabel;
+    ly.textContent = last.yLabel ?? yLabel;
     gy.append(ly);
     for (const mark of last.marks ?? []) {
       const attrs =
@@ -126,9 +145,11 @@ export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = fa
       if (cursorX !== null && data.snap) cursorX = data.snap(cursorX);
       render();
     },
-    setCursor(v) {
+    /** Moves the cursor to x; with notify, tells onCursor as a pointer move would. */
+    setCursor(v, notify = false) {
       cursorX = v;
       render();
+      if (notify) onCursor?.(v);
     },
     get x() { return x; },
     get y() { return y; },

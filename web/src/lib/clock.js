@@ -72,6 +72,8 @@ export function createDials({ label, className = '' } = {}) {
       if (d.ghost) {
         item.ghost.setAttribute('x2', String(R * d.ghost[0] * scale));
         item.ghost.setAttribute('y2', String(-R * d.ghost[1] * scale));
+        item.ghost.dataset.a = String(d.ghost[0]);
+        item.ghost.dataset.b = String(d.ghost[1]);
         item.ghost.removeAttribute('visibility');
       } else item.ghost.setAttribute('visibility', 'hidden');
       while (item.trail.firstChild) item.trail.firstChild.remove();

@@ -2,7 +2,7 @@
 // The colours come from d3-scale-chromatic; entry i is the interpolator at
 // i/255, so value vmin ↦ entry 0 and vmax ↦ entry 255.
 import { rgb } from 'd3-color';
-import { interpolateRdBu, interpolatePuOr, interpolateViridis, interpolateCividis } from 'd3-scale-chromatic';
+import { interpolateRdBu, interpolatePuOr, interpolateViridis, interpolateCividis, interpolateBlues } from 'd3-scale-chromatic';
 import { colorIndex, colorScale } from '../model/colour.js';
 
 // Diverging maps are reversed so that −1 is blue/purple and +1 red/orange.
@@ -11,6 +11,7 @@ export const COLORMAP_INTERPOLATORS = {
   puor: (t) => interpolatePuOr(1 - t), // colour-blind safe
   viridis: interpolateViridis, // perceptually uniform, colour-blind safe
   cividis: interpolateCividis, // designed for colour-vision deficiency
+  blues: interpolateBlues, // sequential, light to dark: the colormap of d2l's figures
 };
 
 const cache = new Map();

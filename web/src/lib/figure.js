@@ -13,6 +13,7 @@ import { scaleLinear, scaleLog } from 'd3-scale';
 import { colormapLUT } from './colormap.js';
 import { download } from './export.js';
 import { h } from './dom.js';
+import { FIELDS, formatField } from '../model/fields.js';
 
 export const FIGURE_FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', 'Noto Sans SC', sans-serif";
 export const PNG_SCALE = 2; // image pixels per CSS pixel
@@ -199,7 +200,8 @@ export function layoutFigure(spec) {
       }
     }
   }
-  items.push({ type: 'rect', ...plotBox, stroke: INK, width: 1 });
+  // the frame sits just outside the plot, so no cell is painted over
+  items.push({ type: 'rect', x: left - 0.5, y: top - 0.5, w: w + 1, h: hgt + 1, stroke: INK, width: 1 });
 
   // x axis
   for (const t of xTicks) {
@@ -224,7 +226,7 @@ export function layoutFigure(spec) {
     const strip = new Uint8ClampedArray(256 * 4);
     for (let i = 0; i < 256; i++) strip.set(lut.subarray(4 * (255 - i), 4 * (255 - i) + 4), 4 * i);
     items.push({ type: 'raster', x: barBox.x, y: barBox.y, w: barBox.w, h: barBox.h, rgba: strip, columns: 1, rows: 256, smooth: true, role: 'colorbar' });
-    items.push({ type: 'rect', x: barBox.x, y: barBox.y, w: barBox.w, h: barBox.h, stroke: INK, width: 1 });
+    items.push({ type: 'rect', x: barBox.x - 0.5, y: barBox.y - 0.5, w: barBox.w + 1, h: barBox.h + 1, stroke: INK, width: 1 });
     for (const t of barBox.ticks) {
       items.push({ type: 'line', x1: barBox.x + barBox.w, x2: barBox.x + barBox.w + TICK, y1: t.y, y2: t.y, stroke: INK, width: 1 });
       text(barBox.x + barBox.w + TICK + 3, t.y, t.label, { baseline: 'middle' });
@@ -284,7 +286,8 @@ export function figureSVG(spec) {
       out.push(`<text x="${n(it.x)}" y="${n(it.y)}" font-size="${it.size}"${it.weight ? ` font-weight="${it.weight}"` : ''} fill="${it.fill}" text-anchor="${anchor}"${baseline}${transform}>${esc(it.text)}</text>`);
     } else if (it.type === 'raster') {
       const url = rasterCanvas(it).toDataURL('image/png');
-      const pixelated = it.smooth ? '' : ' image-rendering="pixelated" style="image-rendering:pixelated;image-rendering:crisp-edges"';
+      // a presentation attribute, not a style attribute: cells stay sharp when scaled
+      const pixelated = it.smooth ? '' : ' image-rendering="pixelated"';
       out.push(`<image x="${n(it.x)}" y="${n(it.y)}" width="${n(it.w)}" height="${n(it.h)}" preserveAspectRatio="none"${pixelated}${it.role ? ` data-role="${it.role}"` : ''} data-columns="${it.columns}" data-rows="${it.rows}" href="${url}"/>`);
     }
   }
@@ -456,5 +459,94 @@ export function figureButtons(app, { spec, name, className = '' }) {
     { class: `figure-buttons ${className}`.trim(), role: 'group', 'aria-label': app.t('figure.group') },
     h('button', { type: 'button', class: 'button export-figure-svg', onclick: () => downloadFigureSVG(`${name()}.svg`, spec()) }, app.t('figure.svg')),
     h('button', { type: 'button', class: 'button export-figure-png', onclick: () => downloadFigurePNG(`${name()}.png`, spec()) }, app.t('figure.png')),
+  );
+}
+
+// ---- every heatmap and chart of a lesson ----
+
+// The fields named in file names, when the lesson has them.
+const NAME_FIELDS = ['d', 'layout', 'preset', 'cmap'];
+
+/** "name = value" for each of the lesson's fields (enum values by their label). */
+function parameterText(app, lesson, state) {
+  return lesson.controls
+    .filter((key) => FIELDS[key] && FIELDS[key].control !== 'none')
+    .map((key) => {
+      const value = state[key];
+      const shown = FIELDS[key].type === 'enum' ? app.t(`${key}.${value}`, null, String(value)) : formatField(key, value);
+      return `${app.t(`control.${key}`)} = ${shown}`;
+    })
+    .join(', ');
+}
+
+/**
+ * The figure of a heatmap or chart element as it is drawn now: its plot, its
+ * colour bar (heatmaps), and a caption naming what it shows (row range,
+ * columns, the lesson's parameters, the colour scale), unless the lesson gave
+ * its own caption.
+ */
+export function figureSpec(element, app, lesson) {
+  const source = element.figureSource;
+  const state = app.state;
+  const plot = source.plot();
+  const parts = [source.label.replace(/\.$/, '') + '.'];
+  let colorbar = null;
+  if (plot.kind === 'heatmap') {
+    const scale = source.scale() ?? { cmap: state.cmap ?? 'rdbu', vmin: -1, vmax: 1, label: app.t('axis.value') };
+    colorbar = scale;
+    parts.push(
+      `${app.t('figure.rows', { label: plot.yLabel, first: plot.y0, last: plot.y0 + plot.rows - 1 })}; ${app.t('figure.columns', { first: plot.x0, last: plot.x0 + plot.columns - 1 })}.`,
+      app.t('figure.colour', { label: scale.label, vmin: scale.vmin, vmax: scale.vmax, cmap: app.t(`cmap.${scale.cmap}`, null, scale.cmap) }) + '.',
+    );
+  } else {
+    parts.push(app.t('figure.series', { names: plot.series.map((s) => s.name).join('; ') }) + '.');
+  }
+  const caption = source.info?.caption?.() ?? `${parts.join(' ')} ${parameterText(app, lesson, state)}.`;
+  return { title: source.info?.title?.(), caption: `${caption} ${app.t('figure.made', { version: app.pe?.version ?? '' })}`, plot, colorbar };
+}
+
+/** The file name (without extension) of a figure: lesson, figure number, key parameters, the row range. */
+export function figureName(element, app, lesson, index) {
+  const source = element.figureSource;
+  if (source.info?.name) return source.info.name();
+  const state = app.state;
+  const plot = source.plot();
+  const parts = ['sinpe', lesson.id, `${plot.kind === 'heatmap' ? 'heatmap' : 'chart'}${index + 1}`];
+  for (const key of NAME_FIELDS) if (lesson.controls.includes(key)) parts.push(key === 'd' ? `d${state.d}` : String(state[key]));
+  if (plot.kind === 'heatmap') parts.push(rowRangeName(plot.y0, plot.rows));
+  return parts.join('_');
+}
+
+/**
+ * Gives every heatmap and chart under root that has none yet its two figure
+ * buttons (inside the <figure>, after the picture). Safe to call after every
+ * render: figures made later (e.g. shown on demand) get theirs then.
+ */
+export function attachFigureExports(root, app, lesson) {
+  const figures = [...root.querySelectorAll('figure.heatmap, figure.chart')].filter((f) => f.figureSource);
+  figures.forEach((element, index) => {
+    if (element.querySelector(':scope > .figure-buttons')) return;
+    element.append(
+      figureButtons(app, {
+        spec: () => figureSpec(element, app, lesson),
+        name: () => figureName(element, app, lesson, index),
+      }),
+    );
+  });
+}
+
+/**
+ * One-click views of the heatmap lesson that reproduce two well-known
+ * figures: d2l's heatmap of P (60 positions × 32 dimensions, interleaved,
+ * matplotlib's Blues) and the concatenated 20 × 512 table drawn with viridis.
+ */
+export function readyViews(app) {
+  const view = (cls, label, patch) => h('button', { type: 'button', class: `button ${cls}`, onclick: () => app.setState(patch) }, app.t(label));
+  return h(
+    'div',
+    { class: 'button-row ready-views', role: 'group', 'aria-label': app.t('figure.ready') },
+    h('span', { class: 'button-row-label' }, app.t('figure.ready')),
+    view('ready-d2l', 'figure.readyD2l', { d: 32, len: 60, start: 0, base: 10000, layout: 'interleaved', cmap: 'blues' }),
+    view('ready-seed004', 'figure.readySeed004', { d: 512, len: 20, start: 0, base: 10000, layout: 'concat', cmap: 'viridis' }),
   );
 }

@@ -12,9 +12,10 @@ import { colormapLUT } from './colormap.js';
  * options: xLabel, yLabel (strings), label (accessible name), xTickFormat(column) → tick text
  * (default: the column number), onCursor(col, row) called
  * with cell indices within the drawn frame, onScroll(deltaRows), onKey(event) → bool handled.
- * frame: { rgba (Uint8ClampedArray), columns, rows, x0 (first column number), y0 (first row number) }
+ * frame: { rgba (Uint8ClampedArray), columns, rows, x0 (first column number), y0 (first row number),
+ *   scale? ({ cmap, vmin, vmax, label }: the colour bar of a figure export) }
  */
-export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, className = '', xTickFormat = (t) => String(t) }) {
+export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, className = '', xTickFormat = (t) => String(t), figure }) {
   const canvas = h('canvas', { class: 'heatmap-canvas', width: 1, height: 1 });
   const svg = svgEl('svg', { class: 'heatmap-axes', 'aria-hidden': 'true' });
   const cursorRect = svgEl('rect', { class: 'heatmap-cursor' });
@@ -26,6 +27,25 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, class
   let image = null;
   let frame = { columns: 1, rows: 1, x0: 0, y0: 0 };
   const cursor = { col: -1, row: -1 };
+  // What the figure export draws (lib/figure.js): the cells as last drawn and
+  // their colour scale (frame.scale: { cmap, vmin, vmax, label }, if the
+  // lesson gave one). figure: { caption(), name() } from the lesson, optional.
+  element.figureSource = {
+    label,
+    info: figure,
+    scale: () => frame.scale,
+    plot: () => ({
+      kind: 'heatmap',
+      rgba: imageFor(frame.columns, frame.rows).data.slice(),
+      columns: frame.columns,
+      rows: frame.rows,
+      x0: frame.x0,
+      y0: frame.y0,
+      xLabel,
+      yLabel,
+      xTickFormat,
+    }),
+  };
 
   // The left padding of the frame grows with the widest position tick (e.g.
   // "16,777,000") and returns to the stylesheet's value for short ones.

@@ -1,7 +1,7 @@
 // Previous / Next at the foot of a lesson, in the order of the lesson
-// registry. Real links (the hash of the neighbouring lesson, in the current
-// language), so they open in a new tab too; a plain click goes through
-// app.goTo (history entry, land at the title).
+// registry. Plain links to the neighbouring lesson's hash (in the current
+// language): following one adds a history entry and goes through the site's
+// hash navigation like any other lesson link; they open in a new tab too.
 import { h } from './dom.js';
 
 /** createPager(app, ids, current) → <nav> with up to two links. */
@@ -18,11 +18,6 @@ export function createPager(app, ids, current) {
         rel,
         class: `pager-link pager-${rel}`,
         'data-lesson': id,
-        onclick: (e) => {
-          if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
-          e.preventDefault();
-          (app.goTo ?? ((lesson) => app.setState({ lesson })))(id);
-        },
       },
       h('span', { class: 'pager-direction' }, t(`pager.${rel}`)),
       h('span', { class: 'pager-title' }, t(`lessons.${id}.nav`)),

@@ -10,13 +10,15 @@
 // Pure module: no DOM, so Node tests import it.
 import { presets, layouts } from 'sinpe.wasm';
 import * as sinpeApi from 'sinpe.wasm';
+import { CONFIG_EXAMPLE_IDS } from './rope-lesson.js';
 
 // The package's limit on |position| (exclusive), from its vocabulary when the
 // package exports one.
 export const MAX_POSITION = sinpeApi.vocabulary?.limits?.maxAbsPosition ?? 2 ** 24;
 export const LAYOUTS = layouts;
 export const PRESETS = presets;
-export const COLORMAPS = Object.freeze(['rdbu', 'puor', 'viridis', 'cividis']);
+// blues: d2l's figures (matplotlib 'Blues')
+export const COLORMAPS = Object.freeze(['rdbu', 'puor', 'viridis', 'cividis', 'blues']);
 export const EDIT_LIMIT = 24; // edited embedding cells kept in the URL
 
 const fixed2 = (v) => v.toFixed(2);
@@ -55,6 +57,14 @@ export const FIELDS = {
   pos: { type: 'int', min: 0, max: MAX_POSITION - 4097, step: 1, sliderMax: 1000, default: 3, format: plain, control: 'slider' },
   k: { type: 'int', min: -4096, max: 4096, step: 1, sliderMin: -64, sliderMax: 64, default: 2, format: plain, control: 'slider' }, // relative offset
   tol: { type: 'number', min: 1e-8, max: 1, step: 0.25, default: 1e-3, format: plain, control: 'log-slider' }, // NumPy-style tolerance
+  // lesson 9 (RoPE): long-context scaling factor s and original context L, the
+  // chart's measure, the config.json example shown, the position whose angle
+  // precision is inspected
+  factor: { type: 'number', min: 1, max: 64, step: 0.01, default: 8, format: plain, control: 'log-slider' },
+  ctx: { type: 'int', min: 256, max: 1048576, step: 0.01, default: 8192, format: plain, control: 'log-slider' },
+  measure: { type: 'enum', values: ['wavelength', 'rotations'], default: 'wavelength', control: 'radio' },
+  model: { type: 'enum', values: CONFIG_EXAMPLE_IDS, default: 'llama31', control: 'none' },
+  at: { type: 'int', min: 1, max: MAX_POSITION - 1, step: 0.01, default: 65535, format: plain, control: 'log-slider' },
 };
 
 export const FIELD_KEYS = Object.freeze(Object.keys(FIELDS));

@@ -1,0 +1,92 @@
+// The clock picture of the sinusoidal table (a section of lesson 3): row p of
+// the table as a coloured strip, and each (sin, cos) pair of that row as a
+// clock hand at angle p·ω_i. Moving the position slider turns every hand at
+// its own rate: the first pair by one radian per position, the last ones
+// hardly at all. The hands and the strip are drawn from the package's row.
+import { h, fmt, paragraphs } from '../lib/dom.js';
+import { colorOf, colormapLUT } from '../lib/colormap.js';
+import { createDials, createStrip, dialPairs } from '../lib/clock.js';
+import { createControls } from '../lib/controls.js';
+import { section, readout } from '../lib/lesson.js';
+import { lessonById } from './index.js';
+
+const TRAIL = 4; // earlier positions shown as fading dots
+const DEG = 180 / Math.PI;
+
+export function createClockSection(app) {
+  const { t, pe } = app;
+  const C = (key, vars) => t(`clock.${key}`, vars);
+  const controls = createControls(['pos'], app, lessonById('waves'));
+  const steps = h(
+    'div',
+    { class: 'button-row clock-steps' },
+    h('button', { type: 'button', class: 'button clock-back', onclick: () => app.setState({ pos: Math.max(0, app.state.pos - 1) }) }, C('back')),
+    h('button', { type: 'button', class: 'button clock-forward', onclick: () => app.setState({ pos: app.state.pos + 1 }) }, C('forward')),
+  );
+  const strip = createStrip({ label: C('stripLabel') });
+  const stripCaption = h('p', { class: 'clock-strip-caption' });
+  const dials = createDials({ label: C('dialsLabel'), className: 'clock-dials' });
+  const info = readout('clock-readout');
+  const shown = h('p', { class: 'clock-shown note' });
+  const element = section(
+    C('title'),
+    ...paragraphs(C('text')),
+    h('div', { class: 'lesson-controls clock-controls' }, controls.element, steps),
+    h('div', { class: 'clock-row' }, strip.element, stripCaption),
+    dials.element,
+    shown,
+    info,
+  );
+  element.classList.add('clock-section');
+
+  let current = null;
+
+  function update(s) {
+    controls.sync(s);
+    const d = s.d;
+    const half = Math.floor(d / 2);
+    const p = s.pos;
+    const omega = pe.frequencies(d, { base: s.base });
+    const row = pe.rows(p, 1, d, { base: s.base, layout: 'interleaved' });
+    const first = Math.max(0, p - TRAIL);
+    const earlier = p > 0 ? pe.rows(first, p - first, d, { base: s.base, layout: 'interleaved' }) : new Float32Array(0);
+    strip.draw(pe.heatmap(p, 1, d, { base: s.base, layout: 'interleaved', colormap: colormapLUT(s.cmap) }), d);
+    stripCaption.textContent = C('stripCaption', { p, d });
+    const pairs = dialPairs(half, 16);
+    dials.draw(
+      pairs.map((i) => {
+        const sin = row[2 * i];
+        const cos = row[2 * i + 1];
+        const trail = [];
+        for (let q = p - 1; q >= first; q--) trail.push([earlier[(q - first) * d + 2 * i + 1], earlier[(q - first) * d + 2 * i]]);
+        const angle = p * omega[i];
+        return {
+          key: i,
+          title: C('dialTitle', { i, sin: 2 * i, cos: 2 * i + 1 }),
+          subtitle: C('dialRate', { omega: fmt(omega[i], 4), wavelength: fmt((2 * Math.PI) / omega[i], 1) }),
+          a: cos,
+          b: sin,
+          trail,
+          colors: [colorOf(s.cmap, sin), colorOf(s.cmap, cos)],
+          cellTitles: [`sin = ${fmt(sin, 4)}`, `cos = ${fmt(cos, 4)}`],
+          values: C('dialValues', { sin: fmt(sin, 3), cos: fmt(cos, 3) }),
+          description: C('dialDescription', { i, angle: fmt(angle, 4), sin: fmt(sin, 4), cos: fmt(cos, 4) }),
+        };
+      }),
+    );
+    shown.textContent = pairs.length < half ? C('someShown', { shown: pairs.length, half }) : '';
+    const turn = (i) => fmt((((p * omega[i]) % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI) * DEG, 1);
+    info.textContent = C('readout', { p, fast: turn(0), slow: turn(half - 1), last: half - 1, slowRate: fmt(omega[half - 1] * DEG, 4) });
+    current = { s, row, omega, pairs };
+  }
+
+  return {
+    element,
+    update,
+    dials,
+    strip,
+    get current() {
+      return current;
+    },
+  };
+}
