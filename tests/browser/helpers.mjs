@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import puppeteer from 'puppeteer-core';
 import { rgb } from 'd3-color';
-import { interpolateRdBu, interpolatePuOr, interpolateViridis, interpolateCividis } from 'd3-scale-chromatic';
+import { interpolateRdBu, interpolatePuOr, interpolateViridis, interpolateCividis, interpolateBlues } from 'd3-scale-chromatic';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const screenshotDir = join(root, 'build', 'screenshots');
@@ -96,6 +96,7 @@ const INTERPOLATORS = {
   puor: (t) => interpolatePuOr(1 - t),
   viridis: interpolateViridis,
   cividis: interpolateCividis,
+  blues: interpolateBlues,
 };
 
 /** The colour [r, g, b] a value should get: LUT entry round((v - vmin)/(vmax - vmin)·255). */
