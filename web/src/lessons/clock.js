@@ -76,7 +76,8 @@ export function createClockSection(app) {
     );
     shown.textContent = pairs.length < half ? C('someShown', { shown: pairs.length, half }) : '';
     const turn = (i) => fmt((((p * omega[i]) % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI) * DEG, 1);
-    info.textContent = C('readout', { p, fast: turn(0), slow: turn(half - 1), last: half - 1, slowRate: fmt(omega[half - 1] * DEG, 4) });
+    const slow = (((p * omega[half - 1]) % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI) * DEG;
+    info.textContent = C('readout', { p, fast: turn(0), slow: slow.toFixed(3), last: half - 1, slowRate: (omega[half - 1] * DEG).toFixed(4) });
     current = { s, row, omega, pairs };
   }
 
