@@ -527,7 +527,7 @@ export default {
       ratio: {
         prompt: 'Each wavelength is a fixed multiple of the one before: $\\lambda_{i+1} / \\lambda_i$ = ?',
         choices: { rootBase: '$\\text{base}^{1/d}$', base2d: '$\\text{base}^{2/d}$', two: '2, as in binary counting' },
-        explain: '$\\lambda_i = 2\\pi\\,\\text{base}^{2i/d}$, so the ratio is $\\text{base}^{2/d}$ = {ratio} for d = {d}, base {base}; the chart’s first two frequencies give {measured}. The ratio $10000^{1/d}$ that some notes give ({wrong} here) is the square root of the true one: $i$ counts pairs, and the exponent steps by $2/d$.',
+        explain: '$\\lambda_i = 2\\pi\\,\\text{base}^{2i/d}$, so the ratio is $\\text{base}^{2/d}$ = {ratio} for d = {d}, base {baseValue}; the chart’s first two frequencies give {measured}. The ratio $10000^{1/d}$ that some notes give ({wrong} here) is the square root of the true one: $i$ counts pairs, and the exponent steps by $2/d$.',
       },
     },
     binary: {

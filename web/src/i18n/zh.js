@@ -527,7 +527,7 @@ export default {
       ratio: {
         prompt: '每个波长都是前一个的固定倍数：$\\lambda_{i+1} / \\lambda_i$ = ？',
         choices: { rootBase: '$\\text{base}^{1/d}$', base2d: '$\\text{base}^{2/d}$', two: '2，和二进制计数一样' },
-        explain: '$\\lambda_i = 2\\pi\\,\\text{base}^{2i/d}$，所以公比是 $\\text{base}^{2/d}$，d = {d}、底数 {base} 时为 {ratio}；图中前两个频率给出 {measured}。有些笔记写的公比 $10000^{1/d}$（这里是 {wrong}）只是真实公比的平方根：$i$ 数的是“对”，指数每步增加 $2/d$。',
+        explain: '$\\lambda_i = 2\\pi\\,\\text{base}^{2i/d}$，所以公比是 $\\text{base}^{2/d}$，d = {d}、底数 {baseValue} 时为 {ratio}；图中前两个频率给出 {measured}。有些笔记写的公比 $10000^{1/d}$（这里是 {wrong}）只是真实公比的平方根：$i$ 数的是“对”，指数每步增加 $2/d$。',
       },
     },
     binary: {

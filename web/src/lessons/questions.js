@@ -108,7 +108,7 @@ const BUILDERS = {
         answer: () => 'base2d',
         explain: (s) => {
           const omega = pe.frequencies(s.d, { base: s.base });
-          return t('questions.waves.ratio.explain', { ratio: fmt(s.base ** (2 / s.d), 4), measured: fmt(omega[0] / omega[1], 4), wrong: fmt(s.base ** (1 / s.d), 4), d: s.d, base: s.base });
+          return t('questions.waves.ratio.explain', { ratio: fmt(s.base ** (2 / s.d), 4), measured: fmt(omega[0] / omega[1], 4), wrong: fmt(s.base ** (1 / s.d), 4), d: s.d, baseValue: s.base });
         },
         show: () => point(view.figures?.lengths, 1, true),
       }),
