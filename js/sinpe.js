@@ -1,274 +1,87 @@
-// sinpe.wasm: the package API. A thin layer over the Embind module: it picks
-// the SIMD or baseline flavour, checks every argument (naming it in the error
-// it throws), and hands back JS-owned typed arrays.
+// sinpe.wasm: the package API. It checks JavaScript types and converts them
+// (args.js), hands the values to the module (engine.js), and throws the core's
+// statuses as TypeError/RangeError naming the argument (errors.js). Names,
+// options, defaults, statuses and limits all come from the vocabulary the
+// build generates from the core (dist/sinpe-vocabulary.js).
+import {
+  describe,
+  fail,
+  numberArrayArg,
+  outArg,
+  overlaps,
+  positionsArg,
+  snapshotOptions,
+  typedArrayArg,
+} from './args.js';
+import { Engine, KIND, statusCode } from './engine.js';
+import { statusError, vocabulary } from './errors.js';
+import { loadModule } from './load.js';
+import { ropeOptionsFromConfig } from './rope-config.js';
 
-const PRESETS = Object.freeze([
-  'vaswani',
-  'keras',
-  'tensor2tensor',
-  'fairseq',
-  'whisper',
-  'diffusers',
-  'guided-diffusion',
-  'mae',
-]);
-const LAYOUTS = Object.freeze(['interleaved', 'concat', 'cos-first']);
+const PRESETS = Object.freeze(vocabulary.presets.map((p) => p.name));
+const LAYOUTS = vocabulary.layouts;
+const ROPE_TYPES = Object.freeze(vocabulary.ropeTypes.map((t) => t.name));
+const ROPE_LAYOUTS = vocabulary.ropeLayouts;
+const OPTIONS = new Map(vocabulary.options.map((o) => [o.name, o]));
 
-// Options each preset's formula reads, besides the common ones.
-const PRESET_OPTIONS = {
-  vaswani: ['base'],
-  keras: ['base'],
-  mae: ['base'],
-  fairseq: ['base', 'paddingIdx'],
-  tensor2tensor: ['minTimescale', 'maxTimescale'],
-  whisper: ['maxTimescale'],
-  diffusers: ['maxPeriod', 'freqShift', 'flipSinToCos', 'scale'],
-  'guided-diffusion': ['maxPeriod'],
-};
-const ALL_PRESET_OPTIONS = [...new Set(Object.values(PRESET_OPTIONS).flat())];
-const NUMERIC_OPTIONS = ['base', 'minTimescale', 'maxTimescale', 'freqShift', 'scale', 'maxPeriod', 'paddingIdx'];
-
-// Not part of the API: the write-only bound that `npm run bench` compares against.
-const benchmarkInternals = Symbol.for('sinpe.benchmark');
-
-const MAX_D_MODEL = 65536;
-const MAX_POSITION = 16777216; // 2^24, exclusive
-const MAX_ELEMENTS = 2 ** 29; // 2 GiB of float32 in one result
-
-// Status codes of the C++ core (cpp/include/sinpe/sinpe.hpp).
-const STATUS = {
-  bad_preset: 1,
-  bad_layout: 2,
-  d_model_out_of_range: 3,
-  d_model_odd: 4,
-  d_model_not_multiple_of_4: 5,
-  d_model_too_small: 6,
-  bad_base: 7,
-  bad_min_timescale: 8,
-  bad_max_timescale: 9,
-  bad_freq_shift: 10,
-  bad_scale: 11,
-  bad_max_period: 12,
-  bad_padding_idx: 13,
-  bad_count: 14,
-  bad_start: 15,
-  position_not_finite: 16,
-  position_out_of_range: 17,
-  too_large: 18,
-  bad_buffer: 19,
-  bad_column_window: 20,
-  bad_value_range: 21,
-};
-
-// The smallest module using a SIMD instruction (v128.const / i8x16 ops), as in
-// GoogleChromeLabs/wasm-feature-detect.
-const SIMD_PROBE = new Uint8Array([
-  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11,
-]);
-
-function simdSupported() {
-  try {
-    return typeof WebAssembly === 'object' && WebAssembly.validate(SIMD_PROBE);
-  } catch {
-    return false;
-  }
-}
-
-const isNode = typeof process === 'object' && process !== null && typeof process.versions?.node === 'string';
-
-// An option's value, or `fallback` when it is absent. Only `undefined` means
-// absent: `null` is a value like any other and fails its type check.
-function option(options, key, fallback) {
-  const v = options === undefined ? undefined : options[key];
-  return v === undefined ? fallback : v;
-}
-
-function describe(v) {
-  if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
-  if (typeof v === 'bigint') return `${v}n`;
-  if (v === null || typeof v !== 'object') return String(v);
-  return Object.prototype.toString.call(v).slice(8, -1);
-}
-
-function fail(ErrorType, message) {
-  throw new ErrorType(`sinpe: ${message}`);
-}
-
-function integerArg(name, v, { min = 0, max = Number.MAX_SAFE_INTEGER } = {}) {
-  if (typeof v !== 'number') fail(TypeError, `${name} must be a number, got ${describe(v)}`);
-  if (!Number.isInteger(v) || v < min || v > max)
-    fail(RangeError, `${name} must be an integer in [${min}, ${max}], got ${describe(v)}`);
-  return v;
-}
-
-function dModelArg(v) {
-  return integerArg('dModel', v, { min: 1, max: MAX_D_MODEL });
-}
-
-function checkSize(what, rows, width) {
-  if (rows * width > MAX_ELEMENTS)
-    fail(RangeError, `${what}: ${rows} × ${width} values exceed the 2^29-element (2 GiB) limit of one result`);
-}
-
-function isSharedBuffer(buffer) {
-  return typeof SharedArrayBuffer === 'function' && buffer instanceof SharedArrayBuffer;
-}
-
-// A caller-supplied output (or in-place) array of the exact type and length.
-function outArg(name, out, Type, length) {
-  if (!(out instanceof Type)) fail(TypeError, `${name} must be a ${Type.name}, got ${describe(out)}`);
-  if (isSharedBuffer(out.buffer)) fail(TypeError, `${name} must not be backed by a SharedArrayBuffer`);
-  if (out.length !== length)
-    fail(RangeError, `${name} must have length ${length}, got ${out.length}${out.length === 0 ? ' (detached?)' : ''}`);
-  return out;
-}
-
-// Method-specific option names, besides the encoding options.
+// Options a method takes besides the encoding options.
 const EXTRA = {
   none: [],
   out: ['out'],
   grid2d: ['out', 'clsToken'],
   addTo: ['start', 'seqLen'],
   heatmap: ['out', 'colormap', 'columnStart', 'columns', 'vmin', 'vmax'],
+  applyRope: ['rotaryDim', 'layout'],
 };
 
-// Option names a method accepts for a preset, built once per pair.
-const allowedCache = new Map();
-function allowedOptions(preset, extra) {
-  let byPreset = allowedCache.get(extra);
-  if (!byPreset) allowedCache.set(extra, (byPreset = new Map()));
-  let allowed = byPreset.get(preset);
-  if (!allowed) byPreset.set(preset, (allowed = new Set(['preset', 'layout', ...PRESET_OPTIONS[preset], ...extra])));
-  return allowed;
+const FAMILIES = {
+  preset: { key: 'preset', names: PRESETS, bad: 'bad_preset', kind: KIND.rows },
+  ropeType: { key: 'ropeType', names: ROPE_TYPES, bad: 'bad_rope_type', kind: KIND.rope },
+};
+
+function numberType(name, v) {
+  if (typeof v !== 'number') fail(TypeError, `${name} must be a number, got ${describe(v)}`);
+  return v;
 }
 
-// The core's options when the caller gives none (read-only: Embind copies it).
-const DEFAULT_FLAT = Object.freeze({
-  preset: 0,
-  layout: -1,
-  base: NaN,
-  minTimescale: NaN,
-  maxTimescale: NaN,
-  freqShift: NaN,
-  scale: NaN,
-  maxPeriod: NaN,
-  paddingIdx: NaN,
-});
-
-// Turns user options into the core's flat options; throws on anything unknown.
-function parseOptions(options, extra) {
-  if (options === undefined) return DEFAULT_FLAT;
-  if (options === null || typeof options !== 'object' || Array.isArray(options))
-    fail(TypeError, `options must be an object, got ${describe(options)}`);
-  const preset = option(options, 'preset', 'vaswani');
-  if (typeof preset !== 'string') fail(TypeError, `options.preset must be a string, got ${describe(preset)}`);
-  if (!PRESETS.includes(preset))
-    fail(RangeError, `options.preset must be one of ${PRESETS.join(', ')}; got ${describe(preset)}`);
-  const allowed = allowedOptions(preset, extra);
-  for (const key of Object.keys(options)) {
-    if (allowed.has(key)) continue;
-    if (ALL_PRESET_OPTIONS.includes(key))
-      fail(TypeError, `options.${key} does not apply to preset '${preset}' (it reads: ${PRESET_OPTIONS[preset].join(', ') || 'none'})`);
-    fail(TypeError, `unknown option ${describe(key)}; known: ${[...allowed].join(', ')}`);
-  }
-  const flat = { ...DEFAULT_FLAT, preset: PRESETS.indexOf(preset) };
-  if (options.layout !== undefined) {
-    if (typeof options.layout !== 'string')
-      fail(TypeError, `options.layout must be a string, got ${describe(options.layout)}`);
-    if (!LAYOUTS.includes(options.layout))
-      fail(RangeError, `options.layout must be one of ${LAYOUTS.join(', ')}; got ${describe(options.layout)}`);
-    flat.layout = LAYOUTS.indexOf(options.layout);
-  }
-  if (options.flipSinToCos !== undefined) {
-    if (typeof options.flipSinToCos !== 'boolean')
-      fail(TypeError, `options.flipSinToCos must be a boolean, got ${describe(options.flipSinToCos)}`);
-    if (options.layout !== undefined) fail(TypeError, 'options.flipSinToCos and options.layout cannot both be given');
-    flat.layout = LAYOUTS.indexOf(options.flipSinToCos ? 'cos-first' : 'concat');
-  }
-  for (const key of NUMERIC_OPTIONS) {
-    const v = options[key];
-    if (v === undefined) continue;
-    if (typeof v !== 'number') fail(TypeError, `options.${key} must be a number, got ${describe(v)}`);
-    if (!Number.isFinite(v)) fail(RangeError, `options.${key} must be finite, got ${describe(v)}`);
-    flat[key] = v;
-  }
-  return flat;
+function optionalNumber(snap, key, fallback) {
+  return snap[key] === undefined ? fallback : numberType(`options.${key}`, snap[key]);
 }
 
-// `name` is the core's name for the status, for codes this layer does not know.
-function statusError(code, ctx, name) {
-  const p = PRESETS[ctx.flat?.preset ?? 0];
-  const messages = {
-    [STATUS.bad_preset]: [RangeError, `options.preset is not a known preset`],
-    [STATUS.bad_layout]: [RangeError, `options.layout is not a known layout`],
-    [STATUS.d_model_out_of_range]: [RangeError, `dModel must be in [1, ${MAX_D_MODEL}], got ${ctx.dModel}`],
-    [STATUS.d_model_odd]: [RangeError, `dModel must be even for preset '${p}', got ${ctx.dModel}`],
-    [STATUS.d_model_not_multiple_of_4]: [
-      RangeError,
-      `dModel must be a multiple of 4 for grid2d with preset '${p}' (each axis gets dModel/2), got ${ctx.dModel}`,
-    ],
-    [STATUS.d_model_too_small]: [
-      RangeError,
-      `dModel ${ctx.dModel} is too small for preset '${p}': its frequency formula divides by zero`,
-    ],
-    [STATUS.bad_base]: [RangeError, `options.base must be a positive number`],
-    [STATUS.bad_min_timescale]: [RangeError, `options.minTimescale must be a positive number`],
-    [STATUS.bad_max_timescale]: [RangeError, `options.maxTimescale must be a positive number`],
-    [STATUS.bad_freq_shift]: [RangeError, `options.freqShift must be finite`],
-    [STATUS.bad_scale]: [RangeError, `options.scale must be finite`],
-    [STATUS.bad_max_period]: [RangeError, `options.maxPeriod must be a positive number`],
-    [STATUS.bad_padding_idx]: [RangeError, `options.paddingIdx must be an integer with |paddingIdx| < 2^24`],
-    [STATUS.bad_count]: [RangeError, `${ctx.countName ?? 'count'} is out of range`],
-    [STATUS.bad_start]: [RangeError, `start must be an integer`],
-    [STATUS.position_not_finite]: [RangeError, `positions[${ctx.index}] must be finite`],
-    [STATUS.position_out_of_range]: [
-      RangeError,
-      ctx.index === undefined
-        ? `rows must stay within |position| < 2^24`
-        : `positions[${ctx.index}] must satisfy |position| < 2^24`,
-    ],
-    [STATUS.too_large]: [RangeError, `the result would exceed the 2 GiB limit of one result`],
-    [STATUS.bad_buffer]: [RangeError, `${ctx.bufferName ?? 'out'} has the wrong length`],
-    [STATUS.bad_column_window]: [RangeError, `options.columnStart/columns must lie within [0, dModel)`],
-    [STATUS.bad_value_range]: [RangeError, `options.vmin must be less than options.vmax`],
-  };
-  const [ErrorType, message] = messages[code] ?? [Error, `internal status ${code} (${name})`];
-  return new ErrorType(`sinpe: ${message}`);
-}
-
-// Positions as a typed array the module can copy from; validates each value.
-function positionsArg(positions) {
-  let typed;
-  if (Array.isArray(positions)) {
-    typed = new Float64Array(positions.length);
-    for (let i = 0; i < positions.length; i++) {
-      const v = positions[i];
-      if (typeof v !== 'number') fail(TypeError, `positions[${i}] must be a number, got ${describe(v)}`);
-      typed[i] = v;
+/**
+ * The encoding options of one call: the formula (preset or rope type), the
+ * layout, and each option's value converted for the core (the core checks
+ * values, and which options the formula reads).
+ */
+function encodingOptions(snap, extra, familyName) {
+  const family = FAMILIES[familyName];
+  const name = snap[family.key] === undefined ? family.names[0] : snap[family.key];
+  if (typeof name !== 'string') fail(TypeError, `options.${family.key} must be a string, got ${describe(name)}`);
+  const context = { family: familyName, familyName: name, preset: name, ropeType: name, options: snap };
+  const index = family.names.indexOf(name);
+  if (index < 0) throw statusError(statusCode(family.bad), { ...context, preset: describe(name), ropeType: describe(name) });
+  let layout = -1;
+  if (familyName === 'preset' && snap.layout !== undefined) {
+    if (typeof snap.layout !== 'string') fail(TypeError, `options.layout must be a string, got ${describe(snap.layout)}`);
+    layout = LAYOUTS.indexOf(snap.layout);
+    if (layout < 0) throw statusError(statusCode('bad_layout'), { ...context, layout: describe(snap.layout) });
+  }
+  const values = {};
+  for (const key of Object.keys(snap)) {
+    if (key === family.key || (familyName === 'preset' && key === 'layout') || extra.includes(key)) continue;
+    const option = OPTIONS.get(key);
+    if (option === undefined) {
+      const known = [family.key, ...(familyName === 'preset' ? ['layout'] : []), ...extra, ...OPTIONS.keys()];
+      fail(TypeError, `unknown option ${describe(key)}; known: ${known.join(', ')}`);
     }
-  } else if (
-    ArrayBuffer.isView(positions) &&
-    !(positions instanceof DataView) &&
-    !(typeof BigInt64Array === 'function' && (positions instanceof BigInt64Array || positions instanceof BigUint64Array))
-  ) {
-    typed = positions;
-  } else {
-    fail(TypeError, `positions must be an Array or a numeric typed array, got ${describe(positions)}`);
+    const v = snap[key];
+    if (option.type === 'number') values[key] = numberType(`options.${key}`, v);
+    else if (option.type === 'boolean') {
+      if (typeof v !== 'boolean') fail(TypeError, `options.${key} must be a boolean, got ${describe(v)}`);
+      values[key] = v;
+    } else values[key] = numberArrayArg(`options.${key}`, v);
   }
-  for (let i = 0; i < typed.length; i++) {
-    const v = typed[i];
-    if (!Number.isFinite(v)) fail(RangeError, `positions[${i}] must be finite, got ${describe(v)}`);
-    if (Math.abs(v) >= MAX_POSITION) fail(RangeError, `positions[${i}] must satisfy |position| < 2^24, got ${v}`);
-  }
-  return typed;
-}
-
-// Rows [start, start+count): both integers, every row's position below 2^24.
-function rangeArgs(start, count, startName = 'start', countName = 'count') {
-  integerArg(startName, start, { min: -(MAX_POSITION - 1), max: MAX_POSITION - 1 });
-  integerArg(countName, count, { min: 0, max: 2 * MAX_POSITION });
-  if (count > 0 && Math.abs(start + count - 1) >= MAX_POSITION)
-    fail(RangeError, `rows [${start}, ${start + count}) must stay within |position| < 2^24`);
+  return { index, layout, values, context, kind: family.kind };
 }
 
 function grayscale() {
@@ -277,12 +90,24 @@ function grayscale() {
   return lut;
 }
 
+// Frees a prepared encoder's plan in the module when the encoder is collected.
+const released = typeof FinalizationRegistry === 'function' ? new FinalizationRegistry(({ engine, handle }) => engine.release(handle)) : null;
+
+function bindAll(target, names) {
+  for (const name of names) Object.defineProperty(target, name, { value: target[name].bind(target), enumerable: false });
+}
+
+const ENCODER_METHODS = [
+  'encode', 'rows', 'table', 'grid2d', 'addTo', 'frequencies', 'heatmap', 'prepare',
+  'ropeFrequencies', 'ropeCache', 'ropeCacheRows', 'applyRope', 'ropeOptionsFromConfig',
+];
+
 class Encoder {
-  #m;
+  #e;
   #gray;
 
   constructor(module, simd) {
-    this.#m = module;
+    this.#e = new Engine(module);
     /** Whether the SIMD flavour is running. */
     this.simd = simd;
     /** Package version. */
@@ -291,167 +116,308 @@ class Encoder {
     this.presets = PRESETS;
     /** Names of the layouts. */
     this.layouts = LAYOUTS;
-    Object.defineProperty(this, benchmarkInternals, {
-      value: Object.freeze({ fill: (count, d, out) => module.fillInto(count, d, out) }),
-    });
+    /** Names of the RoPE types. */
+    this.ropeTypes = ROPE_TYPES;
+    /** Names of the RoPE rotation layouts. */
+    this.ropeLayouts = ROPE_LAYOUTS;
+    bindAll(this, ENCODER_METHODS);
     Object.freeze(this);
   }
 
-  #call(status, ctx) {
-    if (status !== 0) {
-      if (status === STATUS.position_not_finite || status === STATUS.position_out_of_range)
-        ctx = { ...ctx, index: ctx.index ?? this.#m.badIndex() };
-      throw statusError(status, ctx, this.#m.statusName(status));
-    }
+  // The engine, after refusing calls made from inside a chunks() callback
+  // (they would overwrite the memory its view shows).
+  #engine() {
+    if (this.#e.busy) fail(TypeError, 'the encoder cannot be called inside a chunks() callback; copy the view first');
+    return this.#e;
   }
 
-  #result(out, n, d) {
-    checkSize('result', n, d);
-    return out === undefined ? new Float32Array(n * d) : outArg('options.out', out, Float32Array, n * d);
+  // A plan for parsed options at `width`; owned = a prepared encoder's own.
+  #plan(parsed, width, extraContext, owned = false) {
+    const e = this.#engine();
+    e.setOptions(parsed.values, { ...parsed.context, dModel: width, rotaryDim: width, ...extraContext });
+    return e.plan(parsed.kind, parsed.index, parsed.layout, width, owned);
+  }
+
+  #sinusoid(dModel, options, extra, kind = KIND.rows) {
+    const snap = snapshotOptions('options', options);
+    const parsed = encodingOptions(snap, extra, 'preset');
+    parsed.kind = kind;
+    const d = numberType('dModel', dModel);
+    const h = this.#plan(parsed, d);
+    return { snap, h, d };
+  }
+
+  // out (when given) or a new Float32Array of `length`; returns [write view, returned array].
+  #out(out, length, name = 'options.out') {
+    if (out === undefined) {
+      const a = new Float32Array(length);
+      return [a, a];
+    }
+    const info = outArg(name, out, Float32Array, length);
+    return [info.view, info.array];
   }
 
   encode(positions, dModel, options) {
-    const flat = parseOptions(options, EXTRA.out);
-    const d = dModelArg(dModel);
-    const typed = positionsArg(positions);
-    const out = this.#result(options?.out, typed.length, d);
-    this.#call(this.#m.encodeInto(typed, d, flat, out), { flat, dModel: d, bufferName: 'options.out' });
-    return out;
+    const { snap, h, d } = this.#sinusoid(dModel, options, EXTRA.out);
+    const p = positionsArg('positions', positions, { width: d });
+    const [view, result] = this.#out(snap.out, p.length * d);
+    this.#e.encode(h, d, p, view);
+    return result;
   }
 
   rows(start, count, dModel, options) {
-    const flat = parseOptions(options, EXTRA.out);
-    rangeArgs(start, count);
-    const d = dModelArg(dModel);
-    const out = this.#result(options?.out, count, d);
-    this.#call(this.#m.rowsInto(start, count, d, flat, out), { flat, dModel: d, bufferName: 'options.out' });
-    return out;
+    return this.#rows(start, count, dModel, options, 'start', 'count');
   }
 
   table(length, dModel, options) {
-    integerArg('length', length, { min: 0, max: MAX_POSITION });
-    return this.rows(0, length, dModel, options);
+    return this.#rows(0, length, dModel, options, 'start', 'length');
+  }
+
+  #rows(start, count, dModel, options, startName, countName) {
+    const { snap, h, d } = this.#sinusoid(dModel, options, EXTRA.out);
+    numberType(startName, start);
+    numberType(countName, count);
+    this.#e.checkRows(h, start, count, d, startName, countName);
+    const [view, result] = this.#out(snap.out, count * d);
+    this.#e.rows(h, d, start, count, view);
+    return result;
   }
 
   grid2d(height, width, dModel, options) {
-    const flat = parseOptions(options, EXTRA.grid2d);
-    integerArg('height', height, { min: 0, max: MAX_POSITION });
-    integerArg('width', width, { min: 0, max: MAX_POSITION });
-    const d = dModelArg(dModel);
-    const cls = option(options, 'clsToken', false);
+    const { snap, h, d } = this.#sinusoid(dModel, options, EXTRA.grid2d, KIND.grid);
+    numberType('height', height);
+    numberType('width', width);
+    const cls = snap.clsToken === undefined ? false : snap.clsToken;
     if (typeof cls !== 'boolean') fail(TypeError, `options.clsToken must be a boolean, got ${describe(cls)}`);
-    const cells = height * width + (cls ? 1 : 0);
-    const out = this.#result(options?.out, cells, d);
-    this.#call(this.#m.grid2dInto(height, width, cls, d, flat, out), { flat, dModel: d, countName: 'height/width' });
-    return out;
+    const e = this.#e;
+    e.check(e.module.checkGrid(h, height, width, cls), { countName: 'height/width', count: `${height} × ${width}`, rows: height * width, width: d });
+    const [view, result] = this.#out(snap.out, (height * width + (cls ? 1 : 0)) * d);
+    e.grid2d(h, d, height, width, cls, view);
+    return result;
   }
 
   addTo(x, dModel, options) {
-    const flat = parseOptions(options, EXTRA.addTo);
-    const d = dModelArg(dModel);
-    if (!(x instanceof Float32Array)) fail(TypeError, `x must be a Float32Array, got ${describe(x)}`);
-    if (isSharedBuffer(x.buffer)) fail(TypeError, 'x must not be backed by a SharedArrayBuffer');
-    if (x.length % d !== 0 || x.length === 0)
-      fail(RangeError, `x.length (${x.length}) must be a positive multiple of dModel (${d})`);
-    const seqLen =
-      options?.seqLen === undefined ? x.length / d : integerArg('options.seqLen', options.seqLen, { min: 1, max: MAX_POSITION });
-    if (x.length % (seqLen * d) !== 0)
-      fail(RangeError, `x.length (${x.length}) must be a multiple of options.seqLen × dModel (${seqLen * d})`);
-    const start = option(options, 'start', 0);
-    rangeArgs(start, seqLen, 'options.start', 'options.seqLen');
-    this.#call(this.#m.addTo(x, start, seqLen, d, flat), { flat, dModel: d, bufferName: 'x' });
-    return x;
+    const { snap, h, d } = this.#sinusoid(dModel, options, EXTRA.addTo);
+    const seqLenGiven = snap.seqLen !== undefined;
+    const start = optionalNumber(snap, 'start', 0);
+    const xs = typedArrayArg('x', x, [Float32Array]);
+    const n = xs.length;
+    if (n % d !== 0 || n === 0) fail(RangeError, `x.length (${n}) must be a positive multiple of dModel (${d})`);
+    const seqLen = seqLenGiven ? numberType('options.seqLen', snap.seqLen) : n / d;
+    if (seqLenGiven && !(Number.isInteger(seqLen) && seqLen >= 1))
+      fail(RangeError, `options.seqLen must be a positive integer, got ${describe(seqLen)}`);
+    if (n % (seqLen * d) !== 0)
+      fail(RangeError, `x.length (${n}) must be a multiple of options.seqLen × dModel (${seqLen * d})`);
+    this.#e.addTo(h, d, start, seqLen, xs.view);
+    return xs.array;
   }
 
   frequencies(dModel, options) {
-    const flat = parseOptions(options, EXTRA.none);
-    const d = dModelArg(dModel);
-    const r = this.#m.frequencies(d, flat);
-    if (typeof r === 'number') this.#call(r, { flat, dModel: d });
-    return r;
+    const { h } = this.#sinusoid(dModel, options, EXTRA.none);
+    return this.#e.frequencies(h);
   }
 
   heatmap(start, count, dModel, options) {
-    const flat = parseOptions(options, EXTRA.heatmap);
-    rangeArgs(start, count);
-    const d = dModelArg(dModel);
-    const col0 = option(options, 'columnStart', 0);
-    integerArg('options.columnStart', col0, { min: 0, max: d });
-    const cols = option(options, 'columns', d - col0);
-    integerArg('options.columns', cols, { min: 0, max: d - col0 });
-    const vmin = option(options, 'vmin', -1);
-    const vmax = option(options, 'vmax', 1);
-    for (const [k, v] of [['vmin', vmin], ['vmax', vmax]]) {
-      if (typeof v !== 'number') fail(TypeError, `options.${k} must be a number, got ${describe(v)}`);
-      if (!Number.isFinite(v)) fail(RangeError, `options.${k} must be finite, got ${describe(v)}`);
-    }
-    if (!(vmin < vmax)) fail(RangeError, `options.vmin (${vmin}) must be less than options.vmax (${vmax})`);
-    let lut = options?.colormap;
-    if (lut === undefined) lut = this.#gray ??= grayscale();
-    else if (!(lut instanceof Uint8Array || lut instanceof Uint8ClampedArray) || lut.length !== 1024)
-      fail(TypeError, `options.colormap must be a Uint8Array of 256 RGBA entries (length 1024), got ${describe(lut)}`);
-    checkSize('heatmap', count, cols);
-    const out =
-      options?.out === undefined
-        ? new Uint8ClampedArray(count * cols * 4)
-        : outArg('options.out', options.out, Uint8ClampedArray, count * cols * 4);
-    this.#call(this.#m.heatmapInto(start, count, col0, cols, d, flat, lut, vmin, vmax, out), {
-      flat,
-      dModel: d,
-      bufferName: 'options.out',
+    const { snap, h, d } = this.#sinusoid(dModel, options, EXTRA.heatmap);
+    numberType('start', start);
+    numberType('count', count);
+    const col0 = optionalNumber(snap, 'columnStart', 0);
+    const cols = optionalNumber(snap, 'columns', d - col0);
+    const vmin = optionalNumber(snap, 'vmin', -1);
+    const vmax = optionalNumber(snap, 'vmax', 1);
+    const e = this.#e;
+    e.check(e.module.checkHeatmap(h, start, count, col0, cols, vmin, vmax), {
+      startName: 'start',
+      countName: 'count',
+      start,
+      count,
+      position: `rows [${start}, ${start + count})`,
+      value: start + count - 1,
+      rows: count,
+      width: cols,
+      columnStart: col0,
+      columnEnd: col0 + cols,
+      vmin,
+      vmax,
     });
-    return out;
+    let lut;
+    if (snap.colormap === undefined) lut = this.#gray ??= grayscale();
+    else {
+      lut = typedArrayArg('options.colormap', snap.colormap, [Uint8Array, Uint8ClampedArray]).view;
+      if (lut.length !== 1024)
+        fail(TypeError, `options.colormap must be a Uint8Array of 256 RGBA entries (length 1024), got length ${lut.length}`);
+    }
+    let view, result;
+    if (snap.out === undefined) view = result = new Uint8ClampedArray(count * cols * 4);
+    else ({ view, array: result } = outArg('options.out', snap.out, Uint8ClampedArray, count * cols * 4));
+    e.heatmap(h, start, count, col0, cols, lut, vmin, vmax, view);
+    return result;
   }
 
-  /** Bytes of wasm memory in use by the module (it grows only for plans, never per call). */
-  heapBytes() {
-    return this.#m.heapBytes();
+  /**
+   * A prepared encoder for one width and options: the plan is made once, each
+   * call only checks its own arguments.
+   */
+  prepare(dModel, options) {
+    const snap = snapshotOptions('options', options);
+    const parsed = encodingOptions(snap, EXTRA.none, 'preset');
+    const d = numberType('dModel', dModel);
+    const handle = this.#plan(parsed, d, {}, true);
+    const prepared = new Prepared(this.#e, handle, d, parsed.context, () => this.#engine());
+    released?.register(prepared, { engine: this.#e, handle });
+    return prepared;
+  }
+
+  // ---- RoPE ------------------------------------------------------------------
+
+  #rope(rotaryDim, options, extra, rotaryDimName = 'rotaryDim') {
+    const snap = snapshotOptions('options', options);
+    const parsed = encodingOptions(snap, extra, 'ropeType');
+    const r = numberType(rotaryDimName, rotaryDim);
+    const h = this.#plan(parsed, r, { rotaryDimName });
+    return { snap, h, r };
+  }
+
+  // Caller arrays for a cache of n rows, or new ones.
+  #cacheOut(out, length) {
+    if (out === undefined) return { cos: [new Float32Array(length)], sin: [new Float32Array(length)] };
+    const o = snapshotOptions('options.out', out);
+    const cos = outArg('options.out.cos', o.cos, Float32Array, length);
+    const sin = outArg('options.out.sin', o.sin, Float32Array, length);
+    if (overlaps(cos, sin)) fail(RangeError, 'options.out.cos and options.out.sin must not share memory');
+    return { cos: [cos.view, cos.array], sin: [sin.view, sin.array] };
+  }
+
+  ropeFrequencies(rotaryDim, options) {
+    const { h } = this.#rope(rotaryDim, options, EXTRA.none);
+    return this.#e.frequencies(h);
+  }
+
+  ropeCache(positions, rotaryDim, options) {
+    const { snap, h, r } = this.#rope(rotaryDim, options, EXTRA.out);
+    const half = r / 2;
+    const p = positionsArg('positions', positions, { width: r });
+    const out = this.#cacheOut(snap.out, p.length * half);
+    this.#e.ropeCache(h, half, p, out.cos[0], out.sin[0]);
+    return { cos: out.cos.at(-1), sin: out.sin.at(-1), attentionFactor: this.#e.attentionFactor(h) };
+  }
+
+  ropeCacheRows(start, count, rotaryDim, options) {
+    const { snap, h, r } = this.#rope(rotaryDim, options, EXTRA.out);
+    const half = r / 2;
+    numberType('start', start);
+    numberType('count', count);
+    this.#e.checkRows(h, start, count, r);
+    const out = this.#cacheOut(snap.out, count * half);
+    this.#e.ropeCacheRows(h, half, start, count, out.cos[0], out.sin[0]);
+    return { cos: out.cos.at(-1), sin: out.sin.at(-1), attentionFactor: this.#e.attentionFactor(h) };
+  }
+
+  applyRope(x, positions, headDim, options) {
+    const snap = snapshotOptions('options', options);
+    const hd = numberType('headDim', headDim);
+    const rotaryGiven = snap.rotaryDim !== undefined;
+    const parsed = encodingOptions(snap, EXTRA.applyRope, 'ropeType');
+    const r = rotaryGiven ? numberType('options.rotaryDim', snap.rotaryDim) : hd;
+    const layoutName = snap.layout === undefined ? ROPE_LAYOUTS[0] : snap.layout;
+    if (typeof layoutName !== 'string') fail(TypeError, `options.layout must be a string, got ${describe(layoutName)}`);
+    const layout = ROPE_LAYOUTS.indexOf(layoutName);
+    const context = { rotaryDimName: rotaryGiven ? 'options.rotaryDim' : 'headDim', headDim: hd, layout: describe(layoutName) };
+    if (layout < 0) throw statusError(statusCode('bad_rope_layout'), { ...parsed.context, ...context });
+    const h = this.#plan(parsed, r, context);
+    const e = this.#e;
+    e.check(e.module.checkRope(h, layout, hd), context);
+    const p = positionsArg('positions', positions, { width: 1 });
+    const xs = typedArrayArg('x', x, [Float32Array]);
+    const row = p.length * hd;
+    if (row === 0 ? xs.length !== 0 : xs.length === 0 || xs.length % row !== 0)
+      throw statusError(statusCode('bad_x_length'), { xLength: xs.length, rowLength: row });
+    if (row !== 0) e.applyRope(h, layout, hd, p, xs.length / row, xs.view);
+    return xs.array;
+  }
+
+  ropeOptionsFromConfig(config) {
+    return ropeOptionsFromConfig(config);
   }
 }
 
+/**
+ * One width and options, prepared: `rows`, `encode` and `chunks` only check
+ * their own arguments and call the module once per chunk.
+ */
+class Prepared {
+  #e;
+  #h;
+  #enter;
+  #context;
+
+  constructor(engine, handle, dModel, context, enter) {
+    this.#e = engine;
+    this.#h = handle;
+    this.#enter = enter;
+    this.#context = { ...context, dModel };
+    /** The width every row has. */
+    this.dModel = dModel;
+    bindAll(this, ['rows', 'encode', 'chunks']);
+    Object.freeze(this);
+  }
+
+  rows(start, count, out) {
+    const e = this.#enter();
+    const d = this.dModel;
+    numberType('start', start);
+    numberType('count', count);
+    e.setContext(this.#context);
+    e.checkRows(this.#h, start, count, d);
+    let view, result;
+    if (out === undefined) view = result = new Float32Array(count * d);
+    else ({ view, array: result } = outArg('out', out, Float32Array, count * d));
+    e.rows(this.#h, d, start, count, view);
+    return result;
+  }
+
+  encode(positions, out) {
+    const e = this.#enter();
+    const d = this.dModel;
+    e.setContext(this.#context);
+    const p = positionsArg('positions', positions, { width: d });
+    let view, result;
+    if (out === undefined) view = result = new Float32Array(p.length * d);
+    else ({ view, array: result } = outArg('out', out, Float32Array, p.length * d));
+    e.encode(this.#h, d, p, view);
+    return result;
+  }
+
+  /**
+   * Calls callback(view, firstRow) for consecutive chunks of rows start …
+   * start+count−1: `view` is a Float32Array over the module's memory holding
+   * rows firstRow … firstRow + view.length/dModel − 1 (firstRow is a
+   * position). Valid only during the callback: afterwards it is detached
+   * (length 0).
+   */
+  chunks(start, count, callback) {
+    const e = this.#enter();
+    numberType('start', start);
+    numberType('count', count);
+    if (typeof callback !== 'function') fail(TypeError, `callback must be a function, got ${describe(callback)}`);
+    e.setContext(this.#context);
+    e.chunks(this.#h, this.dModel, start, count, callback);
+  }
+}
 
 /**
  * Loads the module. See sinpe.d.ts for the options.
  */
 export default async function sinpe(init) {
-  if (init === undefined) init = {};
-  if (init === null || typeof init !== 'object') fail(TypeError, `init must be an object, got ${describe(init)}`);
-  for (const key of Object.keys(init))
-    if (!['simd', 'wasmBinary', 'locateFile'].includes(key))
-      fail(TypeError, `unknown init option ${describe(key)}; known: simd, wasmBinary, locateFile`);
-  const want = init.simd === undefined ? 'auto' : init.simd;
-  if (want !== 'auto' && typeof want !== 'boolean')
-    fail(TypeError, `init.simd must be 'auto', true or false, got ${describe(want)}`);
-  if (init.locateFile !== undefined && typeof init.locateFile !== 'function')
-    fail(TypeError, `init.locateFile must be a function, got ${describe(init.locateFile)}`);
-  if (init.wasmBinary !== undefined && !(init.wasmBinary instanceof ArrayBuffer || ArrayBuffer.isView(init.wasmBinary)))
-    fail(TypeError, `init.wasmBinary must be an ArrayBuffer or Uint8Array, got ${describe(init.wasmBinary)}`);
-  const simd = want === 'auto' ? simdSupported() : want;
-  if (simd && !simdSupported()) fail(RangeError, 'init.simd is true but this engine has no WebAssembly SIMD');
-
-  // Literal URLs so bundlers (Vite, webpack 5, esbuild with a file loader) copy the files.
-  const wasmUrl = simd
-    ? new URL('../dist/sinpe-simd.wasm', import.meta.url)
-    : new URL('../dist/sinpe-baseline.wasm', import.meta.url);
-  const factory = simd
-    ? (await import('../dist/sinpe-simd.mjs')).default
-    : (await import('../dist/sinpe-baseline.mjs')).default;
-
-  const args = {};
-  if (init.wasmBinary !== undefined) {
-    args.wasmBinary = init.wasmBinary;
-  } else if (isNode && wasmUrl.protocol === 'file:') {
-    // Emscripten 3.1.6's web glue would fetch() a file path; in Node read it instead.
-    const fsName = 'node:fs/promises';
-    const { readFile } = await import(/* @vite-ignore */ /* webpackIgnore: true */ fsName);
-    args.wasmBinary = await readFile(wasmUrl);
-  }
-  const flavourFile = simd ? 'sinpe-simd.wasm' : 'sinpe-baseline.wasm';
-  args.locateFile = (path, prefix) => {
-    if (init.locateFile) return init.locateFile(path === flavourFile || path.endsWith('.wasm') ? flavourFile : path, prefix);
-    return path.endsWith('.wasm') ? wasmUrl.href : prefix + path;
-  };
-  return new Encoder(await factory(args), simd);
+  const { module, simd } = await loadModule(init);
+  return new Encoder(module, simd);
 }
 
-export { PRESETS as presets, LAYOUTS as layouts };
+export {
+  PRESETS as presets,
+  LAYOUTS as layouts,
+  ROPE_TYPES as ropeTypes,
+  ROPE_LAYOUTS as ropeLayouts,
+  vocabulary,
+  ropeOptionsFromConfig,
+};

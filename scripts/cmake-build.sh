@@ -10,6 +10,10 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 preset="$1"
 shift
 cd "$root"
+mkdir -p build
+# One build of a folder at a time: two make runs in one folder corrupt each other's outputs.
+exec 9>"build/$preset.lock"
+flock 9
 stamp="build/$preset/preset-configured.stamp"
 if [ ! -f "build/$preset/CMakeCache.txt" ] || [ ! -f "$stamp" ] || [ CMakePresets.json -nt "$stamp" ]; then
   cmake --preset "$preset" >/dev/null

@@ -1,5 +1,6 @@
 #pragma once
 #include <cmath>
+#include <type_traits>
 #include <string>
 #include <vector>
 
@@ -9,15 +10,30 @@
 // The accuracy contract from the README.
 constexpr double kTolerance = 2.5e-7;
 
+// Some valid value for an option (1, true, {1}), to try it where it does not apply.
+inline void set_option(sinpe::Options& o, sinpe::Option id) {
+  const auto set = [](auto& field) {
+    using T = typename std::decay_t<decltype(field)>::value_type;
+    if constexpr (std::is_same_v<T, double>) field = 1.0;
+    else if constexpr (std::is_same_v<T, bool>) field = true;
+    else field = std::vector<double>{1.0};
+  };
+  switch (id) {
+#define SINPE_OPTION(name, js_name, type, rule, config_key, doc) \
+  case sinpe::Option::name:                                     \
+    set(o.name);                                                \
+    break;
+#include "sinpe/vocabulary.def"
+  }
+}
+
+// The reference's parameters as core options; preset and layout names are the vocabulary's.
 inline sinpe::Options to_options(const ref::Params& p) {
   sinpe::Options o;
-  const std::string names[] = {"vaswani", "keras", "tensor2tensor", "fairseq", "whisper", "diffusers",
-                               "guided-diffusion", "mae"};
-  for (int i = 0; i < 8; ++i)
-    if (p.preset == names[i]) o.preset = sinpe::Preset(i);
-  if (p.layout == "interleaved") o.layout = sinpe::Layout::interleaved;
-  if (p.layout == "concat") o.layout = sinpe::Layout::concat;
-  if (p.layout == "cos-first") o.layout = sinpe::Layout::cos_first;
+  for (int i = 0; i < sinpe::kPresetCount; ++i)
+    if (p.preset == sinpe::preset_name(sinpe::Preset(i))) o.preset = sinpe::Preset(i);
+  for (int i = 0; i < sinpe::kLayoutCount; ++i)
+    if (p.layout == sinpe::layout_name(sinpe::Layout(i))) o.layout = sinpe::Layout(i);
   if (p.preset == "vaswani" || p.preset == "keras" || p.preset == "mae" || p.preset == "fairseq") o.base = p.base;
   if (p.preset == "tensor2tensor") {
     o.min_timescale = p.min_timescale;

@@ -2,6 +2,9 @@
 #include <catch2/catch.hpp>
 
 #include <limits>
+#include <string>
+
+#include "options.hpp"
 
 #include "support.hpp"
 
@@ -21,7 +24,7 @@ TEST_CASE("make_plan rejects bad widths and parameters", "[errors]") {
   CHECK(sinpe::make_plan(o, 8, &plan) == Status::bad_base);
   o = {};
   o.padding_idx = 3;  // only fairseq reads it
-  CHECK(sinpe::make_plan(o, 8, &plan) == Status::bad_padding_idx);
+  CHECK(sinpe::make_plan(o, 8, &plan) == Status::padding_idx_not_read);
   o.preset = sinpe::Preset::fairseq;
   o.padding_idx = 1.5;
   CHECK(sinpe::make_plan(o, 8, &plan) == Status::bad_padding_idx);
@@ -34,8 +37,8 @@ TEST_CASE("make_plan rejects bad widths and parameters", "[errors]") {
   o = {};
   o.preset = sinpe::Preset::diffusers;
   o.freq_shift = 4;  // h - shift = 0
-  CHECK(sinpe::make_plan(o, 8, &plan) == Status::d_model_too_small);
-  o.freq_shift = std::numeric_limits<double>::quiet_NaN();
+  CHECK(sinpe::make_plan(o, 8, &plan) == Status::bad_freq_shift);
+  o.freq_shift.reset();
   o.scale = -std::numeric_limits<double>::infinity();
   CHECK(sinpe::make_plan(o, 8, &plan) == Status::bad_scale);
   o = {};
@@ -87,4 +90,54 @@ TEST_CASE("heatmap rejects bad windows and value ranges", "[errors]") {
   CHECK(sinpe::heatmap(plan, 0, 1, -1, 2, lut, -1, 1, out) == Status::bad_column_window);
   CHECK(sinpe::heatmap(plan, 0, 1, 0, 8, lut, 1, 1, out) == Status::bad_value_range);
   CHECK(sinpe::heatmap(plan, 0, 1, 0, 8, nullptr, -1, 1, out) == Status::bad_buffer);
+}
+
+TEST_CASE("every option a preset's formula does not read is refused by name", "[errors][vocabulary]") {
+  // Generated from the vocabulary: each (preset, option) pair outside the
+  // preset's reads, e.g. tensor2tensor + base, vaswani + maxPeriod, whisper + scale.
+  int pairs = 0;
+  for (int p = 0; p < sinpe::kPresetCount; ++p)
+    for (int i = 0; i < sinpe::kOptionCount; ++i) {
+      const auto preset = sinpe::Preset(p);
+      const auto option = sinpe::Option(i);
+      if (sinpe::detail::preset_reads(preset).find(option)) continue;
+      sinpe::Options o;
+      o.preset = preset;
+      set_option(o, option);
+      sinpe::Plan plan;
+      INFO(sinpe::preset_name(preset) << " + " << sinpe::option_name(option));
+      CHECK(sinpe::make_plan(o, 8, &plan) == sinpe::detail::not_read_status(option));
+      CHECK(std::string(sinpe::status_name(sinpe::make_plan(o, 8, &plan))).find("_not_read") != std::string::npos);
+      ++pairs;
+    }
+  CHECK(pairs > 100);
+  // The three pairs the core once accepted silently, by name.
+  sinpe::Plan plan;
+  sinpe::Options o;
+  o.preset = sinpe::Preset::tensor2tensor;
+  o.base = 10;
+  CHECK(sinpe::make_plan(o, 8, &plan) == Status::base_not_read);
+  o = {};
+  o.max_period = 100;
+  CHECK(sinpe::make_plan(o, 8, &plan) == Status::max_period_not_read);
+  o = {};
+  o.preset = sinpe::Preset::whisper;
+  o.scale = 2;
+  CHECK(sinpe::make_plan(o, 8, &plan) == Status::scale_not_read);
+}
+
+TEST_CASE("formulas that overflow, underflow or give NaN are refused", "[errors]") {
+  sinpe::Plan plan;
+  sinpe::Options o;
+  o.preset = sinpe::Preset::tensor2tensor;
+  o.max_timescale = 5e-324;
+  CHECK(sinpe::make_plan(o, 64, &plan) == Status::frequencies_not_finite);
+  o = {};
+  o.preset = sinpe::Preset::tensor2tensor;
+  o.min_timescale = 5e-324;
+  CHECK(sinpe::make_plan(o, 64, &plan) == Status::frequencies_not_finite);
+  o = {};
+  o.preset = sinpe::Preset::diffusers;
+  o.scale = 0;  // every angle zero on purpose: allowed
+  CHECK(sinpe::make_plan(o, 64, &plan) == Status::ok);
 }

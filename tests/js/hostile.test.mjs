@@ -1512,7 +1512,7 @@ describe('regressions', () => {
       Object.defineProperty(colormap, 'length', { value: 1024 });
       const out = sentinel(Uint8ClampedArray, 2 * D * 4);
       const kept = keep([out]);
-      refused(() => pe.heatmap(0, 2, D, { colormap, out }), RangeError, /options\.colormap\b.*\b4\b/, 'colormap of 4 claiming 1024');
+      refused(() => pe.heatmap(0, 2, D, { colormap, out }), TypeError, /options\.colormap\b.*\b4\b/, 'colormap of 4 claiming 1024');
       unchanged(kept, 'colormap of 4');
       probe(pe, 'colormap of 4');
       counts.shadowed++;
@@ -1597,7 +1597,7 @@ describe('regressions', () => {
           return 1;
         },
       });
-      const e = refused(() => pe.heatmap(0, 2, D, options), RangeError, nameRe('options.colormap'), 'colormap shrunk by options.vmax');
+      const e = refused(() => pe.heatmap(0, 2, D, options), TypeError, nameRe('options.colormap'), 'colormap shrunk by options.vmax');
       assert.doesNotMatch(e.message, nameRe('options.out'), 'the message blames options.out');
       unchanged(kept, 'shrunk colormap');
       probe(pe, 'shrunk colormap');

@@ -4,116 +4,144 @@
 // evaluation of its preset's formula rounded to float32, to within 2.5e-7
 // (absolute) for |position| < 2^24 and dModel <= 65536. Functions write into
 // caller memory and report a Status; on any non-ok status nothing is written.
+//
+// The names below (statuses, presets, layouts, options, limits) are generated
+// from vocabulary.def, their one definition.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <limits>
+#include <memory>
+#include <optional>
 #include <vector>
 
 namespace sinpe {
 
-// Every failure names the argument at fault, so the JS layer can say which.
-enum class Status : int {
-  ok = 0,
-  bad_preset = 1,
-  bad_layout = 2,
-  d_model_out_of_range = 3,     // dModel < 1 or > kMaxDModel
-  d_model_odd = 4,              // this preset (or 2-D axis split) needs an even dModel
-  d_model_not_multiple_of_4 = 5,// mae / grid2d with a preset that needs even axis width
-  d_model_too_small = 6,        // formula divides by zero (fairseq/whisper d<4, diffusers h<=freqShift)
-  bad_base = 7,
-  bad_min_timescale = 8,
-  bad_max_timescale = 9,
-  bad_freq_shift = 10,
-  bad_scale = 11,
-  bad_max_period = 12,
-  bad_padding_idx = 13,
-  bad_count = 14,               // row count, height or width not a non-negative integer
-  bad_start = 15,               // start not an integer in range
-  position_not_finite = 16,
-  position_out_of_range = 17,   // |position| >= 2^24
-  too_large = 18,               // result would exceed kMaxElements
-  bad_buffer = 19,              // null or wrongly sized buffer
-  bad_column_window = 20,       // heatmap column window outside [0, dModel)
-  bad_value_range = 21,         // heatmap vmin >= vmax or not finite
-};
+// ---- limits -------------------------------------------------------------------
+namespace limits {
+#define SINPE_LIMIT(id, type, value, doc) constexpr type id = value;
+#include "sinpe/vocabulary.def"
+}  // namespace limits
+constexpr int kMaxDModel = limits::max_d_model;
+constexpr double kMaxAbsPosition = limits::max_abs_position;  // exclusive
+constexpr std::size_t kMaxElements = std::size_t(limits::max_elements);
 
+// ---- statuses -----------------------------------------------------------------
+// Every failure names the argument at fault (see vocabulary.def for each one's
+// argument and message), so the JS layer can say which.
+enum class Status : int {
+#define SINPE_STATUS(id, error, argument, message) id,
+#include "sinpe/vocabulary.def"
+#define SINPE_OPTION(id, name, type, rule, config_key, doc) bad_##id, id##_not_read, id##_missing,
+#include "sinpe/vocabulary.def"
+};
 const char* status_name(Status s) noexcept;
 
+// ---- presets, rope types, layouts, options -------------------------------------
 enum class Preset : int {
-  vaswani = 0,
-  keras = 1,
-  tensor2tensor = 2,
-  fairseq = 3,
-  whisper = 4,
-  diffusers = 5,
-  guided_diffusion = 6,
-  mae = 7,
+#define SINPE_PRESET(id, name, layout, ...) id,
+#include "sinpe/vocabulary.def"
 };
-constexpr int kPresetCount = 8;
+enum class RopeType : int {
+#define SINPE_ROPE_TYPE(id, name, ...) id,
+#include "sinpe/vocabulary.def"
+};
+// preset_default: the preset's own layout.
+enum class Layout : int {
+  preset_default = -1,
+#define SINPE_LAYOUT(id, name) id,
+#include "sinpe/vocabulary.def"
+};
+enum class RopeLayout : int {
+#define SINPE_ROPE_LAYOUT(id, name) id,
+#include "sinpe/vocabulary.def"
+};
+enum class Option : int {
+#define SINPE_OPTION(id, name, type, rule, config_key, doc) id,
+#include "sinpe/vocabulary.def"
+};
+
+constexpr int kPresetCount = 0
+#define SINPE_PRESET(id, name, layout, ...) +1
+#include "sinpe/vocabulary.def"
+    ;
+constexpr int kRopeTypeCount = 0
+#define SINPE_ROPE_TYPE(id, name, ...) +1
+#include "sinpe/vocabulary.def"
+    ;
+constexpr int kLayoutCount = 0
+#define SINPE_LAYOUT(id, name) +1
+#include "sinpe/vocabulary.def"
+    ;
+constexpr int kOptionCount = 0
+#define SINPE_OPTION(id, name, type, rule, config_key, doc) +1
+#include "sinpe/vocabulary.def"
+    ;
+
 const char* preset_name(Preset p) noexcept;
+const char* rope_type_name(RopeType t) noexcept;
+const char* layout_name(Layout l) noexcept;
+const char* rope_layout_name(RopeLayout l) noexcept;
+const char* option_name(Option o) noexcept;  // the JS name, e.g. "maxTimescale"
 
-// interleaved: column 2k = sin, 2k+1 = cos. concat: sin half then cos half.
-// cos_first: cos half then sin half.
-enum class Layout : int { preset_default = -1, interleaved = 0, concat = 1, cos_first = 2 };
-
-constexpr int kMaxDModel = 65536;
-constexpr double kMaxAbsPosition = 16777216.0;            // 2^24, exclusive
-constexpr std::size_t kMaxElements = std::size_t(1) << 29;  // 2 GiB of float32
-
-// Options as a user states them. A NaN numeric field means "the preset's default".
+// Options as a user states them: an empty optional is "absent" (the formula's
+// default, where it has one). A preset or rope type refuses an option its
+// formula does not read (Status <option>_not_read), so nothing is silently
+// ignored.
+using NumberOption = std::optional<double>;
+using BooleanOption = std::optional<bool>;
+using NumbersOption = std::optional<std::vector<double>>;
 struct Options {
-  Preset preset = Preset::vaswani;
-  Layout layout = Layout::preset_default;
-  double base = kUnset;           // vaswani, keras, mae, fairseq: 10000
-  double min_timescale = kUnset;  // tensor2tensor: 1
-  double max_timescale = kUnset;  // tensor2tensor, whisper: 10000
-  double freq_shift = kUnset;     // diffusers: 1 (downscale_freq_shift)
-  double scale = kUnset;          // diffusers: 1 (multiplies the angle)
-  double max_period = kUnset;     // diffusers, guided-diffusion: 10000
-  double padding_idx = kUnset;    // fairseq: that row is all zeros
-  static constexpr double kUnset = std::numeric_limits<double>::quiet_NaN();
+  Preset preset = Preset::vaswani;         // read by make_plan / make_grid_plan
+  RopeType rope_type = RopeType::standard;  // read by make_rope_plan
+  Layout layout = Layout::preset_default;   // sinusoidal presets only
+#define SINPE_OPTION(id, name, type, rule, config_key, doc) SINPE_OPTION_TYPE_##type id;
+#define SINPE_OPTION_TYPE_number NumberOption
+#define SINPE_OPTION_TYPE_boolean BooleanOption
+#define SINPE_OPTION_TYPE_numberArray NumbersOption
+#include "sinpe/vocabulary.def"
+#undef SINPE_OPTION_TYPE_number
+#undef SINPE_OPTION_TYPE_boolean
+#undef SINPE_OPTION_TYPE_numberArray
+
+  bool operator==(const Options& o) const;
+  bool operator!=(const Options& o) const { return !(*this == o); }
 };
 
 // What a column holds when dModel is odd.
 enum class OddColumn : int { none = 0, zero = 1, sine = 2 };
 
+namespace detail {
+struct PlanData;  // the kernel's tables: cpp/src/plan_data.hpp
+}
+
 // A resolved encoding for one width: frequencies in float64 plus the layout.
-// Build once with make_plan, reuse for many calls; a Plan is immutable and
-// may be shared between threads.
+// Build once with make_plan, reuse for many calls; a Plan is immutable, cheap
+// to copy and may be shared between threads.
 class Plan {
  public:
-  int d_model() const noexcept { return d_model_; }
-  int pairs() const noexcept { return pairs_; }  // h: sin/cos column pairs
-  Layout layout() const noexcept { return layout_; }
-  OddColumn odd_column() const noexcept { return odd_; }
-  bool has_padding_row() const noexcept { return has_padding_; }
-  double padding_idx() const noexcept { return padding_idx_; }
+  int d_model() const noexcept;
+  int pairs() const noexcept;  // h: sin/cos column pairs
+  Layout layout() const noexcept;
+  OddColumn odd_column() const noexcept;
+  bool has_padding_row() const noexcept;
+  double padding_idx() const noexcept;
   // Angular frequencies actually used (scale folded in); size pairs(), plus one
   // more for OddColumn::sine.
-  const std::vector<double>& frequencies() const noexcept { return freq_; }
+  const std::vector<double>& frequencies() const noexcept;
   // Rows the block kernel makes per float64 anchor.
-  int block_rows() const noexcept { return block_; }
+  int block_rows() const noexcept;
+  bool valid() const noexcept { return data_ != nullptr; }
+
+  const detail::PlanData& data() const noexcept { return *data_; }
+  explicit Plan(std::shared_ptr<const detail::PlanData> data) : data_(std::move(data)) {}
+  Plan() = default;
 
  private:
-  friend Status make_plan(const Options&, int, Plan*);
-  friend struct Kernel;
-  int d_model_ = 0;
-  int pairs_ = 0;
-  Layout layout_ = Layout::interleaved;
-  OddColumn odd_ = OddColumn::none;
-  bool has_padding_ = false;
-  double padding_idx_ = 0;
-  std::vector<double> freq_;
-  // Rotation tables for the block kernel: cos/sin(j*w_k) for j < block_, as
-  // float32, laid out [j][k]. block_ == 1 means "no table".
-  int block_ = 1;
-  std::vector<float> rot_cos_, rot_sin_;
-  // cos/sin(block_*w_k) in float64, to step block anchors.
-  std::vector<double> step_cos_, step_sin_;
+  std::shared_ptr<const detail::PlanData> data_;
 };
 
+// Status::ok and *plan set, or an error naming the option or dModel.
 Status make_plan(const Options& options, int d_model, Plan* plan);
 
 // Which code path computes the float32 values. Results agree to the contract
@@ -134,24 +162,29 @@ Status encode(const Plan& plan, const double* positions, std::size_t n, float* o
 // width d/2 (see make_grid_plan). Writes cells [first, first+count) of the
 // (height*width + cls_token) cells, count*d floats.
 Status make_grid_plan(const Options& options, int d_model, Plan* axis_plan);
-Status grid2d(const Plan& axis_plan, std::size_t height, std::size_t width, bool cls_token,
-              std::size_t first, std::size_t count, float* out, Path path = Path::best);
+Status grid2d(const Plan& axis_plan, std::size_t height, std::size_t width, bool cls_token, std::size_t first,
+              std::size_t count, float* out, Path path = Path::best);
 // The whole grid: (height*width + cls_token) * d floats.
-Status grid2d(const Plan& axis_plan, std::size_t height, std::size_t width, bool cls_token,
-              float* out, Path path = Path::best);
+Status grid2d(const Plan& axis_plan, std::size_t height, std::size_t width, bool cls_token, float* out,
+              Path path = Path::best);
 
 // Heatmap: RGBA bytes for rows [start, start+count) and columns
 // [col0, col0+cols), each value v mapped through a 256-entry RGBA lookup table
-// at index round((v - vmin) / (vmax - vmin) * 255), clamped.
+// at index round((v - vmin) / (vmax - vmin) * 255), clamped; NaN maps to 0.
 Status heatmap(const Plan& plan, double start, std::size_t count, int col0, int cols,
                const std::uint8_t* lut_rgba256, double vmin, double vmax, std::uint8_t* out_rgba,
                Path path = Path::best);
 
-// Checks shared by every entry point, exposed so bindings can validate before
-// touching caller memory.
+// Argument checks shared by every entry point. A caller that works in chunks
+// (the bindings) runs them once over the whole request before the first
+// chunk, so that an error leaves the output untouched.
 Status check_position(double p) noexcept;
+// The first bad position's status, with its index in *bad_index.
+Status check_positions(const double* positions, std::size_t n, std::size_t* bad_index) noexcept;
 Status check_row_range(double start, std::size_t count) noexcept;
-Status check_elements(std::size_t rows, std::size_t d_model) noexcept;
+Status check_elements(std::size_t rows, std::size_t width) noexcept;
+Status check_column_window(const Plan& plan, int col0, int cols) noexcept;
+Status check_value_range(double vmin, double vmax) noexcept;
 
 const char* version() noexcept;
 

@@ -1,0 +1,280 @@
+#include "glue.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "sinpe/plan_cache.hpp"
+#include "sinpe/rope.hpp"
+#include "sinpe/sinpe.hpp"
+
+namespace sinpe::glue {
+
+namespace {
+
+// 1 MiB of results per chunk: it stays in L2 between the kernel and the copy out.
+constexpr std::size_t kScratchFloats = std::size_t(1) << 18;
+constexpr std::size_t kPositionChunk = 4096;
+
+double g_option_values[kOptionCount];
+double g_option_given[kOptionCount];
+std::vector<double> g_numbers[kOptionCount];
+std::vector<float> g_scratch(kScratchFloats);
+std::vector<double> g_positions(kPositionChunk);
+std::uint8_t g_lut[1024];
+double g_result[4];
+
+double address(const void* p) { return double(reinterpret_cast<std::uintptr_t>(p)); }
+
+Status as_status(int s) { return Status(s); }
+int code(Status s) { return int(s); }
+
+// A JS number as an integer of the target type, or false.
+template <class T>
+bool to_integer(double v, T lo, T hi, T* out) {
+  if (!(v >= double(lo) && v <= double(hi)) || v != std::floor(v)) return false;
+  *out = T(v);
+  return true;
+}
+
+enum Kind { kRows = 0, kGrid = 1, kRope = 2 };
+
+struct Entry {
+  bool used = false;
+  int kind = kRows;
+  Plan plan;
+  RopePlan rope;
+};
+std::vector<Entry> g_handles(1);
+PlanCache g_cache;
+
+// The options in the slots, for a preset (or rope type) and layout.
+Options read_options(int kind, int family, int layout) {
+  Options o;
+  if (kind == kRope) o.rope_type = RopeType(family);
+  else o.preset = Preset(family);
+  o.layout = Layout(layout);
+  int i = 0;
+  const auto number = [&](NumberOption& f) {
+    if (g_option_given[i] != 0) f = g_option_values[i];
+  };
+  const auto boolean = [&](BooleanOption& f) {
+    if (g_option_given[i] != 0) f = g_option_values[i] != 0;
+  };
+  const auto numberArray = [&](NumbersOption& f) {
+    if (g_option_given[i] != 0) f = g_numbers[i];
+  };
+#define SINPE_OPTION(id, name, type, rule, config_key, doc) \
+  type(o.id);                                               \
+  ++i;
+#include "sinpe/vocabulary.def"
+  return o;
+}
+
+Status make(int kind, int family, int layout, double width, Entry* e, bool cached) {
+  if (kind < kRows || kind > kRope) return Status::bad_buffer;
+  int w = 0;
+  const Status bad_width = kind == kRope ? Status::bad_rotary_dim : Status::d_model_out_of_range;
+  if (!to_integer(width, -1, kMaxDModel + 1, &w)) return bad_width;
+  const Options o = read_options(kind, family, layout);
+  e->kind = kind;
+  e->used = true;
+  if (kind == kRope) return cached ? g_cache.rope_plan(o, w, &e->rope) : make_rope_plan(o, w, &e->rope);
+  if (kind == kGrid) return cached ? g_cache.grid_plan(o, w, &e->plan) : make_grid_plan(o, w, &e->plan);
+  return cached ? g_cache.plan(o, w, &e->plan) : make_plan(o, w, &e->plan);
+}
+
+const Entry* entry(int handle, int kind) {
+  if (handle < 0 || std::size_t(handle) >= g_handles.size()) return nullptr;
+  const Entry& e = g_handles[std::size_t(handle)];
+  return e.used && e.kind == kind ? &e : nullptr;
+}
+
+// count (and start) as the core takes them.
+bool count_arg(double count, std::size_t* n) {
+  return to_integer<std::size_t>(count, 0, std::size_t(kMaxElements), n);
+}
+
+}  // namespace
+
+double option_values_address() { return address(g_option_values); }
+double option_given_address() { return address(g_option_given); }
+double numbers_address(int option, double length) {
+  std::size_t n = 0;
+  if (option < 0 || option >= kOptionCount || !to_integer<std::size_t>(length, 0, kMaxDModel, &n)) return 0;
+  g_numbers[option].resize(n);
+  return address(g_numbers[option].data());
+}
+double scratch_address() { return address(g_scratch.data()); }
+double scratch_floats() { return double(kScratchFloats); }
+double positions_address() { return address(g_positions.data()); }
+double positions_capacity() { return double(kPositionChunk); }
+double lut_address() { return address(g_lut); }
+double result_address() { return address(g_result); }
+
+int plan(int kind, int family, int layout, double width) {
+  const Status s = make(kind, family, layout, width, &g_handles[0], true);
+  return s == Status::ok ? 0 : -code(s);
+}
+
+int prepare(int kind, int family, int layout, double width) {
+  Entry e;
+  if (const Status s = make(kind, family, layout, width, &e, false); s != Status::ok) return -code(s);
+  for (std::size_t h = 1; h < g_handles.size(); ++h)
+    if (!g_handles[h].used) {
+      g_handles[h] = std::move(e);
+      return int(h);
+    }
+  g_handles.push_back(std::move(e));
+  return int(g_handles.size() - 1);
+}
+
+void release(int handle) {
+  if (handle > 0 && std::size_t(handle) < g_handles.size()) g_handles[std::size_t(handle)] = Entry();
+}
+
+int check_rows(int handle, double start, double count) {
+  const Entry* e = entry(handle, kRows);
+  if (!e) return code(Status::bad_buffer);
+  std::size_t n = 0;
+  if (!count_arg(count, &n)) return code(Status::bad_count);
+  if (const Status s = check_row_range(start, n); s != Status::ok) return code(s);
+  return code(check_elements(n, std::size_t(e->plan.d_model())));
+}
+
+int check_positions(double count) {
+  std::size_t n = 0, bad = 0;
+  if (!to_integer<std::size_t>(count, 0, kPositionChunk, &n)) return code(Status::bad_count);
+  const Status s = sinpe::check_positions(g_positions.data(), n, &bad);
+  g_result[0] = double(bad);
+  return code(s);
+}
+
+int check_grid(int handle, double height, double width, bool cls_token) {
+  const Entry* e = entry(handle, kGrid);
+  if (!e) return code(Status::bad_buffer);
+  std::size_t H = 0, W = 0;
+  const auto max = std::size_t(kMaxAbsPosition);
+  if (!to_integer<std::size_t>(height, 0, max, &H) || !to_integer<std::size_t>(width, 0, max, &W))
+    return code(Status::bad_count);
+  const std::size_t d = 2 * std::size_t(e->plan.d_model());
+  if (W != 0 && H > (kMaxElements / d) / W) return code(Status::too_large);
+  return code(check_elements(H * W + (cls_token ? 1 : 0), d));
+}
+
+int check_heatmap(int handle, double start, double count, double col0, double cols, double vmin, double vmax) {
+  if (const int s = check_rows(handle, start, count); s != 0) return s;
+  const Entry* e = entry(handle, kRows);
+  int c0 = 0, nc = 0;
+  if (!to_integer(col0, -1, kMaxDModel + 1, &c0) || !to_integer(cols, -1, kMaxDModel + 1, &nc))
+    return code(Status::bad_column_window);
+  if (const Status s = check_column_window(e->plan, c0, nc); s != Status::ok) return code(s);
+  return code(check_value_range(vmin, vmax));
+}
+
+int check_rope(int handle, int layout, double head_dim) {
+  const Entry* e = entry(handle, kRope);
+  if (!e) return code(Status::bad_buffer);
+  if (layout < 0 || layout > int(RopeLayout::interleaved)) return code(Status::bad_rope_layout);
+  int hd = 0;
+  if (!to_integer(head_dim, 0, kMaxDModel + 1, &hd)) return code(Status::bad_head_dim);
+  return code(check_head_dim(e->rope, hd));
+}
+
+int rows(int handle, double start, double count) {
+  const Entry* e = entry(handle, kRows);
+  std::size_t n = 0;
+  if (!e || !count_arg(count, &n)) return code(Status::bad_buffer);
+  return code(sinpe::rows(e->plan, start, n, g_scratch.data()));
+}
+
+int add_rows(int handle, double start, double count) {
+  const Entry* e = entry(handle, kRows);
+  std::size_t n = 0;
+  if (!e || !count_arg(count, &n)) return code(Status::bad_buffer);
+  return code(sinpe::add_rows(e->plan, start, n, g_scratch.data()));
+}
+
+int encode(int handle, double count) {
+  const Entry* e = entry(handle, kRows);
+  std::size_t n = 0;
+  if (!e || !to_integer<std::size_t>(count, 0, kPositionChunk, &n)) return code(Status::bad_buffer);
+  return code(sinpe::encode(e->plan, g_positions.data(), n, g_scratch.data()));
+}
+
+int grid2d(int handle, double height, double width, bool cls_token, double first, double count) {
+  const Entry* e = entry(handle, kGrid);
+  std::size_t H = 0, W = 0, f = 0, n = 0;
+  const auto max = std::size_t(kMaxAbsPosition);
+  if (!e || !to_integer<std::size_t>(height, 0, max, &H) || !to_integer<std::size_t>(width, 0, max, &W) ||
+      !count_arg(first, &f) || !count_arg(count, &n))
+    return code(Status::bad_count);
+  return code(sinpe::grid2d(e->plan, H, W, cls_token, f, n, g_scratch.data()));
+}
+
+int heatmap(int handle, double start, double count, double col0, double cols, double vmin, double vmax) {
+  const Entry* e = entry(handle, kRows);
+  std::size_t n = 0;
+  int c0 = 0, nc = 0;
+  if (!e || !count_arg(count, &n) || !to_integer(col0, 0, kMaxDModel, &c0) || !to_integer(cols, 0, kMaxDModel, &nc))
+    return code(Status::bad_buffer);
+  return code(sinpe::heatmap(e->plan, start, n, c0, nc, g_lut, vmin, vmax,
+                             reinterpret_cast<std::uint8_t*>(g_scratch.data())));
+}
+
+int rope_cache_rows(int handle, double start, double count) {
+  const Entry* e = entry(handle, kRope);
+  std::size_t n = 0;
+  if (!e || !count_arg(count, &n)) return code(Status::bad_buffer);
+  const std::size_t half = std::size_t(e->rope.rotary_dim() / 2);
+  if (2 * n * half > kScratchFloats) return code(Status::too_large);
+  float* cos = g_scratch.data();
+  return code(sinpe::rope_cache_rows(e->rope, start, n, cos, cos + n * half));
+}
+
+int rope_cache(int handle, double count) {
+  const Entry* e = entry(handle, kRope);
+  std::size_t n = 0;
+  if (!e || !to_integer<std::size_t>(count, 0, kPositionChunk, &n)) return code(Status::bad_buffer);
+  const std::size_t half = std::size_t(e->rope.rotary_dim() / 2);
+  if (2 * n * half > kScratchFloats) return code(Status::too_large);
+  float* cos = g_scratch.data();
+  return code(sinpe::rope_cache(e->rope, g_positions.data(), n, cos, cos + n * half));
+}
+
+int rope_apply(int handle, int layout, double head_dim, double count, double num_heads) {
+  const Entry* e = entry(handle, kRope);
+  std::size_t n = 0, heads = 0;
+  int hd = 0;
+  if (!e || !to_integer<std::size_t>(count, 0, kPositionChunk, &n) || !count_arg(num_heads, &heads) ||
+      !to_integer(head_dim, 1, kMaxDModel, &hd))
+    return code(Status::bad_buffer);
+  if (heads != 0 && n > kScratchFloats / heads / std::size_t(hd)) return code(Status::too_large);
+  return code(sinpe::apply_rope(e->rope, RopeLayout(layout), hd, g_positions.data(), n, heads, g_scratch.data()));
+}
+
+int frequencies(int handle) {
+  const std::vector<double>* f = nullptr;
+  if (const Entry* e = entry(handle, kRope)) f = &e->rope.inv_freq();
+  else if (const Entry* e2 = entry(handle, kRows)) f = &e2->plan.frequencies();
+  if (!f) return -1;
+  double* out = reinterpret_cast<double*>(g_scratch.data());
+  for (std::size_t i = 0; i < f->size(); ++i) out[i] = (*f)[i];
+  return int(f->size());
+}
+
+double attention_factor(int handle) {
+  const Entry* e = entry(handle, kRope);
+  return e ? e->rope.attention_factor() : 1.0;
+}
+
+int width(int handle) {
+  if (handle < 0 || std::size_t(handle) >= g_handles.size() || !g_handles[std::size_t(handle)].used) return 0;
+  const Entry& e = g_handles[std::size_t(handle)];
+  return e.kind == kRope ? e.rope.rotary_dim() : e.plan.d_model();
+}
+
+std::string flavour() { return simd_compiled() ? "simd" : "baseline"; }
+std::string version() { return sinpe::version(); }
+
+}  // namespace sinpe::glue

@@ -1,0 +1,323 @@
+// RoPE: the frequencies of every Hugging Face rope type in float64
+// (transformers' modeling_rope_utils, transcribed in REFERENCE-ROPE.md), cache
+// rows through the block kernel, and in-place rotation.
+#include "sinpe/rope.hpp"
+
+#include <cmath>
+
+#include "kernel.hpp"
+#include "options.hpp"
+
+namespace sinpe {
+
+namespace detail {
+struct RopeData {
+  int rotary_dim = 0;
+  std::vector<double> inv;
+  double attention = 1.0;
+  Plan rows;  // width r, concat, frequencies inv, amplitude attention
+};
+}  // namespace detail
+
+int RopePlan::rotary_dim() const noexcept { return data_->rotary_dim; }
+const std::vector<double>& RopePlan::inv_freq() const noexcept { return data_->inv; }
+double RopePlan::attention_factor() const noexcept { return data_->attention; }
+const Plan& RopePlan::rows_plan() const noexcept { return data_->rows; }
+
+namespace {
+
+constexpr double kTwoPi = 6.283185307179586476925286766559;
+
+struct Args {
+  const Options& options;
+  detail::Reads reads;
+  int r;
+  double get(Option id) const { return detail::number_or_default(options, reads, id); }
+  bool given(Option id) const { return detail::is_given(options, id); }
+  // def_j = base^(-2j/r)
+  double standard(int j) const { return std::pow(get(Option::base), -2.0 * j / r); }
+};
+
+struct Result {
+  std::vector<double> inv;
+  double attention = 1.0;
+};
+
+Status standard(const Args& a, Result& out) {
+  for (int j = 0; j < a.r / 2; ++j) out.inv.push_back(a.standard(j));
+  return Status::ok;
+}
+
+Status linear(const Args& a, Result& out) {
+  const double s = a.get(Option::factor);
+  for (int j = 0; j < a.r / 2; ++j) out.inv.push_back(a.standard(j) / s);
+  return Status::ok;
+}
+
+// Dynamic NTK: the base grows with the sequence length beyond maxPositions.
+Status dynamic(const Args& a, Result& out) {
+  const double s = a.get(Option::factor), M = a.get(Option::max_positions);
+  const double N = a.given(Option::seq_len) ? std::max(a.get(Option::seq_len), M) : M;
+  const double base =
+      a.get(Option::base) * std::pow(s * N / M - (s - 1.0), double(a.r) / double(a.r - 2));
+  for (int j = 0; j < a.r / 2; ++j) out.inv.push_back(std::pow(base, -2.0 * j / a.r));
+  return Status::ok;
+}
+
+// YaRN's attention scaling: m(s, k) = 0.1 k ln s + 1 for s > 1.
+double yarn_mscale(double s, double k) { return s <= 1 ? 1.0 : 0.1 * k * std::log(s) + 1.0; }
+
+// The context lengths of yarn and longrope: L = originalMaxPositions, else
+// maxPositions; the factor as given, else maxPositions / L (transformers v5,
+// _compute_yarn_parameters / _compute_longrope_parameters).
+Status context(const Args& a, double* L, double* s) {
+  const bool has_original = a.given(Option::original_max_positions), has_max = a.given(Option::max_positions);
+  if (!has_original && !has_max) return detail::missing_status(Option::original_max_positions);
+  *L = has_original ? a.get(Option::original_max_positions) : a.get(Option::max_positions);
+  if (a.given(Option::factor)) *s = a.get(Option::factor);
+  else if (has_max) *s = a.get(Option::max_positions) / *L;
+  else return detail::missing_status(Option::factor);
+  return Status::ok;
+}
+
+Status yarn(const Args& a, Result& out) {
+  double L, s;
+  if (Status st = context(a, &L, &s); st != Status::ok) return st;
+  if (a.given(Option::attention_factor)) {
+    out.attention = a.get(Option::attention_factor);
+  } else if (a.given(Option::mscale) && a.given(Option::mscale_all_dim)) {
+    out.attention = yarn_mscale(s, a.get(Option::mscale)) / yarn_mscale(s, a.get(Option::mscale_all_dim));
+  } else {
+    out.attention = yarn_mscale(s, 1.0);
+  }
+  const double base = a.get(Option::base), r = a.r;
+  const auto correction = [&](double n) { return r * std::log(L / (n * kTwoPi)) / (2.0 * std::log(base)); };
+  double lo = correction(a.get(Option::beta_fast)), hi = correction(a.get(Option::beta_slow));
+  if (a.get(Option::truncate) != 0) {
+    lo = std::floor(lo);
+    hi = std::ceil(hi);
+  }
+  lo = std::max(lo, 0.0);
+  hi = std::min(hi, r - 1.0);
+  if (lo == hi) hi += 0.001;  // no division by zero in the ramp
+  for (int j = 0; j < a.r / 2; ++j) {
+    const double ramp = std::min(1.0, std::max(0.0, (double(j) - lo) / (hi - lo)));
+    const double extrapolation = 1.0 - ramp;
+    const double def = a.standard(j);
+    out.inv.push_back((def / s) * (1.0 - extrapolation) + def * extrapolation);
+  }
+  return Status::ok;
+}
+
+Status longrope(const Args& a, Result& out) {
+  const std::vector<double>* shorts = detail::given_numbers(a.options, Option::short_factor);
+  const std::vector<double>* longs = detail::given_numbers(a.options, Option::long_factor);
+  const std::size_t half = std::size_t(a.r / 2);
+  if (shorts->size() != half) return detail::bad_status(Option::short_factor);
+  if (longs->size() != half) return detail::bad_status(Option::long_factor);
+  double L, s;
+  if (Status st = context(a, &L, &s); st != Status::ok) return st;
+  if (a.given(Option::attention_factor)) out.attention = a.get(Option::attention_factor);
+  else out.attention = s <= 1 ? 1.0 : std::sqrt(1.0 + std::log(s) / std::log(L));
+  const bool use_long = a.given(Option::seq_len) && a.get(Option::seq_len) > L;
+  const std::vector<double>& f = use_long ? *longs : *shorts;
+  const double base = a.get(Option::base);
+  for (std::size_t j = 0; j < half; ++j) out.inv.push_back(1.0 / (f[j] * std::pow(base, 2.0 * double(j) / a.r)));
+  return Status::ok;
+}
+
+Status llama3(const Args& a, Result& out) {
+  const double s = a.get(Option::factor), low = a.get(Option::low_freq_factor);
+  const double high = a.get(Option::high_freq_factor), L = a.get(Option::original_max_positions);
+  if (!(low < high)) return Status::freq_factor_order;
+  for (int j = 0; j < a.r / 2; ++j) {
+    const double def = a.standard(j);
+    const double wavelength = kTwoPi / def;
+    if (wavelength < L / high) {
+      out.inv.push_back(def);
+    } else if (wavelength > L / low) {
+      out.inv.push_back(def / s);
+    } else {
+      const double g = (L / wavelength - low) / (high - low);
+      out.inv.push_back((1.0 - g) * def / s + g * def);
+    }
+  }
+  return Status::ok;
+}
+
+using RopeFormula = Status (*)(const Args&, Result&);
+constexpr RopeFormula kFormulas[] = {
+#define SINPE_ROPE_TYPE(id, name, ...) &id,
+#include "sinpe/vocabulary.def"
+};
+static_assert(sizeof(kFormulas) / sizeof(kFormulas[0]) == kRopeTypeCount, "one formula per rope type");
+
+bool finite_positive(const std::vector<double>& v) {
+  for (double x : v)
+    if (!std::isfinite(x) || !(x > 0)) return false;
+  return true;
+}
+
+}  // namespace
+
+Status make_rope_plan(const Options& o, int r, RopePlan* plan) {
+  if (plan == nullptr) return Status::bad_buffer;
+  if (int(o.rope_type) < 0 || int(o.rope_type) >= kRopeTypeCount) return Status::bad_rope_type;
+  // The sinusoidal presets' own fields have no meaning here.
+  if (o.layout != Layout::preset_default) return Status::bad_rope_layout;
+  const detail::Reads reads = detail::rope_reads(o.rope_type);
+  if (Status s = detail::check_options(o, reads); s != Status::ok) return s;
+  if (!(detail::number_or_default(o, reads, Option::base) > 1)) return Status::rope_base_not_above_one;
+  if (r < 2 || r > kMaxDModel || r % 2 != 0) return Status::bad_rotary_dim;
+  Result res;
+  if (Status s = kFormulas[int(o.rope_type)](Args{o, reads, r}, res); s != Status::ok) return s;
+  if (!finite_positive(res.inv) || !std::isfinite(res.attention) || !(res.attention > 0))
+    return Status::frequencies_not_finite;
+
+  detail::PlanData rows;
+  rows.d_model = r;
+  rows.pairs = r / 2;
+  rows.layout = Layout::concat;
+  rows.amplitude = res.attention;
+  rows.freq = res.inv;
+  auto data = std::make_shared<detail::RopeData>();
+  data->rotary_dim = r;
+  data->inv = std::move(res.inv);
+  data->attention = res.attention;
+  data->rows = detail::finish_plan(std::move(rows));
+  *plan = RopePlan(std::move(data));
+  return Status::ok;
+}
+
+namespace {
+
+detail::Rows split_rows(float* cos, float* sin, std::size_t half) { return {nullptr, sin, cos, nullptr, half}; }
+
+}  // namespace
+
+Status rope_cache_rows(const RopePlan& plan, double start, std::size_t count, float* cos, float* sin, Path path) {
+  if (!plan.valid()) return Status::bad_buffer;
+  if (Status s = check_row_range(start, count); s != Status::ok) return s;
+  const std::size_t half = std::size_t(plan.rotary_dim() / 2);
+  if (Status s = check_elements(count, half); s != Status::ok) return s;
+  if (count == 0) return Status::ok;
+  if (cos == nullptr || sin == nullptr) return Status::bad_buffer;
+  const detail::PlanData& P = plan.rows_plan().data();
+  detail::Work& w = detail::Work::get(P.freq.size());
+  detail::rows_into<false>(P, start, count, split_rows(cos, sin, half), w, path == Path::best);
+  return Status::ok;
+}
+
+Status rope_cache(const RopePlan& plan, const double* positions, std::size_t n, float* cos, float* sin, Path path) {
+  if (!plan.valid()) return Status::bad_buffer;
+  const std::size_t half = std::size_t(plan.rotary_dim() / 2);
+  if (Status s = check_elements(n, half); s != Status::ok) return s;
+  if (n == 0) return Status::ok;
+  if (positions == nullptr || cos == nullptr || sin == nullptr) return Status::bad_buffer;
+  if (Status s = check_positions(positions, n, nullptr); s != Status::ok) return s;
+  const detail::PlanData& P = plan.rows_plan().data();
+  detail::Work& w = detail::Work::get(P.freq.size());
+  detail::positions_into(P, positions, n, split_rows(cos, sin, half), w, path == Path::best);
+  return Status::ok;
+}
+
+Status check_head_dim(const RopePlan& plan, int head_dim) noexcept {
+  if (head_dim < 1 || head_dim > kMaxDModel) return Status::bad_head_dim;
+  if (plan.valid() && plan.rotary_dim() > head_dim) return Status::rotary_dim_above_head_dim;
+  return Status::ok;
+}
+
+namespace {
+
+// x'_a = x_a c - x_b s, x'_b = x_b c + x_a s for pairs (j, j + half), W lanes at a time.
+template <class V>
+std::size_t rotate_half(std::size_t j, std::size_t half, const float* c, const float* s, float* x) {
+  constexpr std::size_t W = simd::lanes<V>;
+  for (; j + W <= half; j += W) {
+    const V xa = simd::load<V>(x + j), xb = simd::load<V>(x + j + half);
+    const V vc = simd::load<V>(c + j), vs = simd::load<V>(s + j);
+    simd::store<false>(x + j, xa * vc - xb * vs);
+    simd::store<false>(x + j + half, xb * vc + xa * vs);
+  }
+  return j;
+}
+
+// Pairs (2j, 2j+1). The SIMD path rotates whole vectors: x' = x c2 + swap(x) s2
+// with c2 = (c_j, c_j), s2 = (-s_j, s_j) per pair, the same products and sums.
+std::size_t rotate_interleaved_simd(std::size_t i, std::size_t r, const float* c2, const float* s2, float* x) {
+#if SINPE_SIMD
+  using V = simd::FloatBatch;
+  constexpr std::size_t W = simd::lanes<V>;
+  for (; i + W <= r; i += W) {
+    const V v = simd::load<V>(x + i);
+    simd::store<false>(x + i, v * simd::load<V>(c2 + i) + simd::swap_pairs(v) * simd::load<V>(s2 + i));
+  }
+#else
+  (void)r, (void)c2, (void)s2, (void)x;
+#endif
+  return i;
+}
+
+void rotate_interleaved_scalar(std::size_t i, std::size_t r, const float* c, const float* s, float* x) {
+  for (; i < r; i += 2) {
+    const float xa = x[i], xb = x[i + 1], cj = c[i / 2], sj = s[i / 2];
+    x[i] = xa * cj - xb * sj;
+    x[i + 1] = xb * cj + xa * sj;
+  }
+}
+
+constexpr std::size_t kTokensPerChunk = 64;
+
+}  // namespace
+
+Status apply_rope(const RopePlan& plan, RopeLayout layout, int head_dim, const double* positions, std::size_t n,
+                  std::size_t num_heads, float* x, Path path) {
+  if (!plan.valid()) return Status::bad_buffer;
+  if (int(layout) < 0 || int(layout) > int(RopeLayout::interleaved)) return Status::bad_rope_layout;
+  if (Status s = check_head_dim(plan, head_dim); s != Status::ok) return s;
+  if (num_heads != 0 && n > kMaxElements / num_heads / std::size_t(head_dim)) return Status::too_large;
+  if (n == 0 || num_heads == 0) return Status::ok;
+  if (positions == nullptr || x == nullptr) return Status::bad_buffer;
+  if (Status s = check_positions(positions, n, nullptr); s != Status::ok) return s;
+  const detail::PlanData& P = plan.rows_plan().data();
+  const std::size_t r = std::size_t(plan.rotary_dim()), half = r / 2, hd = std::size_t(head_dim);
+  const bool simd = path == Path::best && simd_compiled();
+  detail::Work& w = detail::Work::get(P.freq.size());
+  thread_local std::vector<float> cos, sin, c2, s2;
+  cos.resize(kTokensPerChunk * half);
+  sin.resize(kTokensPerChunk * half);
+  c2.resize(r);
+  s2.resize(r);
+  for (std::size_t t0 = 0; t0 < n; t0 += kTokensPerChunk) {
+    const std::size_t tokens = std::min(kTokensPerChunk, n - t0);
+    detail::positions_into(P, positions + t0, tokens, split_rows(cos.data(), sin.data(), half), w, simd);
+    for (std::size_t t = 0; t < tokens; ++t) {
+      const float* c = cos.data() + t * half;
+      const float* s = sin.data() + t * half;
+      float* token = x + (t0 + t) * num_heads * hd;
+      if (layout == RopeLayout::half) {
+        for (std::size_t h = 0; h < num_heads; ++h) {
+          float* v = token + h * hd;
+          std::size_t j = 0;
+          if (simd) j = rotate_half<simd::FloatBatch>(j, half, c, s, v);
+          rotate_half<float>(j, half, c, s, v);
+        }
+      } else {
+        if (simd)
+          for (std::size_t j = 0; j < half; ++j) {
+            c2[2 * j] = c2[2 * j + 1] = c[j];
+            s2[2 * j] = -s[j];
+            s2[2 * j + 1] = s[j];
+          }
+        for (std::size_t h = 0; h < num_heads; ++h) {
+          float* v = token + h * hd;
+          const std::size_t i = simd ? rotate_interleaved_simd(0, r, c2.data(), s2.data(), v) : 0;
+          rotate_interleaved_scalar(i, r, c, s, v);
+        }
+      }
+    }
+  }
+  return Status::ok;
+}
+
+}  // namespace sinpe

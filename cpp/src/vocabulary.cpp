@@ -1,0 +1,260 @@
+// Names and tables generated from vocabulary.def, and the generic option checks.
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include "options.hpp"
+
+namespace sinpe {
+
+const char* status_name(Status s) noexcept {
+  switch (s) {
+#define SINPE_STATUS(id, error, argument, message) \
+  case Status::id:                                 \
+    return #id;
+#include "sinpe/vocabulary.def"
+#define SINPE_OPTION(id, name, type, rule, config_key, doc) \
+  case Status::bad_##id:                                    \
+    return "bad_" #id;                                      \
+  case Status::id##_not_read:                               \
+    return #id "_not_read";                                 \
+  case Status::id##_missing:                                \
+    return #id "_missing";
+#include "sinpe/vocabulary.def"
+  }
+  return "unknown";
+}
+
+const char* preset_name(Preset p) noexcept {
+  switch (p) {
+#define SINPE_PRESET(id, name, layout, ...) \
+  case Preset::id:                          \
+    return name;
+#include "sinpe/vocabulary.def"
+  }
+  return "unknown";
+}
+
+const char* rope_type_name(RopeType t) noexcept {
+  switch (t) {
+#define SINPE_ROPE_TYPE(id, name, ...) \
+  case RopeType::id:                   \
+    return name;
+#include "sinpe/vocabulary.def"
+  }
+  return "unknown";
+}
+
+const char* layout_name(Layout l) noexcept {
+  switch (l) {
+    case Layout::preset_default:
+      return "preset-default";
+#define SINPE_LAYOUT(id, name) \
+  case Layout::id:             \
+    return name;
+#include "sinpe/vocabulary.def"
+  }
+  return "unknown";
+}
+
+const char* rope_layout_name(RopeLayout l) noexcept {
+  switch (l) {
+#define SINPE_ROPE_LAYOUT(id, name) \
+  case RopeLayout::id:              \
+    return name;
+#include "sinpe/vocabulary.def"
+  }
+  return "unknown";
+}
+
+const char* version() noexcept { return SINPE_VERSION; }
+
+const char* option_name(Option o) noexcept {
+  const int i = int(o);
+  return i >= 0 && i < kOptionCount ? detail::kOptionInfo[i].name : "unknown";
+}
+
+bool Options::operator==(const Options& o) const {
+  if (preset != o.preset || rope_type != o.rope_type || layout != o.layout) return false;
+  // Bitwise for numbers, so that a given NaN equals itself (a cache key).
+  const auto same = [](const auto& a, const auto& b) {
+    if (a.has_value() != b.has_value()) return false;
+    if (!a.has_value()) return true;
+    using T = std::decay_t<decltype(*a)>;
+    if constexpr (std::is_same_v<T, double>) return std::memcmp(&*a, &*b, sizeof(double)) == 0;
+    else if constexpr (std::is_same_v<T, bool>) return *a == *b;
+    else return a->size() == b->size() && std::memcmp(a->data(), b->data(), a->size() * sizeof(double)) == 0;
+  };
+#define SINPE_OPTION(id, name, type, rule, config_key, doc) \
+  if (!same(id, o.id)) return false;
+#include "sinpe/vocabulary.def"
+  return true;
+}
+
+namespace detail {
+
+const OptionInfo kOptionInfo[kOptionCount] = {
+#define SINPE_OPTION(id, name, type, rule, config_key, doc) {name, Kind::type, Rule::rule, config_key, doc},
+#include "sinpe/vocabulary.def"
+};
+
+namespace {
+
+struct NoDefault {};
+struct Required {};
+constexpr Read read_of(Option o, double v) { return {o, Read::Default::value, v}; }
+constexpr Read read_of(Option o, NoDefault) {
+  return {o, Read::Default::none, std::numeric_limits<double>::quiet_NaN()};
+}
+constexpr Read read_of(Option o, Required) {
+  return {o, Read::Default::required, std::numeric_limits<double>::quiet_NaN()};
+}
+
+#define SINPE_READ(option, value) read_of(Option::option, value)
+#define SINPE_NONE NoDefault{}
+#define SINPE_REQUIRED Required{}
+#define SINPE_PRESET(id, name, layout, ...) constexpr Read preset_##id[] = {__VA_ARGS__};
+#define SINPE_ROPE_TYPE(id, name, ...) constexpr Read rope_##id[] = {__VA_ARGS__};
+#include "sinpe/vocabulary.def"
+#undef SINPE_READ
+#undef SINPE_NONE
+#undef SINPE_REQUIRED
+
+template <std::size_t N>
+constexpr Reads reads_of(const Read (&r)[N]) {
+  return {r, N};
+}
+
+bool follows_rule(Rule rule, double v) {
+  switch (rule) {
+    case Rule::positive:
+      return std::isfinite(v) && v > 0;
+    case Rule::finite:
+      return std::isfinite(v);
+    case Rule::index:
+      return std::isfinite(v) && v == std::floor(v) && std::fabs(v) < limits::max_abs_position;
+    case Rule::count:
+      return std::isfinite(v) && v == std::floor(v) && v >= 1 && v < limits::max_abs_position;
+    case Rule::any:
+      return true;
+  }
+  return false;
+}
+
+constexpr int kFirstOptionStatus = 0
+#define SINPE_STATUS(id, error, argument, message) +1
+#include "sinpe/vocabulary.def"
+    ;
+
+}  // namespace
+
+const Read* Reads::find(Option o) const noexcept {
+  for (std::size_t i = 0; i < count; ++i)
+    if (first[i].option == o) return &first[i];
+  return nullptr;
+}
+
+Reads preset_reads(Preset p) noexcept {
+  switch (p) {
+#define SINPE_PRESET(id, name, layout, ...) \
+  case Preset::id:                          \
+    return reads_of(preset_##id);
+#include "sinpe/vocabulary.def"
+  }
+  return {nullptr, 0};
+}
+
+Reads rope_reads(RopeType t) noexcept {
+  switch (t) {
+#define SINPE_ROPE_TYPE(id, name, ...) \
+  case RopeType::id:                   \
+    return reads_of(rope_##id);
+#include "sinpe/vocabulary.def"
+  }
+  return {nullptr, 0};
+}
+
+Layout preset_layout(Preset p) noexcept {
+  switch (p) {
+#define SINPE_PRESET(id, name, layout, ...) \
+  case Preset::id:                          \
+    return Layout::layout;
+#include "sinpe/vocabulary.def"
+  }
+  return Layout::interleaved;
+}
+
+bool is_given(const Options& o, Option id) noexcept {
+  switch (id) {
+#define SINPE_OPTION(id, name, type, rule, config_key, doc) \
+  case Option::id:                                          \
+    return o.id.has_value();
+#include "sinpe/vocabulary.def"
+  }
+  return false;
+}
+
+namespace {
+double number_of(const NumberOption& v) { return *v; }
+double number_of(const BooleanOption& v) { return *v ? 1.0 : 0.0; }
+double number_of(const NumbersOption&) { return std::numeric_limits<double>::quiet_NaN(); }
+const std::vector<double>* numbers_of(const NumbersOption& v) { return &*v; }
+template <class T>
+const std::vector<double>* numbers_of(const T&) {
+  return nullptr;
+}
+}  // namespace
+
+double given_number(const Options& o, Option id) noexcept {
+  switch (id) {
+#define SINPE_OPTION(id, name, type, rule, config_key, doc) \
+  case Option::id:                                          \
+    return o.id.has_value() ? number_of(o.id) : std::numeric_limits<double>::quiet_NaN();
+#include "sinpe/vocabulary.def"
+  }
+  return std::numeric_limits<double>::quiet_NaN();
+}
+
+const std::vector<double>* given_numbers(const Options& o, Option id) noexcept {
+  switch (id) {
+#define SINPE_OPTION(id, name, type, rule, config_key, doc) \
+  case Option::id:                                          \
+    return o.id.has_value() ? numbers_of(o.id) : nullptr;
+#include "sinpe/vocabulary.def"
+  }
+  return nullptr;
+}
+
+Status bad_status(Option id) noexcept { return Status(kFirstOptionStatus + 3 * int(id)); }
+Status not_read_status(Option id) noexcept { return Status(kFirstOptionStatus + 3 * int(id) + 1); }
+Status missing_status(Option id) noexcept { return Status(kFirstOptionStatus + 3 * int(id) + 2); }
+
+Status check_options(const Options& o, Reads reads) noexcept {
+  for (int i = 0; i < kOptionCount; ++i) {
+    const Option id = Option(i);
+    const Read* r = reads.find(id);
+    if (!is_given(o, id)) {
+      if (r && r->kind == Read::Default::required) return missing_status(id);
+      continue;
+    }
+    if (!r) return not_read_status(id);
+    const OptionInfo& info = kOptionInfo[i];
+    if (info.kind == Kind::numberArray) {
+      for (double v : *given_numbers(o, id))
+        if (!follows_rule(info.rule, v)) return bad_status(id);
+    } else if (!follows_rule(info.rule, given_number(o, id))) {
+      return bad_status(id);
+    }
+  }
+  return Status::ok;
+}
+
+double number_or_default(const Options& o, Reads reads, Option id) noexcept {
+  if (is_given(o, id)) return given_number(o, id);
+  const Read* r = reads.find(id);
+  return r ? r->value : std::numeric_limits<double>::quiet_NaN();
+}
+
+}  // namespace detail
+}  // namespace sinpe
