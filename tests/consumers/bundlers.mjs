@@ -44,7 +44,8 @@ export async function buildVite(project, out) {
     root: join(project, 'app'),
     logLevel: 'warn',
     customLogger,
-    build: { outDir: out, emptyOutDir: true },
+    // bundlerTimings off: its warning reports slow plugins on a busy machine, nothing about the package.
+    build: { outDir: out, emptyOutDir: true, rolldownOptions: { checks: { bundlerTimings: false } } },
     worker: { format: 'es' },
   });
   return { files: await listFiles(out), warnings: [...warnings] };
