@@ -91,6 +91,17 @@ export const LESSONS = Object.freeze([
     // the selected preset's own call decides (the cards of presets that refuse this d say why)
     probe: (pe, s) => presetCall(s.preset, 1, s.d, s.layout).run(pe),
   },
+  {
+    id: 'rope',
+    module: () => import('./rope.js'),
+    // every control sits beside the figure it drives; there is no d_model
+    controls: ['base', 'seed', 'pos', 'k', 'factor', 'ctx', 'measure', 'model', 'at'],
+    own: ['base', 'seed', 'pos', 'k', 'factor', 'ctx', 'measure', 'model', 'at'],
+    defaults: { pos: 1, k: 2 },
+    limits: { base: [2, 1e7] },
+    // no d_model here: the lesson's smallest call, for the registry's shape
+    probe: (pe, s) => pe.ropeFrequencies(2, { base: s.base }),
+  },
 ]);
 
 export const LESSON_IDS = Object.freeze(LESSONS.map((l) => l.id));

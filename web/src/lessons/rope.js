@@ -31,6 +31,8 @@ import { CONFIG_EXAMPLES, SCALING_TYPES, SCALING_ROTARY_DIM, DIAL_HEAD_DIM, CHEC
 const DEG = 180 / Math.PI;
 const wrapAngle = (a) => ((a % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI);
 const sci = (v) => (v === 0 ? '0' : v.toExponential(1).replace(/-/g, '−'));
+// wavelengths: one decimal below 1000 positions, whole positions above (never exponent notation)
+const wavelengthText = (v) => (v < 1000 ? v.toFixed(1) : String(Math.round(v)));
 const CHECK_SPAN = 256; // positions p = 0 … 255 of the offset check
 const OCTAVES = Array.from({ length: 9 }, (_, e) => 2 ** (12 + e)); // 4096 … 1 048 576
 
@@ -39,8 +41,9 @@ const SCALING_TEX = {
   default: '\\omega_j = b^{-2j/r}',
   linear: "\\omega'_j = \\omega_j / s",
   dynamic: "b' = b\\left(\\frac{s\\,N}{L} - (s-1)\\right)^{\\frac{r}{r-2}},\\quad \\omega'_j = b'^{\\,-2j/r}",
-  yarn: "\\omega'_j = (1-\\gamma_j)\\,\\frac{\\omega_j}{s} + \\gamma_j\\,\\omega_j,\\quad \\gamma_j = 1 - \\operatorname{clamp}\\!\\left(\\frac{j - \\ell}{h - \\ell}, 0, 1\\right),\\quad \\ell, h = \\frac{r \\ln\\!\\big(L / (2\\pi\\beta)\\big)}{2 \\ln b}\\Big|_{\\beta = \\beta_{\\text{fast}},\\,\\beta_{\\text{slow}}}",
-  llama3: "\\omega'_j = \\begin{cases} \\omega_j & \\lambda_j < L/h_f \\\\ \\omega_j / s & \\lambda_j > L/l_f \\\\ (1-g)\\,\\omega_j/s + g\\,\\omega_j & \\text{otherwise},\\ g = \\frac{L/\\lambda_j - l_f}{h_f - l_f} \\end{cases}",
+  yarn: "\\omega'_j = (1-\\gamma_j)\\,\\frac{\\omega_j}{s} + \\gamma_j\\,\\omega_j,\\quad \\gamma_j = 1 - \\operatorname{clamp}\\!\\left(\\frac{j - \\ell}{h - \\ell}, 0, 1\\right),\\quad \\ell = c(\\beta_{\\text{fast}}),\\ h = c(\\beta_{\\text{slow}}),\\quad c(\\beta) = \\frac{r \\ln\\!\\big(L / (2\\pi\\beta)\\big)}{2 \\ln b}",
+  // aligned, not cases: a tall \{ is drawn by KaTeX with an inline-styled SVG, which the CSP refuses
+  llama3: "\\begin{aligned} \\omega'_j &= \\omega_j && \\text{if } \\lambda_j < L/h_f \\\\ \\omega'_j &= \\omega_j / s && \\text{if } \\lambda_j > L/l_f \\\\ \\omega'_j &= (1-g)\\,\\omega_j/s + g\\,\\omega_j,\\quad g = \\frac{L/\\lambda_j - l_f}{h_f - l_f} && \\text{otherwise} \\end{aligned}",
 };
 
 export default {
@@ -159,7 +162,7 @@ export default {
       section(
         L('checkTitle'),
         ...paragraphs(L('checkText')),
-        tex('\\langle R(p)\\,q,\\; R(p+k)\\,k \\rangle = \\sum_j \\operatorname{Re}\\!\\big[(q_{a}+ i q_{b})\\overline{(k_{a}+ i k_{b})}\\,e^{-i k\\,\\omega_j}\\big]', true),
+        tex('\\langle R(p)\\,q,\\; R(p+k)\\,k \\rangle = \\langle q,\\; R(k)\\,k \\rangle = \\sum_j \\big[(q_a k_a + q_b k_b)\\cos k\\omega_j + (q_a k_b - q_b k_a)\\sin k\\omega_j\\big]', true),
         h('div', { class: 'lesson-controls' }, checkControls.element),
         checkChart.element,
         checkVerdict,
@@ -373,7 +376,7 @@ export default {
       const pair = Math.min(SCALING_ROTARY_DIM / 2 - 1, Math.max(0, j));
       const parts = SCALING_TYPES.map((type) => {
         const inv = current.scaling[type][pair];
-        return L('scalingValue', { name: L(`type.${type}`), wavelength: fmt((2 * Math.PI) / inv, 1), rotations: fmt((s.ctx * inv) / (2 * Math.PI), 3) });
+        return L('scalingValue', { name: L(`type.${type}`), wavelength: wavelengthText((2 * Math.PI) / inv), rotations: fmt((s.ctx * inv) / (2 * Math.PI), 3) });
       });
       scalingInfo.textContent = L('scalingReadout', { j: pair, values: parts.join('; ') });
     }
