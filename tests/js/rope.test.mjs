@@ -55,6 +55,7 @@ const CASES = {
     { base: 150000, factor: 32, originalMaxPositions: 4096, truncate: false, betaFast: 32, betaSlow: 1 }, // gpt-oss
     { factor: 8, maxPositions: 16384, attentionFactor: 0.8 },
     { factor: 16, originalMaxPositions: 2048, betaFast: 64, betaSlow: 2, attentionFactor: 3 },
+    { maxPositions: 16384, originalMaxPositions: 2048 }, // no factor: transformers v5 takes 16384 / 2048
   ],
   longrope: [
     { maxPositions: 131072, originalMaxPositions: 4096 }, // Phi-3: short factors
@@ -534,6 +535,8 @@ for (const flavour of ['simd', 'baseline']) {
       ['factor Infinity', { ropeType: 'linear', factor: Infinity }, RangeError, /options\.factor/],
       ['factor a string', { ropeType: 'linear', factor: '2' }, TypeError, /options\.factor/],
       ['linear without factor', { ropeType: 'linear' }, [TypeError, RangeError], /options\.factor/],
+      ['yarn with neither originalMaxPositions nor maxPositions', { ropeType: 'yarn', factor: 4 }, [TypeError, RangeError], /options\.(originalMaxPositions|maxPositions)/],
+      ['longrope with neither originalMaxPositions nor maxPositions', { ropeType: 'longrope', ...f8 }, [TypeError, RangeError], /options\.(originalMaxPositions|maxPositions)/],
       ['dynamic without maxPositions', { ropeType: 'dynamic', factor: 2 }, [TypeError, RangeError], /options\.maxPositions/],
       ['lowFreqFactor = highFreqFactor', { ropeType: 'llama3', lowFreqFactor: 2, highFreqFactor: 2 }, RangeError, /options\.lowFreqFactor/],
       ['lowFreqFactor > highFreqFactor', { ropeType: 'llama3', lowFreqFactor: 4, highFreqFactor: 1 }, RangeError, /options\.lowFreqFactor/],
