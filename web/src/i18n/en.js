@@ -386,7 +386,7 @@ export default {
       typeText: {
         default: 'The frequencies of the trained model, unchanged.',
         linear: 'Every frequency divided by $s$: positions are squeezed into the trained range, but neighbouring tokens also become $s$ times harder to tell apart.',
-        dynamic: 'A larger base $b\'$, computed from the current sequence length $N$ (here $N = sL$): the fast pairs barely change, the slowest is stretched by about $s$. Below $L$ tokens nothing changes.',
+        dynamic: 'A larger base $b\'$, computed from the current sequence length $N$ (here the target length, $N = sL$): the fast pairs barely change, and the slowest wavelength grows by exactly $sN/L - (s - 1)$, which is $s^2 - s + 1$ at $N = sL$ (57 for $s = 8$), far more than $s$. Below $L$ tokens nothing changes.',
         yarn: 'Pairs that turn more than $\\beta_\\text{fast} = 32$ times within $L$ keep their frequency, pairs that turn less than $\\beta_\\text{slow} = 1$ time are divided by $s$, and a linear ramp joins the two. YaRN also scales every cos and sin by $0.1 \\ln s + 1$ (the attention factor).',
         llama3: 'The same idea with wavelength thresholds: pairs with $\\lambda_j < L/h_f$ ($h_f = 4$) are kept, pairs with $\\lambda_j > L/l_f$ ($l_f = 1$) are divided by $s$, and the ones in between are blended.',
       },

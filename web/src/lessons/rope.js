@@ -217,12 +217,12 @@ export default {
           ghost: [q[a], q[b]],
           trail: steps.slice(1).map((_, k) => [x[(k + 1) * r + a], x[(k + 1) * r + b]]),
           scale: 1 / longest,
-          values: L('dialTurned', { radians: fmt(turned, 3), degrees: fmt(wrapAngle(turned) * DEG, 1) }),
+          values: L('dialTurned', { radians: fmt(turned, 3), degrees: (wrapAngle(turned) * DEG).toFixed(2) }),
           description: L('dialDescription', { j, radians: fmt(turned, 4), a: fmt(x[a], 4), b: fmt(x[b], 4) }),
         });
       }
       dials.draw(list);
-      dialInfo.textContent = L('dialReadout', { p: s.pos, fast: fmt(wrapAngle(s.pos * omega[0]) * DEG, 1), slow: fmt(wrapAngle(s.pos * omega[r / 2 - 1]) * DEG, 2), last: r / 2 - 1 });
+      dialInfo.textContent = L('dialReadout', { p: s.pos, fast: (wrapAngle(s.pos * omega[0]) * DEG).toFixed(1), slow: (wrapAngle(s.pos * omega[r / 2 - 1]) * DEG).toFixed(2), last: r / 2 - 1 });
       return { q, omega, rotated: x.slice(0, r) };
     }
 
@@ -425,7 +425,7 @@ export default {
       const lam = wavelengths(inv);
       configResult.append(
         list,
-        h('p', { class: 'config-sentence' }, L('configSentence', { type, r: rotaryDim, fast: fmt(lam[0], 2), slow: fmt(lam.at(-1), 0), base })),
+        h('p', { class: 'config-sentence' }, L('configSentence', { type, r: rotaryDim, fast: wavelengthText(lam[0]), slow: wavelengthText(lam.at(-1)), base })),
       );
       const series = [
         { name: L('configSeries', { type }), points: lam.map((v, j) => [j, v]), color: SERIES_COLORS[0] },
