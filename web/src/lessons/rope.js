@@ -40,10 +40,10 @@ const OCTAVES = Array.from({ length: 9 }, (_, e) => 2 ** (12 + e)); // 4096 … 
 const SCALING_TEX = {
   default: '\\omega_j = b^{-2j/r}',
   linear: "\\omega'_j = \\omega_j / s",
-  dynamic: "b' = b\\left(\\frac{s\\,N}{L} - (s-1)\\right)^{\\frac{r}{r-2}},\\quad \\omega'_j = b'^{\\,-2j/r}",
-  yarn: "\\omega'_j = (1-\\gamma_j)\\,\\frac{\\omega_j}{s} + \\gamma_j\\,\\omega_j,\\quad \\gamma_j = 1 - \\operatorname{clamp}\\!\\left(\\frac{j - \\ell}{h - \\ell}, 0, 1\\right),\\quad \\ell = c(\\beta_{\\text{fast}}),\\ h = c(\\beta_{\\text{slow}}),\\quad c(\\beta) = \\frac{r \\ln\\!\\big(L / (2\\pi\\beta)\\big)}{2 \\ln b}",
+  dynamic: "\\begin{aligned} b' &= b\\left(\\frac{s\\,N}{L} - (s-1)\\right)^{\\frac{r}{r-2}} \\\\ \\omega'_j &= b'^{\\,-2j/r} \\end{aligned}",
+  yarn: "\\begin{aligned} \\omega'_j &= (1-\\gamma_j)\\,\\frac{\\omega_j}{s} + \\gamma_j\\,\\omega_j \\\\ \\gamma_j &= 1 - \\operatorname{clamp}\\!\\left(\\frac{j - \\ell}{h - \\ell}, 0, 1\\right) \\\\ \\ell &= c(\\beta_{\\text{fast}}),\\quad h = c(\\beta_{\\text{slow}}) \\\\ c(\\beta) &= \\frac{r \\ln\\!\\big(L / (2\\pi\\beta)\\big)}{2 \\ln b} \\end{aligned}",
   // aligned, not cases: a tall \{ is drawn by KaTeX with an inline-styled SVG, which the CSP refuses
-  llama3: "\\begin{aligned} \\omega'_j &= \\omega_j && \\text{if } \\lambda_j < L/h_f \\\\ \\omega'_j &= \\omega_j / s && \\text{if } \\lambda_j > L/l_f \\\\ \\omega'_j &= (1-g)\\,\\omega_j/s + g\\,\\omega_j,\\quad g = \\frac{L/\\lambda_j - l_f}{h_f - l_f} && \\text{otherwise} \\end{aligned}",
+  llama3: "\\begin{aligned} \\omega'_j &= \\omega_j && \\text{if } \\lambda_j < L/h_f \\\\ \\omega'_j &= \\omega_j / s && \\text{if } \\lambda_j > L/l_f \\\\ \\omega'_j &= (1-g)\\,\\omega_j/s + g\\,\\omega_j && \\text{otherwise,} \\\\ g &= \\frac{L/\\lambda_j - l_f}{h_f - l_f} \\end{aligned}",
 };
 
 export default {
