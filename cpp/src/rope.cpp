@@ -152,9 +152,11 @@ constexpr RopeFormula kFormulas[] = {
 };
 static_assert(sizeof(kFormulas) / sizeof(kFormulas[0]) == kRopeTypeCount, "one formula per rope type");
 
+// Every inv_j positive (not NaN, not underflowed to zero) and every angle
+// p inv_j with |p| < 2^24 finite, as the sinusoidal presets require.
 bool finite_positive(const std::vector<double>& v) {
   for (double x : v)
-    if (!std::isfinite(x) || !(x > 0)) return false;
+    if (!std::isfinite(x * kMaxAbsPosition) || !(x > 0)) return false;
   return true;
 }
 
