@@ -40,9 +40,13 @@ export function createClockSection(app) {
   element.classList.add('clock-section');
 
   let current = null;
+  let drawn = ''; // the fields the dials and strip were last drawn for
 
   function update(s) {
     controls.sync(s);
+    const key = [s.pos, s.d, s.base, s.cmap, s.lang].join();
+    if (key === drawn) return;
+    drawn = key;
     const d = s.d;
     const half = Math.floor(d / 2);
     const p = s.pos;

@@ -541,14 +541,20 @@ export default {
         scalingControls.sync(s);
         precisionControls.sync(s);
         measureToggle.sync(s);
-        const dialState = drawDials(s);
-        const check = drawCheck(s);
-        const layouts = drawLayouts(s);
-        const scaling = drawScaling(s);
-        current = { s, dial: dialState, check, layouts, scaling };
-        describeCheck(0);
-        describeScaling(0);
-        drawPrecision(s);
+        // each section is redrawn only when a field it shows changed
+        const changed = (...keys) => !prev || keys.some((k) => prev[k] !== s[k]);
+        current = { ...current, s };
+        if (changed('pos', 'base', 'seed')) current.dial = drawDials(s);
+        if (changed('k', 'seed', 'base')) {
+          current.check = drawCheck(s);
+          describeCheck(0);
+        }
+        if (changed('pos', 'base')) current.layouts = drawLayouts(s);
+        if (changed('factor', 'ctx', 'measure', 'base')) {
+          current.scaling = drawScaling(s);
+          describeScaling(0);
+        }
+        if (changed('at', 'base')) drawPrecision(s);
         if (!prev || prev.model !== s.model) {
           if (CONFIG_EXAMPLES[s.model] && textarea.value !== CONFIG_EXAMPLES[s.model]) {
             textarea.value = CONFIG_EXAMPLES[s.model];

@@ -105,8 +105,10 @@ export default {
 
     return {
       figures: { curves, lengths, clock },
-      update(s) {
+      update(s, prev) {
         clock.update(s);
+        // the clock's position moves only the clock (lists compare by value: each change makes new ones)
+        if (prev && Object.keys(s).every((k) => k === 'pos' || String(prev[k]) === String(s[k]))) return;
         const table = pe.table(s.len, s.d, { base: s.base });
         const omega = pe.frequencies(s.d, { base: s.base });
         current = { s, table, omega };
