@@ -5,6 +5,7 @@
 // never against the site's own code.
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import en from '../../web/src/i18n/en.js';
 import zh from '../../web/src/i18n/zh.js';
 import { ropeInvFreq } from '../js/rope-reference.mjs';
@@ -171,6 +172,13 @@ describe('lesson 9: RoPE', () => {
     const summary = numbersIn(await page.textContent('.rope-scaling-summary'));
     const fits = Object.values(options).map((o) => Array.from(ropeInvFreq(128, o)).filter((w) => (2 * Math.PI) / w <= 8192).length);
     for (const count of fits) assert.ok(summary.includes(count), `${count} in ${summary}`);
+    // the chart as a figure: its caption names the method parameters, its file name too
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.locator(chart).locator('.export-figure-svg').click()]);
+    assert.match(dl.suggestedFilename(), /s8_L8192\.svg$/);
+    const svg = readFileSync(await dl.path(), 'utf8');
+    const desc = svg.match(/<desc>([^<]*)<\/desc>/)[1];
+    for (const part of [/r = 128/, /base 500000/, /s = 8/, /L = 8192/]) assert.match(desc, part);
+    assert.equal((svg.match(/<path /g) ?? []).length, 5, 'five methods');
     // turns within L: switching the measure relabels the axis
     await page.check('input[data-key="measure"][value="rotations"]');
     await settle(page);
