@@ -80,7 +80,13 @@ Status timestep(const Args& a, PlanData& p, double shift, double scale) {
     return shift_at_fault ? detail::bad_status(Option::freq_shift) : Status::d_model_too_small;
   }
   const double period = a.get(Option::max_period);
-  for (int k = 0; k < a.h; ++k) p.freq.push_back(std::exp(-std::log(period) * double(k) / denom) * scale);
+  for (int k = 0; k < a.h; ++k) {
+    const double f = std::exp(-std::log(period) * double(k) / denom);
+    // The libraries multiply the position by f before the scale: where p f
+    // overflows their value is NaN, even with scale 0.
+    if (!std::isfinite(f * kMaxAbsPosition)) return Status::frequencies_not_finite;
+    p.freq.push_back(f * scale);
+  }
   return Status::ok;
 }
 

@@ -140,4 +140,7 @@ TEST_CASE("formulas that overflow, underflow or give NaN are refused", "[errors]
   o.preset = sinpe::Preset::diffusers;
   o.scale = 0;  // every angle zero on purpose: allowed
   CHECK(sinpe::make_plan(o, 64, &plan) == Status::ok);
+  // ... but not when p * exp(...) overflows before the scale (diffusers: NaN).
+  o.max_period = 2.086e-308;
+  CHECK(sinpe::make_plan(o, 64, &plan) == Status::frequencies_not_finite);
 }
