@@ -20,7 +20,7 @@ const { apply, ownKeys, getOwnPropertyDescriptor, getPrototypeOf } = Reflect;
 const { create } = Object;
 const { isArray } = Array;
 const { isInteger, isFinite, isSafeInteger } = Number;
-const { abs, log2 } = Math;
+const { log2 } = Math;
 const stringify = JSON.stringify;
 
 const TypedArrayPrototype = getPrototypeOf(Int8Array.prototype);
@@ -285,8 +285,8 @@ export function overlaps(a, b) {
 }
 
 // A fresh Float64Array copy of an Array (each element read once, each must be
-// a number) or of a numeric typed array; `check(v, i)` vets each value.
-function numbersCopy(name, value, width, check) {
+// a number) or of a numeric typed array. Values are the core's to check.
+function numbersCopy(name, value, width) {
   let n;
   let arrayLike = false;
   try {
@@ -325,7 +325,6 @@ function numbersCopy(name, value, width, check) {
   } else {
     call(taSet, copy, info.view);
   }
-  for (let i = 0; i < n; i++) check(copy[i], i);
   return copy;
 }
 
@@ -333,7 +332,8 @@ function numbersCopy(name, value, width, check) {
  * Positions as a fresh Float64Array copy: from an Array (sparse ones too; each
  * element read exactly once and must be a number) or a numeric typed array
  * (brand-checked; BigInt arrays refused; a SharedArrayBuffer is fine, as the
- * values are copied). Every position must be finite with |p| < 2^24.
+ * values are copied). The values themselves are the core's to check (finite,
+ * |p| < 2^24), which names the first bad one.
  *
  * `width` is the number of values each position yields in the result (dModel,
  * rotaryDim / 2, …): a length whose result would exceed the element limit is
@@ -347,22 +347,16 @@ function numbersCopy(name, value, width, check) {
  * positions can never change a result.
  */
 export function positionsArg(name, value, { width = 1 } = {}) {
-  const max = LIMITS.maxAbsPosition;
-  return numbersCopy(name, value, width, (v, i) => {
-    if (!isFinite(v)) fail(RangeError, `${name}[${i}] must be finite, got ${describe(v)}`);
-    if (!(abs(v) < max)) fail(RangeError, `${name}[${i}] must satisfy |position| < ${limitText(max)}, got ${v}`);
-  });
+  return numbersCopy(name, value, width);
 }
 
 /**
- * A list of finite numbers (an option such as a per-frequency factor) as a
+ * A list of numbers (an option such as a per-frequency factor) as a
  * fresh Float64Array copy; Array or numeric typed array as for positionsArg.
  * With `length`, exactly that many values.
  */
 export function numberArrayArg(name, value, { length } = {}) {
-  const copy = numbersCopy(name, value, 1, (v, i) => {
-    if (!isFinite(v)) fail(RangeError, `${name}[${i}] must be finite, got ${describe(v)}`);
-  });
+  const copy = numbersCopy(name, value, 1);
   if (length !== undefined && copy.length !== length)
     fail(RangeError, `${name} must have length ${length}, got ${copy.length}`);
   return copy;

@@ -5,9 +5,14 @@
  * Every value is the float64 evaluation of its preset's formula rounded to
  * float32, within 2.5e-7 (absolute) for |position| < 2^24 and dModel ≤ 65536.
  *
- * Errors: bad arguments throw a `TypeError` (wrong type, unknown option) or a
- * `RangeError` (value out of range) whose message names the argument; nothing
- * is written and the encoder stays usable.
+ * Errors: bad arguments throw a `TypeError` (wrong type, unknown option, an
+ * option the chosen formula does not read, a look-alike or detached typed
+ * array) or a `RangeError` (value out of range, a formula that overflows)
+ * whose message names the argument; nothing is written and the encoder stays
+ * usable. Loading failures reject `sinpe()` with an `Error` saying what to
+ * pass, the engine's error as its `cause`.
+ *
+ * Methods are bound: `const table = pe.table; table(3, 4)` works.
  *
  * @packageDocumentation
  */
@@ -100,7 +105,11 @@ export interface InitOptions {
   locateFile?: (path: string, prefix: string) => string;
 }
 
-/** A loaded module. All results are JS-owned arrays; none is a view into wasm memory. */
+/**
+ * A loaded module. All results are JS-owned arrays; only
+ * {@link PreparedEncoder.chunks} hands out views into wasm memory, valid
+ * during its callback.
+ */
 export interface Encoder {
   /** Whether the SIMD build is running. */
   readonly simd: boolean;
@@ -110,6 +119,10 @@ export interface Encoder {
   readonly presets: readonly Preset[];
   /** All layout names. */
   readonly layouts: readonly Layout[];
+  /** All RoPE types. */
+  readonly ropeTypes: readonly RopeType[];
+  /** All RoPE rotation layouts. */
+  readonly ropeLayouts: readonly RopeLayout[];
 
   /**
    * Rows for arbitrary positions (any order, fractional allowed: diffusion timesteps).
@@ -155,8 +168,169 @@ export interface Encoder {
    */
   heatmap(start: number, count: number, dModel: number, options?: HeatmapOptions): Uint8ClampedArray;
 
-  /** Bytes of wasm memory (it grows only for cached plans, never with request size). */
-  heapBytes(): number;
+  /**
+   * A prepared encoder for one width and options: the options are checked and
+   * the plan made once; each call then checks only its own arguments. The
+   * fast path for many small requests (one row per frame, say).
+   */
+  prepare(dModel: number, options?: EncodingOptions): PreparedEncoder;
+
+  /** The RoPE frequencies inv_j (radians per position), j < rotaryDim/2, in float64. */
+  ropeFrequencies(rotaryDim: number, options?: RopeOptions): Float64Array;
+
+  /**
+   * cos/sin caches for `positions` (fractional allowed, |p| < 2^24): row-major
+   * (n, rotaryDim/2), cos = cos(p·inv_j)·attentionFactor, sin likewise —
+   * onnxruntime's `RotaryEmbedding` `cos_cache`/`sin_cache` layout.
+   */
+  ropeCache(positions: ArrayLike<number>, rotaryDim: number, options?: RopeCacheOptions): RopeCache;
+
+  /** {@link Encoder.ropeCache} for positions `start … start+count-1`. */
+  ropeCacheRows(start: number, count: number, rotaryDim: number, options?: RopeCacheOptions): RopeCache;
+
+  /**
+   * Rotates queries or keys in place. `x` holds n tokens × numHeads × headDim
+   * values ([token][head][dim]), token i at `positions[i]`; numHeads =
+   * x.length / (n · headDim). Dimensions `rotaryDim … headDim-1` pass through.
+   * @returns `x`.
+   */
+  applyRope(x: Float32Array, positions: ArrayLike<number>, headDim: number, options?: ApplyRopeOptions): Float32Array;
+
+  /** RoPE options from a model's parsed config.json (see {@link ropeOptionsFromConfig}). */
+  ropeOptionsFromConfig(config: object): RopeConfig;
+}
+
+/** A prepared encoder (see {@link Encoder.prepare}). */
+export interface PreparedEncoder {
+  /** The width of every row. */
+  readonly dModel: number;
+  /** Same values as `pe.rows(start, count, dModel, options)`, into `out` when given. */
+  rows(start: number, count: number, out?: Float32Array): Float32Array;
+  /** Same values as `pe.encode(positions, dModel, options)`, into `out` when given. */
+  encode(positions: ArrayLike<number>, out?: Float32Array): Float32Array;
+  /**
+   * Zero-copy: calls `callback(view, firstRow)` for consecutive chunks of rows
+   * `start … start+count-1`. `view` is a Float32Array over the module's memory
+   * holding rows `firstRow … firstRow + view.length/dModel - 1` (`firstRow` is
+   * a position). Read it, copy it (`out.set(view, …)`), upload it
+   * (`device.queue.writeBuffer`, `gl.texSubImage2D`) — but do not keep it: when
+   * the callback returns the view is detached (length 0), and the next chunk
+   * reuses its memory. The encoder cannot be called from inside the callback.
+   */
+  chunks(start: number, count: number, callback: (view: Float32Array, firstRow: number) => void): void;
+}
+
+/** RoPE frequency types (Hugging Face `rope_type`). */
+export type RopeType = 'default' | 'linear' | 'dynamic' | 'yarn' | 'longrope' | 'llama3';
+
+/**
+ * RoPE rotation layouts. `half`: pair j is (j, j + rotaryDim/2) (GPT-NeoX,
+ * Hugging Face `rotate_half`, onnxruntime `interleaved = 0`). `interleaved`:
+ * pair j is (2j, 2j + 1) (GPT-J, Meta's `freqs_cis`, onnxruntime `interleaved = 1`).
+ */
+export type RopeLayout = 'half' | 'interleaved';
+
+/**
+ * RoPE options (transformers' `modeling_rope_utils`). An option the rope type
+ * does not read throws a `TypeError`.
+ */
+export interface RopeOptions {
+  /** Default `'default'`. */
+  ropeType?: RopeType;
+  /** `rope_theta`; every type. Default 10000; must be > 1. */
+  base?: number;
+  /** Context-extension factor s: linear, dynamic (required), yarn, longrope, llama3 (default 8). */
+  factor?: number;
+  /** `max_position_embeddings`: dynamic (required), yarn, longrope. */
+  maxPositions?: number;
+  /** `original_max_position_embeddings`: yarn, longrope, llama3 (default 8192). */
+  originalMaxPositions?: number;
+  /** Current sequence length: dynamic (grows the base beyond maxPositions), longrope (long factors beyond L). */
+  seqLen?: number;
+  /** llama3: default 1. */
+  lowFreqFactor?: number;
+  /** llama3: default 4. */
+  highFreqFactor?: number;
+  /** yarn: default 32. */
+  betaFast?: number;
+  /** yarn: default 1. */
+  betaSlow?: number;
+  /** yarn, longrope: multiplies every cos and sin (else derived from the factor). */
+  attentionFactor?: number;
+  /** yarn (DeepSeek): with mscaleAllDim, attention factor m(s, mscale) / m(s, mscaleAllDim). */
+  mscale?: number;
+  /** yarn (DeepSeek). */
+  mscaleAllDim?: number;
+  /** yarn: round the correction range to integers. Default true. */
+  truncate?: boolean;
+  /** longrope (required): rotaryDim/2 positive rescale factors used up to L. */
+  shortFactor?: ArrayLike<number>;
+  /** longrope (required): rotaryDim/2 positive rescale factors used beyond L. */
+  longFactor?: ArrayLike<number>;
+}
+
+export interface RopeCacheOptions extends RopeOptions {
+  /** Write into these arrays (each n × rotaryDim/2, not overlapping) instead of new ones. */
+  out?: { cos: Float32Array; sin: Float32Array };
+}
+
+export interface ApplyRopeOptions extends RopeOptions {
+  /** Dimensions rotated (even, ≤ headDim). Default headDim. */
+  rotaryDim?: number;
+  /** Default `'half'`. */
+  layout?: RopeLayout;
+}
+
+/** A RoPE cache (see {@link Encoder.ropeCache}). */
+export interface RopeCache {
+  cos: Float32Array;
+  sin: Float32Array;
+  /** The factor every value was multiplied by (1 unless yarn or longrope scale). */
+  attentionFactor: number;
+}
+
+/** What {@link ropeOptionsFromConfig} reads from a config.json. */
+export interface RopeConfig {
+  headDim: number;
+  rotaryDim: number;
+  options: RopeOptions;
+}
+
+/**
+ * The core's vocabulary, generated from `cpp/include/sinpe/vocabulary.def`:
+ * every preset (with the options it reads and their defaults), rope type,
+ * layout, option, status and limit.
+ */
+export interface Vocabulary {
+  readonly version: string;
+  readonly limits: { readonly maxDModel: number; readonly maxAbsPosition: number; readonly maxElements: number };
+  readonly layouts: readonly Layout[];
+  readonly ropeLayouts: readonly RopeLayout[];
+  readonly options: readonly {
+    readonly name: string;
+    readonly type: 'number' | 'boolean' | 'numberArray';
+    readonly rule: string;
+    readonly configKey: string | null;
+    readonly doc: string;
+  }[];
+  readonly presets: readonly VocabularyFormula<Preset>[];
+  readonly ropeTypes: readonly VocabularyFormula<RopeType>[];
+  readonly statuses: readonly {
+    readonly code: number;
+    readonly name: string;
+    readonly error: 'none' | 'RangeError' | 'TypeError';
+    readonly argument: string;
+    readonly message: string;
+  }[];
+}
+
+/** A preset or rope type: the options its formula reads, their defaults (null: none) and which are required. */
+export interface VocabularyFormula<Name extends string> {
+  readonly name: Name;
+  readonly layout?: Layout;
+  readonly reads: readonly string[];
+  readonly defaults: Readonly<Record<string, number | null>>;
+  readonly required: readonly string[];
 }
 
 /** Loads and instantiates the module. */
@@ -166,3 +340,18 @@ export default function sinpe(init?: InitOptions): Promise<Encoder>;
 export declare const presets: readonly Preset[];
 /** All layout names. */
 export declare const layouts: readonly Layout[];
+/** All RoPE types. */
+export declare const ropeTypes: readonly RopeType[];
+/** All RoPE rotation layouts. */
+export declare const ropeLayouts: readonly RopeLayout[];
+/** The core's vocabulary. */
+export declare const vocabulary: Vocabulary;
+/**
+ * A model's parsed config.json → `{ headDim, rotaryDim, options }` for the
+ * RoPE methods: `rope_scaling` (its type under `type` or `rope_type`, with
+ * `rope_theta` at the top level) or `rope_parameters` (transformers v5),
+ * `partial_rotary_factor`, `head_dim`, `max_position_embeddings`,
+ * `original_max_position_embeddings` (in the scaling object or at the top
+ * level). Throws a TypeError/RangeError naming the config key.
+ */
+export declare function ropeOptionsFromConfig(config: object): RopeConfig;

@@ -231,7 +231,7 @@ class Encoder {
       countName: 'count',
       start,
       count,
-      position: `rows [${start}, ${start + count})`,
+      position: 'start + count - 1',
       value: start + count - 1,
       rows: count,
       width: cols,
@@ -263,7 +263,7 @@ class Encoder {
     const parsed = encodingOptions(snap, EXTRA.none, 'preset');
     const d = numberType('dModel', dModel);
     const handle = this.#plan(parsed, d, {}, true);
-    const prepared = new Prepared(this.#e, handle, d, parsed.context, () => this.#engine());
+    const prepared = new Prepared(handle, d, parsed.context, () => this.#engine());
     released?.register(prepared, { engine: this.#e, handle });
     return prepared;
   }
@@ -346,13 +346,11 @@ class Encoder {
  * their own arguments and call the module once per chunk.
  */
 class Prepared {
-  #e;
   #h;
   #enter;
   #context;
 
-  constructor(engine, handle, dModel, context, enter) {
-    this.#e = engine;
+  constructor(handle, dModel, context, enter) {
     this.#h = handle;
     this.#enter = enter;
     this.#context = { ...context, dModel };

@@ -133,13 +133,15 @@ void release(int handle) {
   if (handle > 0 && std::size_t(handle) < g_handles.size()) g_handles[std::size_t(handle)] = Entry();
 }
 
+// Rows of a sinusoidal plan, or cache rows of a RoPE plan (r/2 values per array).
 int check_rows(int handle, double start, double count) {
   const Entry* e = entry(handle, kRows);
-  if (!e) return code(Status::bad_buffer);
+  const Entry* rope = e ? nullptr : entry(handle, kRope);
+  if (!e && !rope) return code(Status::bad_buffer);
   std::size_t n = 0;
   if (!count_arg(count, &n)) return code(Status::bad_count);
   if (const Status s = check_row_range(start, n); s != Status::ok) return code(s);
-  return code(check_elements(n, std::size_t(e->plan.d_model())));
+  return code(check_elements(n, e ? std::size_t(e->plan.d_model()) : std::size_t(rope->rope.rotary_dim() / 2)));
 }
 
 int check_positions(double count) {

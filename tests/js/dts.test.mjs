@@ -1,0 +1,46 @@
+// The hand-written sinpe.d.ts against the vocabulary the core generates: every
+// union (presets, layouts, rope types, rope layouts) and every option name
+// match, so the types cannot drift from what the module accepts.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { vocabulary } from 'sinpe.wasm';
+
+const dir = dirname(createRequire(import.meta.url).resolve('sinpe.wasm/package.json'));
+const dts = readFileSync(join(dir, 'js/sinpe.d.ts'), 'utf8');
+
+// The string members of `export type Name = 'a' | 'b' ...;`.
+function union(name) {
+  const m = dts.match(new RegExp(`export type ${name} =([^;]*);`));
+  assert.ok(m, `sinpe.d.ts declares type ${name}`);
+  return [...m[1].matchAll(/'([^']*)'/g)].map((x) => x[1]);
+}
+
+// The member names of `export interface Name ... { ... }` (one level).
+function members(name) {
+  const m = dts.match(new RegExp(`export interface ${name}\\b[^{]*\\{([\\s\\S]*?)\\n\\}`));
+  assert.ok(m, `sinpe.d.ts declares interface ${name}`);
+  return [...m[1].matchAll(/^\s{2}(?:readonly\s+)?(\w+)\??:/gm)].map((x) => x[1]);
+}
+
+test('the .d.ts unions list exactly the vocabulary names', () => {
+  assert.deepEqual(union('Preset'), vocabulary.presets.map((p) => p.name));
+  assert.deepEqual(union('Layout'), [...vocabulary.layouts]);
+  assert.deepEqual(union('RopeType'), vocabulary.ropeTypes.map((t) => t.name));
+  assert.deepEqual(union('RopeLayout'), [...vocabulary.ropeLayouts]);
+});
+
+test('the .d.ts option interfaces declare exactly the vocabulary options, with their types', () => {
+  const sinusoidal = new Set(vocabulary.presets.flatMap((p) => p.reads));
+  const rope = new Set(vocabulary.ropeTypes.flatMap((t) => t.reads));
+  assert.deepEqual(new Set(members('EncodingOptions')), new Set(['preset', 'layout', ...sinusoidal]));
+  assert.deepEqual(new Set(members('RopeOptions')), new Set(['ropeType', ...rope]));
+  const declared = { number: 'number', boolean: 'boolean', numberArray: 'ArrayLike<number>' };
+  for (const o of vocabulary.options) {
+    const m = dts.match(new RegExp(`\\n\\s{2}${o.name}\\?: ([^;]+);`));
+    assert.ok(m, `option ${o.name} is declared`);
+    assert.equal(m[1], declared[o.type], `option ${o.name}: ${m[1]} vs vocabulary type ${o.type}`);
+  }
+});
