@@ -1,7 +1,22 @@
 // Consumer: a TypeScript project type-checks this file with `tsc --noEmit`
 // against the shipped sinpe.d.ts. The @ts-expect-error lines must be errors,
 // so the declarations are shown to constrain, not just to exist.
-import sinpe, { presets, layouts, type Encoder, type Preset, type Layout, type InitOptions } from 'sinpe.wasm';
+import sinpe, {
+  presets,
+  layouts,
+  ropeTypes,
+  ropeLayouts,
+  vocabulary,
+  ropeOptionsFromConfig,
+  type Encoder,
+  type Preset,
+  type Layout,
+  type InitOptions,
+  type PreparedEncoder,
+  type RopeType,
+  type RopeLayout,
+  type RopeCache,
+} from 'sinpe.wasm';
 
 const init: InitOptions = { simd: 'auto' };
 const pe: Encoder = await sinpe(init);
@@ -13,8 +28,33 @@ const c: Float32Array = pe.grid2d(14, 14, 768, { preset: 'mae', clsToken: true }
 const x: Float32Array = pe.addTo(new Float32Array(2 * 16 * 64), 64, { start: 1, seqLen: 16, preset: 'fairseq', paddingIdx: 1 });
 const px: Uint8ClampedArray = pe.heatmap(0, 32, 64, { columnStart: 0, columns: 32, vmin: -1, vmax: 1, colormap: new Uint8Array(1024) });
 const f: Float64Array = pe.frequencies(64, { preset: 'tensor2tensor', minTimescale: 1, maxTimescale: 1e4 });
-const flags: [boolean, string, number] = [pe.simd, pe.version, pe.heapBytes()];
+const flags: [boolean, string] = [pe.simd, pe.version];
 void [a, b, c, x, px, f, flags];
+
+// The prepared fast path: rows, encode, and zero-copy chunks over wasm memory.
+const enc: PreparedEncoder = pe.prepare(64, { preset: 'mae' });
+const width: number = enc.dModel;
+const r: Float32Array = enc.rows(0, 4, new Float32Array(4 * width));
+const e: Float32Array = enc.encode([0.5, 2]);
+enc.chunks(0, 10000, (view: Float32Array, firstRow: number) => void [view[0], firstRow]);
+void [r, e];
+
+// RoPE: frequencies, caches (optionally into caller arrays), rotation in place, config.json.
+const ropeType: RopeType = ropeTypes[3];
+const ropeLayout: RopeLayout = ropeLayouts[1];
+const inv: Float64Array = pe.ropeFrequencies(128, { ropeType: 'llama3', factor: 8, originalMaxPositions: 8192 });
+const cache: RopeCache = pe.ropeCache(new Float64Array([0, 1, 2]), 64, { ropeType, factor: 4, originalMaxPositions: 4096, out: { cos: new Float32Array(96), sin: new Float32Array(96) } });
+const rows: RopeCache = pe.ropeCacheRows(0, 16, 64, { ropeType: 'longrope', shortFactor: new Float64Array(32).fill(1), longFactor: new Float64Array(32).fill(2), originalMaxPositions: 4096 });
+const q: Float32Array = pe.applyRope(new Float32Array(3 * 2 * 64), [0, 1, 2], 64, { rotaryDim: 32, layout: ropeLayout });
+const { headDim, rotaryDim, options } = ropeOptionsFromConfig({ rope_theta: 500000, head_dim: 128 });
+const sameConfig = pe.ropeOptionsFromConfig({ rope_scaling: { rope_type: 'linear', factor: 2 } });
+const att: number = cache.attentionFactor * rows.attentionFactor;
+void [inv, q, headDim, rotaryDim, options, sameConfig, att];
+
+// The core's vocabulary, read-only.
+const maxD: number = vocabulary.limits.maxDModel;
+const reads: readonly string[] = vocabulary.presets[0].reads;
+void [maxD, reads];
 
 // @ts-expect-error: not a preset
 pe.rows(0, 1, 8, { preset: 'bert' });
@@ -30,3 +70,13 @@ pe.heatmap(0, 1, 8, { out: new Float32Array(32) });
 pe.simd = false;
 // @ts-expect-error: init.simd is 'auto' | boolean
 void sinpe({ simd: 'yes' });
+// @ts-expect-error: test and benchmark hooks are not part of the package
+pe.heapBytes();
+// @ts-expect-error: not a rope type
+pe.ropeCache([0], 8, { ropeType: 'ntk' });
+// @ts-expect-error: RoPE layouts are 'half' | 'interleaved'
+pe.applyRope(new Float32Array(8), [0], 8, { layout: 'concat' });
+// @ts-expect-error: a chunk is a Float32Array view
+enc.chunks(0, 1, (view: Float64Array) => void view);
+// @ts-expect-error: the vocabulary is read-only
+vocabulary.limits.maxDModel = 1;
