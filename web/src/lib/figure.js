@@ -476,7 +476,7 @@ function parameterText(app, lesson, state) {
       const shown = FIELDS[key].type === 'enum' ? app.t(`${key}.${value}`, null, String(value)) : formatField(key, value);
       return `${app.t(`control.${key}`)} = ${shown}`;
     })
-    .join(', ');
+    .join(app.t('figure.listJoin'));
 }
 
 /**
@@ -489,20 +489,25 @@ export function figureSpec(element, app, lesson) {
   const source = element.figureSource;
   const state = app.state;
   const plot = source.plot();
-  const parts = [source.label.replace(/\.$/, '') + '.'];
+  const minus = (v) => String(v).replace('-', '−');
+  // sentences, each closed by the language's full stop
+  const sentences = [source.label.replace(/[.。]$/, '')];
   let colorbar = null;
   if (plot.kind === 'heatmap') {
     const scale = source.scale() ?? { cmap: state.cmap ?? 'rdbu', vmin: -1, vmax: 1, label: app.t('axis.value') };
     colorbar = scale;
-    parts.push(
-      `${app.t('figure.rows', { label: plot.yLabel, first: plot.y0, last: plot.y0 + plot.rows - 1 })}; ${app.t('figure.columns', { first: plot.x0, last: plot.x0 + plot.columns - 1 })}.`,
-      app.t('figure.colour', { label: scale.label, vmin: scale.vmin, vmax: scale.vmax, cmap: app.t(`cmap.${scale.cmap}`, null, scale.cmap) }) + '.',
+    sentences.push(
+      app.t('figure.cells', { label: plot.yLabel, first: plot.y0, last: plot.y0 + plot.rows - 1, firstColumn: plot.x0, lastColumn: plot.x0 + plot.columns - 1 }),
+      app.t('figure.colour', { label: scale.label, vmin: minus(scale.vmin), vmax: minus(scale.vmax), cmap: app.t(`cmap.${scale.cmap}`, null, scale.cmap) }),
     );
   } else {
-    parts.push(app.t('figure.series', { names: plot.series.map((s) => s.name).join('; ') }) + '.');
+    sentences.push(app.t('figure.series', { names: plot.series.map((s) => s.name).join(app.t('figure.listJoin')) }));
   }
-  const caption = source.info?.caption?.() ?? `${parts.join(' ')} ${parameterText(app, lesson, state)}.`;
-  return { title: source.info?.title?.(), caption: `${caption} ${app.t('figure.made', { version: app.pe?.version ?? '' })}`, plot, colorbar };
+  sentences.push(parameterText(app, lesson, state));
+  const stop = app.t('figure.stop');
+  const own = source.info?.caption?.();
+  const caption = own ?? sentences.map((s) => s + stop).join(app.t('figure.space'));
+  return { title: source.info?.title?.(), caption: `${caption}${app.t('figure.space')}${app.t('figure.made', { version: app.pe?.version ?? '' })}`, plot, colorbar };
 }
 
 /** The file name (without extension) of a figure: lesson, figure number, key parameters, the row range. */
