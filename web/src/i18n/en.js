@@ -332,7 +332,7 @@ export default {
       ],
       dialsTitle: 'Each pair is a hand on a dial',
       dialsText: [
-        'Here is a query of head size 8: four pairs, four dials. The faint hand is the query as it comes out of the projection $W_q$ (position 0); the dark hand is what attention sees at position $p$. Move the position: pair 0 turns one radian (57.3°) per position, pair 3 a thousandth of that. The dots show the hand at the previous positions. The length of a hand never changes; only its direction does.',
+        'Here is a query of head size 8: four pairs, four dials. The dashed hand is the query as it comes out of the projection $W_q$ (position 0); the solid hand is what attention sees at position $p$. Move the position: pair 0 turns one radian (57.3°) per position, pair 3 a thousandth of that. The dots show the hand at the previous positions. The length of a hand never changes; only its direction does.',
       ],
       dialsLabel: 'The four pairs of the query as dial hands',
       dialTitle: 'pair {j}: dims {a}, {b}',
