@@ -161,8 +161,10 @@ test('exports: CSV, .npy and PNG of the current view', async () => {
   const values = new Float32Array(npy.bytes.buffer.slice(npy.bytes.byteOffset + 10 + headerLength, npy.bytes.byteOffset + npy.bytes.length));
   assert.equal(values.length, 24);
   assert.ok(Math.abs(values[8] - Math.sin(1)) < 1e-6);
-  const png = await save('.export-png');
+  // the picture is exported as a figure (figures.test.mjs checks its axes, colour bar and cells)
+  const png = await save('.lesson-heatmap figure.heatmap .export-figure-png');
   assert.deepEqual([...png.bytes.subarray(1, 4)], [0x50, 0x4e, 0x47]);
+  assert.match(png.name, /rows0-2\.png$/);
   assert.deepEqual(page.problems, []);
   await page.close();
 });
