@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import sinpe from 'sinpe.wasm';
-import { buggyTable, exponents, float32Row, octaveSample, toleranceSnippet } from '../../web/src/model/pitfalls.js';
+import { buggyTable, correctTable, exponents, float32Row, octaveSample, toleranceSnippet } from '../../web/src/model/pitfalls.js';
 import { colorIndex } from '../../web/src/model/colour.js';
 import { columnInfo, columnOf } from '../../web/src/model/layout.js';
 import { maeGrid, presetCall, variantsSnippet } from '../../web/src/model/variants.js';
@@ -113,7 +113,8 @@ test('variants: MAE grid, package calls and a snippet that defines every name it
   const mae = presetCall('mae', 10, 8, 'concat');
   assert.equal(mae.source, "pe.grid2d(3, 4, 8, { preset: 'mae', layout: 'concat' })");
   assert.equal(mae.run(pe).length, 12 * 8);
-  const snippet = variantsSnippet(call, 8);
+  const snippet = variantsSnippet(call, 8, (key) => `comment ${key}`);
+  assert.match(snippet, /^\/\/ comment rows$/m);
   const code = snippet.replace(/\/\/.*$/gm, '');
   for (const name of ['colormap', 'canvas', 'rgba', 'table', 'pe']) {
     const defined = code.search(new RegExp(`(const|let) ${name}\\b`));
@@ -145,6 +146,22 @@ test('embeddings: typed cells, seeded embeddings, dropout, snippet', () => {
   const kept = dropout(values, 0.5, 3);
   assert.ok(kept.every((v) => v === 0 || v === 2));
   near(kept.filter((v) => v === 0).length / 1000, 0.5, 0.06, 'dropped fraction');
-  assert.match(addToSnippet(6, 16), /pe\.addTo\(x, 16, \{ seqLen: 6 \}\)/);
-  assert.match(toleranceSnippet(0.001), /^tolerance = 0\.001$/m);
+  assert.match(addToSnippet(6, 16, (key, v) => `${key} ${v.n}`), /pe\.addTo\(x, 16, \{ seqLen: 6 \}\); +\/\/ add 6$/m);
+  assert.match(toleranceSnippet(0.001, 'agree'), /^tolerance = 0\.001\n.*# agree$/m);
+});
+
+test('the correct float64 table agrees with the buggy one exactly in row 0 and column 0, and with the package', () => {
+  const d = 16;
+  const len = 9;
+  const right = correctTable(len, d);
+  const wrong = buggyTable(len, d);
+  const sinpeRows = pe.table(len, d);
+  for (let p = 0; p < len; p++) {
+    assert.equal(wrong[p * d] - right[p * d], 0, `column 0, position ${p}`);
+    for (let c = 0; c < d; c++) {
+      near(right[p * d + c], sinpeRows[p * d + c], 2.5e-7, `(${p}, ${c})`);
+      if (p === 0) assert.equal(wrong[c] - right[c], 0);
+    }
+  }
+  near(right[3 * d + 5], Math.cos(3 / 10000 ** (4 / 16)), 1e-15, 'column 5 is the cos of pair 2');
 });

@@ -105,13 +105,26 @@ function setState(patch, { fromUser = false } = {}) {
   if (fromUser || normalized.messages.length) showMessages(messages);
   const langChanged = next.lang !== state.lang;
   const lessonChanged = next.lesson !== state.lesson;
+  // the lesson left behind keeps its own history entry, with all of its state
+  if (lessonChanged) flushHash();
   state = next;
   if (langChanged) rememberLang(state.lang);
   if (langChanged || lessonChanged) {
     buildPage();
-    if (lessonChanged) document.getElementById('lesson').focus({ preventScroll: false });
+    if (lessonChanged) {
+      lastHash = toHash(state);
+      history.pushState(null, '', lastHash);
+      landAtTitle();
+    }
   } else scheduleRender();
   scheduleHash();
+}
+
+/** Scrolls the new lesson's title to the top of the window and moves focus to the lesson. */
+function landAtTitle() {
+  const main = document.getElementById('lesson');
+  main.focus({ preventScroll: true });
+  main.querySelector('h1.lesson-title')?.scrollIntoView({ block: 'start' });
 }
 
 function scheduleRender() {
@@ -147,16 +160,28 @@ function writeHash() {
   }
 }
 
-window.addEventListener('hashchange', () => {
+/** Writes a pending hash now. */
+function flushHash() {
+  clearTimeout(hashTimer);
+  writeHash();
+}
+
+// Back/Forward (popstate) and a hash edited by hand (hashchange): the state follows the URL.
+function followLocation() {
   if (location.hash === lastHash) return;
+  clearTimeout(hashTimer);
   const { state: parsed, messages } = parseHash(location.hash, state.lang, { check: dModelCheck });
-  const rebuild = parsed.lesson !== state.lesson || parsed.lang !== state.lang;
+  const lessonChanged = parsed.lesson !== state.lesson;
+  const rebuild = lessonChanged || parsed.lang !== state.lang;
   state = parsed;
   showMessages(messages);
+  lastHash = location.hash;
   if (rebuild) buildPage();
   else scheduleRender();
-  lastHash = location.hash;
-});
+  if (lessonChanged) landAtTitle();
+}
+window.addEventListener('popstate', followLocation);
+window.addEventListener('hashchange', followLocation);
 
 // ---- page ----
 
@@ -182,6 +207,15 @@ function buildNav() {
   });
   nav.setAttribute('aria-label', t('site.lessons'));
   nav.append(h('h2', { class: 'nav-title' }, t('site.lessons')), list);
+}
+
+/** On a narrow screen the menu is one scrolling row: bring the current lesson into its middle. */
+function showCurrentInNav() {
+  const nav = document.getElementById('lesson-nav');
+  const current = nav.querySelector('a[aria-current="page"]');
+  if (!current || nav.scrollWidth <= nav.clientWidth) return;
+  const offset = current.getBoundingClientRect().left - nav.getBoundingClientRect().left;
+  nav.scrollLeft += offset - (nav.clientWidth - current.offsetWidth) / 2;
 }
 
 function buildLangSwitch() {
@@ -225,6 +259,7 @@ function buildPage() {
   guide = attachGuide(container, app, state.lesson, view);
   previous = null;
   render();
+  showCurrentInNav();
   document.documentElement.dataset.ready = 'true';
 }
 

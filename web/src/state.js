@@ -75,7 +75,8 @@ export function normalize(state, env = {}) {
   const keys = FIELD_KEYS.filter((k) => lesson.controls.includes(k));
   for (const key of keys) {
     const { value } = validateField(key, out[key], out);
-    if (value !== null) out[key] = value;
+    // a value this lesson does not take (say a diverging colormap carried over) becomes its default
+    out[key] = value !== null ? value : defaultState(state.lesson, state.lang)[key];
     if (FIELDS[key].type === 'dModel' && env.check) {
       const fix = acceptedDModel(key, out, env);
       if (fix) {

@@ -52,6 +52,36 @@ export default {
     dismiss: '关闭',
   },
   export: { csv: '下载 CSV', npy: '下载 .npy', png: '下载 PNG' },
+  // 代码块里的注释（代码本身在各语言中相同）
+  code: {
+    formula: {
+      even: '每个频率一个 sin、一个 cos',
+      pos: '形状 (max_len, 1)',
+      twoI: '2i = 0, 2, 4, …（偶数）',
+      omega: '1 / base^(2i/d)，即频率',
+      sin: '偶数列',
+      cos: '奇数列，同一个 ω',
+    },
+    perColumn: {
+      pos: '形状 (max_len, 1)',
+      column: '列号，形状 (1, d_model)',
+      rates: '第 2k 列和第 2k+1 列共用一个频率',
+      sin: '偶数列：正弦',
+      cos: '奇数列：余弦',
+    },
+    d2l: { table: '形状 (1, max_len, d)', input: 'X 的形状：(batch, seq_len, d)', add: '沿 batch 维广播' },
+    addTo: { x: 'x：Float32Array(batch * {n} * {d})，词向量，按行存放', add: '原地计算 x += P[:, :{n}, :]，不保存整张表' },
+    pitfalls: {
+      buggy: '原教程笔记本（有错）',
+      fixed: '正确写法：2i 本身已是偶数，只用一次；cos 与 sin 共用 ω',
+      tolerance: '两者一致处为 True',
+    },
+    variants: {
+      rows: 'Float32Array({rows} * {d})，按行存放：第 r 行是 table.subarray(r * {d}, (r + 1) * {d})',
+      pixels: '同一视图的 RGBA 像素，可直接画到 canvas 上；colormap 是 Uint8Array(1024)',
+      lut: '查找表：第 i 项（RGBA）是数值 −1 + 2i/255 的颜色',
+    },
+  },
   lessons: {
     formula: {
       nav: '1 · 公式拆解',
@@ -62,7 +92,7 @@ export default {
       symbols: [
         '$pos$ 是位置（行号），$d$ 是 `d_model`（每行的长度），$i = 0, 1, \\dots, d/2-1$ 是频率的编号。第 $2i$ 列放正弦，第 $2i+1$ 列放同一个角度的余弦。结果是形状为 (`max_len`, `d_model`) 的矩阵：一行对应一个位置。',
       ],
-      examples: '示例数据：',
+      examples: '原教程笔记本中的例子：',
       example3x4: '3 个位置，d = 4',
       example8x16: '8 个位置，d = 16',
       step1: '第 1 步 · 位置列向量',
@@ -87,6 +117,16 @@ export default {
       heatmapLabel: '上表对应的热力图',
       codeTitle: '用 PyTorch 写出来',
       codeText: ['用 float64 计算、最后一次性转成 float32，得到的正是上面的数值（sinpe 也是这样算的）。'],
+      evenTitle: '为什么 d_model 必须是偶数',
+      even: [
+        '每个频率占两列：同一个角度的正弦和余弦，所以一行由 $d/2$ 对组成，d_model 必须是偶数。原教程因此一开始就检查：`if d_model % 2 != 0: raise ValueError(...)`。在上面输入一个奇数的 d_model，程序包会按这条规则拒绝它；第 8 课里有些库照样接受奇数宽度（补一列 0，或者以一个单独的正弦列结尾）。',
+      ],
+      readingTitle: '第 j 列与第 i 对：正确理解原教程',
+      reading: [
+        '$i$ 数的是“对”，不是列。d_model = 512 时有 256 个频率，$i$ 取 0 … 255，列号 $2i$ 或 $2i+1$ 取 0 … 511。（有一份教程说 $i$ 的范围是 0 … 511：那是列号，不是 $i$。）',
+        '如果按列 $j$ 而不是按对来写，频率是 $1/10000^{2\\lfloor j/2\\rfloor/d}$：也就是 NumPy 教程里的 `angle_rates = 1 / np.power(10000, 2 * (i // 2) / d_model)`，其中 `i` 是列号，`i // 2` 让第 $2k$ 列和第 $2k+1$ 列用同一个频率。',
+      ],
+      perColumnTitle: '按列计算的同一张表（NumPy 写法）',
     },
     heatmap: {
       nav: '2 · 读懂热力图',
@@ -100,7 +140,7 @@ export default {
       jump: '跳到位置',
       hoverHint: '指向一个单元格（或聚焦热力图后用方向键）即可读出它的值。',
       summary: '{rows} 个位置（{first} 到 {last}）× {d} 个维度，{layout}排列。',
-      beyond: '这些行从位置 {start} 开始。PyTorch 模块得预先算好这么长的一张表，sinpe 只按需生成要看的这几行（任意位置，最大到 {max}）。在热力图上滚动鼠标滚轮或按 PageUp/PageDown 即可翻动。',
+      beyond: '这些行从位置 {start} 开始。PyTorch 模块得预先算好这么长的一张表，sinpe 只按需生成要看的这几行（任意位置，最大到 {max}）。在热力图上按 PageUp/PageDown 或方向键、改起始位置或用跳转按钮即可翻动；在热力图上按住 Ctrl（⌘）滚动滚轮或双指捏合可以缩放。',
       row0Title: '第 0 行',
       row0: [
         '位置 0 处所有角度都是 0，所以每个 sin 列都是 $\\sin 0 = 0$（色条正中的颜色），每个 cos 列都是 $\\cos 0 = 1$（色条一端的颜色）。',
@@ -112,7 +152,7 @@ export default {
       },
       flatTitle: '为什么靠右的列几乎不变',
       flat: [
-        '第 $i$ 对列以频率 $\\omega_i = 1/\\text{base}^{2i/d}$ 转动。第一对每 $2\\pi \\approx 6.3$ 个位置转一圈，形成密集的条纹；最后几对的波长接近 $\\text{base} \\cdot 2\\pi$（base 为 10000 时约 63000 个位置）。在几百行之内它们的角度几乎不动，sin 停在 0 附近，cos 停在 1 附近。这要求 base 足够大：比如 base 为 2 时，最慢的波长也不到 $2 \\cdot 2\\pi \\approx 12.6$ 个位置，没有哪一列是平的（可以用 base 控件试试）。',
+        '第 $i$ 对列以频率 $\\omega_i = 1/\\text{base}^{2i/d}$ 转动。第一对每 $2\\pi \\approx 6.3$ 个位置转一圈，形成密集的条纹；最后几对的波长接近 $\\text{base} \\cdot 2\\pi$（base 为 10000 时约 63000 个位置）。在几百行之内它们的角度几乎不动，sin 停在 0 附近，cos 停在 1 附近。这要求 base 足够大：比如 base 为 2 时，最慢的波长也不到 $2 \\cdot 2\\pi \\approx 12.6$ 个位置，没有哪一列几乎不变（可以用 base 控件试试）。',
         '跳到位置 100000 或 10000000：慢变的列换成了别的颜色，因为经过这么多位置，再慢的角度也已转过不少；但在屏幕上的这些行里，它们依然几乎不变，呈竖直的色带。要看到它们沿行变化，需要跨越上万个位置。',
       ],
       flatLayout: {
@@ -148,7 +188,10 @@ export default {
       colValue: '第 {column} 列 = {value}',
       readoutPosition: '位置 {position}：{values}。',
       lengthsTitle: '波长构成等比数列',
-      lengthsText: ['频率 $i$ 每隔 $\\lambda_i$ 个位置重复一次。波长每一步都乘以同一个公比，从 $i = 0$ 时的 $2\\pi$ 一直增长到接近 $\\text{base}\\cdot 2\\pi$，所以在对数坐标上排成一条直线。'],
+      lengthsText: [
+        '频率 $i$ 每隔 $\\lambda_i$ 个位置重复一次。波长每一步都乘以同一个公比，从 $i = 0$ 时的 $2\\pi$ 一直增长到接近 $\\text{base}\\cdot 2\\pi$，所以在对数坐标上排成一条直线。',
+        '这个公比按每一对频率计是 `base^(2/d)`（一对中的两列共用一个波长）。有一份教程把公比写成 `10000^(1/d_model)`：那只是它的平方根，相当于假设相邻的每一列都有自己的波长，而实际上并非如此。',
+      ],
       lengthsLabel: '各频率的波长（对数坐标），并标出 max_len',
       lengthSeries: '波长 λ_i',
       maxLenMark: 'max_len = {len}',
@@ -176,8 +219,9 @@ export default {
       readoutPosition: '位置 {position} 的二进制是 {binary}。',
       readoutBit: '第 {bit} 位是 {value}，每 {period} 个位置翻转一次。',
       readoutColumn: '第 {column} 列（{kind}，i = {i}）= {value}，波长为 {wavelength} 个位置。',
-      explain: '二进制位从右往左读、位置编码从左往右读，两者都是由快到慢。第 $b$ 位的周期是 $2^{b+1}$，逐位翻倍；位置编码的波长 $2\\pi\\cdot\\text{base}^{2i/d}$ 也按等比增长，只是公比是 $\\text{base}^{2/d}$（d = {d}、base = {base} 时约为 {ratio}），而不是 2。',
+      explain: '二进制位从右往左读、位置编码从左往右读，两者都是由快到慢。第 $b$ 位的周期是 $2^{b+1}$，逐位翻倍；位置编码的波长 $2\\pi\\cdot\\text{base}^{2i/d}$ 也按等比增长，只是公比是 $\\text{base}^{2/d}$（d = {d}、base = {baseValue} 时约为 {ratio}），而不是 2。',
       chartTitle: '方波与正弦波',
+      chartWindow: '图中只画出全部 {count} 个位置中的 0 … {last}；圆点是整数位置，也就是表中的各行。',
       chartText: ['把第 {b0}、{b1} 位画成方波（1 ↦ +1，0 ↦ −1，周期 {p0} 和 {p1}），与位置编码的第 {c0}、{c1} 列放在一起比较，即 $i = {i0}$ 和 $i = {i1}$ 的正弦（d = {d}、base {base} 时波长为 {w0} 和 {w1} 个位置）。'],
       chartLabel: '第 0、1 位的方波与位置编码第 0、2 列',
       bitSeries: '第 {bit} 位',
@@ -227,7 +271,7 @@ export default {
     relative: {
       nav: '6 · 相对位置',
       title: '相对位置就是旋转',
-      intro: ['为什么正弦、余弦要成对出现？因为往后移动 $k$ 个位置，每一对 (sin, cos) 都会转过角度 $\\omega_i k$，与起始位置无关。所以 PE(pos + k) 是 PE(pos) 的一个固定线性变换 $M_k$：模型只需一个矩阵就能学会“往前看 k 个词”。'],
+      intro: ['为什么正弦、余弦要成对出现？因为往后移动 $k$ 个位置，每一对 (sin, cos) 都会转过角度 $\\omega_i k$，与起始位置无关。所以 PE(pos + k) 是 PE(pos) 的一个固定线性变换 $M_k$：模型只需一个矩阵就能学会关注与当前词相隔 k 个位置的词。'],
       rotationText: ['$M_k$ 是分块对角矩阵：每个频率一个 2×2 旋转块，作用在第 $2i$ 和 $2i+1$ 列上。它只依赖 $k$，与 $pos$ 无关。这就是和角公式：$\\sin(a+b) = \\sin a\\cos b + \\cos a\\sin b$，$\\cos(a+b) = \\cos a\\cos b - \\sin a\\sin b$。'],
       checkTitle: '实时验证',
       check: '把 PE({pos}) 旋转 k = {k}，再与 sinpe 算出的 PE({target}) 比较：最大差值 {error}。',
@@ -248,10 +292,10 @@ export default {
       intro: ['位置编码有两种不易察觉的出错方式：指数写错了，算出的表看起来却很像样；以及 float32 运算在位置变大时精度越来越差。'],
       bugTitle: '指数多乘了一个 2',
       bugText: [
-        '有一份示例笔记写成了 `10000 ** (2 * torch.arange(0, d, 2) / d)`。可是 `arange(0, d, 2)` 已经给出 $2i$，于是指数变成了 $4i/d$：频率下降速度快了一倍。它的余弦那一行用的是 `arange(1, d, 2)`，第 $2i+1$ 列的指数成了 $2(2i+1)/d$，和配对的正弦列频率不同，两列不再一起旋转。',
+        '有一份原教程笔记本写成了 `10000 ** (2 * torch.arange(0, d, 2) / d)`。可是 `arange(0, d, 2)` 已经给出 $2i$，于是指数变成了 $4i/d$：频率下降速度快了一倍。它的余弦那一行用的是 `arange(1, d, 2)`，第 $2i+1$ 列的指数成了 $2(2i+1)/d$，和配对的正弦列频率不同，两列不再一起旋转。',
       ],
       bugAfter: ['两张表的第 0 行完全相同（所有角度都是 0），所以粗看发现不了这个错误；第 0 列也相同。其余位置都不一样，越往下差异越大。'],
-      buggyTitle: '示例笔记（有错）',
+      buggyTitle: '原教程笔记本（有错）',
       correctTitle: '正确（sinpe）',
       differenceTitle: '差值：有错 − 正确',
       buggyLabel: '错误版本的热力图',
@@ -269,7 +313,7 @@ export default {
       seedTolerance: '容差 1e−3',
       errorSummary: 'd = {d} 时，float32 写法的最大误差在位置 4096 以内达到 {e4096}，65536 以内 {e65536}，2²⁰ 以内 {e1m}。',
       tolTitle: 'NumPy 风格的容差检查',
-      tolText: ['另一份示例笔记用 `np.abs(a - b) < tolerance` 比较两张表。这里逐个单元格地把 float32 写法与 sinpe 的精确结果比较：配色 +1 端表示 True，−1 端表示 False。跳到较大的位置，或把容差调小，就会看到不合格的单元格出现。'],
+      tolText: ['另一份原教程笔记本用 `np.abs(a - b) < tolerance` 比较两张表。这里逐个单元格地把 float32 写法与 sinpe 的精确结果比较：配色 +1 端表示 True，−1 端表示 False。跳到较大的位置，或把容差调小，就会看到不合格的单元格出现。'],
       tolScale: '检查结果：False ↦ −1，True ↦ +1',
       tolLabel: 'float32 写法与精确值的容差检查',
       jump: '从此位置开始',
@@ -297,6 +341,11 @@ export default {
       copyFailed: '此处不允许复制，请手动选中文本。',
       chartTitle: '频率对比',
       chartText: ['每个预设的频率都按等比数列分布，但端点不同：vaswani 和 keras 止于略大于 1/base 处；fairseq、whisper 和 tensor2tensor 的最后一个频率正好是 1/base；diffusers 的指数除以 $h - \\text{freqShift}$（默认 shift 为 1 时，最后一个频率正好是 1/maxPeriod），guided-diffusion 除以 $h$（和 vaswani 一样止于略大于 1/maxPeriod 处）；MAE 每个轴只用一半数量的频率。'],
+      ratioAxis: 'ω_i ÷ vaswani 的 ω_i',
+      ratioLabel: '各预设的频率除以 vaswani 的频率，线性坐标',
+      ratioText: ['把同样的频率逐个除以 vaswani 的频率，画在线性坐标上：1 表示频率相同。恰好到达 1/base 的预设在末端更低（它们最后一个频率是 base^(−1)，而 vaswani 的是 base^(−(h−1)/h)）；差一点到达的预设停在 1 上。'],
+      ratioOne: '与 vaswani 相同',
+      maeSeries: 'mae，每个轴（{count} 个频率）',
       chartLabel: '各预设的角频率（对数坐标）',
       omegaAxis: '角频率 ω_i',
       diffTitle: '所选预设的说明',

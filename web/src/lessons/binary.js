@@ -36,6 +36,10 @@ export default {
     // the chart draws these bits and these (sin) columns; the text names the same ones
     const CHART_BITS = [0, 1];
     const CHART_COLUMNS = [0, 2];
+    // the chart's window: 8 bits make 256 positions, and column 0 (wavelength 2π)
+    // would turn some 40 times across it, a solid block
+    const CHART_POSITIONS = 32;
+    const SAMPLES_PER_POSITION = 16; // the encoding is a smooth function of the position
 
     root.append(
       ...lessonHeader(app, 'binary'),
@@ -88,7 +92,7 @@ export default {
         peMap.draw({ rgba: pe.heatmap(0, count, s.d, { base: s.base, colormap: colormapLUT(s.cmap) }), columns: s.d, rows: count, x0: 0, y0: 0 });
         if (!prev || prev.cmap !== s.cmap) bar.draw(s.cmap, -1, 1);
         describe(Math.min(5, count - 1), { bitColumn: s.bits - 1 });
-        clear(explainBox).append(...paragraphs(t('lessons.binary.explain', { ratio: fmt(s.base ** (2 / s.d), 2), d: s.d, base: s.base })));
+        clear(explainBox).append(...paragraphs(t('lessons.binary.explain', { ratio: fmt(s.base ** (2 / s.d), 2), d: s.d, baseValue: s.base })));
 
         const series = [];
         const [c0, c1] = CHART_COLUMNS.map((c) => ({ column: c, i: c / 2, wavelength: fmt((2 * Math.PI) / omega[c / 2], 2) }));
@@ -99,23 +103,29 @@ export default {
             ),
           ),
         );
+        const chartCount = Math.min(count, CHART_POSITIONS);
+        if (count > chartCount) chartText.append(...paragraphs(t('lessons.binary.chartWindow', { last: chartCount - 1, count })));
         for (const b of CHART_BITS) {
           // a square wave: bit b holds its value from p to p + 1, then jumps
           const points = [];
-          for (let p = 0; p < count; p++) {
+          for (let p = 0; p < chartCount; p++) {
             const v = (p >> b) & 1 ? 1 : -1;
             points.push([p, v]);
-            if (p + 1 < count) points.push([p + 1, v]);
+            if (p + 1 < chartCount) points.push([p + 1, v]);
           }
           series.push({ name: t('lessons.binary.bitSeries', { bit: b }), points });
         }
+        // the encoding between the integers too (the package takes fractional positions)
+        const samples = Float64Array.from({ length: (chartCount - 1) * SAMPLES_PER_POSITION + 1 }, (_, k) => k / SAMPLES_PER_POSITION);
+        const smooth = pe.encode(samples, s.d, { base: s.base });
         for (const c of CHART_COLUMNS) {
           series.push({
             name: t('lessons.binary.colSeries', { column: c }),
-            points: Array.from({ length: count }, (_, p) => [p, table[p * s.d + c]]),
+            points: Array.from(samples, (p, k) => [p, smooth[k * s.d + c]]),
+            dots: Array.from({ length: chartCount }, (_, p) => [p, table[p * s.d + c]]),
           });
         }
-        chart.draw({ series, xDomain: [0, count - 1], yDomain: [-1.1, 1.1], marks: [{ y: 0 }] });
+        chart.draw({ series, xDomain: [0, Math.max(1, chartCount - 1)], yDomain: [-1.1, 1.1], marks: [{ y: 0 }] });
 
         const shown = Math.min(s.d, 6);
         clear(tableBox).append(

@@ -4,7 +4,7 @@
 import { h, fmt, tex, rich, paragraphs, clear } from '../lib/dom.js';
 import { createHeatmap, createColorBar } from '../lib/heatmap.js';
 import { colormapLUT, valuesToRGBA } from '../lib/colormap.js';
-import { lessonHeader, section, readout } from '../lib/lesson.js';
+import { lessonHeader, section, readout, commented } from '../lib/lesson.js';
 import { createExportBar } from '../lib/controls.js';
 import { downloadCSV, downloadNpy, toCSV } from '../lib/export.js';
 import { EDIT_LIMIT, parseEdits, formatEdits } from '../state.js';
@@ -22,6 +22,7 @@ export default {
     const shapes = h('div', { class: 'shapes' });
     const warn = h('p', { class: 'note fail' });
     const maps = {};
+    const boxes = {};
     const figure = (key, vmax) => {
       maps[key] = createHeatmap({
         xLabel: t('axis.column'),
@@ -30,7 +31,8 @@ export default {
         className: `short map-${key}`,
         onCursor: (c, r) => describe(r, c),
       });
-      return h('div', { class: 'embedding-figure' }, h('h3', {}, t(`lessons.embeddings.${key}Title`)), maps[key].element, h('p', { class: 'figure-summary' }, t('lessons.embeddings.range', { vmax })));
+      boxes[key] = h('div', { class: 'embedding-figure' }, h('h3', {}, t(`lessons.embeddings.${key}Title`)), maps[key].element, h('p', { class: 'figure-summary' }, t('lessons.embeddings.range', { vmax })));
+      return boxes[key];
     };
     const barUnit = createColorBar({ label: 'P' });
     const barSum = createColorBar({ label: 'X, X + P' });
@@ -87,7 +89,14 @@ export default {
             'data-col': c,
             'aria-label': t('lessons.embeddings.cellLabel', { token: word, position: r, column: c }),
           });
-          input.addEventListener('focus', () => describe(r, c));
+          // the edit of this cell when it was entered: a refused value restores it
+          // (typing "-1e9" passes through the valid "-1" on the way)
+          let entered = null;
+          const editOf = () => parseEdits(app.state.edit).find((e) => e.row === r && e.col === c)?.value ?? null;
+          input.addEventListener('focus', () => {
+            entered = editOf();
+            describe(r, c);
+          });
           input.addEventListener('input', () => {
             const text = input.value.trim();
             if (text === '') return; // emptied: restored on change
@@ -101,6 +110,7 @@ export default {
               setCell(r, c, null);
               editStatus.textContent = '';
             } else if (parseCell(text)?.value === undefined) {
+              if (editOf() !== entered) setCell(r, c, entered);
               editStatus.textContent = t('lessons.embeddings.editInvalid', { value: text.slice(0, 20), kept: cellText(current.x[r * current.s.d + c]) });
             }
             input.removeAttribute('aria-invalid');
@@ -159,7 +169,7 @@ export default {
       ),
       section(t('lessons.embeddings.whyTitle'), ...paragraphs(t('lessons.embeddings.why'))),
       section(t('lessons.embeddings.dropoutSection'), ...paragraphs(t('lessons.embeddings.dropoutText'))),
-      section(t('lessons.embeddings.codeTitle'), h('pre', {}, h('code', {}, D2L)), ...paragraphs(t('lessons.embeddings.codeText')), h('pre', {}, h('code', { class: 'sinpe-snippet' }))),
+      section(t('lessons.embeddings.codeTitle'), h('pre', {}, h('code', { class: 'code-d2l' }, commented(app, 'd2l', D2L))), ...paragraphs(t('lessons.embeddings.codeText')), h('pre', {}, h('code', { class: 'sinpe-snippet' }))),
     );
 
     let current = null;
@@ -189,24 +199,31 @@ export default {
         words.forEach((w, r) => x.set(embed(w, s.d, s.scale, s.seed), r * s.d));
         for (const e of parseEdits(s.edit)) if (e.row < n && e.col < s.d) x[e.row * s.d + e.col] = e.value;
         const fits = n <= s.len;
-        const p = pe.table(n, s.d); // = P[:, :seq_len] (rows 0 … seq_len − 1)
+        // P[:, :seq_len] has min(seq_len, max_len) rows: a table of max_len rows has no more
+        const pRows = Math.min(n, s.len);
+        const p = pe.table(pRows, s.d);
         const sum = fits ? pe.addTo(Float32Array.from(x), s.d, { seqLen: n }) : new Float32Array(n * s.d).fill(NaN);
         const dropped = dropout(sum, s.dropout, s.seed);
         current = { s, words, x, p, sum, dropped };
 
         warn.textContent = fits ? '' : t('lessons.embeddings.tooShort', { n, len: s.len });
+        // without enough rows the sum does not exist: its shape is left out (the note says why)
+        const sumShape = fits ? `,\\quad X + P[:, :${n}, :]\\in\\mathbb{R}^{1\\times ${n}\\times ${s.d}}` : '';
         clear(shapes).append(
           tex(
-            `X\\in\\mathbb{R}^{1\\times ${n}\\times ${s.d}},\\quad P\\in\\mathbb{R}^{1\\times ${s.len}\\times ${s.d}},\\quad P[:, :${n}, :]\\in\\mathbb{R}^{1\\times ${n}\\times ${s.d}},\\quad X + P[:, :${n}, :]\\in\\mathbb{R}^{1\\times ${n}\\times ${s.d}}`,
+            `X\\in\\mathbb{R}^{1\\times ${n}\\times ${s.d}},\\quad P\\in\\mathbb{R}^{1\\times ${s.len}\\times ${s.d}},\\quad P[:, :${n}, :]\\in\\mathbb{R}^{1\\times ${pRows}\\times ${s.d}}${sumShape}`,
             true,
           ),
         );
-        const draw = (key, values, vmax, rgba) =>
-          maps[key].draw({ rgba: rgba ?? valuesToRGBA(values, s.cmap, -vmax, vmax), columns: s.d, rows: n, x0: 0, y0: 0, scale: { cmap: s.cmap, vmin: -vmax, vmax, label: t(`lessons.embeddings.${key}Title`) } });
+        const draw = (key, values, vmax, rgba, rows = n) =>
+          maps[key].draw({ rgba: rgba ?? valuesToRGBA(values, s.cmap, -vmax, vmax), columns: s.d, rows, x0: 0, y0: 0, scale: { cmap: s.cmap, vmin: -vmax, vmax, label: t(`lessons.embeddings.${key}Title`) } });
         draw('x', x, SUM_RANGE);
-        draw('p', p, 1, pe.heatmap(0, n, s.d, { colormap: colormapLUT(s.cmap) }));
-        draw('sum', sum, SUM_RANGE);
-        draw('dropout', dropped, SUM_RANGE);
+        draw('p', p, 1, pe.heatmap(0, pRows, s.d, { colormap: colormapLUT(s.cmap) }), pRows);
+        boxes.sum.hidden = boxes.dropout.hidden = !fits;
+        if (fits) {
+          draw('sum', sum, SUM_RANGE);
+          draw('dropout', dropped, SUM_RANGE);
+        }
         barUnit.draw(s.cmap, -1, 1);
         barSum.draw(s.cmap, -SUM_RANGE, SUM_RANGE);
         const shape = `${s.d}|${s.tokens}`;
@@ -218,7 +235,7 @@ export default {
         const focused = document.activeElement?.classList?.contains('cell-input') ? document.activeElement : null;
         if (focused) describe(Number(focused.dataset.row), Number(focused.dataset.col));
         else describe(0, 0);
-        root.querySelector('.sinpe-snippet').textContent = addToSnippet(n, s.d);
+        root.querySelector('.sinpe-snippet').textContent = addToSnippet(n, s.d, (key, vars) => t(`code.addTo.${key}`, vars));
       },
     };
   },
@@ -228,12 +245,12 @@ const D2L = `class PositionalEncoding(nn.Module):
     def __init__(self, num_hiddens, dropout, max_len=1000):
         super().__init__()
         self.dropout = nn.Dropout(dropout)
-        self.P = torch.zeros((1, max_len, num_hiddens))       # (1, max_len, d)
+        self.P = torch.zeros((1, max_len, num_hiddens))       # «table»
         X = torch.arange(max_len, dtype=torch.float32).reshape(-1, 1) / torch.pow(
             10000, torch.arange(0, num_hiddens, 2, dtype=torch.float32) / num_hiddens)
         self.P[:, :, 0::2] = torch.sin(X)
         self.P[:, :, 1::2] = torch.cos(X)
 
-    def forward(self, X):                                     # X: (batch, seq_len, d)
-        X = X + self.P[:, :X.shape[1], :].to(X.device)        # broadcast over the batch
+    def forward(self, X):                                     # «input»
+        X = X + self.P[:, :X.shape[1], :].to(X.device)        # «add»
         return self.dropout(X)`;

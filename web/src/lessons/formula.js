@@ -1,12 +1,13 @@
-// Lesson 1: the formula, step by step, on the seed examples (3×4 and 8×16):
-// positions, frequency index, 2i/d, the angle matrix, then sin into the even
-// columns and cos into the odd ones. Every cell explains itself.
+// Lesson 1: the formula, step by step, on the original tutorials' examples
+// (3×4 and 8×16): positions, frequency index, 2i/d, the angle matrix, then sin
+// into the even columns and cos into the odd ones. Every cell explains itself.
+// Then why d must be even and how the tutorials' per-column code reads.
 import { h, fmt, fmtTex, tex, paragraphs, clear } from '../lib/dom.js';
 import { colorOf, colormapLUT } from '../lib/colormap.js';
 import { createMatrixTable } from '../lib/table.js';
-import { createHeatmap } from '../lib/heatmap.js';
+import { createHeatmap, createColorBar } from '../lib/heatmap.js';
 import { createExportBar } from '../lib/controls.js';
-import { lessonHeader, section, readout } from '../lib/lesson.js';
+import { lessonHeader, section, readout, commented } from '../lib/lesson.js';
 import { downloadCSV, downloadNpy, toCSV } from '../lib/export.js';
 
 export default {
@@ -33,6 +34,7 @@ export default {
       className: 'small',
       onCursor: (c, r) => explainValue(r, c),
     });
+    const bar = createColorBar({ label: t('axis.value') });
     const exportBar = createExportBar(app, {
       csv: () => {
         const s = app.state;
@@ -48,7 +50,8 @@ export default {
 
     root.append(
       ...lessonHeader(app, 'formula'),
-      tex('PE_{(pos,\\,2i)} = \\sin\\!\\left(\\frac{pos}{\\text{base}^{2i/d}}\\right), \\qquad PE_{(pos,\\,2i+1)} = \\cos\\!\\left(\\frac{pos}{\\text{base}^{2i/d}}\\right)', true),
+      // one line each: the pair fits a phone's width, and reads as the pair it is
+      tex('\\begin{gathered}PE_{(pos,\\,2i)} = \\sin\\!\\left(\\frac{pos}{\\text{base}^{2i/d}}\\right)\\\\[2pt] PE_{(pos,\\,2i+1)} = \\cos\\!\\left(\\frac{pos}{\\text{base}^{2i/d}}\\right)\\end{gathered}', true),
       ...paragraphs(t('lessons.formula.symbols')),
       h('div', { class: 'lesson-controls' }, examples, controlsElement),
       section(t('lessons.formula.step1'), ...paragraphs(t('lessons.formula.step1Text')), posBox),
@@ -57,8 +60,15 @@ export default {
       section(t('lessons.formula.step4'), ...paragraphs(t('lessons.formula.step4Text')), peBox),
       h('div', { class: 'readout-sticky' }, info, infoMath),
       exportBar,
-      section(t('lessons.formula.heatmapTitle'), ...paragraphs(t('lessons.formula.heatmapText')), map.element),
-      section(t('lessons.formula.codeTitle'), ...paragraphs(t('lessons.formula.codeText')), h('pre', {}, h('code', {}, PYTORCH))),
+      section(t('lessons.formula.heatmapTitle'), ...paragraphs(t('lessons.formula.heatmapText')), map.element, bar.element),
+      section(t('lessons.formula.codeTitle'), ...paragraphs(t('lessons.formula.codeText')), h('pre', {}, h('code', { class: 'code-pytorch' }, commented(app, 'formula', PYTORCH)))),
+      section(t('lessons.formula.evenTitle'), ...paragraphs(t('lessons.formula.even'))),
+      section(
+        t('lessons.formula.readingTitle'),
+        ...paragraphs(t('lessons.formula.reading')),
+        h('h3', {}, t('lessons.formula.perColumnTitle')),
+        h('pre', {}, h('code', { class: 'code-numpy' }, commented(app, 'perColumn', PER_COLUMN))),
+      ),
     );
 
     let current = null; // { s, table, omega }
@@ -85,7 +95,7 @@ export default {
 
     return {
       figures: { map },
-      update(s) {
+      update(s, prev) {
         const table = pe.table(s.len, s.d, { base: s.base });
         const omega = pe.frequencies(s.d, { base: s.base });
         const half = s.d / 2;
@@ -154,7 +164,8 @@ export default {
           }).element,
         );
 
-        map.draw({ rgba: pe.heatmap(0, s.len, s.d, { base: s.base, colormap: colormapLUT(s.cmap) }), columns: s.d, rows: s.len, x0: 0, y0: 0 });
+        map.draw({ rgba: pe.heatmap(0, s.len, s.d, { base: s.base, colormap: colormapLUT(s.cmap) }), columns: s.d, rows: s.len, x0: 0, y0: 0, scale: { cmap: s.cmap, vmin: -1, vmax: 1, label: t('axis.value') } });
+        if (!prev || prev.cmap !== s.cmap) bar.draw(s.cmap, -1, 1);
         if (!info.textContent) info.textContent = t('lessons.formula.hoverHint');
       },
     };
@@ -164,10 +175,20 @@ export default {
 const PYTORCH = `import math, torch
 
 def sinusoidal_pe(max_len, d_model, base=10000.0):
-    pos = torch.arange(max_len, dtype=torch.float64).unsqueeze(1)     # (max_len, 1)
-    two_i = torch.arange(0, d_model, 2, dtype=torch.float64)          # 2i = 0, 2, 4, …
-    omega = torch.exp(-math.log(base) * two_i / d_model)              # 1 / base^(2i/d)
+    if d_model % 2 != 0:                                              # «even»
+        raise ValueError("d_model must be even")
+    pos = torch.arange(max_len, dtype=torch.float64).unsqueeze(1)     # «pos»
+    two_i = torch.arange(0, d_model, 2, dtype=torch.float64)          # «twoI»
+    omega = torch.exp(-math.log(base) * two_i / d_model)              # «omega»
     pe = torch.zeros(max_len, d_model, dtype=torch.float64)
-    pe[:, 0::2] = torch.sin(pos * omega)                              # even columns
-    pe[:, 1::2] = torch.cos(pos * omega)                              # odd columns, same ω
+    pe[:, 0::2] = torch.sin(pos * omega)                              # «sin»
+    pe[:, 1::2] = torch.cos(pos * omega)                              # «cos»
     return pe.float()`;
+
+// the NumPy tutorial's version: one rate per column j, the same for j = 2k and 2k + 1
+const PER_COLUMN = `pos = np.arange(max_len)[:, np.newaxis]                      # «pos»
+i = np.arange(d_model)[np.newaxis, :]                        # «column»
+angle_rates = 1 / np.power(10000, 2 * (i // 2) / d_model)    # «rates»
+pe = np.zeros((max_len, d_model))
+pe[:, 0::2] = np.sin(pos * angle_rates[:, 0::2])             # «sin»
+pe[:, 1::2] = np.cos(pos * angle_rates[:, 1::2])             # «cos»`;

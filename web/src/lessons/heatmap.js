@@ -24,6 +24,13 @@ export default {
       label: t('lessons.heatmap.figureLabel'),
       onCursor: () => describeCursor(),
       onScroll: (delta) => app.setState({ start: Math.max(0, app.state.start + delta) }),
+      // the position under the pointer stays under it
+      onZoom: (factor, row) => {
+        const { start, len } = app.state;
+        const next = Math.max(1, Math.round(len * factor));
+        if (next === len) return;
+        app.setState({ len: next, start: Math.max(0, Math.round(start + row - (row * next) / len)) });
+      },
     });
     const bar = createColorBar({ label: t('axis.value') });
     const zoomIn = h('button', { type: 'button', class: 'button', onclick: () => app.setState({ len: Math.max(1, Math.round(app.state.len / 2)) }) }, t('lessons.heatmap.zoomIn'));

@@ -11,6 +11,7 @@
 // the package call the lesson makes, at its smallest size, which throws the
 // package's RangeError when the state's d_model is not accepted.
 import { presetCall } from '../model/variants.js';
+import { SEQUENTIAL_COLORMAPS } from '../model/fields.js';
 
 // lessons 1–7 draw the vaswani encoding (the package's default preset), in the lesson's layout
 const vaswani = (pe, s) => pe.table(1, s.d, s.layout ? { layout: s.layout } : {});
@@ -66,7 +67,9 @@ export const LESSONS = Object.freeze([
     id: 'relative',
     module: () => import('./relative.js'),
     controls: ['d', 'len', 'base', 'pos', 'k', 'cmap'],
-    defaults: { d: 64, len: 64, pos: 3, k: 2 },
+    // the dot products are drawn on a sequential colormap
+    defaults: { d: 64, len: 64, pos: 3, k: 2, cmap: 'viridis' },
+    values: { cmap: () => SEQUENTIAL_COLORMAPS },
     limits: { d: [2, 256], len: [2, 256] },
     probe: vaswani,
   },

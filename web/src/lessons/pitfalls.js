@@ -6,8 +6,8 @@ import { h, fmt, paragraphs } from '../lib/dom.js';
 import { createHeatmap, createColorBar } from '../lib/heatmap.js';
 import { colormapLUT, valuesToRGBA } from '../lib/colormap.js';
 import { createLineChart } from '../lib/chart.js';
-import { lessonHeader, section, readout } from '../lib/lesson.js';
-import { buggyTable, exponents, float32Row, octaveSample, toleranceSnippet } from '../model/pitfalls.js';
+import { lessonHeader, section, readout, commented } from '../lib/lesson.js';
+import { buggyTable, correctTable, exponents, float32Row, octaveSample, toleranceSnippet } from '../model/pitfalls.js';
 
 export default {
   id: 'pitfalls',
@@ -59,7 +59,7 @@ export default {
       section(
         t('lessons.pitfalls.bugTitle'),
         ...paragraphs(t('lessons.pitfalls.bugText')),
-        h('div', { class: 'side-by-side' }, h('pre', {}, h('code', {}, BUGGY)), h('pre', {}, h('code', {}, FIXED))),
+        h('div', { class: 'code-pair' }, h('pre', {}, h('code', { class: 'code-buggy' }, commented(app, 'pitfalls', BUGGY))), h('pre', {}, h('code', { class: 'code-fixed' }, commented(app, 'pitfalls', FIXED)))),
         h('div', { class: 'side-by-side' }, fig('buggy'), fig('correct'), fig('difference')),
         bar.element,
         info,
@@ -72,7 +72,7 @@ export default {
     let current = null;
 
     function describeBug(r, c) {
-      const { s, buggy, correct } = current;
+      const { s, buggy, correct, difference } = current;
       if (r >= s.len) return;
       const i = r * s.d + c;
       info.textContent = t('lessons.pitfalls.bugReadout', {
@@ -80,7 +80,7 @@ export default {
         column: c,
         buggy: fmt(buggy[i], 5),
         correct: fmt(correct[i], 5),
-        difference: fmt(buggy[i] - correct[i], 5),
+        difference: fmt(difference[i], 5),
         buggyExp: exponents(c, s.d).buggy,
         correctExp: exponents(c, s.d).correct,
       });
@@ -107,7 +107,8 @@ export default {
       update(s) {
         const buggy = buggyTable(s.len, s.d);
         const correct = pe.table(s.len, s.d);
-        const difference = buggy.map((v, i) => v - correct[i]);
+        const correct64 = correctTable(s.len, s.d);
+        const difference = buggy.map((v, i) => v - correct64[i]);
         const lut = colormapLUT(s.cmap);
         maps.buggy.draw({ rgba: valuesToRGBA(buggy, s.cmap), columns: s.d, rows: s.len, x0: 0, y0: 0 });
         maps.correct.draw({ rgba: pe.heatmap(0, s.len, s.d, { colormap: lut }), columns: s.d, rows: s.len, x0: 0, y0: 0 });
@@ -120,7 +121,7 @@ export default {
         const row = new Float64Array(s.d);
         for (let r = 0; r < s.len; r++) approx.set(float32Row(s.start + r, s.d, row), r * s.d);
         const tolerance = s.tol;
-        tolCode.textContent = toleranceSnippet(tolerance);
+        tolCode.textContent = toleranceSnippet(tolerance, t('code.pitfalls.tolerance'));
         const verdict = new Float32Array(s.len * s.d);
         let failed = 0;
         let worst = 0;
@@ -131,7 +132,7 @@ export default {
           if (!pass) failed++;
           verdict[i] = pass ? 1 : -1; // True ↦ +1 end of the colormap, False ↦ −1 end
         }
-        current = { s, buggy, correct, exact, approx };
+        current = { s, buggy, correct, difference, exact, approx };
         tolMap.draw({ rgba: valuesToRGBA(verdict, s.cmap), columns: s.d, rows: s.len, x0: 0, y0: s.start, scale: { cmap: s.cmap, vmin: -1, vmax: 1, label: t('lessons.pitfalls.tolScale') } });
         tolSummary.textContent = t('lessons.pitfalls.tolSummary', {
           first: s.start,
@@ -175,11 +176,11 @@ export default {
   },
 };
 
-const BUGGY = `# seed notebook (wrong)
+const BUGGY = `# «buggy»
 pe[:, 0::2] = torch.sin(pos / (10000 ** (2 * torch.arange(0, d, 2) / d)))
 pe[:, 1::2] = torch.cos(pos / (10000 ** (2 * torch.arange(1, d, 2) / d)))`;
 
-const FIXED = `# correct: 2i is already even, use it once; cos shares sin's ω
+const FIXED = `# «fixed»
 two_i = torch.arange(0, d, 2)
 omega = 1 / 10000 ** (two_i / d)
 pe[:, 0::2] = torch.sin(pos * omega)

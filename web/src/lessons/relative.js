@@ -127,8 +127,13 @@ export default {
             spread = Math.max(spread, (hi - lo) * half);
           }
           current = { s, dot };
-          map.draw({ rgba: valuesToRGBA(dot, s.cmap), columns: s.len, rows: s.len, x0: 0, y0: 0, scale: { cmap: s.cmap, vmin: -1, vmax: 1, label: t('lessons.relative.dotBar') } });
-          bar.draw(s.cmap, -1, 1);
+          // a sequential map over the values present: they are mostly positive, so a
+          // diverging map centred on 0 would use half of its colours
+          let lo = Infinity;
+          for (const v of dot) lo = Math.min(lo, v);
+          const hi = 1; // the diagonal, PE(p)·PE(p) = d/2
+          map.draw({ rgba: valuesToRGBA(dot, s.cmap, lo, hi), columns: s.len, rows: s.len, x0: 0, y0: 0, scale: { cmap: s.cmap, vmin: lo, vmax: hi, label: t('lessons.relative.dotBar') } });
+          bar.draw(s.cmap, lo, hi);
           diagonal.textContent = t('lessons.relative.diagonal', { spread: spread.toExponential(2), half });
           describe(0, Math.min(1, s.len - 1));
         }

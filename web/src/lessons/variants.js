@@ -11,7 +11,7 @@ import { downloadCSV, downloadNpy, toCSV } from '../lib/export.js';
 import { PRESETS } from '../state.js';
 import { valuesOf } from '../model/fields.js';
 import { lessonById } from './index.js';
-import { maeGrid, presetCall, variantsSnippet } from '../model/variants.js';
+import { maeGrid, mergeEqualSeries, presetCall, variantsSnippet } from '../model/variants.js';
 
 export default {
   id: 'variants',
@@ -29,7 +29,7 @@ export default {
         className: `short map-${preset}`,
         onCursor: (c, r) => describe(preset, r, c),
       });
-      const button = h('button', { type: 'button', class: 'button', 'aria-pressed': 'false', onclick: () => app.setState({ preset }) }, t('lessons.variants.select'));
+      const button = h('button', { type: 'button', class: 'button preset-select', 'aria-pressed': 'false', onclick: () => app.setState({ preset }) }, t('lessons.variants.select'));
       // the package's own message when this preset refuses the d_model shown
       const refusal = h('p', { class: 'note card-refusal' });
       const card = h(
@@ -37,9 +37,9 @@ export default {
         { class: `preset-card preset-${preset}`, 'data-preset': preset },
         h('h3', {}, preset),
         h('p', {}, t(`lessons.variants.about.${preset}`)),
+        button,
         map.element,
         refusal,
-        button,
       );
       cards[preset] = { card, map, button, refusal };
       grid.append(card);
@@ -47,6 +47,8 @@ export default {
     const bar = createColorBar({ label: t('axis.value') });
     const info = readout('variants-readout');
     const chart = createLineChart({ xLabel: t('axis.frequencyIndex'), yLabel: t('lessons.variants.omegaAxis'), label: t('lessons.variants.chartLabel'), yLog: true, height: 300 });
+    // the differences, which five decades of log axis flatten: each ω_i over vaswani's
+    const ratioChart = createLineChart({ xLabel: t('axis.frequencyIndex'), yLabel: t('lessons.variants.ratioAxis'), label: t('lessons.variants.ratioLabel'), height: 260 });
     const snippet = h('code', { class: 'snippet' });
     const copyStatus = h('span', { class: 'copy-status', 'aria-live': 'polite' });
     const copyButton = h(
@@ -87,7 +89,7 @@ export default {
       bar.element,
       info,
       section(t('lessons.variants.snippetTitle'), ...paragraphs(t('lessons.variants.snippetText')), h('pre', {}, snippet), h('div', { class: 'copy-row' }, copyButton, copyStatus), exportBar),
-      section(t('lessons.variants.chartTitle'), ...paragraphs(t('lessons.variants.chartText')), chart.element),
+      section(t('lessons.variants.chartTitle'), ...paragraphs(t('lessons.variants.chartText')), chart.element, ...paragraphs(t('lessons.variants.ratioText')), ratioChart.element),
       section(t('lessons.variants.diffTitle'), differences),
     );
 
@@ -107,8 +109,36 @@ export default {
       cards[preset].map.setCursor(c, r, false);
     }
 
+    // Presets with the same frequencies share one line, named by all of them;
+    // MAE's are per axis of its 2-D grid (each axis is a 1-D encoding of width
+    // d/2), so d/4 of them, drawn with their dots.
+    function drawFrequencies(s) {
+      const oneD = PRESETS.filter((preset) => preset !== 'mae' && !cards[preset].refused);
+      const groups = mergeEqualSeries(oneD.map((preset) => ({ name: preset, values: pe.frequencies(s.d, { preset }) })));
+      const series = groups.map((g) => ({ name: g.names.join(', '), points: Array.from(g.values, (w, i) => [i, w]) }));
+      if (!cards.mae.refused) {
+        const perAxis = pe.frequencies(s.d / 2, { preset: 'mae' });
+        const points = Array.from(perAxis, (w, i) => [i, w]);
+        series.push({ name: t('lessons.variants.maeSeries', { count: perAxis.length }), points, dots: points });
+      }
+      const longest = Math.max(1, ...series.map((x) => x.points.length - 1));
+      chart.draw({ series, xDomain: [0, longest], yDomain: [1e-5, 2] });
+      // ω_i of each 1-D group over the reference (vaswani, or keras for an odd d)
+      const reference = groups.find((g) => g.names.includes('vaswani') || g.names.includes('keras'));
+      if (!reference) return;
+      const ratios = groups.map((g) => ({
+        name: g.names.join(', '),
+        points: Array.from(g.values.subarray(0, reference.values.length), (w, i) => [i, w / reference.values[i]]),
+      }));
+      let lo = 1;
+      let hi = 1;
+      for (const r of ratios) for (const [, v] of r.points) [lo, hi] = [Math.min(lo, v), Math.max(hi, v)];
+      const pad = Math.max(0.02, (hi - lo) * 0.08);
+      ratioChart.draw({ series: ratios, xDomain: [0, longest], yDomain: [lo - pad, hi + pad], marks: [{ y: 1, label: t('lessons.variants.ratioOne') }] });
+    }
+
     return {
-      figures: { chart, cards },
+      figures: { chart, ratioChart, cards },
       update(s, prev) {
         current = s;
         layoutToggle.sync(s);
@@ -133,11 +163,7 @@ export default {
             if (rgba) card.map.draw({ rgba, columns: s.d, rows: call.rows, x0: 0, y0: 0 });
           }
           bar.draw(s.cmap, -1, 1);
-          const series = PRESETS.filter((preset) => !cards[preset].refused).map((preset) => {
-            const omega = pe.frequencies(s.d, { preset });
-            return { name: preset, points: Array.from(omega, (w, i) => [i, w]) };
-          });
-          chart.draw({ series, xDomain: [0, Math.max(1, series[0].points.length - 1)], yDomain: [1e-5, 2] });
+          drawFrequencies(s);
         }
         for (const preset of PRESETS) {
           const on = preset === s.preset;
@@ -146,7 +172,7 @@ export default {
           cards[preset].button.textContent = on ? t('lessons.variants.selected') : t('lessons.variants.select');
         }
         const call = presetCall(s.preset, s.len, s.d, s.layout);
-        snippet.textContent = variantsSnippet(call, s.d);
+        snippet.textContent = variantsSnippet(call, s.d, (key, vars) => t(`code.variants.${key}`, vars));
         clear(differences).append(...paragraphs(t(`lessons.variants.details.${s.preset}`)));
         describe(s.preset, 1, 0);
       },

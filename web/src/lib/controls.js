@@ -33,7 +33,11 @@ function rangeControl(key, field, lesson, app) {
     'data-key': key,
   });
   slider.addEventListener('input', () => app.setState({ [key]: scale.from(Number(slider.value)) }));
-  number.addEventListener('change', () => app.setState({ [key]: number.value }, { fromUser: true }));
+  number.addEventListener('change', () => {
+    app.setState({ [key]: number.value }, { fromUser: true });
+    // the box shows the value now in use, even while it keeps the focus
+    number.value = formatField(key, app.state[key]);
+  });
   const element = h(
     'div',
     { class: `control control-range control-${key}` },
@@ -52,6 +56,10 @@ function rangeControl(key, field, lesson, app) {
     number.min = min;
     number.max = max;
     if (document.activeElement !== number) number.value = formatField(key, state[key]);
+    // wide enough for the longest value of the range (and the spin buttons)
+    const chars = Math.max(4, ...[min, max, state[key]].map((v) => formatField(key, v).length));
+    const width = `calc(${chars}ch + 2.75rem)`;
+    if (number.style.width !== width) number.style.width = width;
   }
   return { element, sync };
 }

@@ -11,11 +11,13 @@ import { colormapLUT } from './colormap.js';
  * createHeatmap(options) → { element, canvas, draw(frame), setCursor(col,row), cursor }
  * options: xLabel, yLabel (strings), label (accessible name), xTickFormat(column) → tick text
  * (default: the column number), onCursor(col, row) called
- * with cell indices within the drawn frame, onScroll(deltaRows), onKey(event) → bool handled.
+ * with cell indices within the drawn frame, onScroll(deltaRows) (keyboard), onZoom(factor, row)
+ * (Ctrl/⌘ + wheel, a trackpad pinch, a two-finger pinch: the rows shown × factor, row = the row
+ * under the pointer, which should stay where it is). A plain wheel is left to the page: it scrolls.
  * frame: { rgba (Uint8ClampedArray), columns, rows, x0 (first column number), y0 (first row number),
  *   scale? ({ cmap, vmin, vmax, label }: the colour bar of a figure export) }
  */
-export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, className = '', xTickFormat = (t) => String(t), figure }) {
+export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoom, className = '', xTickFormat = (t) => String(t), figure }) {
   const canvas = h('canvas', { class: 'heatmap-canvas', width: 1, height: 1 });
   const svg = svgEl('svg', { class: 'heatmap-axes', 'aria-hidden': 'true' });
   const cursorRect = svgEl('rect', { class: 'heatmap-cursor' });
@@ -192,11 +194,37 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, class
   }
   plot.addEventListener('pointermove', (e) => setCursor(...cellAt(e)));
   plot.addEventListener('pointerdown', (e) => setCursor(...cellAt(e)));
+  // Only Ctrl/⌘ + wheel (what a trackpad pinch sends too) is taken, to zoom.
   plot.addEventListener('wheel', (e) => {
-    if (!onScroll) return;
+    if (!onZoom || !(e.ctrlKey || e.metaKey) || e.deltaY === 0) return;
     e.preventDefault();
-    onScroll(Math.sign(e.deltaY) * Math.max(1, Math.round(frame.rows / 8)));
+    const [, row] = cellAt(e);
+    onZoom(Math.exp(Math.max(-1, Math.min(1, e.deltaY / 200))), Math.min(frame.rows - 1, Math.max(0, row)));
   }, { passive: false });
+  // a two-finger pinch on a touch screen: the vertical spread of the fingers zooms
+  const touches = new Map();
+  let spread = 0;
+  const spreadOf = () => {
+    const ys = [...touches.values()].map((p) => p.clientY);
+    return Math.abs(ys[0] - ys[1]);
+  };
+  plot.addEventListener('pointerdown', (e) => {
+    if (e.pointerType !== 'touch' || !onZoom) return;
+    touches.set(e.pointerId, e);
+    if (touches.size === 2) spread = spreadOf();
+  });
+  plot.addEventListener('pointermove', (e) => {
+    if (!touches.has(e.pointerId)) return;
+    touches.set(e.pointerId, e);
+    if (touches.size !== 2 || spread < 20) return;
+    const now = spreadOf();
+    if (Math.abs(Math.log(now / spread)) < 0.1) return;
+    const ys = [...touches.values()].map((p) => p.clientY);
+    const [, row] = cellAt({ clientX: e.clientX, clientY: (ys[0] + ys[1]) / 2 });
+    onZoom(spread / now, Math.min(frame.rows - 1, Math.max(0, row)));
+    spread = now;
+  });
+  for (const type of ['pointerup', 'pointercancel', 'pointerleave']) plot.addEventListener(type, (e) => touches.delete(e.pointerId));
   plot.addEventListener('keydown', (e) => {
     const big = e.shiftKey ? 8 : 1;
     let { col, row } = cursor;

@@ -68,10 +68,18 @@ export function createMatrixTable({ caption, rows, cols, rowHeader, colHeader, c
   return { element: h('div', { class: 'table-scroll' }, table), table, focusCell: (r, c) => activate(r, c, true), activate };
 }
 
-/** Black or white text, whichever reads better on a CSS rgb() background. */
+/**
+ * Black or white text, whichever contrasts more with a CSS rgb() background
+ * (WCAG relative luminance). One of the two always reaches 4.58:1.
+ */
 export function readableOn(css) {
   const m = css.match(/\d+/g);
   if (!m) return '';
-  const [r, g, b] = m.map(Number);
-  return 0.299 * r + 0.587 * g + 0.114 * b > 140 ? '#111' : '#fff';
+  const channel = (v) => {
+    const s = v / 255;
+    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  };
+  const [r, g, b] = m.slice(0, 3).map((v) => channel(Number(v)));
+  const lum = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  return (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) ? '#000' : '#fff';
 }

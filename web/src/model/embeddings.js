@@ -48,11 +48,14 @@ export function dropout(values, p, seed) {
   return values.map((v) => (next() < p ? 0 : v / (1 - p)));
 }
 
-/** The package snippet adding P[:, :n, :] to a batch of n-token sequences in place. */
-export function addToSnippet(n, d) {
+/**
+ * The package snippet adding P[:, :n, :] to a batch of n-token sequences in
+ * place; comment(key, vars) gives the text of its comments 'x' and 'add'.
+ */
+export function addToSnippet(n, d, comment) {
   return `import sinpe from 'sinpe.wasm';
 
 const pe = await sinpe();
-// x: Float32Array(batch * ${n} * ${d}), token embeddings, row-major
-pe.addTo(x, ${d}, { seqLen: ${n} });   // x += P[:, :${n}, :] in place, no table kept`;
+// ${comment('x', { n, d })}
+pe.addTo(x, ${d}, { seqLen: ${n} });   // ${comment('add', { n, d })}`;
 }

@@ -8,17 +8,17 @@
 // fields listed before it.
 //
 // Pure module: no DOM, so Node tests import it.
-import { presets, layouts } from 'sinpe.wasm';
-import * as sinpeApi from 'sinpe.wasm';
+import { presets, layouts, vocabulary } from 'sinpe.wasm';
 import { CONFIG_EXAMPLE_IDS } from './rope-lesson.js';
 
-// The package's limit on |position| (exclusive), from its vocabulary when the
-// package exports one.
-export const MAX_POSITION = sinpeApi.vocabulary?.limits?.maxAbsPosition ?? 2 ** 24;
+// The package's limit on |position| (exclusive), from its vocabulary.
+export const MAX_POSITION = vocabulary.limits.maxAbsPosition;
 export const LAYOUTS = layouts;
 export const PRESETS = presets;
 // blues: d2l's figures (matplotlib 'Blues')
 export const COLORMAPS = Object.freeze(['rdbu', 'puor', 'viridis', 'cividis', 'blues']);
+// the colormaps whose colours run one way (no centre): for quantities of one sign
+export const SEQUENTIAL_COLORMAPS = Object.freeze(COLORMAPS.filter((c) => ['viridis', 'cividis', 'blues'].includes(c)));
 export const EDIT_LIMIT = 24; // edited embedding cells kept in the URL
 
 const fixed2 = (v) => v.toFixed(2);
@@ -86,10 +86,14 @@ export function rangeOf(key, state, lesson) {
   return [Math.max(lmin, bound(field.min, state)), Math.min(lmax, bound(field.max, state))];
 }
 
-/** The values an enum field may take in a lesson (a lesson may add values in front). */
+/**
+ * The values an enum field may take in a lesson: a lesson's `values` entry is
+ * either a list of values added in front, or a function of the field's values.
+ */
 export function valuesOf(key, lesson) {
-  const extra = lesson?.values?.[key];
-  return extra ? [...extra, ...FIELDS[key].values] : FIELDS[key].values;
+  const own = lesson?.values?.[key];
+  if (typeof own === 'function') return own(FIELDS[key].values);
+  return own ? [...own, ...FIELDS[key].values] : FIELDS[key].values;
 }
 
 /** The slider step of a field in a lesson (lessons may coarsen a slider). */

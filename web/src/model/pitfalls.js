@@ -21,6 +21,22 @@ export function buggyTable(len, d, base = 10000) {
   return out;
 }
 
+/**
+ * The correct table in float64, the precision buggyTable uses: the difference
+ * of the two is then the difference of the formulas alone (exactly 0 in row 0
+ * and column 0, where they agree), with no float32 rounding mixed in.
+ */
+export function correctTable(len, d, base = 10000) {
+  const out = new Float64Array(len * d);
+  for (let p = 0; p < len; p++) {
+    for (let c = 0; c < d; c++) {
+      const angle = p / base ** ((2 * Math.floor(c / 2)) / d);
+      out[p * d + c] = c % 2 === 0 ? Math.sin(angle) : Math.cos(angle);
+    }
+  }
+  return out;
+}
+
 /** The exponent the buggy table uses for column c, and the correct one, as "n/d" text. */
 export function exponents(c, d) {
   return { buggy: `${2 * c}/${d}`, correct: `${2 * Math.floor(c / 2)}/${d}` };
@@ -58,8 +74,8 @@ export function octaveSample(e) {
   return [...spread, ...top];
 }
 
-/** The NumPy-style check the lesson teaches, as code, with the tolerance in use. */
-export function toleranceSnippet(tolerance) {
+/** The NumPy-style check the lesson teaches, as code, with the tolerance in use; comment: the text of its comment. */
+export function toleranceSnippet(tolerance, comment) {
   return `tolerance = ${String(tolerance)}
-np.abs(float32_table - exact_table) < tolerance   # True where they agree`;
+np.abs(float32_table - exact_table) < tolerance   # ${comment}`;
 }

@@ -41,11 +41,28 @@ export function presetCall(preset, len, d, layout = 'preset') {
 }
 
 /**
+ * Series that are the same numbers, merged: entries [{ name, values }] →
+ * [{ names: [...], values }] in first-seen order; two series are the same when
+ * they have the same length and agree to 1e-12 (relative) everywhere. Lines
+ * drawn over each other would otherwise hide all but the last.
+ */
+export function mergeEqualSeries(entries) {
+  const groups = [];
+  for (const { name, values } of entries) {
+    const same = groups.find((g) => g.values.length === values.length && g.values.every((v, i) => Math.abs(v - values[i]) <= 1e-12 * Math.abs(values[i])));
+    if (same) same.names.push(name);
+    else groups.push({ names: [name], values });
+  }
+  return groups;
+}
+
+/**
  * The snippet that reproduces a preset's table with the package API. Every
  * name it uses is defined in it: the colormap LUT is built from a d3
  * interpolator and the canvas context from a canvas element.
+ * comment(key, vars) gives the text of its comments 'rows', 'pixels' and 'lut'.
  */
-export function variantsSnippet(call, d) {
+export function variantsSnippet(call, d, comment) {
   const imports = [`import sinpe from 'sinpe.wasm';`];
   if (call.heatmap) imports.push(`import { interpolateRdBu } from 'd3-scale-chromatic';`, `import { rgb } from 'd3-color';`);
   const lines = [
@@ -53,13 +70,13 @@ export function variantsSnippet(call, d) {
     ``,
     `const pe = await sinpe();`,
     `const table = ${call.source};`,
-    `// Float32Array(${call.rows} * ${d}), row-major: row r is table.subarray(r * ${d}, (r + 1) * ${d})`,
+    `// ${comment('rows', { rows: call.rows, d })}`,
   ];
   if (call.heatmap) {
     lines.push(
       ``,
-      `// the same view as RGBA pixels for a canvas; colormap is a Uint8Array(1024)`,
-      `// lookup table: entry i (RGBA) is the colour of −1 + 2i/255`,
+      `// ${comment('pixels')}`,
+      `// ${comment('lut')}`,
       `const colormap = new Uint8Array(1024);`,
       `for (let i = 0; i < 256; i++) {`,
       `  const { r, g, b } = rgb(interpolateRdBu(1 - i / 255));`,

@@ -1,0 +1,94 @@
+// The words of the lessons: no reference to documents the learner never saw,
+// code comments in the reader's language, inline maths that does not break
+// across lines, the Chinese wording, and the corrections of the tutorial
+// notebooks' mistakes.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, openPage } from './helpers.mjs';
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+const LESSONS = ['formula', 'heatmap', 'waves', 'binary', 'embeddings', 'relative', 'pitfalls', 'variants'];
+const lessonText = (page) => page.$eval('main', (m) => m.textContent);
+
+test('no lesson refers to "seed" documents; the notebooks are named as the original tutorials', async () => {
+  for (const lang of ['en', 'zh']) {
+    for (const lesson of LESSONS) {
+      const page = await openPage(browser.context, `#lesson=${lesson}&lang=${lang}`);
+      const text = await lessonText(page);
+      assert.doesNotMatch(text, /\bseed (example|notebook)s?\b|Seed examples/i, `${lang} ${lesson}`);
+      assert.doesNotMatch(text, /示例笔记/, `${lang} ${lesson}`);
+      await page.close();
+    }
+  }
+  const page = await openPage(browser.context, '#lesson=formula&lang=zh');
+  assert.match(await lessonText(page), /原教程笔记本/);
+  await page.close();
+});
+
+test('in 简体中文 the code comments are Chinese too', async () => {
+  for (const lesson of LESSONS) {
+    const page = await openPage(browser.context, `#lesson=${lesson}&lang=zh`);
+    const comments = await page.$$eval('main pre code', (codes) =>
+      codes.flatMap((c) => c.textContent.split('\n').map((line) => line.match(/(?:#|\/\/)\s(.*)$/)?.[1]).filter(Boolean)),
+    );
+    const english = comments.filter((c) => !/[\u4e00-\u9fff]/.test(c));
+    assert.deepEqual(english, [], `${lesson}: comments without Chinese`);
+    await page.close();
+  }
+});
+
+test('inline maths never breaks across lines (widths 320 to 1280 px, both languages)', async () => {
+  for (const lang of ['en', 'zh']) {
+    for (const lesson of LESSONS) {
+      const page = await openPage(browser.context, `#lesson=${lesson}&lang=${lang}`);
+      for (let width = 320; width <= 1280; width += 10) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        const broken = await page.$$eval('main .math-inline', (ms) =>
+          ms
+            .filter((m) => new Set([...m.querySelectorAll('.katex-html .base')].map((b) => Math.round(b.getBoundingClientRect().top))).size > 1)
+            .map((m) => m.querySelector('annotation')?.textContent),
+        );
+        assert.deepEqual(broken, [], `${lang} ${lesson} at ${width} px: inline maths split across lines`);
+      }
+      await page.close();
+    }
+  }
+});
+
+test('Chinese wording', async () => {
+  const texts = [];
+  for (const lesson of LESSONS) {
+    const page = await openPage(browser.context, `#lesson=${lesson}&lang=zh`);
+    texts.push(await lessonText(page));
+    await page.close();
+  }
+  const all = texts.join('\n');
+  assert.doesNotMatch(all, /没有哪一列是平的/);
+  assert.doesNotMatch(all, /往前看 ?k ?个词/);
+  assert.match(all, /没有哪一列几乎不变/);
+});
+
+test('the tutorials’ points and corrections are taught: even d, per-column i//2 rates, the wavelength ratio, the range of i', async () => {
+  for (const lang of ['en', 'zh']) {
+    const page = await openPage(browser.context, `#lesson=formula&lang=${lang}`);
+    const text = await lessonText(page);
+    assert.match(text, /d_model % 2/, `${lang}: the even-d check`);
+    assert.match(text, /i \/\/ 2|i\/\/2/, `${lang}: the per-column angle rates`);
+    assert.match(text, /0 … 255|0, 1, …, 255|0 到 255/, `${lang}: i runs over d/2 values for d = 512`);
+    assert.match(text, /0 … 511|0 到 511/, `${lang}: the column index runs over 512`);
+    await page.close();
+    const waves = await openPage(browser.context, `#lesson=waves&lang=${lang}`);
+    const w = await lessonText(waves);
+    assert.match(w, /10000\^\(1\/d_model\)|10000\^{1\/d}|10000\^\{1\/d\}|10000\s*\^\s*\(1\s*\/\s*d/, `${lang}: the tutorial's ratio quoted`);
+    assert.match(w, /base\^\(2\/d\)|base2\/d|base\^\{2\/d\}/, `${lang}: the correct ratio`);
+    await waves.close();
+  }
+});
