@@ -23,6 +23,7 @@ const { isInteger, isFinite, isSafeInteger } = Number;
 const { log2 } = Math;
 const stringify = JSON.stringify;
 
+const NO_ARGS = Object.freeze([]);
 const TypedArrayPrototype = getPrototypeOf(Int8Array.prototype);
 const getter = (proto, key) => getOwnPropertyDescriptor(proto, key)?.get;
 const taTag = getter(TypedArrayPrototype, Symbol.toStringTag);
@@ -61,8 +62,12 @@ const CONSTRUCTORS = new Map(
 const NAMES = new Map([...CONSTRUCTORS].map(([name, C]) => [C, name]));
 const NUMERIC_TYPES = [...CONSTRUCTORS.values()].filter((C) => !NAMES.get(C).startsWith('Big'));
 
-function call(fn, self, ...args) {
-  return apply(fn, self, args);
+// Calls a captured built-in with `self` as this. Fixed arities: a rest
+// parameter would allocate on every call of these hot paths.
+function call(fn, self, a, b) {
+  if (b !== undefined) return apply(fn, self, [a, b]);
+  if (a !== undefined) return apply(fn, self, [a]);
+  return apply(fn, self, NO_ARGS);
 }
 
 // The [[TypedArrayName]] of a real typed array (any realm, subclasses too), else undefined.
@@ -236,7 +241,8 @@ export function typedArrayArg(name, value, Types, { shared = false } = {}) {
   }
   const buffer = call(taBuffer, value);
   const length = call(taLength, value);
-  if (isSharedArrayBuffer(buffer)) {
+  // ArrayBuffer first: the usual case answers without an exception.
+  if (!isArrayBuffer(buffer) && isSharedArrayBuffer(buffer)) {
     if (!shared) fail(TypeError, `${name} must not be backed by a SharedArrayBuffer`);
   } else if (length === 0 && unusable(value)) {
     // Detached or out of bounds, an array reports length 0, so only empty arrays need the test.

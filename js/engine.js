@@ -98,12 +98,12 @@ export class Engine {
   }
 
   checkRows(h, start, count, width, startName = 'start', countName = 'count') {
-    this.check(this.#m.checkRows(h, start, count), { ...this.#rowRangeContext(start, count, startName, countName), rows: count, width });
+    const s = this.#m.checkRows(h, start, count);
+    if (s !== 0) this.check(s, { ...this.#rowRangeContext(start, count, startName, countName), rows: count, width });
   }
 
-  /** Rows start … start+count−1 (width d) into `out` (a Float32Array of count·d). */
+  /** Rows start … start+count−1 (width d) into `out` (a Float32Array of count·d), checked by checkRows first. */
   rows(h, d, start, count, out) {
-    this.checkRows(h, start, count, d);
     const m = this.#m;
     const per = Math.max(1, Math.floor(this.scratchFloats / d));
     const base = this.scratch / 4;
@@ -140,7 +140,7 @@ export class Engine {
     const m = this.#m;
     const n = positions.length;
     const per = Math.max(1, Math.min(this.positionCapacity, Math.floor(this.scratchFloats / d)));
-    this.check(n * d > vocabulary.limits.maxElements ? statusCode('too_large') : 0, { rows: n, width: d, countName: 'positions' });
+    if (n * d > vocabulary.limits.maxElements) this.check(statusCode('too_large'), { rows: n, width: d, countName: 'positions' });
     this.checkPositions(positions);
     const base = this.scratch / 4;
     for (let done = 0; done < n; done += per) {
@@ -215,7 +215,6 @@ export class Engine {
 
   /** cos/sin cache rows for start … start+count−1 into cos and sin (count·half each). */
   ropeCacheRows(h, half, start, count, cos, sin) {
-    this.checkRows(h, start, count, half);
     const m = this.#m;
     const per = Math.max(1, Math.floor(this.scratchFloats / (2 * half)));
     const base = this.scratch / 4;
@@ -246,7 +245,6 @@ export class Engine {
   /** Rotates x ([token][head][dim], tokens at `positions`) in place. */
   applyRope(h, layout, headDim, positions, numHeads, x) {
     const m = this.#m;
-    this.check(m.checkRope(h, layout, headDim), { headDim });
     this.checkPositions(positions);
     const n = positions.length;
     const base = this.scratch / 4;
