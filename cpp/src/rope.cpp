@@ -101,7 +101,11 @@ Status yarn(const Args& a, Result& out) {
   hi = std::min(hi, r - 1.0);
   if (lo == hi) hi += 0.001;  // no division by zero in the ramp
   for (int j = 0; j < a.r / 2; ++j) {
-    const double ramp = std::min(1.0, std::max(0.0, (double(j) - lo) / (hi - lo)));
+    // Clamped as torch.clamp does: a NaN (an infinite correction range) stays
+    // NaN and the plan is refused, where std::max(0.0, NaN) would give 0.
+    double ramp = (double(j) - lo) / (hi - lo);
+    if (ramp < 0) ramp = 0;
+    if (ramp > 1) ramp = 1;
     const double extrapolation = 1.0 - ramp;
     const double def = a.standard(j);
     out.inv.push_back((def / s) * (1.0 - extrapolation) + def * extrapolation);

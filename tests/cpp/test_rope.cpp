@@ -873,6 +873,13 @@ TEST_CASE("frequencies whose angles overflow or that underflow to zero are refus
   o.max_positions = 1;
   o.seq_len = 16777215;
   CHECK(plan_status(o, 64) == Status::frequencies_not_finite);
+  o = rope(RopeType::yarn);  // L / (betaFast 2 pi) overflows: the correction range, so the ramp, is NaN
+  o.factor = 4;
+  o.original_max_positions = 4096;
+  o.beta_fast = 5e-324;
+  CHECK(plan_status(o, 64) == Status::frequencies_not_finite);
+  o.beta_fast = 1e-300;  // large but finite: every pair interpolated
+  CHECK(plan_status(o, 64) == Status::ok);
   o = rope(RopeType::longrope);
   o.short_factor = std::vector<double>(32, 1e-310);
   o.long_factor = std::vector<double>(32, 1.0);
