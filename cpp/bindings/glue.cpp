@@ -65,7 +65,7 @@ Options read_options(int kind, int family, int layout) {
     if (g_option_given[i] != 0) f = g_numbers[i];
   };
 #define SINPE_OPTION(id, name, type, rule, config_key, doc) \
-  type(o.id);                                               \
+  type(o.id); \
   ++i;
 #include "sinpe/vocabulary.def"
   return o;
@@ -141,7 +141,8 @@ int check_rows(int handle, double start, double count) {
   std::size_t n = 0;
   if (!count_arg(count, &n)) return code(Status::bad_count);
   if (const Status s = check_row_range(start, n); s != Status::ok) return code(s);
-  return code(check_elements(n, e ? std::size_t(e->plan.d_model()) : std::size_t(rope->rope.rotary_dim() / 2)));
+  return code(
+      check_elements(n, e ? std::size_t(e->plan.d_model()) : std::size_t(rope->rope.rotary_dim() / 2)));
 }
 
 int check_positions(double count) {
@@ -164,7 +165,8 @@ int check_grid(int handle, double height, double width, bool cls_token) {
   return code(check_elements(H * W + (cls_token ? 1 : 0), d));
 }
 
-int check_heatmap(int handle, double start, double count, double col0, double cols, double vmin, double vmax) {
+int check_heatmap(int handle, double start, double count, double col0, double cols, double vmin,
+                  double vmax) {
   if (const int s = check_rows(handle, start, count); s != 0) return s;
   const Entry* e = entry(handle, kRows);
   int c0 = 0, nc = 0;
@@ -218,7 +220,8 @@ int heatmap(int handle, double start, double count, double col0, double cols, do
   const Entry* e = entry(handle, kRows);
   std::size_t n = 0;
   int c0 = 0, nc = 0;
-  if (!e || !count_arg(count, &n) || !to_integer(col0, 0, kMaxDModel, &c0) || !to_integer(cols, 0, kMaxDModel, &nc))
+  if (!e || !count_arg(count, &n) || !to_integer(col0, 0, kMaxDModel, &c0) ||
+      !to_integer(cols, 0, kMaxDModel, &nc))
     return code(Status::bad_buffer);
   return code(sinpe::heatmap(e->plan, start, n, c0, nc, g_lut, vmin, vmax,
                              reinterpret_cast<std::uint8_t*>(g_scratch.data())));
@@ -252,7 +255,8 @@ int rope_apply(int handle, int layout, double head_dim, double count, double num
       !to_integer(head_dim, 1, kMaxDModel, &hd))
     return code(Status::bad_buffer);
   if (heads != 0 && n > kScratchFloats / heads / std::size_t(hd)) return code(Status::too_large);
-  return code(sinpe::apply_rope(e->rope, RopeLayout(layout), hd, g_positions.data(), n, heads, g_scratch.data()));
+  return code(
+      sinpe::apply_rope(e->rope, RopeLayout(layout), hd, g_positions.data(), n, heads, g_scratch.data()));
 }
 
 int frequencies(int handle) {

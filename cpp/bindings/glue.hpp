@@ -14,12 +14,12 @@ namespace sinpe::glue {
 double option_values_address();  // double[option count]: each option's value (array options: its length)
 double option_given_address();   // double[option count]: 1 where the option was given
 double numbers_address(int option, double length);  // double[length] for an array option, or 0 if too long
-double scratch_address();        // float[scratch_floats()]: results, in-place data
+double scratch_address();                           // float[scratch_floats()]: results, in-place data
 double scratch_floats();
-double positions_address();      // double[positions_capacity()]
+double positions_address();  // double[positions_capacity()]
 double positions_capacity();
-double lut_address();            // uint8[1024]: a heatmap's RGBA colormap
-double result_address();         // double[4]: the bad position's index, attention factor, ...
+double lut_address();     // uint8[1024]: a heatmap's RGBA colormap
+double result_address();  // double[4]: the bad position's index, attention factor, ...
 
 // Plans. kind: 0 rows, 1 grid2d, 2 rope. family: preset or rope type index;
 // layout: -1 (the preset's own) or a layout index. Options come from the

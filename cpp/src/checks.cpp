@@ -24,7 +24,8 @@ Status check_row_range(double start, std::size_t count) noexcept {
   if (!std::isfinite(start) || start != std::floor(start)) return Status::bad_start;
   if (std::fabs(start) >= kMaxAbsPosition) return Status::position_out_of_range;
   if (count > std::size_t(2 * kMaxAbsPosition)) return Status::position_out_of_range;
-  if (count > 0 && std::fabs(start + double(count) - 1.0) >= kMaxAbsPosition) return Status::position_out_of_range;
+  if (count > 0 && std::fabs(start + double(count) - 1.0) >= kMaxAbsPosition)
+    return Status::position_out_of_range;
   return Status::ok;
 }
 

@@ -89,7 +89,8 @@ Status grid2d(const Plan& axis, std::size_t height, std::size_t width, bool cls_
   return Status::ok;
 }
 
-Status grid2d(const Plan& axis, std::size_t height, std::size_t width, bool cls_token, float* out, Path path) {
+Status grid2d(const Plan& axis, std::size_t height, std::size_t width, bool cls_token, float* out,
+              Path path) {
   if (height > std::size_t(kMaxAbsPosition) || width > std::size_t(kMaxAbsPosition)) return Status::bad_count;
   return grid2d(axis, height, width, cls_token, 0, height * width + (cls_token ? 1 : 0), out, path);
 }
@@ -117,7 +118,8 @@ Status heatmap(const Plan& plan, double start, std::size_t count, int col0, int 
   // A value range under ~1e-36 overflows a or b in float: index in float64 instead.
   const bool in_float = std::isfinite(a) && std::isfinite(b);
   detail::run<false>(
-      P, start, count, w, path == Path::best, [&](std::size_t, int) { return detail::rows_at(P, block.data()); },
+      P, start, count, w, path == Path::best,
+      [&](std::size_t, int) { return detail::rows_at(P, block.data()); },
       [&](std::size_t done, int nrows) {
         for (int j = 0; j < nrows; ++j) {
           const float* v = block.data() + std::size_t(j) * d + std::size_t(col0);

@@ -72,12 +72,9 @@ inline Rows rows_at(const PlanData& P, float* row0) {
   const std::size_t h = std::size_t(P.pairs);
   float* odd = P.odd == OddColumn::none ? nullptr : row0 + 2 * h;
   switch (P.layout) {
-    case Layout::interleaved:
-      return {row0, row0, row0 + 1, odd, std::size_t(P.d_model)};
-    case Layout::cos_first:
-      return {row0, row0 + h, row0, odd, std::size_t(P.d_model)};
-    default:
-      return {row0, row0, row0 + h, odd, std::size_t(P.d_model)};
+    case Layout::interleaved: return {row0, row0, row0 + 1, odd, std::size_t(P.d_model)};
+    case Layout::cos_first: return {row0, row0 + h, row0, odd, std::size_t(P.d_model)};
+    default: return {row0, row0, row0 + h, odd, std::size_t(P.d_model)};
   }
 }
 
@@ -141,7 +138,8 @@ inline void emit_block(const PlanData& P, const Work& w, int nrows, const Rows& 
     const float* C = P.rot_cos.data() + std::size_t(j) * nf;
     const float* S = P.rot_sin.data() + std::size_t(j) * nf;
     std::size_t k = 0;
-    if (simd) k = emit_pairs<simd::FloatBatch, Add, Interleaved>(k, h, a, b, C, S, dst.sin + at, dst.cos + at);
+    if (simd)
+      k = emit_pairs<simd::FloatBatch, Add, Interleaved>(k, h, a, b, C, S, dst.sin + at, dst.cos + at);
     emit_pairs<float, Add, Interleaved>(k, h, a, b, C, S, dst.sin + at, dst.cos + at);
     if (P.odd == OddColumn::sine) {
       simd::store<Add>(dst.odd + at, a[h] * C[h] + b[h] * S[h]);
@@ -203,13 +201,14 @@ void rows_into(const PlanData& P, double start, std::size_t count, const Rows& d
     }
   }
   run<Add>(
-      P, start, count, w, simd, [&](std::size_t done, int) { return dst.at_row(done); }, [](std::size_t, int) {});
+      P, start, count, w, simd, [&](std::size_t done, int) { return dst.at_row(done); },
+      [](std::size_t, int) {});
 }
 
 // Rows at any positions: runs of consecutive positions (p, p+1, ...) share the
 // block kernel; any other position gets its own float64 anchor.
-inline void positions_into(const PlanData& P, const double* positions, std::size_t n, const Rows& dst, Work& w,
-                           bool simd) {
+inline void positions_into(const PlanData& P, const double* positions, std::size_t n, const Rows& dst,
+                           Work& w, bool simd) {
   for (std::size_t i = 0; i < n;) {
     std::size_t j = i + 1;
     while (j < n && positions[j] == positions[j - 1] + 1.0) ++j;

@@ -75,8 +75,8 @@ Status timestep(const Args& a, PlanData& p, double shift, double scale) {
   if (a.h > 0 && !(denom > 0)) {
     // The given shift is at fault when the default one would have worked at this width.
     const detail::Read* fallback = a.reads.find(Option::freq_shift);
-    const bool shift_at_fault = detail::is_given(a.options, Option::freq_shift) && fallback &&
-                                double(a.h) - fallback->value > 0;
+    const bool shift_at_fault =
+        detail::is_given(a.options, Option::freq_shift) && fallback && double(a.h) - fallback->value > 0;
     return shift_at_fault ? detail::bad_status(Option::freq_shift) : Status::d_model_too_small;
   }
   const double period = a.get(Option::max_period);
@@ -115,10 +115,12 @@ constexpr PresetFormula kFormulas[] = {
 };
 static_assert(sizeof(kFormulas) / sizeof(kFormulas[0]) == kPresetCount, "one formula per preset");
 
-bool valid_layout(Layout l) { return int(l) >= -1 && int(l) < 0
+bool valid_layout(Layout l) {
+  return int(l) >= -1 && int(l) < 0
 #define SINPE_LAYOUT(id, name) +1
 #include "sinpe/vocabulary.def"
-  ; }
+      ;
+}
 
 // A frequency that overflowed, became NaN, underflowed to zero (scale = 0
 // makes every frequency zero on purpose), or whose angles overflow below 2^24.

@@ -58,8 +58,7 @@ Status linear(const Args& a, Result& out) {
 Status dynamic(const Args& a, Result& out) {
   const double s = a.get(Option::factor), M = a.get(Option::max_positions);
   const double N = a.given(Option::seq_len) ? std::max(a.get(Option::seq_len), M) : M;
-  const double base =
-      a.get(Option::base) * std::pow(s * N / M - (s - 1.0), double(a.r) / double(a.r - 2));
+  const double base = a.get(Option::base) * std::pow(s * N / M - (s - 1.0), double(a.r) / double(a.r - 2));
   for (int j = 0; j < a.r / 2; ++j) out.inv.push_back(std::pow(base, -2.0 * j / a.r));
   return Status::ok;
 }
@@ -126,7 +125,8 @@ Status longrope(const Args& a, Result& out) {
   const bool use_long = a.given(Option::seq_len) && a.get(Option::seq_len) > L;
   const std::vector<double>& f = use_long ? *longs : *shorts;
   const double base = a.get(Option::base);
-  for (std::size_t j = 0; j < half; ++j) out.inv.push_back(1.0 / (f[j] * std::pow(base, 2.0 * double(j) / a.r)));
+  for (std::size_t j = 0; j < half; ++j)
+    out.inv.push_back(1.0 / (f[j] * std::pow(base, 2.0 * double(j) / a.r)));
   return Status::ok;
 }
 
@@ -198,11 +198,14 @@ Status make_rope_plan(const Options& o, int r, RopePlan* plan) {
 
 namespace {
 
-detail::Rows split_rows(float* cos, float* sin, std::size_t half) { return {nullptr, sin, cos, nullptr, half}; }
+detail::Rows split_rows(float* cos, float* sin, std::size_t half) {
+  return {nullptr, sin, cos, nullptr, half};
+}
 
 }  // namespace
 
-Status rope_cache_rows(const RopePlan& plan, double start, std::size_t count, float* cos, float* sin, Path path) {
+Status rope_cache_rows(const RopePlan& plan, double start, std::size_t count, float* cos, float* sin,
+                       Path path) {
   if (!plan.valid()) return Status::bad_buffer;
   if (Status s = check_row_range(start, count); s != Status::ok) return s;
   const std::size_t half = std::size_t(plan.rotary_dim() / 2);
@@ -215,7 +218,8 @@ Status rope_cache_rows(const RopePlan& plan, double start, std::size_t count, fl
   return Status::ok;
 }
 
-Status rope_cache(const RopePlan& plan, const double* positions, std::size_t n, float* cos, float* sin, Path path) {
+Status rope_cache(const RopePlan& plan, const double* positions, std::size_t n, float* cos, float* sin,
+                  Path path) {
   if (!plan.valid()) return Status::bad_buffer;
   const std::size_t half = std::size_t(plan.rotary_dim() / 2);
   if (Status s = check_elements(n, half); s != Status::ok) return s;
@@ -251,7 +255,8 @@ std::size_t rotate_half(std::size_t j, std::size_t half, const float* c, const f
 
 // Pairs (2j, 2j+1). The SIMD path rotates whole vectors: x' = x c2 + swap(x) s2
 // with c2 = (c_j, c_j), s2 = (-s_j, s_j) per pair, the same products and sums.
-std::size_t rotate_interleaved_simd(std::size_t i, std::size_t r, const float* c2, const float* s2, float* x) {
+std::size_t rotate_interleaved_simd(std::size_t i, std::size_t r, const float* c2, const float* s2,
+                                    float* x) {
 #if SINPE_SIMD
   using V = simd::FloatBatch;
   constexpr std::size_t W = simd::lanes<V>;
@@ -277,8 +282,8 @@ constexpr std::size_t kTokensPerChunk = 64;
 
 }  // namespace
 
-Status apply_rope(const RopePlan& plan, RopeLayout layout, int head_dim, const double* positions, std::size_t n,
-                  std::size_t num_heads, float* x, Path path) {
+Status apply_rope(const RopePlan& plan, RopeLayout layout, int head_dim, const double* positions,
+                  std::size_t n, std::size_t num_heads, float* x, Path path) {
   if (!plan.valid()) return Status::bad_buffer;
   if (int(layout) < 0 || int(layout) > int(RopeLayout::interleaved)) return Status::bad_rope_layout;
   if (Status s = check_head_dim(plan, head_dim); s != Status::ok) return s;

@@ -11,17 +11,14 @@ namespace sinpe {
 const char* status_name(Status s) noexcept {
   switch (s) {
 #define SINPE_STATUS(id, error, argument, message) \
-  case Status::id:                                 \
+  case Status::id: \
     return #id;
 #include "sinpe/vocabulary.def"
 #define SINPE_OPTION(id, name, type, rule, config_key, doc) \
-  case Status::bad_##id:                                    \
-    return "bad_" #id;                                      \
-  case Status::id##_not_read:                               \
-    return #id "_not_read";                                 \
-  case Status::id##_missing:                                \
-    return #id "_missing";
-#include "sinpe/vocabulary.def"
+  case Status::bad_##id: return "bad_" #id; \
+  case Status::id##_not_read: return #id "_not_read"; \
+  case Status::id##_missing: return #id "_missing"; \
+      #include "sinpe/vocabulary.def"
   }
   return "unknown";
 }
@@ -29,9 +26,8 @@ const char* status_name(Status s) noexcept {
 const char* preset_name(Preset p) noexcept {
   switch (p) {
 #define SINPE_PRESET(id, name, layout, ...) \
-  case Preset::id:                          \
-    return name;
-#include "sinpe/vocabulary.def"
+  case Preset::id: return name; \
+      #include "sinpe/vocabulary.def"
   }
   return "unknown";
 }
@@ -39,21 +35,18 @@ const char* preset_name(Preset p) noexcept {
 const char* rope_type_name(RopeType t) noexcept {
   switch (t) {
 #define SINPE_ROPE_TYPE(id, name, ...) \
-  case RopeType::id:                   \
-    return name;
-#include "sinpe/vocabulary.def"
+  case RopeType::id: return name; \
+      #include "sinpe/vocabulary.def"
   }
   return "unknown";
 }
 
 const char* layout_name(Layout l) noexcept {
   switch (l) {
-    case Layout::preset_default:
-      return "preset-default";
+    case Layout::preset_default: return "preset-default";
 #define SINPE_LAYOUT(id, name) \
-  case Layout::id:             \
-    return name;
-#include "sinpe/vocabulary.def"
+  case Layout::id: return name; \
+      #include "sinpe/vocabulary.def"
   }
   return "unknown";
 }
@@ -61,9 +54,8 @@ const char* layout_name(Layout l) noexcept {
 const char* rope_layout_name(RopeLayout l) noexcept {
   switch (l) {
 #define SINPE_ROPE_LAYOUT(id, name) \
-  case RopeLayout::id:              \
-    return name;
-#include "sinpe/vocabulary.def"
+  case RopeLayout::id: return name; \
+      #include "sinpe/vocabulary.def"
   }
   return "unknown";
 }
@@ -112,8 +104,10 @@ constexpr Read read_of(Option o, Required) {
 }
 
 #define SINPE_READ(option, value) read_of(Option::option, value)
-#define SINPE_NONE NoDefault{}
-#define SINPE_REQUIRED Required{}
+#define SINPE_NONE \
+  NoDefault {}
+#define SINPE_REQUIRED \
+  Required {}
 #define SINPE_PRESET(id, name, layout, ...) constexpr Read preset_##id[] = {__VA_ARGS__};
 #define SINPE_ROPE_TYPE(id, name, ...) constexpr Read rope_##id[] = {__VA_ARGS__};
 #include "sinpe/vocabulary.def"
@@ -128,16 +122,12 @@ constexpr Reads reads_of(const Read (&r)[N]) {
 
 bool follows_rule(Rule rule, double v) {
   switch (rule) {
-    case Rule::positive:
-      return std::isfinite(v) && v > 0;
-    case Rule::finite:
-      return std::isfinite(v);
+    case Rule::positive: return std::isfinite(v) && v > 0;
+    case Rule::finite: return std::isfinite(v);
     case Rule::index:
       return std::isfinite(v) && v == std::floor(v) && std::fabs(v) < limits::max_abs_position;
-    case Rule::count:
-      return std::isfinite(v) && v == std::floor(v) && v >= 1 && v < limits::max_abs_position;
-    case Rule::any:
-      return true;
+    case Rule::count: return std::isfinite(v) && v == std::floor(v) && v >= 1 && v < limits::max_abs_position;
+    case Rule::any: return true;
   }
   return false;
 }
@@ -158,9 +148,8 @@ const Read* Reads::find(Option o) const noexcept {
 Reads preset_reads(Preset p) noexcept {
   switch (p) {
 #define SINPE_PRESET(id, name, layout, ...) \
-  case Preset::id:                          \
-    return reads_of(preset_##id);
-#include "sinpe/vocabulary.def"
+  case Preset::id: return reads_of(preset_##id); \
+      #include "sinpe/vocabulary.def"
   }
   return {nullptr, 0};
 }
@@ -168,9 +157,8 @@ Reads preset_reads(Preset p) noexcept {
 Reads rope_reads(RopeType t) noexcept {
   switch (t) {
 #define SINPE_ROPE_TYPE(id, name, ...) \
-  case RopeType::id:                   \
-    return reads_of(rope_##id);
-#include "sinpe/vocabulary.def"
+  case RopeType::id: return reads_of(rope_##id); \
+      #include "sinpe/vocabulary.def"
   }
   return {nullptr, 0};
 }
@@ -178,9 +166,8 @@ Reads rope_reads(RopeType t) noexcept {
 Layout preset_layout(Preset p) noexcept {
   switch (p) {
 #define SINPE_PRESET(id, name, layout, ...) \
-  case Preset::id:                          \
-    return Layout::layout;
-#include "sinpe/vocabulary.def"
+  case Preset::id: return Layout::layout; \
+      #include "sinpe/vocabulary.def"
   }
   return Layout::interleaved;
 }
@@ -188,9 +175,8 @@ Layout preset_layout(Preset p) noexcept {
 bool is_given(const Options& o, Option id) noexcept {
   switch (id) {
 #define SINPE_OPTION(id, name, type, rule, config_key, doc) \
-  case Option::id:                                          \
-    return o.id.has_value();
-#include "sinpe/vocabulary.def"
+  case Option::id: return o.id.has_value(); \
+      #include "sinpe/vocabulary.def"
   }
   return false;
 }
@@ -209,7 +195,7 @@ const std::vector<double>* numbers_of(const T&) {
 double given_number(const Options& o, Option id) noexcept {
   switch (id) {
 #define SINPE_OPTION(id, name, type, rule, config_key, doc) \
-  case Option::id:                                          \
+  case Option::id: \
     return o.id.has_value() ? number_of(o.id) : std::numeric_limits<double>::quiet_NaN();
 #include "sinpe/vocabulary.def"
   }
@@ -219,9 +205,8 @@ double given_number(const Options& o, Option id) noexcept {
 const std::vector<double>* given_numbers(const Options& o, Option id) noexcept {
   switch (id) {
 #define SINPE_OPTION(id, name, type, rule, config_key, doc) \
-  case Option::id:                                          \
-    return o.id.has_value() ? numbers_of(o.id) : nullptr;
-#include "sinpe/vocabulary.def"
+  case Option::id: return o.id.has_value() ? numbers_of(o.id) : nullptr; \
+      #include "sinpe/vocabulary.def"
   }
   return nullptr;
 }

@@ -1,7 +1,7 @@
 #pragma once
 #include <cmath>
-#include <type_traits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "reference.hpp"
@@ -20,8 +20,8 @@ inline void set_option(sinpe::Options& o, sinpe::Option id) {
   };
   switch (id) {
 #define SINPE_OPTION(name, js_name, type, rule, config_key, doc) \
-  case sinpe::Option::name:                                     \
-    set(o.name);                                                \
+  case sinpe::Option::name: \
+    set(o.name); \
     break;
 #include "sinpe/vocabulary.def"
   }
@@ -34,7 +34,8 @@ inline sinpe::Options to_options(const ref::Params& p) {
     if (p.preset == sinpe::preset_name(sinpe::Preset(i))) o.preset = sinpe::Preset(i);
   for (int i = 0; i < sinpe::kLayoutCount; ++i)
     if (p.layout == sinpe::layout_name(sinpe::Layout(i))) o.layout = sinpe::Layout(i);
-  if (p.preset == "vaswani" || p.preset == "keras" || p.preset == "mae" || p.preset == "fairseq") o.base = p.base;
+  if (p.preset == "vaswani" || p.preset == "keras" || p.preset == "mae" || p.preset == "fairseq")
+    o.base = p.base;
   if (p.preset == "tensor2tensor") {
     o.min_timescale = p.min_timescale;
     o.max_timescale = p.max_timescale;

@@ -107,7 +107,8 @@ TEST_CASE("every option a preset's formula does not read is refused by name", "[
       sinpe::Plan plan;
       INFO(sinpe::preset_name(preset) << " + " << sinpe::option_name(option));
       CHECK(sinpe::make_plan(o, 8, &plan) == sinpe::detail::not_read_status(option));
-      CHECK(std::string(sinpe::status_name(sinpe::make_plan(o, 8, &plan))).find("_not_read") != std::string::npos);
+      CHECK(std::string(sinpe::status_name(sinpe::make_plan(o, 8, &plan))).find("_not_read") !=
+            std::string::npos);
       ++pairs;
     }
   CHECK(pairs > 100);

@@ -65,7 +65,7 @@ TEST_CASE("random positions up to 2^24 - 1, unsorted and with runs", "[kernel]")
   std::uniform_real_distribution<double> any(-16777215.0, 16777215.0);
   std::vector<double> p;
   for (int i = 0; i < 300; ++i) p.push_back(std::floor(any(rng)));
-  for (int i = 0; i < 100; ++i) p.push_back(any(rng));  // fractional
+  for (int i = 0; i < 100; ++i) p.push_back(any(rng));          // fractional
   for (double x = 16777000; x < 16777100; ++x) p.push_back(x);  // one long run
   ref::Params prm;
   for (int d : {512, 7 + 1}) {
@@ -149,7 +149,8 @@ TEST_CASE("heatmap maps values through the lookup table", "[kernel]") {
   const double start = 16000000;
   const std::size_t count = 200;
   std::vector<std::uint8_t> px(count * cols * 4);
-  REQUIRE(sinpe::heatmap(plan, start, count, col0, cols, lut.data(), -1.0, 1.0, px.data()) == sinpe::Status::ok);
+  REQUIRE(sinpe::heatmap(plan, start, count, col0, cols, lut.data(), -1.0, 1.0, px.data()) ==
+          sinpe::Status::ok);
   int mismatches = 0;
   for (std::size_t r = 0; r < count; ++r) {
     const auto want = ref::row(prm, d, start + double(r));

@@ -20,7 +20,8 @@ std::vector<double> positions_under_test() {
 // Whether the preset's formula is defined at width d (else make_plan must say why).
 sinpe::Status expected_status(const std::string& preset, int d) {
   const int h = d / 2;
-  if ((preset == "vaswani" || preset == "whisper" || preset == "mae") && d % 2) return sinpe::Status::d_model_odd;
+  if ((preset == "vaswani" || preset == "whisper" || preset == "mae") && d % 2)
+    return sinpe::Status::d_model_odd;
   if ((preset == "fairseq" || preset == "whisper" || preset == "diffusers") && h < 2)
     return sinpe::Status::d_model_too_small;
   return sinpe::Status::ok;
@@ -46,8 +47,8 @@ void check(const ref::Params& prm, const std::vector<int>& widths) {
 }  // namespace
 
 TEST_CASE("each preset matches its float64 formula", "[presets]") {
-  for (const char* preset : {"vaswani", "keras", "tensor2tensor", "fairseq", "whisper", "diffusers",
-                             "guided-diffusion", "mae"}) {
+  for (const char* preset :
+       {"vaswani", "keras", "tensor2tensor", "fairseq", "whisper", "diffusers", "guided-diffusion", "mae"}) {
     ref::Params prm;
     prm.preset = preset;
     check(prm, kWidths);

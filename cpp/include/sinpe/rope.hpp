@@ -53,8 +53,8 @@ Status rope_cache_rows(const RopePlan& plan, double start, std::size_t count, fl
 // Rotates x in place: x holds n tokens, each num_heads vectors of head_dim
 // floats ([token][head][dim]); token i is at positions[i]. Dimensions
 // rotary_dim ... head_dim-1 pass through unchanged.
-Status apply_rope(const RopePlan& plan, RopeLayout layout, int head_dim, const double* positions, std::size_t n,
-                  std::size_t num_heads, float* x, Path path = Path::best);
+Status apply_rope(const RopePlan& plan, RopeLayout layout, int head_dim, const double* positions,
+                  std::size_t n, std::size_t num_heads, float* x, Path path = Path::best);
 
 Status check_head_dim(const RopePlan& plan, int head_dim) noexcept;
 

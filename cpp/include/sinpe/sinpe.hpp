@@ -92,7 +92,7 @@ using NumberOption = std::optional<double>;
 using BooleanOption = std::optional<bool>;
 using NumbersOption = std::optional<std::vector<double>>;
 struct Options {
-  Preset preset = Preset::vaswani;         // read by make_plan / make_grid_plan
+  Preset preset = Preset::vaswani;          // read by make_plan / make_grid_plan
   RopeType rope_type = RopeType::standard;  // read by make_rope_plan
   Layout layout = Layout::preset_default;   // sinusoidal presets only
 #define SINPE_OPTION(id, name, type, rule, config_key, doc) SINPE_OPTION_TYPE_##type id;
