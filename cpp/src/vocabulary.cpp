@@ -10,52 +10,65 @@ namespace sinpe {
 
 const char* status_name(Status s) noexcept {
   switch (s) {
+// clang-format off
 #define SINPE_STATUS(id, error, argument, message) \
   case Status::id: \
     return #id;
 #include "sinpe/vocabulary.def"
+// clang-format on
+// clang-format off
 #define SINPE_OPTION(id, name, type, rule, config_key, doc) \
   case Status::bad_##id: return "bad_" #id; \
   case Status::id##_not_read: return #id "_not_read"; \
-  case Status::id##_missing: return #id "_missing"; \
-      #include "sinpe/vocabulary.def"
+  case Status::id##_missing: return #id "_missing";
+#include "sinpe/vocabulary.def"
+    // clang-format on
   }
   return "unknown";
 }
 
 const char* preset_name(Preset p) noexcept {
   switch (p) {
+// clang-format off
 #define SINPE_PRESET(id, name, layout, ...) \
-  case Preset::id: return name; \
-      #include "sinpe/vocabulary.def"
+  case Preset::id: return name;
+#include "sinpe/vocabulary.def"
+    // clang-format on
   }
   return "unknown";
 }
 
 const char* rope_type_name(RopeType t) noexcept {
   switch (t) {
+// clang-format off
 #define SINPE_ROPE_TYPE(id, name, ...) \
-  case RopeType::id: return name; \
-      #include "sinpe/vocabulary.def"
+  case RopeType::id: return name;
+#include "sinpe/vocabulary.def"
+    // clang-format on
   }
   return "unknown";
 }
 
 const char* layout_name(Layout l) noexcept {
   switch (l) {
-    case Layout::preset_default: return "preset-default";
+    case Layout::preset_default:
+      return "preset-default";
+// clang-format off
 #define SINPE_LAYOUT(id, name) \
-  case Layout::id: return name; \
-      #include "sinpe/vocabulary.def"
+  case Layout::id: return name;
+#include "sinpe/vocabulary.def"
+      // clang-format on
   }
   return "unknown";
 }
 
 const char* rope_layout_name(RopeLayout l) noexcept {
   switch (l) {
+// clang-format off
 #define SINPE_ROPE_LAYOUT(id, name) \
-  case RopeLayout::id: return name; \
-      #include "sinpe/vocabulary.def"
+  case RopeLayout::id: return name;
+#include "sinpe/vocabulary.def"
+    // clang-format on
   }
   return "unknown";
 }
@@ -78,9 +91,11 @@ bool Options::operator==(const Options& o) const {
     else if constexpr (std::is_same_v<T, bool>) return *a == *b;
     else return a->size() == b->size() && std::memcmp(a->data(), b->data(), a->size() * sizeof(double)) == 0;
   };
+// clang-format off
 #define SINPE_OPTION(id, name, type, rule, config_key, doc) \
   if (!same(id, o.id)) return false;
 #include "sinpe/vocabulary.def"
+  // clang-format on
   return true;
 }
 
@@ -104,6 +119,7 @@ constexpr Read read_of(Option o, Required) {
 }
 
 #define SINPE_READ(option, value) read_of(Option::option, value)
+// clang-format off
 #define SINPE_NONE \
   NoDefault {}
 #define SINPE_REQUIRED \
@@ -111,6 +127,7 @@ constexpr Read read_of(Option o, Required) {
 #define SINPE_PRESET(id, name, layout, ...) constexpr Read preset_##id[] = {__VA_ARGS__};
 #define SINPE_ROPE_TYPE(id, name, ...) constexpr Read rope_##id[] = {__VA_ARGS__};
 #include "sinpe/vocabulary.def"
+// clang-format on
 #undef SINPE_READ
 #undef SINPE_NONE
 #undef SINPE_REQUIRED
@@ -147,36 +164,44 @@ const Read* Reads::find(Option o) const noexcept {
 
 Reads preset_reads(Preset p) noexcept {
   switch (p) {
+// clang-format off
 #define SINPE_PRESET(id, name, layout, ...) \
-  case Preset::id: return reads_of(preset_##id); \
-      #include "sinpe/vocabulary.def"
+  case Preset::id: return reads_of(preset_##id);
+#include "sinpe/vocabulary.def"
+    // clang-format on
   }
   return {nullptr, 0};
 }
 
 Reads rope_reads(RopeType t) noexcept {
   switch (t) {
+// clang-format off
 #define SINPE_ROPE_TYPE(id, name, ...) \
-  case RopeType::id: return reads_of(rope_##id); \
-      #include "sinpe/vocabulary.def"
+  case RopeType::id: return reads_of(rope_##id);
+#include "sinpe/vocabulary.def"
+    // clang-format on
   }
   return {nullptr, 0};
 }
 
 Layout preset_layout(Preset p) noexcept {
   switch (p) {
+// clang-format off
 #define SINPE_PRESET(id, name, layout, ...) \
-  case Preset::id: return Layout::layout; \
-      #include "sinpe/vocabulary.def"
+  case Preset::id: return Layout::layout;
+#include "sinpe/vocabulary.def"
+    // clang-format on
   }
   return Layout::interleaved;
 }
 
 bool is_given(const Options& o, Option id) noexcept {
   switch (id) {
+// clang-format off
 #define SINPE_OPTION(id, name, type, rule, config_key, doc) \
-  case Option::id: return o.id.has_value(); \
-      #include "sinpe/vocabulary.def"
+  case Option::id: return o.id.has_value();
+#include "sinpe/vocabulary.def"
+    // clang-format on
   }
   return false;
 }
@@ -194,19 +219,23 @@ const std::vector<double>* numbers_of(const T&) {
 
 double given_number(const Options& o, Option id) noexcept {
   switch (id) {
+// clang-format off
 #define SINPE_OPTION(id, name, type, rule, config_key, doc) \
   case Option::id: \
     return o.id.has_value() ? number_of(o.id) : std::numeric_limits<double>::quiet_NaN();
 #include "sinpe/vocabulary.def"
+    // clang-format on
   }
   return std::numeric_limits<double>::quiet_NaN();
 }
 
 const std::vector<double>* given_numbers(const Options& o, Option id) noexcept {
   switch (id) {
+// clang-format off
 #define SINPE_OPTION(id, name, type, rule, config_key, doc) \
-  case Option::id: return o.id.has_value() ? numbers_of(o.id) : nullptr; \
-      #include "sinpe/vocabulary.def"
+  case Option::id: return o.id.has_value() ? numbers_of(o.id) : nullptr;
+#include "sinpe/vocabulary.def"
+    // clang-format on
   }
   return nullptr;
 }
