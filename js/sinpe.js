@@ -35,8 +35,8 @@ const EXTRA = {
 };
 
 const FAMILIES = {
-  preset: { key: 'preset', names: PRESETS, bad: 'bad_preset', kind: KIND.rows },
-  ropeType: { key: 'ropeType', names: ROPE_TYPES, bad: 'bad_rope_type', kind: KIND.rope },
+  preset: { key: 'preset', names: PRESETS, entries: vocabulary.presets, bad: 'bad_preset', kind: KIND.rows },
+  ropeType: { key: 'ropeType', names: ROPE_TYPES, entries: vocabulary.ropeTypes, bad: 'bad_rope_type', kind: KIND.rope },
 };
 
 function numberType(name, v) {
@@ -71,8 +71,9 @@ function encodingOptions(snap, extra, familyName) {
     if (key === family.key || (familyName === 'preset' && key === 'layout') || extra.includes(key)) continue;
     const option = OPTIONS.get(key);
     if (option === undefined) {
-      const known = [family.key, ...(familyName === 'preset' ? ['layout'] : []), ...extra, ...OPTIONS.keys()];
-      fail(TypeError, `unknown option ${describe(key)}; known: ${known.join(', ')}`);
+      const reads = family.entries[index].reads;
+      const known = [family.key, ...(familyName === 'preset' ? ['layout'] : []), ...extra, ...reads];
+      fail(TypeError, `unknown option ${describe(key)}; ${family.key} '${name}' takes: ${known.join(', ')}`);
     }
     const v = snap[key];
     if (option.type === 'number') values[key] = numberType(`options.${key}`, v);
