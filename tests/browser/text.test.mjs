@@ -53,7 +53,7 @@ test('inline maths never breaks across lines (widths 320 to 1280 px, both langua
         await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
         const broken = await page.$$eval('main .math-inline', (ms) =>
           ms
-            .filter((m) => new Set([...m.querySelectorAll('.katex-html .base')].map((b) => Math.round(b.getBoundingClientRect().top))).size > 1)
+            .filter((m) => new Set([...m.getClientRects()].map((r) => Math.round(r.top))).size > 1)
             .map((m) => m.querySelector('annotation')?.textContent),
         );
         assert.deepEqual(broken, [], `${lang} ${lesson} at ${width} px: inline maths split across lines`);
