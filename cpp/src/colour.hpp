@@ -32,13 +32,6 @@
 #include <xsimd/xsimd.hpp>
 #endif
 
-// GCC fuses v * a + b into one fused multiply-add when the target has one
-// (-march=native), even across statements; the rule rounds twice.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC push_options
-#pragma GCC optimize("fp-contract=off")
-#endif
-
 namespace sinpe::colour {
 
 // t = v * a + b maps [vmin, vmax] onto [0.5, 255.5]; a64 and vmin are the
@@ -67,6 +60,21 @@ namespace detail {
 
 constexpr float kTop = 255.f;
 constexpr float kMagic = 8388608.f;  // 2^23: floor(t) + 2^23 has floor(t) in its low mantissa bits
+
+// x unchanged, but opaque to the optimiser: a product passed through it is
+// rounded before it is added. GCC fuses a multiply and a following add into
+// one fused multiply-add where the target has one (x86 with FMA, AArch64),
+// even across statements, and the rule rounds twice. WebAssembly has no
+// fused multiply-add.
+template <class T>
+inline T rounded(T x) {
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+  __asm__("" : "+v"(x));
+#elif defined(__GNUC__) && defined(__aarch64__)
+  __asm__("" : "+w"(x));
+#endif
+  return x;
+}
 
 inline std::uint32_t load_u32(const std::uint32_t* p) {
   std::uint32_t x;
@@ -101,8 +109,7 @@ inline void colourize_lanes(const float* v, std::size_t n, const ColourScale& s,
   for (std::size_t i = 0; i < n; ++i) {
     std::uint32_t idx;
     if (s.in_float) {
-      // Two statements: clang fuses only within one expression.
-      const float m = v[i] * s.a;
+      const float m = rounded(v[i] * s.a);
       const float t = m + s.b;
       idx = int_part(min_top(max_nan0(t)));
     } else {
@@ -133,7 +140,7 @@ inline void colourize_vectors(const float* v, std::size_t n, const ColourScale& 
         load_u32(lut + wasm_u32x4_extract_lane(idx, 2)), load_u32(lut + wasm_u32x4_extract_lane(idx, 3)));
     wasm_v128_store(out + i, px);
   }
-  colourize_lanes(v + i, n - i, s, lut, out);
+  colourize_lanes(v + i, n - i, s, lut, out + i);
 }
 
 // --- xsimd's batch (native SIMD builds) -----------------------------------
@@ -147,7 +154,7 @@ inline void colourize_vectors(const float* v, std::size_t n, const ColourScale& 
   const bf a(s.a), b(s.b), zero(0.f), top(kTop);
   std::size_t i = 0;
   for (; i + W <= n; i += W) {
-    const bf m = bf::load_unaligned(v + i) * a;
+    const bf m(rounded((bf::load_unaligned(v + i) * a).data));
     const bf t = m + b;
     // Comparisons rather than xsimd::max/min, whose NaN handling differs between architectures.
     const bf c0 = xsimd::select(zero < t, t, zero);
@@ -155,7 +162,7 @@ inline void colourize_vectors(const float* v, std::size_t n, const ColourScale& 
     const bi idx = xsimd::batch_cast<std::int32_t>(c);  // truncates: c >= 0
     bu::gather(lut, idx).store_unaligned(out + i);
   }
-  colourize_lanes(v + i, n - i, s, lut, out);
+  colourize_lanes(v + i, n - i, s, lut, out + i);
 }
 #endif
 
@@ -177,7 +184,3 @@ inline void colourize(const float* v, std::size_t n, const ColourScale& s, const
 }
 
 }  // namespace sinpe::colour
-
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC pop_options
-#endif
