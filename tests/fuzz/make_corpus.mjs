@@ -1,8 +1,12 @@
 // Writes the seed corpus of tests/fuzz/fuzz_core.cpp (one file per typical
-// call: every entry point x preset, ordinary widths and positions, and a few
-// hostile ones). The fuzzer mutates from these. Run: node tests/fuzz/make_corpus.mjs
+// call: every entry point x preset and rope type, ordinary widths and
+// positions, and a few hostile ones). The fuzzer mutates from these. Presets,
+// rope types and the options each reads come from the generated vocabulary
+// (dist/sinpe-vocabulary.js: run scripts/build.sh first).
+// Run: node tests/fuzz/make_corpus.mjs
 import { mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { createHash } from 'node:crypto';
+import vocabulary from '../../dist/sinpe-vocabulary.js';
 
 const dir = new URL('./corpus/', import.meta.url);
 rmSync(dir, { recursive: true, force: true });
@@ -25,7 +29,7 @@ const head = (op, preset, layout, o = {}, d = 16) => [
 ];
 
 const seeds = [];
-const PRESETS = 8;
+const PRESETS = vocabulary.presets.length;
 for (let preset = 0; preset < PRESETS; preset++) {
   const d = preset === 3 || preset === 4 ? 16 : [16, 17, 64, 512][preset % 4];
   const dd = [0, 2, 7].includes(preset) && d % 2 ? d + 1 : d; // even where required
@@ -44,6 +48,57 @@ seeds.push(head(0, 0, -1, {}, 65536).concat(pos(5), [0, ...u32(2)]));
 seeds.push(head(0, 1, -1, {}, 1).concat(pos(5), [0, ...u32(3)]));
 seeds.push(head(2, 0, -1, {}, 8).concat(u8(2), pos(NaN), u8(0), pos(16777216)));
 seeds.push(head(5, 0, -1, {}, 8).concat(pos(0), u8(2), u16(1), u16(9), u8(4), f64(-1e300), f64(1e300)));
+
+// RoPE calls: op byte 0x80 + (0 rope_cache, 1 rope_cache_rows, 2 apply_rope),
+// rope type + 1, flags (bit 0: the rotation layout), rotary dimension, one
+// slot per option the rope type reads (fuzz_core.cpp rope_value: 0 = unset,
+// 15 = raw f64; booleans 6 = false, 22 = true; number lists 6 = rotaryDim/2
+// values (b + 1) / 64 from one byte each), then no extra options.
+const ropeSlot = (type, name, v, r) => {
+  const kind = vocabulary.options.find((o) => o.name === name).type;
+  if (v === undefined) return u8(0);
+  if (kind === 'boolean') return u8(v ? 22 : 6);
+  if (kind === 'numberArray') return [6, ...v.slice(0, r / 2).map((x) => Math.max(0, Math.min(255, Math.round(x * 64 - 1))))];
+  return [15, ...f64(v)];
+};
+const ropeHead = (op, type, layout, r, o = {}) => {
+  const index = vocabulary.ropeTypes.findIndex((t) => t.name === type);
+  const reads = vocabulary.ropeTypes[index].reads;
+  return [0x80 + op, index + 1, layout === 'interleaved' ? 1 : 0, ...width(r), ...reads.flatMap((name) => ropeSlot(type, name, o[name], r)), 0];
+};
+const ROPE = {
+  default: {},
+  linear: { factor: 4 },
+  dynamic: { factor: 2, maxPositions: 2048, seqLen: 8192 },
+  yarn: { factor: 4, originalMaxPositions: 32768, base: 1e6, truncate: false, mscale: 1, mscaleAllDim: 0.8 },
+  longrope: {
+    shortFactor: Array.from({ length: 64 }, (_, j) => 1 + 0.02 * j),
+    longFactor: Array.from({ length: 64 }, (_, j) => 1 + 0.04 * j),
+    originalMaxPositions: 4096,
+    maxPositions: 131072,
+    seqLen: 5000,
+  },
+  llama3: { base: 500000, factor: 8, lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositions: 8192 },
+};
+for (const type of vocabulary.ropeTypes.map((t) => t.name)) {
+  const o = ROPE[type] ?? {};
+  for (const r of [64, 6]) {
+    // rope_cache: a run across a block, a fractional and a far position.
+    seeds.push(ropeHead(0, type, 'half', r, o).concat(u8(70), pos(0), Array(69).fill(1), [0], pos(0.5)));
+    seeds.push(ropeHead(0, type, 'half', r, o).concat(u8(3), pos(16777215), u8(0), pos(-3), u8(0), pos(1234.25)));
+    // rope_cache_rows across a re-anchor.
+    seeds.push(ropeHead(1, type, 'half', r, o).concat(pos(1000), [3, ...u32(1100)]));
+    // apply_rope: both layouts, 3 heads, partial rotary (headDim r + 10), x = small integers / 256.
+    for (const layout of ['half', 'interleaved']) {
+      const x = Array.from({ length: 3 * 3 * (r + 10) }, (_, i) => u16(((i * 37) % 512) - 256)).flat();
+      seeds.push(ropeHead(2, type, layout, r, o).concat(u8(4), u8(10), u8(2), u8(3), pos(7), u8(1), u8(0), pos(100000.5), u8(20), x));
+    }
+  }
+}
+// Hostile RoPE calls: a NaN position, a rotary dimension above headDim, an option the type does not read.
+seeds.push(ropeHead(0, 'default', 'half', 16).concat(u8(2), pos(1), u8(0), pos(NaN)));
+seeds.push(ropeHead(2, 'default', 'half', 16).concat(u8(5), u8(1), u8(2), u8(2), pos(1), u8(1)));
+seeds.push([0x80, 1, 0, ...width(16), u8(0), 1, 8, 0xff, ...f64(2)].concat(u8(1), pos(1)));
 
 for (const s of seeds) {
   const bytes = Uint8Array.from(s);
