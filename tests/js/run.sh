@@ -18,9 +18,9 @@ done
 mkdir -p "$project/test"
 cp "$root"/tests/js/*.mjs "$project/test/"
 if [ -d "$root/tests/js/fixtures" ]; then cp -r "$root/tests/js/fixtures" "$project/test/"; fi
+cd "$project"
 suites=()
 for f in "$@"; do suites+=("test/$(basename "$f")"); done
 [ ${#suites[@]} -gt 0 ] || suites=(test/*.test.mjs)
-cd "$project"
 # --expose-gc: the memory suite measures the JS heap after full collections.
 node --expose-gc --test --test-reporter=spec "${suites[@]}"
