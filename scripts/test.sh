@@ -44,6 +44,9 @@ run "libFuzzer on the core (${SINPE_FUZZ_SECONDS:-30} s)" bash tests/fuzz/fuzz.s
 run "package API, properties (fast-check), memory over 1,000,000 calls (node --test)" bash tests/js/run.sh
 run "consumers, engines and package hygiene" node tests/consumers/run.mjs
 
+# The benchmark, reduced: every value checked, nothing asserted about time
+run "benchmark, quick form" npm run --silent bench -- --quick
+
 # The lesson site
 run "site model (node --test)" node --test tests/web/
 run "lesson site (headless Chromium; lesson 1 in Firefox ESR)" bash tests/browser/run.sh

@@ -3,7 +3,7 @@
 // performance.now() has its fine resolution), opens tests/bench/page.html in
 // headless Chromium via playwright-core, runs every case of cases.mjs in that
 // one page (both flavours loaded there) and prints the result as JSON on stdout.
-//   node tests/bench/browser.mjs [--quiet]     (CHROMIUM=/path overrides /usr/bin/chromium)
+//   node tests/bench/browser.mjs [--quick] [--quiet]     (CHROMIUM=/path overrides /usr/bin/chromium)
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
+const quick = process.argv.includes('--quick');
 const quiet = process.argv.includes('--quiet');
 const log = quiet ? () => {} : (m) => process.stderr.write(`[chromium] ${m}\n`);
 
@@ -53,7 +54,7 @@ try {
   const page = await browser.newPage();
   page.on('console', (msg) => log(msg.text()));
   page.on('pageerror', (e) => log(`page error: ${e.message}`));
-  await page.goto(`http://127.0.0.1:${port}/tests/bench/page.html`);
+  await page.goto(`http://127.0.0.1:${port}/tests/bench/page.html${quick ? '?quick' : ''}`);
   await page.waitForFunction(() => window.sinpeBenchReady === true, null, { timeout: 30000 });
   const result = await page.evaluate(() => window.runSinpeBench());
   result.runtime = `Chromium ${browser.version()}`;

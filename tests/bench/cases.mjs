@@ -1,20 +1,33 @@
 // The body of `npm run bench`, shared by the Node runner (tests/bench/node.mjs)
 // and the Chromium page (tests/bench/page.html): no Node-only imports here.
 //
-// runBench({ simd, baseline, now, log }) times every case with both loaded
-// flavours of the package and the plain-JS alternatives, checks every value of
-// every method against an independent float64 reference, and returns
-// { rows, meta }: one row per (case, method) with the median time and the max
-// abs error. It asserts nothing: pass/fail lines are computed by run.mjs.
+// runBench({ simd, baseline, now, log, quick }) times every case with both
+// loaded flavours of the package, the bounds (JS `fill`, the write-only copy
+// from wasm memory) and the idiomatic JS loops, checks every value of every
+// sinpe method against an independent float64 reference, and returns
+// { rows, skipped, meta }: one row per (case, method) with the median time and
+// the error. It asserts nothing; run.mjs turns errors into the exit code and
+// the timings into ratios and goal lines.
 
 export const BENCH = Object.freeze({
-  tableA: { n: 4096, d: 512 },
-  tableB: { n: 65536, d: 64 },
-  rows: { count: 1000, d: 512, seed: 0x5eed, diagnosticMax: 2 ** 19 },
-  heatmap: { n: 2048, d: 512, starts: [0, 16000000] },
-  minReps: 21, // the median is taken over at least this many timed runs (>= 15)
-  maxReps: 101,
-  budgetMs: 2500, // fast cases get more rounds, up to about this much time per case
+  table: { n: 4096, d: 512 },
+  row: { count: 1000, d: 512, seed: 0x5eed },
+  heatmap: { n: 2048, d: 512, vmin: -1, vmax: 1 },
+  ropeCache: { n: 131072, rotaryDim: 128, base: 10000 },
+  applyRope: { n: 2048, heads: 32, headDim: 128, base: 10000, seed: 3 },
+});
+
+// The accuracy contract (README): every value within 2.5e-7 of the float64
+// formula; RoPE rotations within 5e-7 (|x_a| + |x_b|) of the float64 rotation
+// of the float32 inputs; heatmap colour indices within 1 of the float64 index
+// (1: a value within rounding of a bin edge).
+export const CONTRACT = Object.freeze({ value: 2.5e-7, rotation: 5e-7, colourIndex: 1 });
+
+// Timing effort: the median is taken over at least minReps timed runs after a
+// warm-up; fast methods get more runs, up to about budgetMs per case.
+export const EFFORT = Object.freeze({
+  full: { minReps: 21, maxReps: 101, budgetMs: 2500, warmMs: 100 },
+  quick: { minReps: 3, maxReps: 5, budgetMs: 100, warmMs: 10 },
 });
 
 export const MAX_POSITION = 2 ** 24;
@@ -28,20 +41,26 @@ function median(sorted) {
 }
 
 // Times the methods of one case together: each is warmed up (JIT tiers, wasm
-// tier-up, caches), then they take turns, one turn each per round (the
-// order rotating), so load from elsewhere on a shared machine hits all of them
+// tier-up, caches), then they take turns, one turn each per round (the order
+// rotating), so load from elsewhere on a shared machine hits all of them
 // alike. A fast method (< 5 ms) runs once untimed right before its timed run,
 // so it is measured warm rather than after another method evicted its data.
+// A method that returns a number timed itself (the write-only bounds time
+// only their copy loop); otherwise the call is timed.
 // Returns per method the median over all its timed runs (>= minReps).
-function measureGroup(now, fns) {
+function measureGroup(now, fns, effort) {
+  const timed = (fn) => {
+    const a = now();
+    const r = fn();
+    const t = now() - a;
+    return typeof r === 'number' ? r : t;
+  };
   const est = fns.map((fn) => {
     const t0 = now();
     let calls = 0;
     let last = 0;
-    while (calls < 5 || (now() - t0 < 100 && calls < 500)) {
-      const a = now();
-      fn();
-      last = now() - a;
+    while (calls < 2 || (now() - t0 < effort.warmMs && calls < 500)) {
+      last = timed(fn);
       calls++;
     }
     return last;
@@ -49,17 +68,13 @@ function measureGroup(now, fns) {
   // Sub-millisecond methods take up to 5 timed runs per turn (more samples, same turns).
   const runs = est.map((t) => Math.max(1, Math.min(5, Math.floor(1 / Math.max(t, 1e-3)))));
   const perRound = est.reduce((s, t, m) => s + t * (runs[m] + (t < 5 ? 1 : 0)), 0);
-  const reps = Math.max(BENCH.minReps, Math.min(BENCH.maxReps, Math.ceil(BENCH.budgetMs / Math.max(perRound, 1e-3))));
+  const reps = Math.max(effort.minReps, Math.min(effort.maxReps, Math.ceil(effort.budgetMs / Math.max(perRound, 1e-3))));
   const times = fns.map((_, m) => new Float64Array(reps * runs[m]));
   for (let i = 0; i < reps; i++)
     for (let j = 0; j < fns.length; j++) {
       const m = (i + j) % fns.length;
       if (est[m] < 5) fns[m]();
-      for (let k = 0; k < runs[m]; k++) {
-        const a = now();
-        fns[m]();
-        times[m][i * runs[m] + k] = now() - a;
-      }
+      for (let k = 0; k < runs[m]; k++) times[m][i * runs[m] + k] = timed(fns[m]);
     }
   return times.map((t) => {
     t.sort();
@@ -67,11 +82,10 @@ function measureGroup(now, fns) {
   });
 }
 
-// ---------------------------------------------------------------- reference
+// ---------------------------------------------------------------- references
 
 // The float64 formula itself, written independently of every method below:
-// PE(pos, 2k) = sin(pos * 10000^(-2k/d)), PE(pos, 2k+1) = cos(...). Its own
-// error is 0 by definition.
+// PE(pos, 2k) = sin(pos * 10000^(-2k/d)), PE(pos, 2k+1) = cos(...).
 function referenceRows(start, n, d) {
   const h = d >> 1;
   const w = new Float64Array(h);
@@ -95,7 +109,7 @@ function referenceAt(positions, d) {
 }
 
 function maxAbsError(values, ref) {
-  if (values.length !== ref.length) throw new Error(`length ${values.length} != reference ${ref.length}`);
+  if (values.length !== ref.length) return Infinity;
   let m = 0;
   for (let i = 0; i < ref.length; i++) {
     const e = Math.abs(values[i] - ref[i]);
@@ -104,9 +118,55 @@ function maxAbsError(values, ref) {
   return m;
 }
 
-// ---------------------------------------------------------------- plain-JS methods
+// RoPE 'default' (transformers' _compute_default_rope_parameters) in float64:
+// inv_j = 1 / base^(2j / r).
+function ropeInv(r, base) {
+  const inv = new Float64Array(r / 2);
+  for (let j = 0; j < r / 2; j++) inv[j] = 1 / Math.pow(base, (2 * j) / r);
+  return inv;
+}
 
-// Idiomatic JS: frequencies precomputed once in float64, Math.sin/Math.cos per value.
+// max |cos - cos(p inv_j)|, |sin - sin(p inv_j)| over a cache of rows at `positions`.
+function ropeCacheError(cos, sin, positions, inv) {
+  const h = inv.length;
+  if (cos.length !== positions.length * h || sin.length !== cos.length) return Infinity;
+  let m = 0;
+  for (let i = 0; i < positions.length; i++) {
+    const o = i * h;
+    for (let j = 0; j < h; j++) {
+      const a = positions[i] * inv[j];
+      const e = Math.max(Math.abs(cos[o + j] - Math.cos(a)), Math.abs(sin[o + j] - Math.sin(a)));
+      if (!(e <= m)) m = e;
+    }
+  }
+  return m;
+}
+
+// max |x' - exact| / (|x_a| + |x_b|) over every rotated pair (half layout),
+// exact being the float64 rotation of the float32 inputs x0.
+function rotationError(x, x0, positions, heads, headDim, inv) {
+  const h = headDim / 2;
+  let m = 0;
+  for (let t = 0; t < positions.length; t++)
+    for (let j = 0; j < h; j++) {
+      const c = Math.cos(positions[t] * inv[j]);
+      const s = Math.sin(positions[t] * inv[j]);
+      for (let hh = 0; hh < heads; hh++) {
+        const o = (t * heads + hh) * headDim;
+        const a = x0[o + j];
+        const b = x0[o + j + h];
+        const scale = Math.abs(a) + Math.abs(b);
+        if (scale === 0) continue;
+        const e = Math.max(Math.abs(x[o + j] - (a * c - b * s)), Math.abs(x[o + j + h] - (b * c + a * s))) / scale;
+        if (!(e <= m)) m = e;
+      }
+    }
+  return m;
+}
+
+// ---------------------------------------------------------------- idiomatic JS
+
+// Frequencies precomputed once in float64, Math.sin/Math.cos per value.
 function idiomaticFreqs(d) {
   const h = d >> 1;
   const inv = new Float64Array(h);
@@ -127,60 +187,59 @@ function idiomaticRows(start, n, d, inv, out, off) {
   }
 }
 
-// float32 angles (PyTorch-style float32 arange * float32 div_term), sin/cos of that.
-function float32Freqs(d) {
-  const h = d >> 1;
-  const inv = new Float32Array(h);
-  for (let k = 0; k < h; k++) inv[k] = Math.exp((-2 * k * LN_BASE) / d);
-  return inv;
-}
-
-function float32AngleRows(start, n, d, inv32, out, off) {
-  const h = d >> 1;
-  for (let r = 0; r < n; r++) {
-    const pos = Math.fround(start + r);
-    const o = off + r * d;
-    for (let k = 0; k < h; k++) {
-      const angle = Math.fround(pos * inv32[k]);
-      out[o + 2 * k] = Math.sin(angle);
-      out[o + 2 * k + 1] = Math.cos(angle);
-    }
-  }
-}
-
-// Seed-style, as in the notebooks: pos / 10000^(2i/d) with Math.pow per value.
-function seedRows(start, n, d, out, off) {
-  const h = d >> 1;
-  for (let r = 0; r < n; r++) {
-    const pos = start + r;
-    const o = off + r * d;
-    for (let i = 0; i < h; i++) {
-      out[o + 2 * i] = Math.sin(pos / Math.pow(10000, (2 * i) / d));
-      out[o + 2 * i + 1] = Math.cos(pos / Math.pow(10000, (2 * i) / d));
-    }
-  }
-}
-
-// Heatmap in plain JS: idiomatic values, then the same colour mapping.
-function idiomaticHeatmap(start, n, d, inv, lut32, vmin, vmax, px32) {
+// The heatmap in plain JS: idiomatic values, the colour index, a Uint32Array LUT.
+function idiomaticHeatmap(n, d, inv, lut32, vmin, vmax, px32) {
   const h = d >> 1;
   const scale = 255 / (vmax - vmin);
   for (let r = 0; r < n; r++) {
-    const pos = start + r;
     const o = r * d;
     for (let k = 0; k < h; k++) {
-      const angle = pos * inv[k];
+      const angle = r * inv[k];
       let t = (Math.sin(angle) - vmin) * scale + 0.5;
-      px32[o + 2 * k] = lut32[t <= 0 ? 0 : t >= 255 ? 255 : t | 0];
+      px32[o + 2 * k] = lut32[t > 0 ? (t >= 255 ? 255 : t | 0) : 0];
       t = (Math.cos(angle) - vmin) * scale + 0.5;
-      px32[o + 2 * k + 1] = lut32[t <= 0 ? 0 : t >= 255 ? 255 : t | 0];
+      px32[o + 2 * k + 1] = lut32[t > 0 ? (t >= 255 ? 255 : t | 0) : 0];
+    }
+  }
+}
+
+// cos/sin caches in float64, rounded to float32 on store.
+function idiomaticRopeCache(n, r, base, cos, sin) {
+  const h = r / 2;
+  const inv = new Float64Array(h);
+  for (let j = 0; j < h; j++) inv[j] = 1 / Math.pow(base, (2 * j) / r);
+  for (let p = 0; p < n; p++) {
+    const o = p * h;
+    for (let j = 0; j < h; j++) {
+      const a = p * inv[j];
+      cos[o + j] = Math.cos(a);
+      sin[o + j] = Math.sin(a);
+    }
+  }
+}
+
+// rotate_half in place with a precomputed float64 cache (cos64/sin64: n × headDim/2).
+function idiomaticApplyRope(x, n, heads, headDim, cos64, sin64) {
+  const h = headDim / 2;
+  for (let t = 0; t < n; t++) {
+    const c0 = t * h;
+    for (let hh = 0; hh < heads; hh++) {
+      const o = (t * heads + hh) * headDim;
+      for (let j = 0; j < h; j++) {
+        const a = x[o + j];
+        const b = x[o + j + h];
+        const c = cos64[c0 + j];
+        const s = sin64[c0 + j];
+        x[o + j] = a * c - b * s;
+        x[o + j + h] = b * c + a * s;
+      }
     }
   }
 }
 
 // ---------------------------------------------------------------- helpers
 
-// A deterministic PRNG (mulberry32) so both runners use the same positions.
+// A deterministic PRNG (mulberry32) so both runners use the same data.
 function mulberry32(seed) {
   let a = seed >>> 0;
   return () => {
@@ -208,153 +267,320 @@ function makeLut() {
   return lut;
 }
 
-function referenceIndexError(px, start, n, d, vmin, vmax) {
-  const ref = referenceRows(start, n, d);
+// max |index used - index of the float64 value| over a heatmap of rows 0 … n-1.
+function colourIndexError(px, n, d, vmin, vmax) {
+  const ref = referenceRows(0, n, d);
   let m = 0;
   for (let i = 0; i < ref.length; i++) {
     const t = Math.floor((ref[i] - vmin) * (255 / (vmax - vmin)) + 0.5);
-    const idx = t < 0 ? 0 : t > 255 ? 255 : t;
-    const e = Math.abs(px[4 * i] - idx);
+    const e = Math.abs(px[4 * i] - (t < 0 ? 0 : t > 255 ? 255 : t));
     if (e > m) m = e;
   }
   return m;
 }
 
+// The rows per chunk of a prepared encoder (the module's scratch size / d).
+function chunkRows(prep, d) {
+  let per = 0;
+  prep.chunks(0, 8192, (view) => {
+    if (!per) per = view.length / d;
+  });
+  return per;
+}
+
+// The write-only bound: `floats` values copied out of wasm memory in the
+// chunk size the package uses (out.set(view) from one chunks() view, so
+// nothing is computed during the timed copy); times itself.
+function writeBound(prep, d, per, now, dests) {
+  return () => {
+    let ms = 0;
+    prep.chunks(0, per, (view) => {
+      const t0 = now();
+      for (const dest of dests)
+        for (let at = 0; at < dest.length; at += view.length)
+          dest.set(at + view.length <= dest.length ? view : view.subarray(0, dest.length - at), at);
+      ms = now() - t0;
+    });
+    return ms;
+  };
+}
+
 // ---------------------------------------------------------------- the run
 
-export async function runBench({ simd, baseline, now, log = () => {} }) {
+export async function runBench({ simd, baseline, now, log = () => {}, quick = false }) {
   if (!simd?.simd) throw new Error('runBench: `simd` must be an encoder loaded with {simd: true}');
   if (!baseline || baseline.simd) throw new Error('runBench: `baseline` must be an encoder loaded with {simd: false}');
-  const internals = Symbol.for('sinpe.benchmark');
+  const effort = quick ? EFFORT.quick : EFFORT.full;
   const rows = [];
+  const skipped = [];
   const yieldToLoop = () => new Promise((r) => setTimeout(r, 0));
-
-  const add = (caseName, key, method, timing, err, note) => {
-    const row = { case: caseName, key, method, ...timing, err, note };
-    rows.push(row);
-    const e = typeof err === 'number' ? err.toExponential(2) : err;
-    log(`  ${caseName.padEnd(26)} ${method.padEnd(44)} ${timing.ms.toFixed(4).padStart(10)} ms  (n=${timing.reps})  err ${e}`);
+  const has = (name) => typeof simd[name] === 'function' && typeof baseline[name] === 'function';
+  const available = (caseName, names) => {
+    const missing = names.filter((n) => !has(n));
+    for (const n of missing) {
+      skipped.push({ case: caseName, api: n });
+      log(`  ${caseName}: not available: pe.${n} (methods using it skipped)`);
+    }
+    return missing.length === 0;
   };
 
-  // --- full tables: rows 0 ... n-1
-  for (const [caseName, { n, d }] of [
-    [`table ${BENCH.tableA.n}×${BENCH.tableA.d}`, BENCH.tableA],
-    [`table ${BENCH.tableB.n}×${BENCH.tableB.d}`, BENCH.tableB],
-  ]) {
+  const add = (caseName, key, method, timing, err, unit = 'ms') => {
+    const row = { case: caseName, key, method, ...timing, err, unit };
+    rows.push(row);
+    const e = typeof err === 'number' ? err.toExponential(2) : err;
+    log(`  ${caseName.padEnd(24)} ${method.padEnd(52)} ${timing.ms.toFixed(4).padStart(10)} ms  (n=${timing.reps})  err ${e}`);
+  };
+
+  // Runs a case: `methods` = [key, label, fn, verify?] where verify() returns
+  // the method's error (run once after timing, outside it).
+  const runCase = async (caseName, methods, unit = 'ms', scale = 1) => {
+    await yieldToLoop();
+    const timings = measureGroup(
+      now,
+      methods.map((m) => m[2]),
+      effort,
+    );
+    for (let i = 0; i < methods.length; i++) {
+      const [key, label, , verify] = methods[i];
+      const t = timings[i];
+      const err = verify ? verify() : null;
+      add(caseName, key, label, { ms: t.ms / scale, min: t.min / scale, max: t.max / scale, reps: t.reps }, err, unit);
+    }
+  };
+
+  const prepared = has('prepare');
+  if (!prepared) available('(all cases)', ['prepare']);
+  let per = 0; // rows per chunk
+
+  // --- table 4096 × 512
+  {
+    const { n, d } = BENCH.table;
+    const caseName = `table ${n}×${d}`;
     log(`${caseName}: float64 reference`);
     const ref = referenceRows(0, n, d);
     const out = new Float32Array(n * d);
-    const check = (fill) => {
+    const inv = idiomaticFreqs(d);
+    const check = (fill) => () => {
       out.fill(NaN);
       fill();
       return maxAbsError(out, ref);
     };
     const methods = [
-      ['simd', 'sinpe SIMD: table(n, d, {out})', () => simd.table(n, d, { out }), () => simd.table(n, d, { out })],
-      ['simd-alloc', 'sinpe SIMD: table(n, d) (allocates)', () => simd.table(n, d), () => out.set(simd.table(n, d))],
-      ['baseline', 'sinpe baseline: table(n, d, {out})', () => baseline.table(n, d, { out }), () => baseline.table(n, d, { out })],
-      ['baseline-alloc', 'sinpe baseline: table(n, d) (allocates)', () => baseline.table(n, d), () => out.set(baseline.table(n, d))],
-      ['write-bound', 'write-only bound (wasm fill, same copy path)', () => simd[internals].fill(n, d, out), null],
-      ['js-fill', 'JS out.fill(1) (memory bound, no wasm)', () => out.fill(1), null],
-      ['js-idiomatic', 'JS idiomatic float64 loop', () => idiomaticRows(0, n, d, idiomaticFreqs(d), out, 0), null],
-      ['js-float32', 'JS float32 angle (PyTorch-style)', () => float32AngleRows(0, n, d, float32Freqs(d), out, 0), null],
-      ['js-seed', 'JS seed-style (Math.pow per value)', () => seedRows(0, n, d, out, 0), null],
+      ['simd', 'sinpe SIMD: table(n, d, {out})', () => simd.table(n, d, { out }), check(() => simd.table(n, d, { out }))],
+      ['baseline', 'sinpe baseline: table(n, d, {out})', () => baseline.table(n, d, { out }), check(() => baseline.table(n, d, { out }))],
     ];
-    // The allocating variants take turns among themselves: their garbage (8-16 MiB a
-    // call) would otherwise bring GC work into the other methods' timings.
-    const timings = [];
-    for (const alloc of [false, true]) {
-      const group = methods.map((m, i) => i).filter((i) => methods[i][0].endsWith('-alloc') === alloc);
-      await yieldToLoop();
-      measureGroup(now, group.map((i) => methods[i][2])).forEach((t, j) => (timings[group[j]] = t));
+    if (prepared) {
+      const prep = simd.prepare(d);
+      per = chunkRows(prep, d);
+      let sink = 0;
+      methods.push(
+        [
+          'simd-chunks',
+          'sinpe SIMD: prepare(d).chunks(0, n, view => read view[0])',
+          () => prep.chunks(0, n, (view) => (sink += view[0])),
+          check(() => prep.chunks(0, n, (view, first) => out.set(view, first * d))),
+        ],
+        [
+          'simd-chunks-copy',
+          'sinpe SIMD: prepare(d).chunks(0, n, (view, first) => out.set(view, first·d))',
+          () => prep.chunks(0, n, (view, first) => out.set(view, first * d)),
+          check(() => prep.chunks(0, n, (view, first) => out.set(view, first * d))),
+        ],
+        ['write-bound', `write-only bound: out.set(view) from wasm memory, ${per}-row chunks`, writeBound(prep, d, per, now, [out])],
+      );
     }
-    methods.forEach(([key, method, run, verify], i) => {
-      let err = null;
-      if (key.startsWith('js-') && key !== 'js-fill') err = check(run);
-      else if (verify) err = check(verify);
-      add(caseName, key, method, timings[i], err);
-    });
+    methods.push(
+      ['js-fill', 'JS out.fill(1) (memory bound, no wasm)', () => out.fill(1)],
+      ['js-idiomatic', 'JS idiomatic float64 loop', () => idiomaticRows(0, n, d, inv, out, 0), check(() => idiomaticRows(0, n, d, inv, out, 0))],
+    );
+    await runCase(caseName, methods);
+    // chunks() lifetime: a view kept past its callback is empty afterwards.
+    if (prepared) {
+      let kept = null;
+      simd.prepare(d).chunks(0, 2, (view) => (kept = view));
+      add(caseName, 'chunks-lifetime', 'a chunks() view kept past its callback has length 0', { ms: 0, min: 0, max: 0, reps: 0 }, kept.length === 0 ? 0 : `length ${kept.length}`);
+    }
   }
 
-  // --- single rows at random positions, one call per row. The diagnostic
-  // case keeps every angle below 2^19·π/2 ≈ 823550, where float64 sin/cos need no
-  // expensive range reduction (xsimd and V8 alike), to show what that costs.
-  for (const [caseName, max, diagnostic] of [
-    [`row d=${BENCH.rows.d}, random pos`, MAX_POSITION, false],
-    [`row d=${BENCH.rows.d}, random pos < 2^19 (diagnostic)`, BENCH.rows.diagnosticMax, true],
-  ]) {
-    const { count, d, seed } = BENCH.rows;
-    const ps = randomPositions(count, seed, max);
+  // --- one row d = 512 at random positions below 2^24, one call per row
+  {
+    const { count, d, seed } = BENCH.row;
+    const caseName = `row d=${d}, random pos`;
+    const ps = randomPositions(count, seed);
     log(`${caseName}: float64 reference`);
     const ref = referenceAt(ps, d);
     const row = new Float32Array(d);
     const all = new Float32Array(count * d);
     const inv = idiomaticFreqs(d);
-    const inv32 = float32Freqs(d);
-    const perRow = (t) => ({ ms: t.ms / count, min: t.min / count, max: t.max / count, reps: t.reps });
-    const methods = [
-      ['simd', 'sinpe SIMD: rows(p, 1, d, {out})', (p) => simd.rows(p, 1, d, { out: row })],
-      ['simd-encode', 'sinpe SIMD: encode([p], d)', (p) => simd.encode([p], d)],
-      ['baseline', 'sinpe baseline: rows(p, 1, d, {out})', (p) => baseline.rows(p, 1, d, { out: row })],
-      ['baseline-encode', 'sinpe baseline: encode([p], d)', (p) => baseline.encode([p], d)],
-      ['write-bound', 'write-only bound (wasm fill of 1 row)', () => simd[internals].fill(1, d, row)],
-      ['js-idiomatic', 'JS idiomatic float64 loop', (p) => idiomaticRows(p, 1, d, inv, row, 0)],
-      ['js-float32', 'JS float32 angle (PyTorch-style)', (p) => float32AngleRows(p, 1, d, inv32, row, 0)],
-      ['js-seed', 'JS seed-style (Math.pow per value)', (p) => seedRows(p, 1, d, row, 0)],
-    ].filter(([key]) => !diagnostic || ['simd', 'simd-encode', 'baseline', 'write-bound', 'js-idiomatic'].includes(key));
-    await yieldToLoop();
-    const timings = measureGroup(
-      now,
-      methods.map(([, , one]) => () => {
-        for (let i = 0; i < count; i++) one(ps[i]);
-      }),
-    );
-    methods.forEach(([key, method, one], m) => {
-      const timing = timings[m];
-      let err = null;
-      if (key !== 'write-bound') {
-        all.fill(NaN);
-        for (let i = 0; i < count; i++) {
-          const r = one(ps[i]);
-          all.set(r instanceof Float32Array ? r : row, i * d);
-        }
-        err = maxAbsError(all, ref);
+    // Every row of a method into `all`, then its error.
+    const verifyOne = (one) => () => {
+      all.fill(NaN);
+      for (let i = 0; i < count; i++) {
+        const r = one(ps[i]);
+        all.set(r instanceof Float32Array ? r : row, i * d);
       }
-      add(caseName, key, method, perRow(timing), err, 'ms per row (total of 1000 calls / 1000)');
-    });
+      return maxAbsError(all, ref);
+    };
+    const loop = (one) => () => {
+      for (let i = 0; i < count; i++) one(ps[i]);
+    };
+    const methods = [];
+    const both = [
+      ['simd', simd],
+      ['baseline', baseline],
+    ];
+    for (const [flavour, pe] of both) {
+      const label = flavour === 'simd' ? 'sinpe SIMD' : 'sinpe baseline';
+      if (prepared) {
+        const prep = pe.prepare(d);
+        const one = (p) => prep.rows(p, 1, row);
+        methods.push([`${flavour}-prepared`, `${label}: prepare(d).rows(p, 1, out)`, loop(one), verifyOne(one)]);
+      }
+      const viaRows = (p) => pe.rows(p, 1, d, { out: row });
+      const viaEncode = (p) => pe.encode([p], d);
+      methods.push(
+        [`${flavour}-rows`, `${label}: rows(p, 1, d, {out})`, loop(viaRows), verifyOne(viaRows)],
+        [`${flavour}-encode`, `${label}: encode([p], d)`, loop(viaEncode), verifyOne(viaEncode)],
+      );
+    }
+    if (prepared) {
+      const prep = simd.prepare(d);
+      methods.push([
+        'write-bound',
+        'write-only bound: out.set(view) of one row from wasm memory',
+        () => {
+          let ms = 0;
+          prep.chunks(0, 1, (view) => {
+            const t0 = now();
+            for (let i = 0; i < count; i++) row.set(view.subarray(0, d));
+            ms = now() - t0;
+          });
+          return ms;
+        },
+      ]);
+    }
+    const fillOne = () => row.fill(1);
+    const idiomaticOne = (p) => idiomaticRows(p, 1, d, inv, row, 0);
+    methods.push(['js-fill', 'JS out.fill(1) of one row', loop(fillOne)], ['js-idiomatic', 'JS idiomatic float64 loop', loop(idiomaticOne), verifyOne(idiomaticOne)]);
+    await runCase(caseName, methods, 'µs', count);
   }
 
-  // --- fused heatmap: 2048 rows × 512 columns of RGBA through a LUT
+  // --- heatmap 2048 × 512 through a 256-entry LUT
   {
-    const { n, d, starts } = BENCH.heatmap;
+    const { n, d, vmin, vmax } = BENCH.heatmap;
+    const caseName = `heatmap ${n}×${d}`;
     const lut = makeLut();
     const lut32 = new Uint32Array(lut.buffer);
     const px = new Uint8ClampedArray(n * d * 4);
     const px32 = new Uint32Array(px.buffer);
     const inv = idiomaticFreqs(d);
-    for (const start of starts) {
-      const caseName = `heatmap ${n}×${d} @${start}`;
+    const check = (run) => () => {
+      px.fill(0);
+      run();
+      return colourIndexError(px, n, d, vmin, vmax);
+    };
+    const viaSimd = () => simd.heatmap(0, n, d, { colormap: lut, out: px, vmin, vmax });
+    const viaBaseline = () => baseline.heatmap(0, n, d, { colormap: lut, out: px, vmin, vmax });
+    const viaJs = () => idiomaticHeatmap(n, d, inv, lut32, vmin, vmax, px32);
+    const methods = [
+      ['simd', 'sinpe SIMD: heatmap(0, n, d, {colormap, out})', viaSimd, check(viaSimd)],
+      ['baseline', 'sinpe baseline: heatmap(0, n, d, {colormap, out})', viaBaseline, check(viaBaseline)],
+    ];
+    if (prepared)
+      methods.push(['write-bound', 'write-only bound: the pixels copied from wasm memory', writeBound(simd.prepare(512), 512, per, now, [new Float32Array(px.buffer)])]);
+    methods.push(['js-fill', 'JS px32.fill(…) (memory bound, no wasm)', () => px32.fill(0xff00ff00)], ['js-idiomatic', 'JS idiomatic loop, Uint32Array LUT', viaJs, check(viaJs)]);
+    await runCase(caseName, methods);
+  }
+
+  // --- RoPE cos/sin caches, 131072 positions × rotaryDim 128
+  {
+    const { n, rotaryDim: r, base } = BENCH.ropeCache;
+    const caseName = `ropeCache ${n}×${r}`;
+    if (available(caseName, ['ropeCache', 'ropeCacheRows'])) {
+      const h = r / 2;
+      const positions = Float64Array.from({ length: n }, (_, i) => i);
+      const cos = new Float32Array(n * h);
+      const sin = new Float32Array(n * h);
+      const inv = ropeInv(r, base);
+      const check = (run) => () => {
+        cos.fill(NaN);
+        sin.fill(NaN);
+        const res = run();
+        const att = res?.attentionFactor ?? 1;
+        if (att !== 1) return `attentionFactor ${att}, expected 1`;
+        return ropeCacheError(cos, sin, positions, inv);
+      };
+      const out = { cos, sin };
+      const viaSimd = () => simd.ropeCache(positions, r, { out });
+      const viaRows = () => simd.ropeCacheRows(0, n, r, { out });
+      const viaBaseline = () => baseline.ropeCache(positions, r, { out });
+      const viaJs = () => idiomaticRopeCache(n, r, base, cos, sin);
       const methods = [
-        ['simd', 'sinpe SIMD: heatmap(…, {colormap, out})', () => simd.heatmap(start, n, d, { colormap: lut, out: px })],
-        ['baseline', 'sinpe baseline: heatmap(…, {colormap, out})', () => baseline.heatmap(start, n, d, { colormap: lut, out: px })],
-        ['js-idiomatic', 'JS idiomatic loop + colour map', () => idiomaticHeatmap(start, n, d, inv, lut32, -1, 1, px32)],
+        ['simd', 'sinpe SIMD: ropeCache(positions, r, {out})', viaSimd, check(viaSimd)],
+        ['simd-rows', 'sinpe SIMD: ropeCacheRows(0, n, r, {out})', viaRows, check(viaRows)],
+        ['baseline', 'sinpe baseline: ropeCache(positions, r, {out})', viaBaseline, check(viaBaseline)],
       ];
-      await yieldToLoop();
-      const timings = measureGroup(now, methods.map((m) => m[2]));
-      methods.forEach(([key, method, run], i) => {
-        px.fill(0);
+      if (prepared) methods.push(['write-bound', 'write-only bound: cos and sin copied from wasm memory', writeBound(simd.prepare(512), 512, per, now, [cos, sin])]);
+      methods.push(
+        [
+          'js-fill',
+          'JS cos.fill(1), sin.fill(1) (memory bound, no wasm)',
+          () => {
+            cos.fill(1);
+            sin.fill(1);
+          },
+        ],
+        ['js-idiomatic', 'JS idiomatic float64 loop', viaJs, check(viaJs)],
+      );
+      await runCase(caseName, methods);
+    }
+  }
+
+  // --- RoPE rotation in place, 2048 tokens × 32 heads × 128 (half layout)
+  {
+    const { n, heads, headDim, base, seed } = BENCH.applyRope;
+    const caseName = `applyRope ${n}×${heads}×${headDim}`;
+    if (available(caseName, ['applyRope'])) {
+      const h = headDim / 2;
+      const positions = Float64Array.from({ length: n }, (_, i) => i);
+      const next = mulberry32(seed);
+      const x0 = Float32Array.from({ length: n * heads * headDim }, () => 4 * next() - 2);
+      const x = x0.slice();
+      const inv = ropeInv(headDim, base);
+      const cos64 = new Float64Array(n * h);
+      const sin64 = new Float64Array(n * h);
+      for (let t = 0; t < n; t++)
+        for (let j = 0; j < h; j++) {
+          cos64[t * h + j] = Math.cos(positions[t] * inv[j]);
+          sin64[t * h + j] = Math.sin(positions[t] * inv[j]);
+        }
+      // Timed runs rotate x again and again (a rotation keeps it bounded); the
+      // check starts from x0.
+      const check = (run) => () => {
+        x.set(x0);
         run();
-        const e = referenceIndexError(px, start, n, d, -1, 1);
-        add(caseName, key, method, timings[i], `Δidx ${e}`, 'error: max |colour index − float64 index| (1 = a value at a bin edge)');
-      });
+        return rotationError(x, x0, positions, heads, headDim, inv);
+      };
+      const viaSimd = () => simd.applyRope(x, positions, headDim);
+      const viaBaseline = () => baseline.applyRope(x, positions, headDim);
+      const viaJs = () => idiomaticApplyRope(x, n, heads, headDim, cos64, sin64);
+      const methods = [
+        ['simd', 'sinpe SIMD: applyRope(x, positions, headDim)', viaSimd, check(viaSimd)],
+        ['baseline', 'sinpe baseline: applyRope(x, positions, headDim)', viaBaseline, check(viaBaseline)],
+      ];
+      if (prepared) methods.push(['write-bound', 'write-only bound: x copied from wasm memory', writeBound(simd.prepare(512), 512, per, now, [x])]);
+      methods.push(['js-fill', 'JS x.fill(1) (memory bound, no wasm)', () => x.fill(1)], ['js-idiomatic', 'JS idiomatic loop, precomputed float64 cache', viaJs, check(viaJs)]);
+      await runCase(caseName, methods);
     }
   }
 
   const meta = {
     version: simd.version,
+    quick,
+    effort,
     timer: 'performance.now()',
-    minReps: BENCH.minReps,
-    positions: 'seeded (mulberry32 0x5eed) integers in [0, 2^24), incl. 0 and 2^24 − 1',
+    chunkRows: per,
+    positions: 'row case: seeded (mulberry32 0x5eed) integers in [0, 2^24), incl. 0 and 2^24 − 1',
   };
-  return { rows, meta };
+  return { rows, skipped, meta };
 }

@@ -1,17 +1,21 @@
-// Native timing of the core (the "native C++" rows of npm run bench): the same
-// cases as tests/bench/cases.mjs, called straight into the core (no JS, no
-// copies). tests/bench/run.mjs builds it with -O3 -march=native in
-// build/bench-native. Prints one JSON object: per case the median
-// milliseconds (per row for the single-row case) and the max abs error against
-// float64 std::sin/std::cos.
+// Native timing of the core (the "native" bound of npm run bench): the cases
+// of tests/bench/cases.mjs called straight into the core, no JS, no copies.
+// tests/bench/run.mjs builds it with -O3 -march=native in build/bench-native
+// (the --quick run uses the generic build in build/native). Prints one JSON
+// object: per case the median milliseconds (per row for the single-row case)
+// and its error against float64 std::sin/std::cos.
+//   sinpe_bench_native [--quick]
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <random>
 #include <vector>
 
+#include "../../cpp/src/colour.hpp"
+#include "sinpe/rope.hpp"
 #include "sinpe/sinpe.hpp"
 
 namespace {
@@ -21,21 +25,26 @@ struct Timing {
   int reps;
 };
 
+bool quick = false;
+
 template <class F>
-Timing median_ms(F&& f, int min_reps = 21) {
+Timing median_ms(F&& f) {
   using clock = std::chrono::steady_clock;
   const auto ms_since = [](clock::time_point a) {
     return std::chrono::duration<double, std::milli>(clock::now() - a).count();
   };
-  // Warm-up: at least 5 calls and 100 ms.
+  // Warm-up: at least 3 calls and 100 ms (20 ms when quick).
   double last = 0;
   const auto w0 = clock::now();
-  for (int calls = 0; calls < 5 || (ms_since(w0) < 100 && calls < 500); ++calls) {
+  const double warm = quick ? 20 : 100;
+  for (int calls = 0; calls < 3 || (ms_since(w0) < warm && calls < 500); ++calls) {
     const auto a = clock::now();
     f();
     last = ms_since(a);
   }
-  const int reps = std::max(min_reps, std::min(201, int(std::ceil(400.0 / std::max(last, 1e-3)))));
+  const int min_reps = quick ? 3 : 21;
+  const double budget = quick ? 50 : 400;
+  const int reps = std::max(min_reps, std::min(201, int(std::ceil(budget / std::max(last, 1e-3)))));
   std::vector<double> t;
   for (int i = 0; i < reps; ++i) {
     const auto a = clock::now();
@@ -43,7 +52,8 @@ Timing median_ms(F&& f, int min_reps = 21) {
     t.push_back(ms_since(a));
   }
   std::sort(t.begin(), t.end());
-  const double med = reps % 2 ? t[reps / 2] : (t[reps / 2 - 1] + t[reps / 2]) / 2;
+  const double med =
+      reps % 2 ? t[std::size_t(reps / 2)] : (t[std::size_t(reps / 2 - 1)] + t[std::size_t(reps / 2)]) / 2;
   return {med, reps};
 }
 
@@ -64,22 +74,31 @@ double max_error(const float* out, double start, std::size_t n, int d) {
   return m;
 }
 
+// RoPE 'default' in float64: inv_j = 1 / base^(2j/r).
+std::vector<double> rope_inv(int r) {
+  std::vector<double> inv(std::size_t(r / 2));
+  for (int j = 0; j < r / 2; ++j) inv[std::size_t(j)] = 1.0 / std::pow(10000.0, 2.0 * j / r);
+  return inv;
+}
+
 bool first = true;
 void emit(const char* key, Timing t, double err) {
   char e[32] = "null";  // no error figure (heatmap: colour indices, checked in cases.mjs)
   if (!std::isnan(err)) std::snprintf(e, sizeof e, "%.4g", err);
-  std::printf("%s\n    \"%s\": {\"ms\": %.6g, \"reps\": %d, \"err\": %s}", first ? "" : ",", key, t.ms, t.reps, e);
+  std::printf("%s\n    \"%s\": {\"ms\": %.6g, \"reps\": %d, \"err\": %s}", first ? "" : ",", key, t.ms,
+              t.reps, e);
   first = false;
 }
 
 }  // namespace
 
-int main() {
-  sinpe::Plan p512, p64;
+int main(int argc, char** argv) {
+  quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
+  sinpe::Plan p512;
+  sinpe::RopePlan rope128;
   if (sinpe::make_plan(sinpe::Options{}, 512, &p512) != sinpe::Status::ok ||
-      sinpe::make_plan(sinpe::Options{}, 64, &p64) != sinpe::Status::ok)
+      sinpe::make_rope_plan(sinpe::Options{}, 128, &rope128) != sinpe::Status::ok)
     return 1;
-  std::vector<float> out(65536 * 64);
 
 #if defined(__clang__)
   const char* cc = "clang++ ";
@@ -91,39 +110,99 @@ int main() {
   std::printf("{\n  \"compiler\": \"%s%s\",\n  \"simd\": %s,\n  \"cases\": {", cc, __VERSION__,
               sinpe::simd_compiled() ? "true" : "false");
 
+  // --- table 4096 x 512
+  std::vector<float> out(std::size_t(4096) * 512);
   Timing t = median_ms([&] { sinpe::rows(p512, 0, 4096, out.data()); });
   emit("table4096x512", t, max_error(out.data(), 0, 4096, 512));
 
-  t = median_ms([&] { sinpe::rows(p64, 0, 65536, out.data()); });
-  emit("table65536x64", t, max_error(out.data(), 0, 65536, 64));
-
-  // 1000 random integer positions in [0, max), including 0 and max - 1; one call
-  // per row. max = 2^24, and 2^19 for the diagnostic case (small angles only).
-  for (const int max : {16777216, 1 << 19}) {
+  // --- one row d = 512 at 1000 random integer positions in [0, 2^24), incl. 0 and 2^24 - 1; one call per
+  // row.
+  {
     std::mt19937 rng(0x5eed);
-    std::uniform_int_distribution<int> pos(0, max - 1);
+    std::uniform_int_distribution<int> pos(0, (1 << 24) - 1);
     std::vector<double> ps(1000);
     for (double& x : ps) x = pos(rng);
     ps.front() = 0;
-    ps.back() = max - 1;
+    ps.back() = (1 << 24) - 1;
     t = median_ms([&] {
       for (std::size_t i = 0; i < ps.size(); ++i) sinpe::encode(p512, &ps[i], 1, out.data() + i * 512);
     });
     double err = 0;
-    for (std::size_t i = 0; i < ps.size(); ++i) err = std::max(err, max_error(out.data() + i * 512, ps[i], 1, 512));
-    emit(max == 16777216 ? "row512" : "row512below2^19", {t.ms / double(ps.size()), t.reps}, err);
+    for (std::size_t i = 0; i < ps.size(); ++i)
+      err = std::max(err, max_error(out.data() + i * 512, ps[i], 1, 512));
+    emit("row512", {t.ms / double(ps.size()), t.reps}, err);
   }
 
-  std::vector<std::uint8_t> lut(1024), px(std::size_t(2048) * 512 * 4);
-  for (int i = 0; i < 256; ++i) {
-    lut[4 * i] = std::uint8_t(i);
-    lut[4 * i + 1] = std::uint8_t(i * 7);
-    lut[4 * i + 2] = std::uint8_t(255 - i);
-    lut[4 * i + 3] = 255;
+  // --- heatmap 2048 x 512 (values -1 ... 1), and its colour stage alone
+  {
+    std::vector<std::uint8_t> lut(1024), px(std::size_t(2048) * 512 * 4);
+    std::vector<std::uint32_t> lut32(256), px32(std::size_t(2048) * 512);
+    for (int i = 0; i < 256; ++i) {
+      lut[std::size_t(4 * i)] = std::uint8_t(i);
+      lut[std::size_t(4 * i + 1)] = std::uint8_t(i * 7);
+      lut[std::size_t(4 * i + 2)] = std::uint8_t(255 - i);
+      lut[std::size_t(4 * i + 3)] = 255;
+      std::memcpy(&lut32[std::size_t(i)], &lut[std::size_t(4 * i)], 4);
+    }
+    t = median_ms([&] { sinpe::heatmap(p512, 0, 2048, 0, 512, lut.data(), -1, 1, px.data()); });
+    emit("heatmap2048x512", t, NAN);
+    sinpe::rows(p512, 0, 2048, out.data());
+    const auto scale = sinpe::colour::colour_scale(-1, 1);
+    t = median_ms([&] {
+      sinpe::colour::colourize(out.data(), std::size_t(2048) * 512, scale, lut32.data(), px32.data());
+    });
+    emit("colour2048x512", t, NAN);
   }
-  for (double start : {0.0, 16000000.0}) {
-    t = median_ms([&] { sinpe::heatmap(p512, start, 2048, 0, 512, lut.data(), -1, 1, px.data()); });
-    emit(start == 0 ? "heatmap2048x512@0" : "heatmap2048x512@16000000", t, NAN);
+
+  // --- RoPE cos/sin cache, 131072 positions x rotaryDim 128
+  {
+    const std::size_t n = 131072, half = 64;
+    std::vector<float> cos(n * half), sin(n * half);
+    std::vector<double> positions(n);
+    for (std::size_t i = 0; i < n; ++i) positions[i] = double(i);
+    t = median_ms([&] { sinpe::rope_cache_rows(rope128, 0, n, cos.data(), sin.data()); });
+    const auto inv = rope_inv(128);
+    double err = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < half; ++j) {
+        const double a = double(i) * inv[j];
+        err = std::max(
+            {err, std::fabs(cos[i * half + j] - std::cos(a)), std::fabs(sin[i * half + j] - std::sin(a))});
+      }
+    emit("ropeCacheRows131072x128", t, err);
+    t = median_ms([&] { sinpe::rope_cache(rope128, positions.data(), n, cos.data(), sin.data()); });
+    emit("ropeCache131072x128", t, err);
+  }
+
+  // --- RoPE rotation in place, 2048 tokens x 32 heads x 128 (half layout); the
+  // error is max |x' - exact| / (|x_a| + |x_b|) over the pairs of one application.
+  {
+    const std::size_t n = 2048, heads = 32, hd = 128, half = 64;
+    std::vector<double> positions(n);
+    for (std::size_t i = 0; i < n; ++i) positions[i] = double(i);
+    std::vector<float> x0(n * heads * hd), x(x0.size());
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<float> u(-2.f, 2.f);
+    for (float& v : x0) v = u(rng);
+    x = x0;
+    sinpe::apply_rope(rope128, sinpe::RopeLayout::half, int(hd), positions.data(), n, heads, x.data());
+    const auto inv = rope_inv(128);
+    double err = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t h = 0; h < heads; ++h)
+        for (std::size_t j = 0; j < half; ++j) {
+          const std::size_t o = (i * heads + h) * hd;
+          const double xa = x0[o + j], xb = x0[o + j + half], c = std::cos(double(i) * inv[j]),
+                       s = std::sin(double(i) * inv[j]);
+          const double scale = std::fabs(xa) + std::fabs(xb);
+          if (scale == 0) continue;
+          err = std::max({err, std::fabs(x[o + j] - (xa * c - xb * s)) / scale,
+                          std::fabs(x[o + j + half] - (xb * c + xa * s)) / scale});
+        }
+    t = median_ms([&] {
+      sinpe::apply_rope(rope128, sinpe::RopeLayout::half, int(hd), positions.data(), n, heads, x.data());
+    });
+    emit("applyRope2048x32x128", t, err);
   }
   std::printf("\n  }\n}\n");
 }
