@@ -177,8 +177,9 @@ Status make_rope_plan(const Options& o, int r, RopePlan* plan) {
   if (r < 2 || r > kMaxDModel || r % 2 != 0) return Status::bad_rotary_dim;
   Result res;
   if (Status s = kFormulas[int(o.rope_type)](Args{o, reads, r}, res); s != Status::ok) return s;
-  // The attention factor scales float32 values: it must be a finite float32 too.
-  if (!finite_positive(res.inv) || !std::isfinite(float(res.attention)) || !(res.attention > 0))
+  // The attention factor scales float32 values; a row's a*c + b*s may reach
+  // twice it before rounding, so twice it must be a finite float32 too.
+  if (!finite_positive(res.inv) || !std::isfinite(float(2 * res.attention)) || !(res.attention > 0))
     return Status::frequencies_not_finite;
 
   detail::PlanData rows;

@@ -12,6 +12,9 @@ seconds="${SINPE_FUZZ_SECONDS:-30}"
 summary="${SINPE_SUMMARY:-/dev/null}"
 mkdir -p "$build"
 bash "$root/scripts/cmake-build.sh" fuzz >"$build/build.log" 2>&1 || { cat "$build/build.log"; exit 1; }
+# One fuzz run at a time: runs share build/fuzz's logs and corpus.
+exec 8>"$build/run.lock"
+flock 8
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 cd "$build"
