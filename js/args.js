@@ -205,7 +205,7 @@ export function choiceArg(name, v, choices) {
 export function checkElements(name, rows, width = 1) {
   if (rows * width > LIMITS.maxElements) {
     const what = width === 1 ? `${rows} values` : `${rows} × ${width} values`;
-    fail(RangeError, `${name}: ${what} exceed the ${limitText(LIMITS.maxElements)}-element limit of one result`);
+    fail(RangeError, `${name}: ${what} exceed the ${limitText(LIMITS.maxElements)}-element (2 GiB) limit of one result`);
   }
 }
 

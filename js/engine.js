@@ -94,7 +94,7 @@ export class Engine {
 
   #rowRangeContext(start, count, startName, countName) {
     const end = start + count;
-    return { startName, countName, start, count, position: `${startName} + ${countName} - 1`, value: count > 0 ? end - 1 : start };
+    return { startName, countName, start, count, position: `rows [${start}, ${end}) from ${startName} and ${countName}`, value: count > 0 ? end - 1 : start };
   }
 
   checkRows(h, start, count, width, startName = 'start', countName = 'count') {

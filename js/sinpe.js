@@ -232,7 +232,7 @@ class Encoder {
       countName: 'count',
       start,
       count,
-      position: 'start + count - 1',
+      position: `rows [${start}, ${start + count}) from start and count`,
       value: start + count - 1,
       rows: count,
       width: cols,

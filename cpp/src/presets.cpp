@@ -122,11 +122,12 @@ bool valid_layout(Layout l) {
       ;
 }
 
-// A frequency that overflowed, became NaN, underflowed to zero (scale = 0
-// makes every frequency zero on purpose), or whose angles overflow below 2^24.
-bool frequencies_finite(const std::vector<double>& freq, double scale) {
+// A frequency that overflowed or became NaN, or whose angles overflow below
+// 2^24. (One that underflowed to zero is harmless: its angles would be below
+// 2^24 * 5e-324, so sin 0 and cos 1 are within the contract.)
+bool frequencies_finite(const std::vector<double>& freq) {
   for (double f : freq)
-    if (!std::isfinite(f * kMaxAbsPosition) || (f == 0 && scale != 0)) return false;
+    if (!std::isfinite(f * kMaxAbsPosition)) return false;
   return true;
 }
 
@@ -147,8 +148,7 @@ Status make_plan(const Options& o, int d, Plan* plan) {
   p.layout = detail::preset_layout(o.preset);
   p.odd = args.odd ? OddColumn::zero : OddColumn::none;
   if (Status s = kFormulas[int(o.preset)](args, p); s != Status::ok) return s;
-  const double scale = o.preset == Preset::diffusers ? args.get(Option::scale) : 1.0;
-  if (!frequencies_finite(p.freq, scale)) return Status::frequencies_not_finite;
+  if (!frequencies_finite(p.freq)) return Status::frequencies_not_finite;
   if (o.layout != Layout::preset_default) p.layout = o.layout;
   *plan = detail::finish_plan(std::move(p));
   return Status::ok;

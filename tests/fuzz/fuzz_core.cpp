@@ -724,11 +724,11 @@ ref::RopeParams rope_params(const sinpe::Options& o) {
 }
 
 // A frequency the core must refuse: zero, negative, NaN, or with angles p inv
-// that overflow for |p| < 2^24; an attention factor that is no positive float32.
+// that overflow for |p| < 2^24; an attention factor whose double is no finite float32.
 bool frequencies_bad(const std::vector<double>& inv, double att) {
   for (double x : inv)
     if (!(x > 0) || !std::isfinite(x * kMaxPos)) return true;
-  return !(att > 0) || !std::isfinite(float(att));
+  return !(att > 0) || !std::isfinite(float(2 * att));
 }
 
 // make_rope_plan's status against the rules; for an ok plan, inv_j and the
