@@ -196,9 +196,9 @@ inline void sincos_small(const V& x, V& s, V& c) {
 
 namespace detail {
 
-// Lanes [from, n) one at a time; sf/cf also get the float32 roundings unless null.
+// Lanes [from, n) one at a time; sf/cf also get float(amp * s), float(amp * c) unless null.
 inline void sincos_lanes(double p, const double* freq, std::size_t from, std::size_t n, double* s, double* c,
-                         float* sf, float* cf, const double* C) {
+                         float* sf, float* cf, double amp, const double* C) {
   for (std::size_t k = from; k < n; ++k) {
     const double x = p * freq[k];
     double sv, cv;
@@ -211,8 +211,8 @@ inline void sincos_lanes(double p, const double* freq, std::size_t from, std::si
     s[k] = sv;
     c[k] = cv;
     if (sf != nullptr) {
-      sf[k] = float(sv);
-      cf[k] = float(cv);
+      sf[k] = float(sv * amp);
+      cf[k] = float(cv * amp);
     }
   }
 }
@@ -220,14 +220,14 @@ inline void sincos_lanes(double p, const double* freq, std::size_t from, std::si
 #if SINPE_SIMD
 template <bool Round>
 inline void sincos_batches(double p, const double* freq, std::size_t n, double* s, double* c, float* sf,
-                           float* cf, const double* C) {
+                           float* cf, double amp, const double* C) {
   constexpr std::size_t W = batch_d::size;
-  const batch_d pos(p);
+  const batch_d pos(p), scale(amp);
   std::size_t k = 0;
   for (; k + W <= n; k += W) {
     const batch_d x = pos * batch_d::load_unaligned(freq + k);
     if (any_large(x, C)) {
-      sincos_lanes(p, freq, k, k + W, s, c, sf, cf, C);
+      sincos_lanes(p, freq, k, k + W, s, c, sf, cf, amp, C);
       continue;
     }
     batch_d sv, cv;
@@ -235,11 +235,11 @@ inline void sincos_batches(double p, const double* freq, std::size_t n, double* 
     sv.store_unaligned(s + k);
     cv.store_unaligned(c + k);
     if (Round) {
-      store_rounded(sf + k, sv);
-      store_rounded(cf + k, cv);
+      store_rounded(sf + k, sv * scale);
+      store_rounded(cf + k, cv * scale);
     }
   }
-  sincos_lanes(p, freq, k, n, s, c, sf, cf, C);
+  sincos_lanes(p, freq, k, n, s, c, sf, cf, amp, C);
 }
 #endif
 
@@ -247,22 +247,23 @@ inline void sincos_batches(double p, const double* freq, std::size_t n, double* 
 
 // Whole arrays: s[k] = sin(p * freq[k]), c[k] = cos(p * freq[k]) for k < n;
 // the angle is rounded exactly as the float64 formula rounds it. The forms
-// with sf, cf also write sf[k] = float(s[k]), cf[k] = float(c[k]).
+// with sf, cf also write sf[k] = float(amp * s[k]), cf[k] = float(amp * c[k])
+// (the block kernel's float32 anchors; amp = 1 is exact).
 inline void sincos_scaled_scalar(double p, const double* freq, std::size_t n, double* s, double* c) {
-  detail::sincos_lanes(p, freq, 0, n, s, c, nullptr, nullptr, constants());
+  detail::sincos_lanes(p, freq, 0, n, s, c, nullptr, nullptr, 1.0, constants());
 }
 inline void sincos_scaled_scalar(double p, const double* freq, std::size_t n, double* s, double* c, float* sf,
-                                 float* cf) {
-  detail::sincos_lanes(p, freq, 0, n, s, c, sf, cf, constants());
+                                 float* cf, double amp = 1.0) {
+  detail::sincos_lanes(p, freq, 0, n, s, c, sf, cf, amp, constants());
 }
 
 #if SINPE_SIMD
 inline void sincos_scaled(double p, const double* freq, std::size_t n, double* s, double* c) {
-  detail::sincos_batches<false>(p, freq, n, s, c, nullptr, nullptr, constants());
+  detail::sincos_batches<false>(p, freq, n, s, c, nullptr, nullptr, 1.0, constants());
 }
 inline void sincos_scaled(double p, const double* freq, std::size_t n, double* s, double* c, float* sf,
-                          float* cf) {
-  detail::sincos_batches<true>(p, freq, n, s, c, sf, cf, constants());
+                          float* cf, double amp = 1.0) {
+  detail::sincos_batches<true>(p, freq, n, s, c, sf, cf, amp, constants());
 }
 #endif
 

@@ -143,3 +143,26 @@ TEST_CASE("anchor float32 roundings equal float(s), float(c) and leave the float
     }
   }
 }
+
+TEST_CASE("anchor float32 roundings scaled by an amplitude: float(amp * s), float(amp * c)", "[trig]") {
+  // RoPE's attention factor scales the float32 anchors (yarn's 0.1 ln(32) + 1, say).
+  const double amp = 0.1 * std::log(32.0) + 1.0;
+  std::vector<double> freq(67);
+  for (std::size_t k = 0; k < freq.size(); ++k) freq[k] = std::pow(500000.0, -2.0 * double(k) / 128.0);
+  for (double p : {0.0, 1.0, 4097.5, 131071.0, 16777215.0, -3.25}) {
+    const std::size_t n = freq.size();
+    std::vector<double> s(n), c(n);
+    std::vector<float> sf(n), cf(n);
+    bool same = true;
+    sinpe::trig::sincos_scaled_scalar(p, freq.data(), n, s.data(), c.data(), sf.data(), cf.data(), amp);
+    for (std::size_t k = 0; k < n; ++k)
+      same = same && sf[k] == float(s[k] * amp) && cf[k] == float(c[k] * amp);
+#if SINPE_SIMD
+    sinpe::trig::sincos_scaled(p, freq.data(), n, s.data(), c.data(), sf.data(), cf.data(), amp);
+    for (std::size_t k = 0; k < n; ++k)
+      same = same && sf[k] == float(s[k] * amp) && cf[k] == float(c[k] * amp);
+#endif
+    INFO("p = " << p);
+    CHECK(same);
+  }
+}
