@@ -394,6 +394,19 @@ report.goalText = [goalLines(report.goals.filter((g) => g.env === 'node'), 'Node
   .filter(Boolean)
   .join('\n');
 const violations = contractViolations([node, chromium], native);
+// The contract as a goal line too: the worst error of each kind over every sinpe method run.
+{
+  const worst = new Map();
+  for (const res of [node, chromium])
+    for (const r of res?.rows ?? []) {
+      const c = CASES.find((x) => x.name === r.case);
+      if (!c || !isSinpe(r.key) || r.key === 'chunks-lifetime' || typeof r.err !== 'number') continue;
+      if (!(worst.get(c.bound)?.err >= r.err)) worst.set(c.bound, { err: r.err, where: `${res.env}, ${r.case}, ${r.method}` });
+    }
+  const parts = [...worst].map(([bound, w]) => `worst ${fmtErr(w.err)} of limit ${bound} (${w.where})`);
+  const ran = [node, chromium].filter(Boolean).map((r) => r.env);
+  report.goalText += `\n- ${violations.length ? 'FAIL' : 'PASS'} (${[...ran, native ? 'native' : null].filter(Boolean).join(', ')}) every sinpe value within the accuracy contract, SIMD and baseline: ${violations.length ? `${violations.length} outside` : parts.join('; ')}`;
+}
 report.contract = { violations, limits: CONTRACT };
 const skipped = [...(node?.skipped ?? []), ...(chromium?.skipped ?? [])];
 report.skipped = skipped;
