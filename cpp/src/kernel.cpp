@@ -1,7 +1,9 @@
 // The sinusoidal entry points: rows, add_rows, encode, grid2d, heatmap. The
 // algorithm is in kernel.hpp.
+#include <cstdint>
 #include <cstring>
 
+#include "colour.hpp"
 #include "kernel.hpp"
 
 namespace sinpe {
@@ -13,6 +15,22 @@ namespace {
 using detail::PlanData;
 using detail::Rows;
 using detail::Work;
+
+// The pairs whose sine or cosine lies in columns [c0, c1) of the plan's layout.
+detail::Pairs window_pairs(const PlanData& P, std::size_t c0, std::size_t c1) {
+  const std::size_t h = std::size_t(P.pairs);
+  if (P.layout == Layout::interleaved) return {c0 / 2, std::min(h, (c1 + 1) / 2)};
+  // Split layouts: columns [0, h) hold one function of pairs 0..h-1, [h, 2h) the other.
+  std::size_t first = SIZE_MAX, end = 0;
+  const auto add = [&](std::size_t lo, std::size_t hi) {
+    if (lo >= hi) return;
+    first = std::min(first, lo);
+    end = std::max(end, hi);
+  };
+  add(c0, std::min(c1, h));
+  add(std::max(c0, h) - h, std::min(c1, 2 * h) - std::min(std::min(c1, 2 * h), h));
+  return first < end ? detail::Pairs{first, end} : detail::Pairs{0, 0};
+}
 
 template <bool Add>
 Status rows_impl(const Plan& plan, double start, std::size_t count, float* out, Path path) {
@@ -109,34 +127,20 @@ Status heatmap(const Plan& plan, double start, std::size_t count, int col0, int 
   Work& w = Work::get(P.freq.size());
   thread_local std::vector<float> block;
   block.resize(std::size_t(P.block) * d);
-  // t = v * a + b with a = 255 / (vmax - vmin), b = 0.5 - vmin * a, both formed in
-  // float64 (vmax/2 - vmin/2 cannot overflow) and rounded once: vmin/vmax beyond
-  // the float range (say -1e300 ... 1e300) still map v to the right entry.
-  const double a64 = 127.5 / (vmax * 0.5 - vmin * 0.5);
-  const float a = float(a64);
-  const float b = float((vmin == 0 ? 0.0 : -vmin * a64) + 0.5);
-  // A value range under ~1e-36 overflows a or b in float: index in float64 instead.
-  const bool in_float = std::isfinite(a) && std::isfinite(b);
+  const colour::ColourScale scale = colour::colour_scale(vmin, vmax);
+  const auto* table = reinterpret_cast<const std::uint32_t*>(lut);
+  const bool simd = path == Path::best;
   detail::run<false>(
-      P, start, count, w, path == Path::best,
-      [&](std::size_t, int) { return detail::rows_at(P, block.data()); },
+      P, start, count, w, simd, [&](std::size_t, int) { return detail::rows_at(P, block.data()); },
       [&](std::size_t done, int nrows) {
         for (int j = 0; j < nrows; ++j) {
           const float* v = block.data() + std::size_t(j) * d + std::size_t(col0);
-          std::uint8_t* px = out + ((done + std::size_t(j)) * std::size_t(cols)) * 4;
-          for (int c = 0; c < cols; ++c) {
-            float t = v[c] * a + b;
-            if (!in_float) {
-              const double above = double(v[c]) - vmin;  // > 0, or the index is 0 (no 0 * inf)
-              t = above > 0 ? float(std::fmin(256.0, above * a64 + 0.5)) : 0.f;
-            }
-            // !(t > 0) also catches NaN (v == vmin == 0 with a = inf for a subnormal range),
-            // which int(t) would turn into an out-of-range LUT index.
-            const int idx = !(t > 0.f) ? 0 : t >= 255.f ? 255 : int(t);
-            std::memcpy(px + 4 * c, lut + 4 * idx, 4);
-          }
+          auto* px = reinterpret_cast<std::uint32_t*>(out + (done + std::size_t(j)) * std::size_t(cols) * 4);
+          if (simd) colour::colourize(v, std::size_t(cols), scale, table, px);
+          else colour::colourize_scalar(v, std::size_t(cols), scale, table, px);
         }
-      });
+      },
+      window_pairs(P, std::size_t(col0), std::size_t(col0 + cols)));
   return Status::ok;
 }
 

@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "plan_data.hpp"
@@ -124,12 +125,18 @@ inline std::size_t emit_pairs(std::size_t k, std::size_t h, const float* a, cons
   return k;
 }
 
+// The sin/cos pairs [first, end) of each row to make; the others are left
+// unwritten (a heatmap's column window needs only its own).
+struct Pairs {
+  std::size_t first = 0, end = SIZE_MAX;
+};
+
 // Rows j < nrows of the current block, row by row (row-major writes: the
 // output's power-of-two row stride would thrash L1 sets column by column).
 template <bool Add, bool Interleaved>
-inline void emit_block(const PlanData& P, const Work& w, int nrows, const Rows& dst, bool simd) {
+inline void emit_block(const PlanData& P, const Work& w, int nrows, const Rows& dst, bool simd, Pairs pairs) {
   const std::size_t nf = P.freq.size();
-  const std::size_t h = std::size_t(P.pairs);
+  const std::size_t h = std::min(std::size_t(P.pairs), pairs.end);
   const float* a = w.sf.data();
   const float* b = w.cf.data();
   for (int j = 0; j < nrows; ++j) {
@@ -137,12 +144,13 @@ inline void emit_block(const PlanData& P, const Work& w, int nrows, const Rows& 
     // data() + offset, not &v[i]: the tables are empty when nf == 0 (d == 1).
     const float* C = P.rot_cos.data() + std::size_t(j) * nf;
     const float* S = P.rot_sin.data() + std::size_t(j) * nf;
-    std::size_t k = 0;
+    std::size_t k = pairs.first;
     if (simd)
       k = emit_pairs<simd::FloatBatch, Add, Interleaved>(k, h, a, b, C, S, dst.sin + at, dst.cos + at);
     emit_pairs<float, Add, Interleaved>(k, h, a, b, C, S, dst.sin + at, dst.cos + at);
+    const std::size_t o = std::size_t(P.pairs);  // the odd column's frequency
     if (P.odd == OddColumn::sine) {
-      simd::store<Add>(dst.odd + at, a[h] * C[h] + b[h] * S[h]);
+      simd::store<Add>(dst.odd + at, a[o] * C[o] + b[o] * S[o]);
     } else if (P.odd == OddColumn::zero && !Add) {
       dst.odd[at] = 0.f;
     }
@@ -150,15 +158,16 @@ inline void emit_block(const PlanData& P, const Work& w, int nrows, const Rows& 
 }
 
 template <bool Add>
-inline void emit(const PlanData& P, const Work& w, int nrows, const Rows& dst, bool simd) {
-  if (P.layout == Layout::interleaved) emit_block<Add, true>(P, w, nrows, dst, simd);
-  else emit_block<Add, false>(P, w, nrows, dst, simd);
+inline void emit(const PlanData& P, const Work& w, int nrows, const Rows& dst, bool simd, Pairs pairs) {
+  if (P.layout == Layout::interleaved) emit_block<Add, true>(P, w, nrows, dst, simd, pairs);
+  else emit_block<Add, false>(P, w, nrows, dst, simd, pairs);
 }
 
 // For each block of rows start+done ... start+done+nrows-1: fills
 // target(done, nrows) (Add ? += : =), then calls sink(done, nrows).
 template <bool Add, class Target, class Sink>
-void run(const PlanData& P, double start, std::size_t count, Work& w, bool simd, Target target, Sink sink) {
+void run(const PlanData& P, double start, std::size_t count, Work& w, bool simd, Target target, Sink sink,
+         Pairs pairs = {}) {
   if (count == 0) return;
   const int B = P.block;
   direct_anchors(P, start, w, simd);
@@ -168,7 +177,7 @@ void run(const PlanData& P, double start, std::size_t count, Work& w, bool simd,
     const int nrows = int(std::min<std::size_t>(std::size_t(B), count - done));
     round_anchors(P, w);
     const Rows dst = target(done, nrows);
-    emit<Add>(P, w, nrows, dst, simd);
+    emit<Add>(P, w, nrows, dst, simd, pairs);
     if (P.has_padding && !Add && dst.row) {
       // fairseq: the padding position's row is all zeros.
       const double r = P.padding_idx - (start + double(done));

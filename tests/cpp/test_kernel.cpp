@@ -164,3 +164,37 @@ TEST_CASE("heatmap maps values through the lookup table", "[kernel]") {
   }
   CHECK(mismatches == 0);
 }
+
+TEST_CASE("a heatmap window is the same pixels as those columns of the whole row", "[kernel]") {
+  // The kernel makes only the pairs a window shows; every layout, odd widths,
+  // windows inside one half, across the halves and at the ends.
+  std::vector<std::uint8_t> lut(256 * 4);
+  for (int i = 0; i < 256; ++i)
+    for (int c = 0; c < 4; ++c) lut[std::size_t(4 * i + c)] = std::uint8_t((i * (c + 3)) % 256);
+  for (const char* preset : {"vaswani", "keras", "tensor2tensor", "guided-diffusion"})
+    for (const char* layout : {"interleaved", "concat", "cos-first"})
+      for (int d : {9, 64}) {
+        ref::Params prm;
+        prm.preset = preset;
+        prm.layout = layout;
+        sinpe::Plan plan;
+        if (sinpe::make_plan(to_options(prm), d, &plan) != sinpe::Status::ok) continue;
+        const std::size_t count = 70;
+        std::vector<std::uint8_t> whole(count * std::size_t(d) * 4);
+        REQUIRE(sinpe::heatmap(plan, 1000, count, 0, d, lut.data(), -1, 1, whole.data()) ==
+                sinpe::Status::ok);
+        const int h = d / 2;
+        for (const auto [c0, n] :
+             {std::pair{0, 1}, {3, 2}, {h - 2, 4}, {h, 1}, {h + 1, 3}, {d - 1, 1}, {1, d - 2}}) {
+          std::vector<std::uint8_t> part(count * std::size_t(n) * 4);
+          REQUIRE(sinpe::heatmap(plan, 1000, count, c0, n, lut.data(), -1, 1, part.data()) ==
+                  sinpe::Status::ok);
+          for (std::size_t r = 0; r < count; ++r) {
+            INFO(preset << " " << layout << " d " << d << " window [" << c0 << ", " << c0 + n << ") row "
+                        << r);
+            REQUIRE(std::memcmp(&part[r * std::size_t(n) * 4],
+                                &whole[(r * std::size_t(d) + std::size_t(c0)) * 4], std::size_t(n) * 4) == 0);
+          }
+        }
+      }
+}
