@@ -404,7 +404,7 @@ describe('lesson 7: pitfalls', () => {
     // near position 0 the float32 recipe passes a 1e-3 tolerance everywhere
     await assertPixel(page, '.map-tolerance .heatmap-canvas', 0, 0, 1);
     assert.match(await page.textContent('.tolerance-summary'), / 0 of 128 cells fail/);
-    assert.equal(await page.locator('.lesson-pitfalls path.chart-line').count(), 1);
+    await page.waitForFunction(() => document.querySelectorAll('.lesson-pitfalls path.chart-line').length === 1);
     await screenshot(page, 'pitfalls-en');
     await commonChecks(page, 'pitfalls', {
       change: async (pg) => {
@@ -425,6 +425,8 @@ describe('lesson 7: pitfalls', () => {
 
   test('float32 error summary gives the true maxima (REFERENCE.md, d = 512)', async () => {
     const page = await openPage(browser.context, '#lesson=pitfalls&d=512');
+    // the curve is computed between frames, one octave at a time
+    await page.waitForFunction(() => /d = 512/.test(document.querySelector('.error-summary')?.textContent ?? ''));
     // the whole tables: 2.31e-4 below 4096 and 3.89e-3 below 65536 (sampling only
     // the middle of each octave reported 2.2e-4 and 3.4e-3)
     const summary = await page.textContent('.error-summary');

@@ -139,6 +139,7 @@ export default {
       zoomOut: '缩小（显示更多行）',
       jump: '跳到位置',
       hoverHint: '指向一个单元格（或聚焦热力图后用方向键）即可读出它的值。',
+      sampled: '图中每 {step} 行画出一行（图的像素行数比行数少）；读数给出任一单元格的精确值。',
       summary: '{rows} 个位置（{first} 到 {last}）× {d} 个维度，{layout}排列。',
       beyond: '这些行从位置 {start} 开始。PyTorch 模块得预先算好这么长的一张表，sinpe 只按需生成要看的这几行（任意位置，最大到 {max}）。在热力图上按 PageUp/PageDown 或方向键、改起始位置或用跳转按钮即可翻动；在热力图上按住 Ctrl（⌘）滚动滚轮或双指捏合可以缩放。',
       row0Title: '第 0 行',

@@ -53,7 +53,6 @@ export default {
     const editCount = h('span', { class: 'edit-count' });
     const resetButton = h('button', { type: 'button', class: 'button edit-reset', onclick: () => app.setState({ edit: '' }) }, t('lessons.embeddings.editReset'));
     let inputs = []; // inputs[r][c]
-    let tableShape = '';
 
     function setCell(r, c, value) {
       const edits = parseEdits(app.state.edit).filter((e) => e.row !== r || e.col !== c);
@@ -68,68 +67,87 @@ export default {
       return true;
     }
 
+    // The table is changed in place: a step of d_model adds or removes one
+    // column of inputs; new tokens rebuild it.
+    let tableWords = '';
+    let headRow = null;
+    let body = null;
+    function makeInput(word, r, c) {
+      const input = h('input', {
+        type: 'text',
+        inputmode: 'decimal',
+        class: 'cell-input',
+        size: 6,
+        autocomplete: 'off',
+        spellcheck: 'false',
+        'data-row': r,
+        'data-col': c,
+        'aria-label': t('lessons.embeddings.cellLabel', { token: word, position: r, column: c }),
+      });
+      // the edit of this cell when it was entered: a refused value restores it
+      // (typing "-1e9" passes through the valid "-1" on the way)
+      let entered = null;
+      const editOf = () => parseEdits(app.state.edit).find((e) => e.row === r && e.col === c)?.value ?? null;
+      input.addEventListener('focus', () => {
+        entered = editOf();
+        describe(r, c);
+      });
+      input.addEventListener('input', () => {
+        const text = input.value.trim();
+        if (text === '') return; // emptied: restored on change
+        const v = parseCell(text)?.value;
+        input.setAttribute('aria-invalid', String(v === undefined));
+        if (v !== undefined && setCell(r, c, v)) editStatus.textContent = '';
+      });
+      input.addEventListener('change', () => {
+        const text = input.value.trim();
+        if (text === '') {
+          setCell(r, c, null);
+          editStatus.textContent = '';
+        } else if (parseCell(text)?.value === undefined) {
+          if (editOf() !== entered) setCell(r, c, entered);
+          editStatus.textContent = t('lessons.embeddings.editInvalid', { value: text.slice(0, 20), kept: cellText(current.x[r * current.s.d + c]) });
+        }
+        input.removeAttribute('aria-invalid');
+        syncTable(true);
+      });
+      input.addEventListener('keydown', (e) => {
+        const to = { ArrowUp: r - 1, ArrowDown: r + 1 }[e.key] ?? (e.key === 'Enter' ? r + 1 : undefined);
+        if (to === undefined) return;
+        e.preventDefault();
+        if (e.key === 'Enter') input.dispatchEvent(new Event('change'));
+        inputs[Math.min(inputs.length - 1, Math.max(0, to))][c].focus();
+      });
+      return input;
+    }
+
     function buildTable(words, d) {
-      clear(editTable);
-      const head = h('tr', {}, h('th', { scope: 'col' }, t('lessons.embeddings.tokenAxis')));
-      for (let c = 0; c < d; c++) head.append(h('th', { scope: 'col' }, String(c)));
-      editTable.append(h('thead', {}, head));
-      const body = h('tbody');
-      inputs = words.map((word, r) => {
-        const row = h('tr', {}, h('th', { scope: 'row' }, `${r}: ${word}`));
-        const cells = [];
-        for (let c = 0; c < d; c++) {
-          const input = h('input', {
-            type: 'text',
-            inputmode: 'decimal',
-            class: 'cell-input',
-            size: 6,
-            autocomplete: 'off',
-            spellcheck: 'false',
-            'data-row': r,
-            'data-col': c,
-            'aria-label': t('lessons.embeddings.cellLabel', { token: word, position: r, column: c }),
-          });
-          // the edit of this cell when it was entered: a refused value restores it
-          // (typing "-1e9" passes through the valid "-1" on the way)
-          let entered = null;
-          const editOf = () => parseEdits(app.state.edit).find((e) => e.row === r && e.col === c)?.value ?? null;
-          input.addEventListener('focus', () => {
-            entered = editOf();
-            describe(r, c);
-          });
-          input.addEventListener('input', () => {
-            const text = input.value.trim();
-            if (text === '') return; // emptied: restored on change
-            const v = parseCell(text)?.value;
-            input.setAttribute('aria-invalid', String(v === undefined));
-            if (v !== undefined && setCell(r, c, v)) editStatus.textContent = '';
-          });
-          input.addEventListener('change', () => {
-            const text = input.value.trim();
-            if (text === '') {
-              setCell(r, c, null);
-              editStatus.textContent = '';
-            } else if (parseCell(text)?.value === undefined) {
-              if (editOf() !== entered) setCell(r, c, entered);
-              editStatus.textContent = t('lessons.embeddings.editInvalid', { value: text.slice(0, 20), kept: cellText(current.x[r * current.s.d + c]) });
-            }
-            input.removeAttribute('aria-invalid');
-            syncTable(true);
-          });
-          input.addEventListener('keydown', (e) => {
-            const to = { ArrowUp: r - 1, ArrowDown: r + 1 }[e.key] ?? (e.key === 'Enter' ? r + 1 : undefined);
-            if (to === undefined) return;
-            e.preventDefault();
-            if (e.key === 'Enter') input.dispatchEvent(new Event('change'));
-            inputs[Math.min(inputs.length - 1, Math.max(0, to))][c].focus();
-          });
+      if (words.join(' ') !== tableWords) {
+        tableWords = words.join(' ');
+        clear(editTable);
+        headRow = h('tr', {}, h('th', { scope: 'col' }, t('lessons.embeddings.tokenAxis')));
+        body = h('tbody');
+        editTable.append(h('thead', {}, headRow), body);
+        inputs = words.map((word, r) => {
+          body.append(h('tr', {}, h('th', { scope: 'row' }, `${r}: ${word}`)));
+          return [];
+        });
+      }
+      while (headRow.cells.length - 1 > d) headRow.lastElementChild.remove();
+      while (headRow.cells.length - 1 < d) headRow.append(h('th', { scope: 'col' }, String(headRow.cells.length - 1)));
+      words.forEach((word, r) => {
+        const cells = inputs[r];
+        const row = body.rows[r];
+        while (cells.length > d) {
+          cells.pop();
+          row.lastElementChild.remove();
+        }
+        while (cells.length < d) {
+          const input = makeInput(word, r, cells.length);
           cells.push(input);
           row.append(h('td', {}, input));
         }
-        body.append(row);
-        return cells;
       });
-      editTable.append(body);
     }
 
     /** Shows the current X in the inputs (except the one being typed in, unless `all`). */
@@ -209,12 +227,12 @@ export default {
         warn.textContent = fits ? '' : t('lessons.embeddings.tooShort', { n, len: s.len });
         // without enough rows the sum does not exist: its shape is left out (the note says why)
         const sumShape = fits ? `,\\quad X + P[:, :${n}, :]\\in\\mathbb{R}^{1\\times ${n}\\times ${s.d}}` : '';
-        clear(shapes).append(
-          tex(
-            `X\\in\\mathbb{R}^{1\\times ${n}\\times ${s.d}},\\quad P\\in\\mathbb{R}^{1\\times ${s.len}\\times ${s.d}},\\quad P[:, :${n}, :]\\in\\mathbb{R}^{1\\times ${pRows}\\times ${s.d}}${sumShape}`,
-            true,
-          ),
-        );
+        const shapesTex = `X\\in\\mathbb{R}^{1\\times ${n}\\times ${s.d}},\\quad P\\in\\mathbb{R}^{1\\times ${s.len}\\times ${s.d}},\\quad P[:, :${n}, :]\\in\\mathbb{R}^{1\\times ${pRows}\\times ${s.d}}${sumShape}`;
+        // typeset again only when it changes (KaTeX takes a few ms)
+        if (shapes.dataset.tex !== shapesTex) {
+          shapes.dataset.tex = shapesTex;
+          clear(shapes).append(tex(shapesTex, true));
+        }
         const draw = (key, values, vmax, rgba, rows = n) =>
           maps[key].draw({ rgba: rgba ?? valuesToRGBA(values, s.cmap, -vmax, vmax), columns: s.d, rows, x0: 0, y0: 0, scale: { cmap: s.cmap, vmin: -vmax, vmax, label: t(`lessons.embeddings.${key}Title`) } });
         draw('x', x, SUM_RANGE);
@@ -226,11 +244,7 @@ export default {
         }
         barUnit.draw(s.cmap, -1, 1);
         barSum.draw(s.cmap, -SUM_RANGE, SUM_RANGE);
-        const shape = `${s.d}|${s.tokens}`;
-        if (shape !== tableShape) {
-          buildTable(words, s.d);
-          tableShape = shape;
-        }
+        buildTable(words, s.d);
         syncTable();
         const focused = document.activeElement?.classList?.contains('cell-input') ? document.activeElement : null;
         if (focused) describe(Number(focused.dataset.row), Number(focused.dataset.col));

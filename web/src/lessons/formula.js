@@ -73,6 +73,29 @@ export default {
 
     let current = null; // { s, table, omega }
 
+    const INDEX_ROWS = ['i', '2i', '2i/d', 'base^(2i/d)', 'ω_i'];
+    const posTable = createMatrixTable({
+      className: 'pos-table',
+      onCell: (r) => {
+        info.textContent = t('lessons.formula.readoutPos', { position: r });
+        clear(infoMath);
+      },
+    });
+    const indexTable = createMatrixTable({
+      className: 'index-table',
+      onCell: (r, c) => {
+        const { s, omega } = current;
+        info.textContent = t('lessons.formula.readoutIndex', { i: c, twoI: 2 * c, d: s.d, ratio: fmt((2 * c) / s.d, 4), frequency: fmt(omega[c], 6), wavelength: fmt((2 * Math.PI) / omega[c], 2) });
+        clear(infoMath).append(tex(`\\omega_{${c}} = \\frac{1}{${s.base}^{${2 * c}/${s.d}}} = ${fmtTex(omega[c], 6)}`, true));
+      },
+    });
+    const angleTable = createMatrixTable({ className: 'angle-table', onCell: (r, c) => explainAngle(r, c) });
+    const peTable = createMatrixTable({ className: 'pe-table', onCell: (r, c) => explainValue(r, c) });
+    posBox.append(posTable.element);
+    indexBox.append(indexTable.element);
+    angleBox.append(angleTable.element);
+    peBox.append(peTable.element);
+
     function explainAngle(r, i) {
       const { s, omega } = current;
       const angle = r * omega[i];
@@ -101,68 +124,39 @@ export default {
         const half = s.d / 2;
         current = { s, table, omega };
         // the slowest column depends on d and base: say how slow it is now
-        clear(step3Text).append(...paragraphs(t('lessons.formula.step3Text').map((p) => p.replace('{last}', half - 1).replace('{omega}', fmt(omega[half - 1], 6)))));
+        const step3 = t('lessons.formula.step3Text').map((p) => p.replace('{last}', half - 1).replace('{omega}', fmt(omega[half - 1], 6)));
+        if (step3Text.dataset.text !== step3.join('\n')) {
+          step3Text.dataset.text = step3.join('\n');
+          clear(step3Text).append(...paragraphs(step3));
+        }
 
-        clear(posBox).append(
-          createMatrixTable({
-            caption: t('lessons.formula.posCaption', { len: s.len }),
-            rows: s.len,
-            cols: 1,
-            corner: '',
-            rowHeader: (r) => `${r}`,
-            colHeader: () => 'pos',
-            text: (r) => String(r),
-            onCell: (r) => {
-              info.textContent = t('lessons.formula.readoutPos', { position: r });
-              clear(infoMath);
-            },
-            className: 'pos-table',
-          }).element,
-        );
-
-        const indexRows = ['i', '2i', '2i/d', 'base^(2i/d)', 'ω_i'];
-        clear(indexBox).append(
-          createMatrixTable({
-            caption: t('lessons.formula.indexCaption', { half }),
-            rows: indexRows.length,
-            cols: half,
-            rowHeader: (r) => indexRows[r],
-            colHeader: (c) => `i=${c}`,
-            text: (r, c) => [String(c), String(2 * c), fmt((2 * c) / s.d, 4), fmt(1 / omega[c], 4), fmt(omega[c], 6)][r],
-            onCell: (r, c) => {
-              info.textContent = t('lessons.formula.readoutIndex', { i: c, twoI: 2 * c, d: s.d, ratio: fmt((2 * c) / s.d, 4), frequency: fmt(omega[c], 6), wavelength: fmt((2 * Math.PI) / omega[c], 2) });
-              clear(infoMath).append(tex(`\\omega_{${c}} = \\frac{1}{${s.base}^{${2 * c}/${s.d}}} = ${fmtTex(omega[c], 6)}`, true));
-            },
-            className: 'index-table',
-          }).element,
-        );
-
-        clear(angleBox).append(
-          createMatrixTable({
-            caption: t('lessons.formula.angleCaption', { len: s.len, half }),
-            rows: s.len,
-            cols: half,
-            rowHeader: (r) => `pos ${r}`,
-            colHeader: (c) => `i=${c}`,
-            text: (r, c) => fmt(r * omega[c], 4),
-            onCell: explainAngle,
-            className: 'angle-table',
-          }).element,
-        );
-
-        clear(peBox).append(
-          createMatrixTable({
-            caption: t('lessons.formula.peCaption', { len: s.len, d: s.d }),
-            rows: s.len,
-            cols: s.d,
-            rowHeader: (r) => `pos ${r}`,
-            colHeader: (c) => `${c} ${c % 2 === 0 ? 'sin' : 'cos'}`,
-            text: (r, c) => fmt(table[r * s.d + c], 4),
-            color: (r, c) => colorOf(s.cmap, table[r * s.d + c]),
-            onCell: explainValue,
-            className: 'pe-table',
-          }).element,
-        );
+        // the tables are updated in place: a step of a slider adds or removes a few cells
+        posTable.update({ caption: t('lessons.formula.posCaption', { len: s.len }), rows: s.len, cols: 1, rowHeader: (r) => `${r}`, colHeader: () => 'pos', text: (r) => String(r) });
+        indexTable.update({
+          caption: t('lessons.formula.indexCaption', { half }),
+          rows: INDEX_ROWS.length,
+          cols: half,
+          rowHeader: (r) => INDEX_ROWS[r],
+          colHeader: (c) => `i=${c}`,
+          text: (r, c) => [String(c), String(2 * c), fmt((2 * c) / s.d, 4), fmt(1 / omega[c], 4), fmt(omega[c], 6)][r],
+        });
+        angleTable.update({
+          caption: t('lessons.formula.angleCaption', { len: s.len, half }),
+          rows: s.len,
+          cols: half,
+          rowHeader: (r) => `pos ${r}`,
+          colHeader: (c) => `i=${c}`,
+          text: (r, c) => fmt(r * omega[c], 4),
+        });
+        peTable.update({
+          caption: t('lessons.formula.peCaption', { len: s.len, d: s.d }),
+          rows: s.len,
+          cols: s.d,
+          rowHeader: (r) => `pos ${r}`,
+          colHeader: (c) => `${c} ${c % 2 === 0 ? 'sin' : 'cos'}`,
+          text: (r, c) => fmt(table[r * s.d + c], 4),
+          color: (r, c) => colorOf(s.cmap, table[r * s.d + c]),
+        });
 
         map.draw({ rgba: pe.heatmap(0, s.len, s.d, { base: s.base, colormap: colormapLUT(s.cmap) }), columns: s.d, rows: s.len, x0: 0, y0: 0, scale: { cmap: s.cmap, vmin: -1, vmax: 1, label: t('axis.value') } });
         if (!prev || prev.cmap !== s.cmap) bar.draw(s.cmap, -1, 1);

@@ -3,7 +3,7 @@
 // on demand, so the view can scroll to any position below 2^24.
 import { h, fmt, rich, tex, clear } from '../lib/dom.js';
 import { createHeatmap, createColorBar } from '../lib/heatmap.js';
-import { colormapLUT } from '../lib/colormap.js';
+import { colormapLUT, valuesToRGBA } from '../lib/colormap.js';
 import { createRadioGroup, createExportBar } from '../lib/controls.js';
 import { lessonHeader, section, readout } from '../lib/lesson.js';
 import { columnInfo } from '../model/layout.js';
@@ -85,7 +85,7 @@ export default {
         info.textContent = t('lessons.heatmap.hoverHint');
         return;
       }
-      const position = s.start + row;
+      const position = s.start + row * (map.frame.rowStep ?? 1);
       const { kind, k } = columnInfo(col, s.d, s.layout);
       const omega = pe.frequencies(s.d, { base: s.base })[k];
       const value = pe.rows(position, 1, s.d, options(s))[col];
@@ -106,10 +106,27 @@ export default {
         layoutToggle.sync(s);
         clear(row0Layout).append(rich(t(`lessons.heatmap.row0Layout.${s.layout}`)));
         clear(flatLayout).append(rich(t(`lessons.heatmap.flatLayout.${s.layout}`)));
-        // the fused kernel writes straight into the canvas' ImageData buffer
-        const buffer = map.pixels(s.d, s.len);
-        pe.heatmap(s.start, s.len, s.d, { ...options(s), colormap: colormapLUT(s.cmap), out: buffer });
-        map.draw({ rgba: buffer, columns: s.d, rows: s.len, x0: 0, y0: s.start, scale: { cmap: s.cmap, vmin: -1, vmax: 1, label: t('axis.value') } });
+        const scale = { cmap: s.cmap, vmin: -1, vmax: 1, label: t('axis.value') };
+        const lut = colormapLUT(s.cmap);
+        // More rows than the plot has pixel rows (4096 into 480, say) would be
+        // thinned out by the browser's scaling anyway: then only every step-th
+        // row is made, which keeps a step of a slider under a frame or two. The
+        // readout and the exports still use every row.
+        const pixels = map.plotPixels;
+        const step = pixels > 0 && s.len > 2 * pixels ? Math.ceil(s.len / pixels) : 1;
+        if (step === 1) {
+          // the fused kernel writes straight into the canvas' ImageData buffer
+          const buffer = map.pixels(s.d, s.len);
+          pe.heatmap(s.start, s.len, s.d, { ...options(s), colormap: lut, out: buffer });
+          map.draw({ rgba: buffer, columns: s.d, rows: s.len, x0: 0, y0: s.start, scale });
+        } else {
+          const count = Math.ceil(s.len / step);
+          const positions = Float64Array.from({ length: count }, (_, r) => s.start + r * step);
+          const buffer = map.pixels(s.d, count);
+          valuesToRGBA(pe.encode(positions, s.d, options(s)), s.cmap, -1, 1, buffer);
+          const full = () => ({ rgba: pe.heatmap(s.start, s.len, s.d, { ...options(s), colormap: lut }), rows: s.len });
+          map.draw({ rgba: buffer, columns: s.d, rows: count, rowStep: step, x0: 0, y0: s.start, scale, full });
+        }
         if (!prev || prev.cmap !== s.cmap) bar.draw(s.cmap, -1, 1);
         describeCursor();
         summary.textContent = t('lessons.heatmap.summary', {
@@ -119,6 +136,7 @@ export default {
           d: s.d,
           layout: t(`layout.${s.layout}`),
         });
+        if (step > 1) summary.textContent += ` ${t('lessons.heatmap.sampled', { step })}`;
         map.element.querySelector('.heatmap-plot').setAttribute('aria-label', summary.textContent);
         beyond.textContent = s.start > 0 ? t('lessons.heatmap.beyond', { start: s.start, max: MAX_POSITION - 1 }) : '';
       },

@@ -7,7 +7,7 @@ import { createHeatmap, createColorBar } from '../lib/heatmap.js';
 import { colormapLUT, valuesToRGBA } from '../lib/colormap.js';
 import { createLineChart } from '../lib/chart.js';
 import { lessonHeader, section, readout, commented } from '../lib/lesson.js';
-import { buggyTable, correctTable, exponents, float32Row, octaveSample, toleranceSnippet } from '../model/pitfalls.js';
+import { buggyRows, correctRows, exponents, float32Row, octaveSample, toleranceSnippet } from '../model/pitfalls.js';
 
 export default {
   id: 'pitfalls',
@@ -71,16 +71,20 @@ export default {
 
     let current = null;
 
+    // r: a drawn row (position r · step)
     function describeBug(r, c) {
-      const { s, buggy, correct, difference } = current;
-      if (r >= s.len) return;
-      const i = r * s.d + c;
+      const { s } = current;
+      const position = r * bug.step;
+      if (position >= s.len) return;
+      // one cell, from the formulas: the maps may show only every step-th row
+      const buggy = buggyRows([position], s.d)[c];
+      const difference = buggy - correctRows([position], s.d)[c];
       info.textContent = t('lessons.pitfalls.bugReadout', {
-        position: r,
+        position,
         column: c,
-        buggy: fmt(buggy[i], 5),
-        correct: fmt(correct[i], 5),
-        difference: fmt(difference[i], 5),
+        buggy: fmt(buggy, 5),
+        correct: fmt(pe.rows(position, 1, s.d)[c], 5),
+        difference: fmt(difference, 5),
         buggyExp: exponents(c, s.d).buggy,
         correctExp: exponents(c, s.d).correct,
       });
@@ -89,10 +93,10 @@ export default {
 
     function describeTolerance(r, c) {
       const { s, exact, approx } = current;
-      const i = r * s.d + c;
+      const i = r * check.step * s.d + c;
       const diff = Math.abs(approx[i] - exact[i]);
       tolInfo.textContent = t('lessons.pitfalls.tolReadout', {
-        position: s.start + r,
+        position: s.start + r * check.step,
         column: c,
         float32: fmt(approx[i], 7),
         exact: fmt(exact[i], 7),
@@ -101,76 +105,139 @@ export default {
       });
     }
 
-    let errorKey = '';
+    // The bug tables depend on (len, d) only, the float32 check on (start, len,
+    // d): each is recomputed when those change, coloured again when the
+    // colormap does. The error curve over all octaves takes longer than a
+    // frame at large d: it is computed in slices between frames, cached per d.
+    let bug = { key: '' };
+    let check = { key: '' };
+    const errorCurves = new Map(); // d → points
+    let errorJob = 0;
+    // a task after the current one, without setTimeout's 4 ms clamp when chained
+    const channel = new MessageChannel();
+    const queued = [];
+    channel.port1.onmessage = () => queued.shift()?.();
+    const yieldThen = (f) => {
+      queued.push(f);
+      channel.port2.postMessage(null);
+    };
+
+    function drawErrors(d, points) {
+      errorChart.draw({
+        series: [{ name: t('lessons.pitfalls.errorSeries', { d }), points, dots: points }],
+        xDomain: [8, 2 ** 24],
+        yDomain: [1e-8, 1],
+        marks: [{ y: 2.5e-7, label: t('lessons.pitfalls.sinpeBound') }, { y: 1e-3, label: t('lessons.pitfalls.seedTolerance') }],
+      });
+      // the largest error over all positions below p (the errors of every octave up to p)
+      const below = (p) => Math.max(...points.filter(([x]) => x <= p).map(([, v]) => v));
+      const sci = (v) => v.toExponential(1).replace(/-/g, '−');
+      errorText.textContent = t('lessons.pitfalls.errorSummary', { d, e4096: sci(below(4096)), e65536: sci(below(65536)), e1m: sci(below(2 ** 20)) });
+    }
+
+    /** The float32 error curve for d: from the cache, or computed one octave per task. */
+    function showErrors(d) {
+      const job = ++errorJob;
+      if (errorCurves.has(d)) return drawErrors(d, errorCurves.get(d));
+      const points = [];
+      const fr = new Float64Array(d);
+      let e = 3;
+      const step = () => {
+        if (job !== errorJob) return; // d changed again: this curve is not wanted now
+        const until = performance.now() + 8;
+        while (e < 24 && performance.now() < until) {
+          let worstInOctave = 0;
+          const positions = octaveSample(e);
+          const exactRows = pe.encode(positions, d);
+          positions.forEach((p, j) => {
+            float32Row(p, d, fr);
+            for (let c = 0; c < d; c++) worstInOctave = Math.max(worstInOctave, Math.abs(fr[c] - exactRows[j * d + c]));
+          });
+          points.push([2 ** (e + 1), Math.max(worstInOctave, 1e-9)]);
+          e++;
+        }
+        if (e < 24) return void yieldThen(step);
+        if (errorCurves.size > 32) errorCurves.clear();
+        errorCurves.set(d, points);
+        drawErrors(d, points);
+      };
+      yieldThen(step);
+    }
+
     return {
       figures: { ...maps, tolMap, errorChart },
-      update(s) {
-        const buggy = buggyTable(s.len, s.d);
-        const correct = pe.table(s.len, s.d);
-        const correct64 = correctTable(s.len, s.d);
-        const difference = buggy.map((v, i) => v - correct64[i]);
+      update(s, prev) {
         const lut = colormapLUT(s.cmap);
-        maps.buggy.draw({ rgba: valuesToRGBA(buggy, s.cmap), columns: s.d, rows: s.len, x0: 0, y0: 0 });
-        maps.correct.draw({ rgba: pe.heatmap(0, s.len, s.d, { colormap: lut }), columns: s.d, rows: s.len, x0: 0, y0: 0 });
-        maps.difference.draw({ rgba: valuesToRGBA(difference, s.cmap), columns: s.d, rows: s.len, x0: 0, y0: 0 });
-        bar.draw(s.cmap, -1, 1);
+        // Maps with more rows than pixel rows show every step-th row (the
+        // browser's scaling would drop the others); readouts use every row.
+        const stepFor = (map) => {
+          const pixels = map.plotPixels;
+          return pixels > 0 && s.len > 2 * pixels ? Math.ceil(s.len / pixels) : 1;
+        };
+        const bugStep = stepFor(maps.buggy);
+        const bugKey = `${s.len} ${s.d} ${bugStep}`;
+        if (bug.key !== bugKey) {
+          const positions = Array.from({ length: Math.ceil(s.len / bugStep) }, (_, r) => r * bugStep);
+          const buggy = buggyRows(positions, s.d);
+          const correct64 = correctRows(positions, s.d);
+          for (let i = 0; i < correct64.length; i++) correct64[i] = buggy[i] - correct64[i];
+          bug = { key: bugKey, step: bugStep, positions, buggy, difference: correct64, cmap: '' };
+        }
+        if (bug.cmap !== s.cmap) {
+          bug.cmap = s.cmap;
+          const rows = bug.positions.length;
+          const frame = { columns: s.d, rows, rowStep: bugStep, x0: 0, y0: 0 };
+          const correct = bugStep === 1 ? pe.heatmap(0, s.len, s.d, { colormap: lut }) : valuesToRGBA(pe.encode(bug.positions, s.d), s.cmap);
+          maps.buggy.draw({ ...frame, rgba: valuesToRGBA(bug.buggy, s.cmap) });
+          maps.correct.draw({ ...frame, rgba: correct });
+          maps.difference.draw({ ...frame, rgba: valuesToRGBA(bug.difference, s.cmap) });
+          bar.draw(s.cmap, -1, 1);
+        }
 
         // tolerance check on rows [start, start + len)
-        const exact = pe.rows(s.start, s.len, s.d);
-        const approx = new Float64Array(s.len * s.d);
-        const row = new Float64Array(s.d);
-        for (let r = 0; r < s.len; r++) approx.set(float32Row(s.start + r, s.d, row), r * s.d);
+        const checkKey = `${s.start} ${s.len} ${s.d}`;
+        if (check.key !== checkKey) {
+          const exact = pe.rows(s.start, s.len, s.d);
+          const approx = new Float64Array(s.len * s.d);
+          const row = new Float64Array(s.d);
+          for (let r = 0; r < s.len; r++) approx.set(float32Row(s.start + r, s.d, row), r * s.d);
+          const diff = new Float64Array(approx.length);
+          let worst = 0;
+          for (let i = 0; i < diff.length; i++) worst = Math.max(worst, (diff[i] = Math.abs(approx[i] - exact[i])));
+          check = { key: checkKey, exact, approx, diff, worst, step: 1 };
+        }
+        // every cell is checked and counted; the map draws every step-th row
+        check.step = stepFor(tolMap);
         const tolerance = s.tol;
         tolCode.textContent = toleranceSnippet(tolerance, t('code.pitfalls.tolerance'));
-        const verdict = new Float32Array(s.len * s.d);
-        let failed = 0;
-        let worst = 0;
-        for (let i = 0; i < verdict.length; i++) {
-          const diff = Math.abs(approx[i] - exact[i]);
-          worst = Math.max(worst, diff);
-          const pass = diff < tolerance;
-          if (!pass) failed++;
-          verdict[i] = pass ? 1 : -1; // True ↦ +1 end of the colormap, False ↦ −1 end
+        if (!prev || check.drawn !== `${checkKey} ${tolerance} ${s.cmap} ${check.step}`) {
+          check.drawn = `${checkKey} ${tolerance} ${s.cmap} ${check.step}`;
+          const step = check.step;
+          const verdict = new Float32Array(check.diff.length);
+          let failed = 0;
+          for (let i = 0; i < verdict.length; i++) {
+            const pass = check.diff[i] < tolerance;
+            if (!pass) failed++;
+            verdict[i] = pass ? 1 : -1; // True ↦ +1 end of the colormap, False ↦ −1 end
+          }
+          const drawn = step === 1 ? verdict : Float32Array.from({ length: Math.ceil(s.len / step) * s.d }, (_, i) => verdict[Math.floor(i / s.d) * step * s.d + (i % s.d)]);
+          const scale = { cmap: s.cmap, vmin: -1, vmax: 1, label: t('lessons.pitfalls.tolScale') };
+          tolMap.draw({ rgba: valuesToRGBA(drawn, s.cmap), columns: s.d, rows: drawn.length / s.d, rowStep: step, x0: 0, y0: s.start, scale, full: step === 1 ? null : () => ({ rgba: valuesToRGBA(verdict, s.cmap), rows: s.len }) });
+          tolSummary.textContent = t('lessons.pitfalls.tolSummary', {
+            first: s.start,
+            last: s.start + s.len - 1,
+            tolerance: String(tolerance),
+            failed,
+            total: verdict.length,
+            worst: check.worst.toExponential(2),
+          });
         }
-        current = { s, buggy, correct, difference, exact, approx };
-        tolMap.draw({ rgba: valuesToRGBA(verdict, s.cmap), columns: s.d, rows: s.len, x0: 0, y0: s.start, scale: { cmap: s.cmap, vmin: -1, vmax: 1, label: t('lessons.pitfalls.tolScale') } });
-        tolSummary.textContent = t('lessons.pitfalls.tolSummary', {
-          first: s.start,
-          last: s.start + s.len - 1,
-          tolerance: String(tolerance),
-          failed,
-          total: verdict.length,
-          worst: worst.toExponential(2),
-        });
+        current = { s, exact: check.exact, approx: check.approx };
         describeBug(Math.min(1, s.len - 1), Math.min(1, s.d - 1));
         describeTolerance(0, 0);
 
-        // float32 error against position, for this d (recomputed only when d changes)
-        if (errorKey !== `${s.d}`) {
-          errorKey = `${s.d}`;
-          const points = [];
-          const fr = new Float64Array(s.d);
-          for (let e = 3; e < 24; e++) {
-            let worstInOctave = 0;
-            const positions = octaveSample(e);
-            const exactRows = pe.encode(positions, s.d);
-            positions.forEach((p, j) => {
-              float32Row(p, s.d, fr);
-              for (let c = 0; c < s.d; c++) worstInOctave = Math.max(worstInOctave, Math.abs(fr[c] - exactRows[j * s.d + c]));
-            });
-            points.push([2 ** (e + 1), Math.max(worstInOctave, 1e-9)]);
-          }
-          errorChart.draw({
-            series: [{ name: t('lessons.pitfalls.errorSeries', { d: s.d }), points, dots: points }],
-            xDomain: [8, 2 ** 24],
-            yDomain: [1e-8, 1],
-            marks: [{ y: 2.5e-7, label: t('lessons.pitfalls.sinpeBound') }, { y: 1e-3, label: t('lessons.pitfalls.seedTolerance') }],
-          });
-          // the largest error over all positions below p (the errors of every octave up to p)
-          const below = (p) => Math.max(...points.filter(([x]) => x <= p).map(([, v]) => v));
-          const sci = (v) => v.toExponential(1).replace(/-/g, '−');
-          errorText.textContent = t('lessons.pitfalls.errorSummary', { d: s.d, e4096: sci(below(4096)), e65536: sci(below(65536)), e1m: sci(below(2 ** 20)) });
-        }
+        // float32 error against position, for this d
+        if (!prev || prev.d !== s.d) showErrors(s.d);
       },
     };
   },

@@ -27,7 +27,7 @@ export default {
         yLabel: preset === 'mae' ? t('lessons.variants.patch') : t('axis.position'),
         label: t('lessons.variants.cardLabel', { preset }),
         className: `short map-${preset}`,
-        onCursor: (c, r) => describe(preset, r, c),
+        onCursor: (c, r) => describe(preset, r * (map.frame.rowStep ?? 1), c),
       });
       const button = h('button', { type: 'button', class: 'button preset-select', 'aria-pressed': 'false', onclick: () => app.setState({ preset }) }, t('lessons.variants.select'));
       // the package's own message when this preset refuses the d_model shown
@@ -95,18 +95,19 @@ export default {
 
     let current = null;
 
+    // r: a row of the table (a position, or a patch for MAE)
     function describe(preset, r, c) {
       const s = current;
       const call = presetCall(preset, s.len, s.d, s.layout);
       if (r >= call.rows || cards[preset].refused) return;
-      const table = call.run(pe);
+      const value = call.heatmap ? pe.rows(r, 1, s.d, call.options)[c] : call.run(pe)[r * s.d + c];
       let where = t('lessons.variants.rowPosition', { position: r });
       if (preset === 'mae') {
         const { width } = maeGrid(s.len);
         where = t('lessons.variants.rowPatch', { index: r, row: Math.floor(r / width), col: r % width });
       }
-      info.textContent = t('lessons.variants.readout', { preset, where, column: c, value: fmt(table[r * s.d + c], 6) });
-      cards[preset].map.setCursor(c, r, false);
+      info.textContent = t('lessons.variants.readout', { preset, where, column: c, value: fmt(value, 6) });
+      cards[preset].map.setCursor(c, Math.floor(r / (cards[preset].map.frame.rowStep ?? 1)), false);
     }
 
     // Presets with the same frequencies share one line, named by all of them;
@@ -149,10 +150,26 @@ export default {
           for (const preset of PRESETS) {
             const call = presetCall(preset, s.len, s.d, s.layout);
             const card = cards[preset];
-            let rgba = null;
+            // a card has fewer pixel rows than a long table: it shows every step-th row
+            const pixels = card.map.plotPixels;
+            const step = pixels > 0 && call.rows > 2 * pixels ? Math.ceil(call.rows / pixels) : 1;
+            let frame = null;
             try {
-              // grid2d has no fused heatmap: its table is coloured with the kernel's rule
-              rgba = call.heatmap ? call.heatmap(pe, lut) : valuesToRGBA(call.run(pe), s.cmap);
+              if (step === 1) {
+                // grid2d has no fused heatmap: its table is coloured with the kernel's rule
+                frame = { rgba: call.heatmap ? call.heatmap(pe, lut) : valuesToRGBA(call.run(pe), s.cmap), rows: call.rows };
+              } else {
+                const count = Math.ceil(call.rows / step);
+                let values;
+                if (call.heatmap) values = pe.encode(Float64Array.from({ length: count }, (_, r) => r * step), s.d, call.options);
+                else {
+                  // a 2-D grid's rows are patches, not positions: take every step-th of the whole grid
+                  const table = call.run(pe);
+                  values = new Float32Array(count * s.d);
+                  for (let r = 0; r < count; r++) values.set(table.subarray(r * step * s.d, (r * step + 1) * s.d), r * s.d);
+                }
+                frame = { rgba: valuesToRGBA(values, s.cmap), rows: count, rowStep: step, full: () => ({ rgba: call.heatmap ? call.heatmap(pe, lut) : valuesToRGBA(call.run(pe), s.cmap), rows: call.rows }) };
+              }
               card.refused = null;
             } catch (error) {
               if (!(error instanceof RangeError)) throw error;
@@ -160,7 +177,7 @@ export default {
             }
             card.map.element.hidden = Boolean(card.refused);
             card.refusal.textContent = card.refused ? t('lessons.variants.refused', { d: s.d, message: card.refused }) : '';
-            if (rgba) card.map.draw({ rgba, columns: s.d, rows: call.rows, x0: 0, y0: 0 });
+            if (frame) card.map.draw({ ...frame, columns: s.d, x0: 0, y0: 0 });
           }
           bar.draw(s.cmap, -1, 1);
           drawFrequencies(s);

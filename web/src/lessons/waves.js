@@ -30,6 +30,8 @@ export default {
     const neverText = h('p', { class: 'never-summary' });
     const curvesNow = h('div', { class: 'curves-summary' });
     const tableBox = h('div');
+    // the table of all wavelengths is built when it is open (up to 256 rows a step otherwise)
+    const tableDetails = h('details', { class: 'data-details', ontoggle: () => tableDetails.open && current && buildTable(current.s, current.omega) }, h('summary', {}, t('lessons.waves.tableSummary')), tableBox);
     const clock = createClockSection(app);
     const presetsRow = h(
       'div',
@@ -52,7 +54,7 @@ export default {
         lengths.element,
         lengthInfo,
         neverText,
-        h('details', { class: 'data-details' }, h('summary', {}, t('lessons.waves.tableSummary')), tableBox),
+        tableDetails,
       ),
       section(t('lessons.waves.whyTitle'), ...paragraphs(t('lessons.waves.why'))),
     );
@@ -103,6 +105,25 @@ export default {
       });
     }
 
+    function buildTable(s, omega) {
+      const rows = Array.from(omega, (w, i) => {
+        const l = (2 * Math.PI) / w;
+        return h('tr', {}, h('td', {}, String(i)), h('td', {}, `${2 * i}, ${2 * i + 1}`), h('td', {}, fmt(w, 6)), h('td', {}, fmt(l, 2)), h('td', {}, fmt(s.len / l, 3)));
+      });
+      clear(tableBox).append(
+        h(
+          'div',
+          { class: 'table-scroll' },
+          h(
+            'table',
+            { class: 'data wavelength-table' },
+            h('thead', {}, h('tr', {}, ['i', t('lessons.waves.thColumns'), 'ω_i', 'λ_i', t('lessons.waves.thCycles')].map((x) => h('th', { scope: 'col' }, x)))),
+            h('tbody', {}, rows),
+          ),
+        ),
+      );
+    }
+
     return {
       figures: { curves, lengths, clock },
       update(s, prev) {
@@ -151,21 +172,8 @@ export default {
                 ratio: fmt(s.base ** (2 / s.d), 4),
               });
 
-        const rows = points.map(([i, l]) =>
-          h('tr', {}, h('td', {}, String(i)), h('td', {}, `${2 * i}, ${2 * i + 1}`), h('td', {}, fmt(omega[i], 6)), h('td', {}, fmt(l, 2)), h('td', {}, fmt(s.len / l, 3))),
-        );
-        clear(tableBox).append(
-          h(
-            'div',
-            { class: 'table-scroll' },
-            h(
-              'table',
-              { class: 'data wavelength-table' },
-              h('thead', {}, h('tr', {}, ['i', t('lessons.waves.thColumns'), 'ω_i', 'λ_i', t('lessons.waves.thCycles')].map((x) => h('th', { scope: 'col' }, x)))),
-              h('tbody', {}, rows),
-            ),
-          ),
-        );
+        if (tableDetails.open) buildTable(s, omega);
+        else clear(tableBox);
       },
     };
   },

@@ -19,6 +19,17 @@ function powerOfTen(v) {
   if (Math.abs(Math.log10(v) - e) > 1e-9) return '';
   return e === 0 ? '1' : `10${String(e).replace(/[-0-9]/g, (c) => SUPERSCRIPT[c])}`;
 }
+/** How many times a polyline's y turns from rising to falling or back. */
+function turns(points) {
+  let count = 0;
+  let previous = 0;
+  for (let k = 1; k < points.length; k++) {
+    const direction = Math.sign(points[k][1] - points[k - 1][1]);
+    if (direction !== 0 && previous !== 0 && direction !== previous) count++;
+    if (direction !== 0) previous = direction;
+  }
+  return count;
+}
 const DASHES = ['', '6 3', '2 3', '8 3 2 3', '1 2', '10 4', '4 4', '12 2 2 2'];
 
 /**
@@ -52,11 +63,14 @@ export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = fa
   const margin = { top: 10, right: 12, bottom: 40, left: 58 };
   let last = null;
   let cursorX = null;
+  let measuredWidth = 0;
   let x, y;
 
   function render() {
     if (!last) return;
-    const width = Math.max(200, element.getBoundingClientRect().width || 600);
+    // the width from the ResizeObserver: reading it here forced a layout per draw
+    if (!measuredWidth) measuredWidth = element.getBoundingClientRect().width;
+    const width = Math.max(200, measuredWidth || 600);
     svg.setAttribute('width', width);
     svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
     while (svg.firstChild) svg.firstChild.remove();
@@ -104,7 +118,9 @@ export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = fa
         stroke: s.color ?? SERIES_COLORS[i % SERIES_COLORS.length],
         'data-series': s.name,
       };
-      if (DASHES[i % DASHES.length]) attrs['stroke-dasharray'] = DASHES[i % DASHES.length];
+      // A line that turns back more often than every 8 px is drawn solid: no
+      // dash pattern can be seen on it, and dashing it costs the most to paint.
+      if (DASHES[i % DASHES.length] && turns(s.points) * 8 < width) attrs['stroke-dasharray'] = DASHES[i % DASHES.length];
       svg.append(svgEl('path', attrs));
       for (const p of s.dots ?? []) {
         svg.append(svgEl('circle', { class: 'chart-dot', cx: x(p[0]), cy: y(p[1]), r: 3.5, fill: attrs.stroke, 'data-series': s.name }));
@@ -135,7 +151,10 @@ export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = fa
   }
   svg.addEventListener('pointermove', pointerX);
   svg.addEventListener('pointerdown', pointerX);
-  new ResizeObserver(render).observe(element);
+  new ResizeObserver((entries) => {
+    measuredWidth = entries[0].contentRect.width;
+    render();
+  }).observe(element);
 
   return {
     element,

@@ -39,16 +39,25 @@ export function colorOf(name, v, vmin = -1, vmax = 1) {
   return `rgb(${lut[4 * i]}, ${lut[4 * i + 1]}, ${lut[4 * i + 2]})`;
 }
 
-/** Fills an RGBA buffer from values with a LUT (for matrices computed in JS, not by the kernel). */
+/**
+ * Fills an RGBA buffer from values with a LUT (for matrices computed in JS,
+ * not by the kernel), by the kernel's colour index: one 32-bit store per cell.
+ */
 export function valuesToRGBA(values, name, vmin = -1, vmax = 1, out = new Uint8ClampedArray(values.length * 4)) {
   const lut = colormapLUT(name);
-  const scale = colorScale(vmin, vmax);
-  for (let j = 0; j < values.length; j++) {
-    const i = colorIndex(values[j], vmin, vmax, scale);
-    out[4 * j] = lut[4 * i];
-    out[4 * j + 1] = lut[4 * i + 1];
-    out[4 * j + 2] = lut[4 * i + 2];
-    out[4 * j + 3] = 255;
+  const lut32 = new Uint32Array(lut.buffer, lut.byteOffset, 256);
+  const { a, b } = colorScale(vmin, vmax);
+  const f32 = Math.fround;
+  const n = values.length;
+  if (out.byteOffset % 4 !== 0) {
+    for (let j = 0; j < n; j++) out.set(lut.subarray(4 * colorIndex(values[j], vmin, vmax), 4 * colorIndex(values[j], vmin, vmax) + 4), 4 * j);
+    return out;
+  }
+  const out32 = new Uint32Array(out.buffer, out.byteOffset, n);
+  for (let j = 0; j < n; j++) {
+    // colorIndex, inlined: t = v·a + b in float32; ≤ 0 or NaN ↦ 0, ≥ 255 ↦ 255, else ⌊t⌋
+    const t = f32(f32(f32(values[j]) * a) + b);
+    out32[j] = lut32[!(t > 0) ? 0 : t >= 255 ? 255 : t | 0];
   }
   return out;
 }

@@ -31,12 +31,22 @@ function append(el, children) {
   }
 }
 
+// Typeset formulas by source: lessons typeset the same texts on every redraw,
+// and a copy of KaTeX's output costs far less than typesetting again.
+const typeset = new Map();
+
 /** Typesets TeX into a new span (display = block). */
 export function tex(source, display = false) {
-  const el = document.createElement(display ? 'div' : 'span');
-  el.className = display ? 'math-display' : 'math-inline';
-  katex.render(source, el, { displayMode: display, throwOnError: false, output: 'htmlAndMathml' });
-  return el;
+  const key = `${display ? 'D' : 'I'}${source}`;
+  let template = typeset.get(key);
+  if (!template) {
+    template = document.createElement(display ? 'div' : 'span');
+    template.className = display ? 'math-display' : 'math-inline';
+    katex.render(source, template, { displayMode: display, throwOnError: false, output: 'htmlAndMathml' });
+    if (typeset.size > 2000) typeset.clear();
+    typeset.set(key, template);
+  }
+  return template.cloneNode(true);
 }
 
 /**

@@ -7,6 +7,9 @@ import { select } from 'd3-selection';
 import { h, svgEl } from './dom.js';
 import { colormapLUT } from './colormap.js';
 
+// one 2-D context for measuring tick labels, shared by every heatmap
+const textContext = document.createElement('canvas').getContext('2d');
+
 /**
  * createHeatmap(options) → { element, canvas, draw(frame), setCursor(col,row), cursor }
  * options: xLabel, yLabel (strings), label (accessible name), xTickFormat(column) → tick text
@@ -15,7 +18,9 @@ import { colormapLUT } from './colormap.js';
  * (Ctrl/⌘ + wheel, a trackpad pinch, a two-finger pinch: the rows shown × factor, row = the row
  * under the pointer, which should stay where it is). A plain wheel is left to the page: it scrolls.
  * frame: { rgba (Uint8ClampedArray), columns, rows, x0 (first column number), y0 (first row number),
- *   scale? ({ cmap, vmin, vmax, label }: the colour bar of a figure export) }
+ *   scale? ({ cmap, vmin, vmax, label }: the colour bar of a figure export),
+ *   rowStep? (drawn row r is position y0 + r·rowStep: a frame of more rows than the plot has
+ *   pixels is drawn from every rowStep-th row), full? (() → the whole frame, every row, for an export) }
  */
 export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoom, className = '', xTickFormat = (t) => String(t), figure }) {
   const canvas = h('canvas', { class: 'heatmap-canvas', width: 1, height: 1 });
@@ -36,46 +41,68 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
     label,
     info: figure,
     scale: () => frame.scale,
-    plot: () => ({
-      kind: 'heatmap',
-      rgba: imageFor(frame.columns, frame.rows).data.slice(),
-      columns: frame.columns,
-      rows: frame.rows,
-      x0: frame.x0,
-      y0: frame.y0,
-      xLabel,
-      yLabel,
-      xTickFormat,
-    }),
+    plot: () => {
+      const whole = frame.full?.();
+      return {
+        kind: 'heatmap',
+        rgba: whole ? whole.rgba : imageFor(frame.columns, frame.rows).data.slice(),
+        columns: frame.columns,
+        rows: whole ? whole.rows : frame.rows,
+        x0: frame.x0,
+        y0: frame.y0,
+        xLabel,
+        yLabel,
+        xTickFormat,
+      };
+    },
   };
 
-  // The left padding of the frame grows with the widest position tick (e.g.
-  // "16,777,000") and returns to the stylesheet's value for short ones.
-  const frameBox = () => element.querySelector('.heatmap-frame');
-  let basePadding = null;
-  function fitLeftMargin(gy) {
-    const texts = [...gy.querySelectorAll('.tick text')];
-    if (!texts.length) return;
-    const widest = Math.max(...texts.map((t) => t.getComputedTextLength()));
-    const box = frameBox();
-    const previous = box.style.paddingLeft;
-    if (!previous || basePadding === null) basePadding = parseFloat(getComputedStyle(box).paddingLeft) || 0;
-    const base = basePadding;
-    const needed = Math.ceil(widest + 9 + 18); // tick (6) + gap (3) + rotated axis label
-    box.style.paddingLeft = needed > base ? `${needed}px` : '';
-    if (box.style.paddingLeft !== previous) requestAnimationFrame(() => layoutAxes());
+  // Geometry of the frame and of the plot inside it, kept up to date by a
+  // ResizeObserver (whose callback runs after layout, when reading it costs
+  // nothing): reading it on every draw forced a synchronous layout of the
+  // whole page for each figure drawn.
+  const frameEl = element.querySelector('.heatmap-frame');
+  const geometry = { width: 0, height: 0, left: 0, top: 0, plotWidth: 0, plotHeight: 0, basePadding: 0, font: '' };
+  function measure() {
+    const box = frameEl.getBoundingClientRect();
+    const pbox = plot.getBoundingClientRect();
+    Object.assign(geometry, { width: box.width, height: box.height, left: pbox.left - box.left, top: pbox.top - box.top, plotWidth: pbox.width, plotHeight: pbox.height });
+    if (!frameEl.style.paddingLeft) geometry.basePadding = parseFloat(getComputedStyle(frameEl).paddingLeft) || 0;
+    const tick = svg.querySelector('.tick text');
+    if (tick) {
+      const style = getComputedStyle(tick);
+      geometry.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    }
   }
 
+  // The left padding of the frame grows with the widest position tick (e.g.
+  // "16,777,000") and returns to the stylesheet's value for short ones. Tick
+  // widths are measured on a canvas in the axis font (no layout needed).
+  function fitLeftMargin(labels) {
+    if (!labels.length || !geometry.font) return;
+    textContext.font = geometry.font;
+    const widest = Math.max(...labels.map((t) => textContext.measureText(t).width));
+    const needed = Math.ceil(widest + 9 + 18); // tick (6) + gap (3) + rotated axis label
+    const padding = needed > geometry.basePadding ? `${needed}px` : '';
+    // a new padding resizes the plot: the observer then lays the axes out again
+    if (frameEl.style.paddingLeft !== padding) frameEl.style.paddingLeft = padding;
+  }
+
+  let x = null;
+  let y = null;
+  let axesKey = '';
   function layoutAxes() {
-    const box = element.querySelector('.heatmap-frame').getBoundingClientRect();
-    const pbox = plot.getBoundingClientRect();
-    if (box.width === 0) return;
-    const left = pbox.left - box.left;
-    const top = pbox.top - box.top;
-    svg.setAttribute('width', box.width);
-    svg.setAttribute('height', box.height);
-    const x = scaleLinear().domain([frame.x0 - 0.5, frame.x0 + frame.columns - 0.5]).range([left, left + pbox.width]);
-    const y = scaleLinear().domain([frame.y0 - 0.5, frame.y0 + frame.rows - 0.5]).range([top, top + pbox.height]);
+    const g = geometry;
+    if (g.width === 0) return;
+    const step = frame.rowStep ?? 1;
+    const key = [frame.columns, frame.rows, step, frame.x0, frame.y0, g.width, g.height, g.left, g.top, g.plotWidth, g.plotHeight].join(' ');
+    if (key === axesKey) return placeCursor();
+    axesKey = key;
+    const { left, top, plotWidth, plotHeight } = g;
+    svg.setAttribute('width', g.width);
+    svg.setAttribute('height', g.height);
+    x = scaleLinear().domain([frame.x0 - 0.5, frame.x0 + frame.columns - 0.5]).range([left, left + plotWidth]);
+    y = scaleLinear().domain([frame.y0 - 0.5, frame.y0 + frame.rows * step - 0.5]).range([top, top + plotHeight]);
     const intTicks = (scale, n) => scale.ticks(n).filter((t) => Number.isInteger(t));
     let gx = svg.querySelector('g.x');
     let gy = svg.querySelector('g.y');
@@ -86,26 +113,33 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
       gx.append(svgEl('text', { class: 'axis-label' }));
       gy.append(svgEl('text', { class: 'axis-label' }));
     }
-    const nx = Math.max(2, Math.floor(pbox.width / 70));
-    const ny = Math.max(2, Math.floor(pbox.height / 40));
-    gx.setAttribute('transform', `translate(0,${top + pbox.height})`);
+    const nx = Math.max(2, Math.floor(plotWidth / 70));
+    const ny = Math.max(2, Math.floor(plotHeight / 40));
+    gx.setAttribute('transform', `translate(0,${top + plotHeight})`);
     select(gx).call(axisBottom(x).tickValues(intTicks(x, nx)).tickFormat(xTickFormat).tickSizeOuter(0));
     gy.setAttribute('transform', `translate(${left},0)`);
-    select(gy).call(axisLeft(y).tickValues(intTicks(y, ny)).tickFormat(fullInt).tickSizeOuter(0));
-    fitLeftMargin(gy);
+    const yTicks = intTicks(y, ny);
+    select(gy).call(axisLeft(y).tickValues(yTicks).tickFormat(fullInt).tickSizeOuter(0));
+    if (!geometry.font) measure();
+    fitLeftMargin(yTicks.map(fullInt));
     const lx = gx.querySelector('.axis-label');
-    lx.setAttribute('x', left + pbox.width / 2);
+    lx.setAttribute('x', left + plotWidth / 2);
     lx.setAttribute('y', 30);
     lx.textContent = xLabel;
     const ly = gy.querySelector('.axis-label');
-    ly.setAttribute('transform', `translate(${-left + 12},${top + pbox.height / 2}) rotate(-90)`);
+    ly.setAttribute('transform', `translate(${-left + 12},${top + plotHeight / 2}) rotate(-90)`);
     ly.textContent = yLabel;
     svg.append(cursorRect);
-    if (cursor.col >= 0) {
+    placeCursor();
+  }
+
+  function placeCursor() {
+    if (cursor.col >= 0 && x) {
       cursorRect.setAttribute('x', x(frame.x0 + cursor.col - 0.5));
-      cursorRect.setAttribute('y', y(frame.y0 + cursor.row - 0.5));
+      const step = frame.rowStep ?? 1;
+      cursorRect.setAttribute('y', y(frame.y0 + cursor.row * step - 0.5));
       cursorRect.setAttribute('width', Math.max(2, x(1) - x(0)));
-      cursorRect.setAttribute('height', Math.max(2, y(1) - y(0)));
+      cursorRect.setAttribute('height', Math.max(2, y(step) - y(0)));
       cursorRect.classList.add('visible');
     } else cursorRect.classList.remove('visible');
   }
@@ -179,7 +213,7 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
   function setCursor(col, row, notify = true) {
     cursor.col = Math.min(frame.columns - 1, Math.max(0, col));
     cursor.row = Math.min(frame.rows - 1, Math.max(0, row));
-    layoutAxes();
+    placeCursor();
     if (notify) onCursor?.(cursor.col, cursor.row);
   }
 
@@ -233,19 +267,39 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
     if (moves[e.key]) {
       e.preventDefault();
       const [dc, dr] = moves[e.key];
-      if (onScroll && ((row + dr < 0 && dr < 0) || (row + dr >= frame.rows && dr > 0))) onScroll(dr);
+      if (onScroll && ((row + dr < 0 && dr < 0) || (row + dr >= frame.rows && dr > 0))) onScroll(dr * (frame.rowStep ?? 1));
       setCursor(col + dc, row + dr);
     } else if (onScroll && (e.key === 'PageDown' || e.key === 'PageUp')) {
       e.preventDefault();
-      onScroll((e.key === 'PageDown' ? 1 : -1) * frame.rows);
+      onScroll((e.key === 'PageDown' ? 1 : -1) * frame.rows * (frame.rowStep ?? 1));
     }
   });
   plot.addEventListener('focus', () => {
     if (cursor.col < 0) setCursor(0, 0);
   });
-  new ResizeObserver(() => layoutAxes()).observe(element);
+  const observer = new ResizeObserver(() => {
+    measure();
+    layoutAxes();
+  });
+  observer.observe(frameEl);
+  observer.observe(plot);
 
-  return { element, canvas, draw, pixels, snapshot, setCursor, cursor, get frame() { return frame; } };
+  return {
+    element,
+    canvas,
+    draw,
+    pixels,
+    snapshot,
+    setCursor,
+    cursor,
+    get frame() {
+      return frame;
+    },
+    /** The plot's height in device pixels (0 until it has been laid out). */
+    get plotPixels() {
+      return Math.floor(geometry.plotHeight * (window.devicePixelRatio || 1));
+    },
+  };
 }
 
 // Position ticks are written in full, with thousands separators: compact
@@ -263,9 +317,15 @@ export function createColorBar({ label, vmin = -1, vmax = 1 }) {
   const element = h('div', { class: 'colorbar' }, caption, h('div', { class: 'colorbar-body' }, canvas, svg));
   let domain = [vmin, vmax];
   let cmap = 'rdbu';
+  let width = 0; // the bar's width, from the ResizeObserver (no layout forced by a draw)
+  let drawn = '';
+  let painted = '';
   function layout() {
-    const w = canvas.getBoundingClientRect().width;
+    const w = width;
     if (!w) return;
+    const key = `${w} ${domain}`;
+    if (key === drawn) return;
+    drawn = key;
     svg.setAttribute('width', w + 20);
     let g = svg.querySelector('g');
     if (!g) svg.append((g = svgEl('g', { class: 'axis' })));
@@ -273,15 +333,20 @@ export function createColorBar({ label, vmin = -1, vmax = 1 }) {
     select(g).call(axisBottom(scaleLinear().domain(domain).range([0, w])).ticks(5).tickSizeOuter(0));
   }
   function draw(name, min = domain[0], max = domain[1]) {
-    cmap = name;
     domain = [min, max];
-    const lut = colormapLUT(cmap);
-    const img = new ImageData(256, 1);
-    img.data.set(lut);
-    canvas.getContext('2d').putImageData(img, 0, 0);
+    cmap = name;
+    if (painted !== cmap) {
+      const img = new ImageData(256, 1);
+      img.data.set(colormapLUT(cmap));
+      canvas.getContext('2d').putImageData(img, 0, 0);
+      painted = cmap;
+    }
     layout();
   }
-  new ResizeObserver(layout).observe(element);
+  new ResizeObserver(() => {
+    width = canvas.getBoundingClientRect().width;
+    layout();
+  }).observe(element);
   return { element, draw };
 }
 

@@ -5,34 +5,75 @@ import { h } from './dom.js';
 /**
  * createMatrixTable({ caption, rows, cols, rowHeader(r), colHeader(c), corner,
  *   text(r, c), color(r, c) → css colour | null, onCell(r, c), className })
- * → { element, focusCell(r, c) }
+ * → { element, table, focusCell(r, c), activate(r, c, focus), update(spec) }
+ * update(spec) takes the same fields (caption, rows, cols, rowHeader, colHeader,
+ * text, color) and changes the table in place: rows and cells are added or
+ * removed, texts and colours rewritten only where they differ. A slider step
+ * (one more row, two more columns) then costs a few cells, not a new table.
  */
-export function createMatrixTable({ caption, rows, cols, rowHeader, colHeader, corner = '', text, color, onCell, className = '' }) {
+export function createMatrixTable(spec) {
+  const { corner = '', onCell, className = '' } = spec;
   const table = h('table', { class: `data matrix ${className}` });
-  if (caption) table.append(h('caption', {}, caption));
-  const head = h('tr', {}, h('th', { scope: 'col' }, corner));
-  for (let c = 0; c < cols; c++) head.append(h('th', { scope: 'col' }, colHeader(c)));
-  table.append(h('thead', {}, head));
+  const captionEl = h('caption');
+  const headRow = h('tr', {}, h('th', { scope: 'col' }, corner));
   const body = h('tbody');
-  const cells = [];
-  for (let r = 0; r < rows; r++) {
-    const tr = h('tr', {}, h('th', { scope: 'row' }, rowHeader(r)));
-    const rowCells = [];
-    for (let c = 0; c < cols; c++) {
-      const td = h('td', { class: 'cell', tabindex: r === 0 && c === 0 ? 0 : -1, 'data-row': r, 'data-col': c }, text(r, c));
-      const bg = color?.(r, c);
-      if (bg) {
-        td.style.backgroundColor = bg;
-        td.style.color = readableOn(bg);
-      }
-      tr.append(td);
-      rowCells.push(td);
-    }
-    cells.push(rowCells);
-    body.append(tr);
-  }
-  table.append(body);
+  table.append(captionEl, h('thead', {}, headRow), body);
+  const cells = []; // cells[r][c]: td
+  let rows = 0;
+  let cols = 0;
   let active = null;
+
+  const setText = (el, text) => {
+    if (el.textContent !== text) el.textContent = text;
+  };
+
+  function update({ caption, rows: nextRows, cols: nextCols, rowHeader, colHeader, text, color }) {
+    captionEl.hidden = !caption;
+    setText(captionEl, caption ?? '');
+    // column headers
+    while (headRow.cells.length - 1 > nextCols) headRow.lastElementChild.remove();
+    while (headRow.cells.length - 1 < nextCols) headRow.append(h('th', { scope: 'col' }));
+    for (let c = 0; c < nextCols; c++) setText(headRow.cells[c + 1], String(colHeader(c)));
+    // rows
+    while (cells.length > nextRows) {
+      cells.pop();
+      body.lastElementChild.remove();
+    }
+    for (let r = 0; r < nextRows; r++) {
+      if (!cells[r]) {
+        cells[r] = [];
+        body.append(h('tr', {}, h('th', { scope: 'row' })));
+      }
+      const tr = body.rows[r];
+      setText(tr.cells[0], String(rowHeader(r)));
+      const rowCells = cells[r];
+      while (rowCells.length > nextCols) rowCells.pop().remove();
+      while (rowCells.length < nextCols) {
+        const c = rowCells.length;
+        const td = h('td', { class: 'cell', tabindex: -1, 'data-row': r, 'data-col': c });
+        tr.append(td);
+        rowCells.push(td);
+      }
+      for (let c = 0; c < nextCols; c++) {
+        const td = rowCells[c];
+        setText(td, String(text(r, c)));
+        const bg = color?.(r, c);
+        if (bg) {
+          if (td.style.backgroundColor !== bg) {
+            td.style.backgroundColor = bg;
+            td.style.color = readableOn(bg);
+          }
+        }
+      }
+    }
+    rows = nextRows;
+    cols = nextCols;
+    if (active && !active.isConnected) active = null;
+    // one tab stop: the active cell, or the first one
+    const stop = active ?? cells[0]?.[0];
+    if (stop && stop.tabIndex !== 0) stop.tabIndex = 0;
+  }
+
   function activate(r, c, focus) {
     const td = cells[r]?.[c];
     if (!td) return;
@@ -40,6 +81,8 @@ export function createMatrixTable({ caption, rows, cols, rowHeader, colHeader, c
       active.classList.remove('active');
       active.tabIndex = -1;
     }
+    const first = cells[0]?.[0];
+    if (first && first !== td) first.tabIndex = -1;
     active = td;
     td.classList.add('active');
     td.tabIndex = 0;
@@ -65,7 +108,8 @@ export function createMatrixTable({ caption, rows, cols, rowHeader, colHeader, c
     const c = Math.min(cols - 1, Math.max(0, +td.dataset.col + moves[e.key][1]));
     activate(r, c, true);
   });
-  return { element: h('div', { class: 'table-scroll' }, table), table, focusCell: (r, c) => activate(r, c, true), activate };
+  if (spec.rows !== undefined) update(spec);
+  return { element: h('div', { class: 'table-scroll' }, table), table, update, focusCell: (r, c) => activate(r, c, true), activate };
 }
 
 /**

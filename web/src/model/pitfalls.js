@@ -11,13 +11,22 @@ const f32 = Math.fround;
  * so column c (either kind) gets the exponent 2c/d.
  */
 export function buggyTable(len, d, base = 10000) {
-  const out = new Float64Array(len * d);
-  for (let p = 0; p < len; p++) {
-    for (let c = 0; c < d; c++) {
-      const angle = p / base ** ((2 * c) / d);
-      out[p * d + c] = c % 2 === 0 ? Math.sin(angle) : Math.cos(angle);
-    }
-  }
+  return buggyRows(Array.from({ length: len }, (_, p) => p), d, base);
+}
+
+/** buggyTable's rows at the given positions (row r of the result is position positions[r]). */
+export function buggyRows(positions, d, base = 10000) {
+  return fill(positions, d, Float64Array.from({ length: d }, (_, c) => base ** ((2 * c) / d)));
+}
+
+// out[r·d + c] = sin or cos (c even or odd) of positions[r] / divisor[c]
+function fill(positions, d, divisor) {
+  const out = new Float64Array(positions.length * d);
+  positions.forEach((p, r) => {
+    const row = r * d;
+    for (let c = 0; c < d; c += 2) out[row + c] = Math.sin(p / divisor[c]);
+    for (let c = 1; c < d; c += 2) out[row + c] = Math.cos(p / divisor[c]);
+  });
   return out;
 }
 
@@ -27,14 +36,12 @@ export function buggyTable(len, d, base = 10000) {
  * and column 0, where they agree), with no float32 rounding mixed in.
  */
 export function correctTable(len, d, base = 10000) {
-  const out = new Float64Array(len * d);
-  for (let p = 0; p < len; p++) {
-    for (let c = 0; c < d; c++) {
-      const angle = p / base ** ((2 * Math.floor(c / 2)) / d);
-      out[p * d + c] = c % 2 === 0 ? Math.sin(angle) : Math.cos(angle);
-    }
-  }
-  return out;
+  return correctRows(Array.from({ length: len }, (_, p) => p), d, base);
+}
+
+/** correctTable's rows at the given positions. */
+export function correctRows(positions, d, base = 10000) {
+  return fill(positions, d, Float64Array.from({ length: d }, (_, c) => base ** ((2 * Math.floor(c / 2)) / d)));
 }
 
 /** The exponent the buggy table uses for column c, and the correct one, as "n/d" text. */
@@ -48,15 +55,27 @@ export function exponents(c, d) {
  * angle = position · div_term rounded to float32, then sin/cos in float32.
  */
 export function float32Row(position, d, out = new Float64Array(d)) {
-  const step = f32(-Math.log(10000) / d);
+  const omegas = float32Frequencies(d);
   const p = f32(position);
-  for (let i = 0; i < d / 2; i++) {
-    const omega = f32(Math.exp(f32(f32(2 * i) * step)));
-    const angle = f32(p * omega);
+  for (let i = 0; i < omegas.length; i++) {
+    const angle = f32(p * omegas[i]);
     out[2 * i] = f32(Math.sin(angle));
     out[2 * i + 1] = f32(Math.cos(angle));
   }
   return out;
+}
+
+// div_term of the float32 recipe, per d (the same for every row)
+const frequencyCache = new Map();
+function float32Frequencies(d) {
+  let omegas = frequencyCache.get(d);
+  if (!omegas) {
+    const step = f32(-Math.log(10000) / d);
+    omegas = Float64Array.from({ length: d / 2 }, (_, i) => f32(Math.exp(f32(f32(2 * i) * step))));
+    if (frequencyCache.size > 16) frequencyCache.clear();
+    frequencyCache.set(d, omegas);
+  }
+  return omegas;
 }
 
 /**

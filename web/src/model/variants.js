@@ -25,6 +25,7 @@ export function presetCall(preset, len, d, layout = 'preset') {
   if (preset === 'mae') {
     const { height, width } = maeGrid(len);
     return {
+      options,
       source: `pe.grid2d(${height}, ${width}, ${d}${text()})`,
       rows: height * width,
       run: (pe) => pe.grid2d(height, width, d, options),
@@ -32,6 +33,7 @@ export function presetCall(preset, len, d, layout = 'preset') {
     };
   }
   return {
+    options,
     source: `pe.table(${len}, ${d}${text()})`,
     heatmapSource: `pe.heatmap(0, ${len}, ${d}${text({ colormap: true })})`,
     rows: len,
