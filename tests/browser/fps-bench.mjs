@@ -15,12 +15,7 @@
 //
 // Usage: npm run bench:site [-- --steps 8] [-- --lessons formula,waves]
 // Builds the site if needed and serves a private copy of it.
-import { spawn, execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { launch, root } from './helpers.mjs';
+import { launch, serveBuiltSite } from './helpers.mjs';
 import { LESSONS } from '../../web/src/lessons/index.js';
 import { FIELDS } from '../../web/src/model/fields.js';
 
@@ -31,33 +26,8 @@ const arg = (name, fallback) => {
 const STEPS = Number(arg('steps', 8)); // key presses per slider
 const ONLY = arg('lessons', '')?.split(',').filter(Boolean);
 
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-
-execFileSync('bash', ['scripts/build-site.sh'], { cwd: root, stdio: 'inherit' });
-// a private copy: other work may rebuild build/site while this runs
-const served = mkdtempSync(join(tmpdir(), 'sinpe-bench-site-'));
-cpSync(join(root, 'build', 'site'), served, { recursive: true });
-const port = await freePort();
-const server = spawn(
-  process.execPath,
-  ['node_modules/vite/bin/vite.js', 'preview', '--config', 'web/vite.config.js', '--outDir', served, '--host', '127.0.0.1', '--strictPort', '--port', String(port)],
-  { cwd: root, stdio: 'ignore' },
-);
-const site = `http://127.0.0.1:${port}/`;
-for (let i = 0; i < 100; i++) {
-  try {
-    await fetch(site);
-    break;
-  } catch {
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const served = await serveBuiltSite();
+const site = served.url;
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -188,8 +158,7 @@ try {
   await page.close();
 } finally {
   await browser.close();
-  server.kill();
-  rmSync(served, { recursive: true, force: true });
+  served.close();
 }
 
 console.log(`\nkeyboard step → repaint, headless Chromium (SIMD ${simd}), ${STEPS} steps per slider; goal 50 ms`);

@@ -144,10 +144,53 @@ export async function hoverCell(page, selector, col, row) {
 export async function screenshot(page, name) {
   mkdirSync(screenshotDir, { recursive: true });
   await page.evaluate(() => document.fonts.ready);
+  // sections out of view are rendered only when scrolled to (content-visibility: auto): render them all
+  await page.evaluate(() => {
+    for (const section of document.querySelectorAll('.lesson-section')) section.style.contentVisibility = 'visible';
+    return new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  });
   await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: true });
 }
 
 /** Numbers in a text (with − as minus). */
 export function numbersIn(text) {
   return (text.replace(/−/g, '-').match(/-?\d+(\.\d+)?(e-?\d+)?/gi) ?? []).map(Number);
+}
+
+/**
+ * Builds the site if needed and serves a private copy of build/site (other
+ * work may rebuild build/site meanwhile) with Vite's preview server and the
+ * site's CSP, on a free loopback port. Returns { url, close() }.
+ */
+export async function serveBuiltSite() {
+  const { execFileSync, spawn } = await import('node:child_process');
+  const { cpSync } = await import('node:fs');
+  const { createServer } = await import('node:net');
+  execFileSync('bash', ['scripts/build-site.sh'], { cwd: root, stdio: 'inherit' });
+  const served = mkdtempSync(join(tmpdir(), 'sinpe-site-'));
+  cpSync(join(root, 'build', 'site'), served, { recursive: true });
+  const port = await new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+  const args = ['node_modules/vite/bin/vite.js', 'preview', '--config', 'web/vite.config.js', '--outDir', served, '--host', '127.0.0.1', '--strictPort', '--port', String(port)];
+  const server = spawn(process.execPath, args, { cwd: root, stdio: 'ignore' });
+  const url = `http://127.0.0.1:${port}/`;
+  for (let i = 0; i < 100; i++) {
+    try {
+      await fetch(url);
+      break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return {
+    url,
+    close() {
+      server.kill();
+      rmSync(served, { recursive: true, force: true });
+    },
+  };
 }
