@@ -342,7 +342,7 @@ Latest run (${report.date}): ${m.cpu}, ${m.cores} cores (${m.widestSimd}), ${m.m
 ${report.node?.runtime ?? 'Node: not run'}; ${report.chromium?.runtime ?? 'Chromium: not run'} (headless);
 wasm built with Emscripten ${m.emscripten ?? '?'}; native: ${report.native?.compiler ?? 'not run'}, ${report.native?.flags ?? ''}.
 Load average (1, 5, 15 min) ${report.loadAverage.before.join(', ')} before the run, ${report.loadAverage.after.join(', ')} after:
-a shared machine, expect ±20 % between runs.
+a shared machine, where the same case has differed by up to about 50 % between runs under load.
 
 ${report.tables}
 
