@@ -14,7 +14,7 @@
 //    change was dropped.
 //
 // Usage: npm run bench:site [-- --steps 8] [-- --lessons formula,waves]
-// Builds the site if needed and serves a private copy of it.
+// Builds the site if needed and serves a private copy of it (or measures SITE_URL).
 import { launch, serveBuiltSite } from './helpers.mjs';
 import { LESSONS } from '../../web/src/lessons/index.js';
 import { FIELDS } from '../../web/src/model/fields.js';
@@ -26,7 +26,8 @@ const arg = (name, fallback) => {
 const STEPS = Number(arg('steps', 8)); // key presses per slider
 const ONLY = arg('lessons', '')?.split(',').filter(Boolean);
 
-const served = await serveBuiltSite();
+// SITE_URL: measure a site served elsewhere (say an older build, for a before/after table)
+const served = process.env.SITE_URL ? { url: process.env.SITE_URL, close() {} } : await serveBuiltSite();
 const site = served.url;
 
 const median = (xs) => {
