@@ -31,17 +31,21 @@ export class Engine {
     return this.#m;
   }
 
-  // Throws the error for `status` (when not 0) with the current call's context.
+  #more = undefined;
+
+  // Throws the error for `status` (when not 0) with the current call's
+  // context; the context object is built only then.
   check(status, extra) {
-    if (status !== 0) throw statusError(status < 0 ? -status : status, { ...this.#context, ...extra });
+    if (status !== 0) throw statusError(status < 0 ? -status : status, { ...this.#context, ...this.#more, ...extra });
   }
 
   /** Writes the call's options into the option slots; `options` maps names to converted values. */
-  setOptions(options, context) {
+  setOptions(options, context, more) {
     this.#context = context;
+    this.#more = more;
     const m = this.#m;
-    const given = m.HEAPF64.subarray(this.given, this.given + OPTION_INDEX.size);
-    given.fill(0);
+    const heap = m.HEAPF64;
+    for (let i = this.given, end = this.given + OPTION_INDEX.size; i < end; i++) heap[i] = 0;
     for (const name in options) {
       const i = OPTION_INDEX.get(name);
       if (i === undefined) continue;
@@ -69,8 +73,9 @@ export class Engine {
     this.#m.release(handle);
   }
 
-  setContext(context) {
+  setContext(context, more) {
     this.#context = context;
+    this.#more = more;
   }
 
   // Copies positions[at … at+n) into the positions scratch.

@@ -135,7 +135,7 @@ class Encoder {
   // A plan for parsed options at `width`; owned = a prepared encoder's own.
   #plan(parsed, width, extraContext, owned = false) {
     const e = this.#engine();
-    e.setOptions(parsed.values, { ...parsed.context, dModel: width, rotaryDim: width, ...extraContext });
+    e.setOptions(parsed.values, parsed.context, { dModel: width, rotaryDim: width, ...extraContext });
     return e.plan(parsed.kind, parsed.index, parsed.layout, width, owned);
   }
 
