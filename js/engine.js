@@ -11,7 +11,8 @@ export const KIND = Object.freeze({ rows: 0, grid: 1, rope: 2 });
 
 export class Engine {
   #m;
-  #context = {};
+  #context = {}; // names and values of the current call, for error messages
+  #more = undefined; // and the plan's width
 
   constructor(module) {
     this.#m = module;
@@ -30,8 +31,6 @@ export class Engine {
   get module() {
     return this.#m;
   }
-
-  #more = undefined;
 
   // Throws the error for `status` (when not 0) with the current call's
   // context; the context object is built only then.
