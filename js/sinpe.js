@@ -139,13 +139,18 @@ class Encoder {
     return e.plan(parsed.kind, parsed.index, parsed.layout, width, owned);
   }
 
-  #sinusoid(dModel, options, extra, kind = KIND.rows) {
+  // Parses the options, then (after `before(d)`, which may run the caller's
+  // code: an Array's element getters) makes the plan. Handle 0 is the plan of
+  // the last plan() call, so nothing of the caller's may run between making it
+  // and using it.
+  #sinusoid(dModel, options, extra, kind = KIND.rows, before = undefined) {
     const snap = snapshotOptions('options', options);
     const parsed = encodingOptions(snap, extra, 'preset');
     parsed.kind = kind;
     const d = numberType('dModel', dModel);
+    const early = before?.(d);
     const h = this.#plan(parsed, d);
-    return { snap, h, d };
+    return { snap, h, d, early };
   }
 
   // out (when given) or a new Float32Array of `length`; returns [write view, returned array].
@@ -159,8 +164,9 @@ class Encoder {
   }
 
   encode(positions, dModel, options) {
-    const { snap, h, d } = this.#sinusoid(dModel, options, EXTRA.out);
-    const p = positionsArg('positions', positions, { width: d });
+    const { snap, h, d, early: p } = this.#sinusoid(dModel, options, EXTRA.out, KIND.rows, (d) =>
+      positionsArg('positions', positions, { width: d }),
+    );
     const [view, result] = this.#out(snap.out, p.length * d);
     this.#e.encode(h, d, p, view);
     return result;
@@ -271,12 +277,13 @@ class Encoder {
 
   // ---- RoPE ------------------------------------------------------------------
 
-  #rope(rotaryDim, options, extra, rotaryDimName = 'rotaryDim') {
+  #rope(rotaryDim, options, extra, before = undefined) {
     const snap = snapshotOptions('options', options);
     const parsed = encodingOptions(snap, extra, 'ropeType');
-    const r = numberType(rotaryDimName, rotaryDim);
-    const h = this.#plan(parsed, r, { rotaryDimName });
-    return { snap, h, r };
+    const r = numberType('rotaryDim', rotaryDim);
+    const early = before?.(r);
+    const h = this.#plan(parsed, r, { rotaryDimName: 'rotaryDim' });
+    return { snap, h, r, early };
   }
 
   // Caller arrays for a cache of n rows, or new ones.
@@ -295,9 +302,10 @@ class Encoder {
   }
 
   ropeCache(positions, rotaryDim, options) {
-    const { snap, h, r } = this.#rope(rotaryDim, options, EXTRA.out);
+    const { snap, h, r, early: p } = this.#rope(rotaryDim, options, EXTRA.out, (r) =>
+      positionsArg('positions', positions, { width: r }),
+    );
     const half = r / 2;
-    const p = positionsArg('positions', positions, { width: r });
     const out = this.#cacheOut(snap.out, p.length * half);
     this.#e.ropeCache(h, half, p, out.cos[0], out.sin[0]);
     return { cos: out.cos.at(-1), sin: out.sin.at(-1), attentionFactor: this.#e.attentionFactor(h) };
@@ -325,10 +333,10 @@ class Encoder {
     const layout = ROPE_LAYOUTS.indexOf(layoutName);
     const context = { rotaryDimName: rotaryGiven ? 'options.rotaryDim' : 'headDim', headDim: hd, layout: describe(layoutName) };
     if (layout < 0) throw statusError(statusCode('bad_rope_layout'), { ...parsed.context, ...context });
+    const p = positionsArg('positions', positions, { width: 1 }); // may run the caller's code: before the plan
     const h = this.#plan(parsed, r, context);
     const e = this.#e;
     e.check(e.module.checkRope(h, layout, hd), context);
-    const p = positionsArg('positions', positions, { width: 1 });
     const xs = typedArrayArg('x', x, [Float32Array]);
     const row = p.length * hd;
     if (row === 0 ? xs.length !== 0 : xs.length === 0 || xs.length % row !== 0)

@@ -1639,3 +1639,38 @@ describe('regressions', () => {
     }
   });
 });
+
+// A getter of a positions element that calls the encoder again must not change
+// which plan the outer call uses (the module's per-call plan is shared).
+describe('re-entrant calls from a positions getter', () => {
+  test('regression: a positions element getter calling the encoder made encode and ropeCache use the inner call\'s plan', () => {
+    for (const flavour of ['simd', 'baseline']) {
+      const pe = flavours[flavour];
+      const positions = [1, 2, 3];
+      Object.defineProperty(positions, 1, { get: () => (pe.table(3, 8, { preset: 'keras' }), 2) });
+      const got = pe.encode(positions, 64);
+      for (let i = 0; i < 3; i++) {
+        const want = referenceRow(i + 1, 64);
+        for (let c = 0; c < 64; c++)
+          assert.ok(Math.abs(got[i * 64 + c] - want[c]) <= TOLERANCE, `${flavour} encode row ${i} col ${c}: ${got[i * 64 + c]} vs ${want[c]}`);
+      }
+      const rp = [0, 1];
+      Object.defineProperty(rp, 1, { get: () => (pe.ropeCache([5], 4), 1) });
+      const cache = pe.ropeCache(rp, 16);
+      for (let j = 0; j < 8; j++) {
+        const w = 10000 ** (-2 * j / 16);
+        assert.ok(Math.abs(cache.cos[8 + j] - Math.cos(w)) <= TOLERANCE, `${flavour} ropeCache cos[1][${j}]`);
+        assert.ok(Math.abs(cache.sin[8 + j] - Math.sin(w)) <= TOLERANCE, `${flavour} ropeCache sin[1][${j}]`);
+      }
+      const x = new Float32Array(2 * 16).fill(1);
+      const ap = [0, 1];
+      Object.defineProperty(ap, 1, { get: () => (pe.ropeCache([5], 4), 1) });
+      pe.applyRope(x, ap, 16);
+      for (let j = 0; j < 8; j++) {
+        const w = 10000 ** (-2 * j / 16);
+        const want = Math.cos(w) - Math.sin(w); // x_a' = x_a cos - x_b sin with x_a = x_b = 1, token 1
+        assert.ok(Math.abs(x[16 + j] - want) <= 5e-7 * 2, `${flavour} applyRope token 1 pair ${j}: ${x[16 + j]} vs ${want}`);
+      }
+    }
+  });
+});
