@@ -85,6 +85,13 @@ function encodingOptions(snap, extra, familyName) {
   return { index, layout, values, context, kind: family.kind };
 }
 
+// The width a positions copy is sized against before the plan checks it: an
+// out-of-range width is the plan's to report (naming dModel or rotaryDim), so
+// it does not count here.
+function elementWidth(width) {
+  return width >= 1 && width <= vocabulary.limits.maxDModel ? width : 1;
+}
+
 function grayscale() {
   const lut = new Uint8Array(1024);
   for (let i = 0; i < 256; i++) lut.set([i, i, i, 255], 4 * i);
@@ -148,7 +155,7 @@ class Encoder {
     const parsed = encodingOptions(snap, extra, 'preset');
     parsed.kind = kind;
     const d = numberType('dModel', dModel);
-    const early = before?.(d);
+    const early = before?.(elementWidth(d));
     const h = this.#plan(parsed, d);
     return { snap, h, d, early };
   }
@@ -281,7 +288,7 @@ class Encoder {
     const snap = snapshotOptions('options', options);
     const parsed = encodingOptions(snap, extra, 'ropeType');
     const r = numberType('rotaryDim', rotaryDim);
-    const early = before?.(r);
+    const early = before?.(elementWidth(r));
     const h = this.#plan(parsed, r, { rotaryDimName: 'rotaryDim' });
     return { snap, h, r, early };
   }
