@@ -38,7 +38,7 @@ namespace sinpe::colour {
 // float64 forms used when a or b is not finite in float32 (in_float false).
 struct ColourScale {
   float a = 0.f, b = 0.f;
-  double a64 = 0.0, vmin = 0.0;
+  double a64 = 0.0, vmin = 0.0, half_range = 0.0;
   bool in_float = true;
 };
 
@@ -48,7 +48,8 @@ struct ColourScale {
 // right entry.
 inline ColourScale colour_scale(double vmin, double vmax) noexcept {
   ColourScale s;
-  s.a64 = 127.5 / (vmax * 0.5 - vmin * 0.5);
+  s.half_range = vmax * 0.5 - vmin * 0.5;
+  s.a64 = 127.5 / s.half_range;
   s.vmin = vmin;
   s.a = float(s.a64);
   s.b = float((vmin == 0 ? 0.0 : -vmin * s.a64) + 0.5);
@@ -100,7 +101,9 @@ inline std::uint32_t int_part(float c) {
 // The index in float64, for ranges too small for float32.
 inline std::uint32_t index_in_double(float v, const ColourScale& s) {
   const double above = double(v) - s.vmin;  // > 0, or the index is 0 (no 0 * inf)
-  const float t = above > 0 ? float(std::fmin(256.0, above * s.a64 + 0.5)) : 0.f;
+  // Below ~7e-307 the range's reciprocal a64 overflows: divide by the half range instead.
+  const double scaled = std::isfinite(s.a64) ? above * s.a64 : above / s.half_range * 127.5;
+  const float t = above > 0 ? float(std::fmin(256.0, scaled + 0.5)) : 0.f;
   return int_part(min_top(max_nan0(t)));
 }
 

@@ -19,7 +19,8 @@ using sinpe::colour::ColourScale;
 // t = float(float(v * a) + b); index = !(t > 0) ? 0 : t >= 255 ? 255 : int(t).
 // The float32 product and sum are formed exactly in float64 and rounded once
 // (double rounding is harmless for one float32 operation), so no fused
-// multiply-add can creep in. Ranges that overflow a or b index in float64.
+// multiply-add can creep in. Ranges that overflow a or b index in float64
+// (dividing by the half range where even a64 overflows).
 int rule_index(float v, double vmin, double vmax) {
   const double a64 = 127.5 / (vmax * 0.5 - vmin * 0.5);
   const float a = float(a64);
@@ -33,7 +34,8 @@ int rule_index(float v, double vmin, double vmax) {
     t = float(sum);
   } else {
     const double above = double(v) - vmin;
-    t = above > 0 ? float(std::fmin(256.0, above * a64 + 0.5)) : 0.f;
+    const double scaled = std::isfinite(a64) ? above * a64 : above / (vmax * 0.5 - vmin * 0.5) * 127.5;
+    t = above > 0 ? float(std::fmin(256.0, scaled + 0.5)) : 0.f;
   }
   return !(t > 0.f) ? 0 : t >= 255.f ? 255 : int(t);
 }
@@ -145,9 +147,6 @@ TEST_CASE("colour stage: entry round((v - vmin) / (vmax - vmin) * 255), clamped,
   std::size_t checked = 0;
   for (const Range& r : kRanges) {
     const ColourScale s = colour_scale(r.vmin, r.vmax);
-    // Below ~1e-306 the scale 255 / (vmax - vmin) overflows float64 too and
-    // every value above vmin takes entry 255: no bins to check.
-    if (!std::isfinite(s.a64)) continue;
     const auto v = values_for(r, rng);
     std::vector<std::uint32_t> out(v.size());
     sinpe::colour::colourize(v.data(), v.size(), s, lut.data(), out.data());
