@@ -5,6 +5,8 @@
 #include <vector>
 
 #include "reference.hpp"
+#include "rope_reference.hpp"
+#include "sinpe/rope.hpp"
 #include "sinpe/sinpe.hpp"
 
 // The accuracy contract from the README.
@@ -48,6 +50,30 @@ inline sinpe::Options to_options(const ref::Params& p) {
   if (p.preset == "diffusers" || p.preset == "guided-diffusion") o.max_period = p.max_period;
   if (p.has_padding) o.padding_idx = p.padding_idx;
   return o;
+}
+
+// The RoPE reference's parameters for core options: the same values, absent
+// stays absent (the reference applies its own defaults).
+inline ref::RopeParams to_rope_params(const sinpe::Options& o) {
+  ref::RopeParams p;
+  p.rope_type = sinpe::rope_type_name(o.rope_type);
+  const auto num = [](const sinpe::NumberOption& v) { return v ? *v : ref::RopeParams::kAbsent; };
+  if (o.base) p.base = *o.base;
+  p.factor = num(o.factor);
+  p.max_positions = num(o.max_positions);
+  p.original_max_positions = num(o.original_max_positions);
+  p.seq_len = num(o.seq_len);
+  p.low_freq_factor = num(o.low_freq_factor);
+  p.high_freq_factor = num(o.high_freq_factor);
+  p.beta_fast = num(o.beta_fast);
+  p.beta_slow = num(o.beta_slow);
+  p.attention_factor = num(o.attention_factor);
+  p.mscale = num(o.mscale);
+  p.mscale_all_dim = num(o.mscale_all_dim);
+  if (o.truncate) p.truncate = *o.truncate;
+  if (o.short_factor) p.short_factor = *o.short_factor;
+  if (o.long_factor) p.long_factor = *o.long_factor;
+  return p;
 }
 
 // Largest |got - reference| over rows of width d at the given positions.

@@ -41,29 +41,6 @@ constexpr double kMaxPosition = 16777215.0;    // 2^24 - 1
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
 const double kInf = std::numeric_limits<double>::infinity();
 
-// The reference's parameters for core options: the same values, absent stays absent.
-ref::RopeParams to_params(const sinpe::Options& o) {
-  ref::RopeParams p;
-  p.rope_type = sinpe::rope_type_name(o.rope_type);
-  const auto num = [](const sinpe::NumberOption& v) { return v ? *v : ref::RopeParams::kAbsent; };
-  if (o.base) p.base = *o.base;
-  p.factor = num(o.factor);
-  p.max_positions = num(o.max_positions);
-  p.original_max_positions = num(o.original_max_positions);
-  p.seq_len = num(o.seq_len);
-  p.low_freq_factor = num(o.low_freq_factor);
-  p.high_freq_factor = num(o.high_freq_factor);
-  p.beta_fast = num(o.beta_fast);
-  p.beta_slow = num(o.beta_slow);
-  p.attention_factor = num(o.attention_factor);
-  p.mscale = num(o.mscale);
-  p.mscale_all_dim = num(o.mscale_all_dim);
-  if (o.truncate) p.truncate = *o.truncate;
-  if (o.short_factor) p.short_factor = *o.short_factor;
-  if (o.long_factor) p.long_factor = *o.long_factor;
-  return p;
-}
-
 sinpe::Options rope(RopeType t) {
   sinpe::Options o;
   o.rope_type = t;
@@ -343,7 +320,7 @@ TEST_CASE("RoPE frequencies and attention factor equal the float64 reference", "
     for (int r : {2, 6, 32, 64, 80, 96, 128, 256}) {
       const sinpe::Options o = c.make(r);
       const auto plan = plan_for(o, r);
-      const auto prm = to_params(o);
+      const auto prm = to_rope_params(o);
       const auto want = ref::rope_inv_freq(prm, r);
       const double att = ref::rope_attention(prm, r);
       INFO(c.name << " r " << r);
@@ -410,7 +387,7 @@ TEST_CASE("rope_cache and rope_cache_rows are within the contract", "[rope]") {
     for (int r : {64, 128, 6}) {
       const sinpe::Options o = c.make(r);
       const auto plan = plan_for(o, r);
-      const auto prm = to_params(o);
+      const auto prm = to_rope_params(o);
       const double att = ref::rope_attention(prm, r);
       const std::size_t half = std::size_t(r / 2);
       Worst& w = worst[sinpe::rope_type_name(o.rope_type)];
@@ -453,7 +430,7 @@ TEST_CASE("rope caches of wide rotary dimensions (the kernel's narrow and row-by
       REQUIRE(c != nullptr);
       const sinpe::Options o = c->make(r);
       const auto plan = plan_for(o, r);
-      const auto prm = to_params(o);
+      const auto prm = to_rope_params(o);
       std::vector<double> want_cos, want_sin;
       ref::rope_cache(prm, r, positions, want_cos, want_sin);
       Worst w;
@@ -520,7 +497,7 @@ TEST_CASE("apply_rope rotates both layouts within the contract", "[rope]") {
     for (const Dims& d : dims) {
       const sinpe::Options o = c.make(d.rotary_dim);
       const auto plan = plan_for(o, d.rotary_dim);
-      const auto prm = to_params(o);
+      const auto prm = to_rope_params(o);
       const double att = ref::rope_attention(prm, d.rotary_dim);
       Worst& w = worst[sinpe::rope_type_name(o.rope_type)];
       const std::size_t hd = std::size_t(d.head_dim), r = std::size_t(d.rotary_dim);

@@ -52,6 +52,7 @@
 
 #include "../cpp/reference.hpp"
 #include "../cpp/rope_reference.hpp"
+#include "../cpp/support.hpp"
 #include "options.hpp"
 #include "sinpe/rope.hpp"
 #include "sinpe/sinpe.hpp"
@@ -699,30 +700,6 @@ Reads rope_reads(sinpe::RopeType t) {
   return valid_rope_type(t) ? sinpe::detail::rope_reads(t) : Reads{nullptr, 0};
 }
 
-// The reference's parameters: the same values, absent stays absent (the
-// reference applies its own defaults).
-ref::RopeParams rope_params(const sinpe::Options& o) {
-  ref::RopeParams p;
-  p.rope_type = sinpe::rope_type_name(o.rope_type);
-  const auto num = [](const sinpe::NumberOption& v) { return v ? *v : ref::RopeParams::kAbsent; };
-  if (o.base) p.base = *o.base;
-  p.factor = num(o.factor);
-  p.max_positions = num(o.max_positions);
-  p.original_max_positions = num(o.original_max_positions);
-  p.seq_len = num(o.seq_len);
-  p.low_freq_factor = num(o.low_freq_factor);
-  p.high_freq_factor = num(o.high_freq_factor);
-  p.beta_fast = num(o.beta_fast);
-  p.beta_slow = num(o.beta_slow);
-  p.attention_factor = num(o.attention_factor);
-  p.mscale = num(o.mscale);
-  p.mscale_all_dim = num(o.mscale_all_dim);
-  if (o.truncate) p.truncate = *o.truncate;
-  if (o.short_factor) p.short_factor = *o.short_factor;
-  if (o.long_factor) p.long_factor = *o.long_factor;
-  return p;
-}
-
 // A frequency the core must refuse: zero, negative, NaN, or with angles p inv
 // that overflow for |p| < 2^24; an attention factor whose double is no finite float32.
 bool frequencies_bad(const std::vector<double>& inv, double att) {
@@ -775,7 +752,7 @@ bool check_rope_plan(const sinpe::Options& o, int r, Status st, const sinpe::Rop
     EXPECT(!plan.valid());
     return false;
   }
-  const ref::RopeParams prm = rope_params(o);
+  const ref::RopeParams prm = to_rope_params(o);
   std::vector<double> inv;
   double att = 0;
   try {
@@ -984,7 +961,7 @@ void fuzz_rope(Reader& r, int op) {
   g_call += std::string(" -> ") + sinpe::status_name(st);
   const bool ref_ok = check_rope_plan(o, rd, st, plan);
   if (st != Status::ok) return;
-  const ref::RopeParams prm = rope_params(o);
+  const ref::RopeParams prm = to_rope_params(o);
   const ref::RopeParams* p = ref_ok ? &prm : nullptr;
   switch (op) {
     case 0: fuzz_rope_cache(r, plan, p); break;
