@@ -172,9 +172,15 @@ export class Engine {
       }
   }
 
+  checkGrid(h, d, height, width, cls) {
+    const s = this.#m.checkGrid(h, height, width, cls);
+    if (s !== 0)
+      this.check(s, { countName: 'height/width', count: `${height} × ${width}`, rows: height * width + (cls ? 1 : 0), width: d });
+  }
+
+  /** The (height·width + cls) cells of a 2-D grid into `out`, checked by checkGrid first. */
   grid2d(h, d, height, width, cls, out) {
     const m = this.#m;
-    this.check(m.checkGrid(h, height, width, cls), { countName: 'height/width', count: `${height} × ${width}`, rows: height * width + (cls ? 1 : 0), width: d });
     const cells = height * width + (cls ? 1 : 0);
     const per = Math.max(1, Math.floor(this.scratchFloats / d));
     const base = this.scratch / 4;
@@ -185,18 +191,23 @@ export class Engine {
     }
   }
 
-  /** RGBA bytes of rows start … start+count−1, columns [col0, col0+cols), into `out`. */
+  checkHeatmap(h, start, count, col0, cols, vmin, vmax) {
+    const s = this.#m.checkHeatmap(h, start, count, col0, cols, vmin, vmax);
+    if (s !== 0)
+      this.check(s, {
+        ...this.#rowRangeContext(start, count, 'start', 'count'),
+        rows: count,
+        width: cols,
+        columnStart: col0,
+        columnEnd: col0 + cols,
+        vmin,
+        vmax,
+      });
+  }
+
+  /** RGBA bytes of rows start … start+count−1, columns [col0, col0+cols), into `out`, checked by checkHeatmap first. */
   heatmap(h, start, count, col0, cols, colormap, vmin, vmax, out) {
     const m = this.#m;
-    this.check(m.checkHeatmap(h, start, count, col0, cols, vmin, vmax), {
-      ...this.#rowRangeContext(start, count, 'start', 'count'),
-      rows: count,
-      width: cols,
-      columnStart: col0,
-      columnEnd: col0 + cols,
-      vmin,
-      vmax,
-    });
     if (count === 0 || cols === 0) return;
     m.HEAPU8.set(colormap, this.lut);
     const per = Math.max(1, Math.floor(this.scratchFloats / cols)); // the scratch holds that many RGBA pixels

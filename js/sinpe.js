@@ -204,7 +204,7 @@ class Encoder {
     const cls = snap.clsToken === undefined ? false : snap.clsToken;
     if (typeof cls !== 'boolean') fail(TypeError, `options.clsToken must be a boolean, got ${describe(cls)}`);
     const e = this.#e;
-    e.check(e.module.checkGrid(h, height, width, cls), { countName: 'height/width', count: `${height} × ${width}`, rows: height * width, width: d });
+    e.checkGrid(h, d, height, width, cls);
     const [view, result] = this.#out(snap.out, (height * width + (cls ? 1 : 0)) * d);
     e.grid2d(h, d, height, width, cls, view);
     return result;
@@ -240,20 +240,7 @@ class Encoder {
     const vmin = optionalNumber(snap, 'vmin', -1);
     const vmax = optionalNumber(snap, 'vmax', 1);
     const e = this.#e;
-    e.check(e.module.checkHeatmap(h, start, count, col0, cols, vmin, vmax), {
-      startName: 'start',
-      countName: 'count',
-      start,
-      count,
-      position: `rows [${start}, ${start + count}) from start and count`,
-      value: start + count - 1,
-      rows: count,
-      width: cols,
-      columnStart: col0,
-      columnEnd: col0 + cols,
-      vmin,
-      vmax,
-    });
+    e.checkHeatmap(h, start, count, col0, cols, vmin, vmax);
     let lut;
     if (snap.colormap === undefined) lut = this.#gray ??= grayscale();
     else {
