@@ -19,6 +19,8 @@ mkdir -p "$project/test"
 cp "$root"/tests/js/*.mjs "$project/test/"
 if [ -d "$root/tests/js/fixtures" ]; then cp -r "$root/tests/js/fixtures" "$project/test/"; fi
 cd "$project"
+# Suites that run the repository's own tools (the Python RoPE reference) find them here.
+export SINPE_REPO_ROOT="$root"
 suites=()
 for f in "$@"; do suites+=("test/$(basename "$f")"); done
 [ ${#suites[@]} -gt 0 ] || suites=(test/*.test.mjs)
