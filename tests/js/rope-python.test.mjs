@@ -185,6 +185,39 @@ function syntheticCases() {
       add(`llama3 ${what}, ${at}`, { ...h, rope_theta: 10000, ...top, rope_scaling: { rope_type: 'llama3', ...params } });
     }
   }
+  // Where transformers looks for each key.
+  const yarnParams = { rope_type: 'yarn', factor: 4, original_max_position_embeddings: 2048 };
+  add('mapping: rope_scaling wins over rope_parameters', {
+    head_dim: 64,
+    max_position_embeddings: 8192,
+    rope_scaling: yarnParams,
+    rope_parameters: { rope_type: 'default', rope_theta: 10000 },
+  });
+  add('mapping: empty rope_scaling, rope_parameters used', {
+    head_dim: 64,
+    max_position_embeddings: 8192,
+    rope_scaling: {},
+    rope_parameters: { ...yarnParams, rope_theta: 50000 },
+  });
+  add('mapping: head_dim null is hidden_size / num_attention_heads', {
+    head_dim: null,
+    hidden_size: 2048,
+    num_attention_heads: 16,
+    max_position_embeddings: 8192,
+    rope_scaling: yarnParams,
+  });
+  add('mapping: partial_rotary_factor inside rope_parameters', {
+    head_dim: 128,
+    max_position_embeddings: 8192,
+    rope_parameters: { rope_type: 'linear', factor: 2, rope_theta: 10000, partial_rotary_factor: 0.5 },
+  });
+  add('mapping: top-level partial_rotary_factor wins', {
+    head_dim: 128,
+    partial_rotary_factor: 0.25,
+    max_position_embeddings: 8192,
+    rope_parameters: { rope_type: 'linear', factor: 2, rope_theta: 10000, partial_rotary_factor: 0.5 },
+  });
+  add('mapping: no rope_theta anywhere is 10000', { head_dim: 64, max_position_embeddings: 8192, rope_scaling: { type: 'linear', factor: 3 } });
   return cases;
 }
 
@@ -220,6 +253,15 @@ function runPython(args, input) {
   return result.stdout;
 }
 
+// The Python reference's caches: base64 of little-endian float64 values.
+function float64s(base64) {
+  const bytes = Buffer.from(base64, 'base64');
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out = new Float64Array(bytes.byteLength / 8);
+  for (let i = 0; i < out.length; i++) out[i] = view.getFloat64(8 * i, true);
+  return out;
+}
+
 const flavours = {};
 let cases;
 let answers;
@@ -235,8 +277,13 @@ before(async () => {
   flavours.simd = await sinpe({ simd: true });
   flavours.baseline = await sinpe({ simd: false });
   cases = [...publishedCases(), ...syntheticCases()].map((c) => ({ ...c, positions: POSITIONS }));
-  answers = JSON.parse(runPython(['--json', '-'], JSON.stringify(cases)));
+  answers = JSON.parse(runPython(['--json', '-', '--binary-caches'], JSON.stringify(cases)));
   assert.equal(answers.length, cases.length, 'one Python answer per case');
+  for (const a of answers) {
+    if (a.error !== undefined) continue;
+    a.cos = float64s(a.cosBase64);
+    a.sin = float64s(a.sinBase64);
+  }
 });
 
 after(() => {
@@ -269,6 +316,19 @@ const KNOWN_REFUSALS = [
   [/^yarn mscale 0/, 'mscale'],
 ];
 
+// Configs where ropeOptionsFromConfig reads a different value than
+// transformers does (so the package and the JavaScript reference, fed its
+// options, compute something else). They are kept out of the checks above and
+// run as a todo test below, which fails until the mapping follows transformers.
+const KNOWN_DIFFERENCES = [
+  // transformers v5 RotaryEmbeddingConfigMixin.convert_rope_params_to_dict:
+  // `rope_scaling = kwargs.pop("rope_scaling", None); self.rope_parameters =
+  // rope_scaling or self.rope_parameters` — a non-empty rope_scaling wins;
+  // ropeOptionsFromConfig reads rope_parameters first.
+  /^mapping: rope_scaling wins over rope_parameters/,
+];
+const isKnownDifference = (c) => KNOWN_DIFFERENCES.some((pattern) => pattern.test(c.name));
+
 // sinpe's options for one case: the package's own config mapping, plus the
 // run-time sequence length for the types that read it; null where the
 // mapping refuses the config.
@@ -282,8 +342,23 @@ function optionsOf(c) {
     return null;
   }
   const o = { ...mapped.options };
-  if (c.seqLen !== undefined) o.seqLen = c.seqLen;
+  // transformers reads seq_len 0 as no sequence length (`if seq_len and
+  // seq_len > ...`); sinpe refuses seqLen 0 (see packageOptions).
+  if (c.seqLen !== undefined && c.seqLen !== 0) o.seqLen = c.seqLen;
   return { headDim: mapped.headDim, rotaryDim: mapped.rotaryDim, options: o };
+}
+
+// The options to call the package with. A seqLen of 0, which transformers
+// reads as absent, must be refused by name (RangeError), and the call without
+// it must give transformers' values.
+function packageOptions(pe, c, mapped) {
+  if (c.seqLen === 0) {
+    assert.throws(() => pe.ropeFrequencies(mapped.rotaryDim, { ...mapped.options, seqLen: 0 }), {
+      name: 'RangeError',
+      message: /seqLen/,
+    });
+  }
+  return mapped.options;
 }
 
 function checkFrequencies(got, want, tolerance, label) {
@@ -332,6 +407,7 @@ describe('RoPE against the independent Python reference', () => {
         return;
       }
       assert.equal(known, undefined, `${c.name}: ropeOptionsFromConfig no longer refuses it; move it out of KNOWN_REFUSALS`);
+      if (isKnownDifference(c)) return;
       const { headDim, rotaryDim, options } = mapped;
       assert.equal(options.ropeType ?? 'default', answers[i].ropeType, `${c.name}: rope type`);
       assert.equal(rotaryDim, answers[i].rotaryDim, `${c.name}: rotary dim`);
@@ -346,8 +422,9 @@ describe('RoPE against the independent Python reference', () => {
       cases.forEach((c, i) => {
         const want = answers[i];
         const mapped = optionsOf(c);
-        if (mapped === null) return;
-        const { rotaryDim, options } = mapped;
+        if (mapped === null || isKnownDifference(c)) return;
+        const { rotaryDim } = mapped;
+        const options = packageOptions(pe, c, mapped);
         const label = `${flavour}, ${c.name}`;
         const inv = pe.ropeFrequencies(rotaryDim, options);
         assert.ok(inv instanceof Float64Array, `${label}: ropeFrequencies returns a Float64Array`);
@@ -364,11 +441,26 @@ describe('RoPE against the independent Python reference', () => {
     });
   }
 
+  test(
+    'known differences: ropeOptionsFromConfig against transformers',
+    { todo: 'the package reads these configs differently from transformers v5 (see KNOWN_DIFFERENCES)' },
+    () => {
+      const known = cases.map((c, i) => [c, answers[i]]).filter(([c]) => isKnownDifference(c));
+      assert.equal(known.length, KNOWN_DIFFERENCES.length, 'each known difference has a case');
+      for (const [c, want] of known) {
+        const { rotaryDim, options } = optionsOf(c);
+        checkFrequencies(flavours.simd.ropeFrequencies(rotaryDim, options), want.invFreq, FREQUENCY_TOLERANCE, c.name);
+        const e = relativeError(flavours.simd.ropeCache([0], rotaryDim, options).attentionFactor, want.attentionFactor);
+        assert.ok(e <= FREQUENCY_TOLERANCE, `${c.name}: attention factor`);
+      }
+    },
+  );
+
   test('the JavaScript reference (rope-reference.mjs): inv_j to 1e-12, attention factor, float64 caches', () => {
     cases.forEach((c, i) => {
       const want = answers[i];
       const mapped = optionsOf(c);
-      if (mapped === null) return;
+      if (mapped === null || isKnownDifference(c)) return;
       const { rotaryDim, options } = mapped;
       const label = `JS reference, ${c.name}`;
       const { invFreq, attentionFactor } = ropeParameters(rotaryDim, options);
@@ -438,7 +530,8 @@ describe('RoPE against values pinned by transformers\' tests (fixtures/rope-pinn
       for (const entry of fixture.cases) {
         const mapped = optionsOf(entry);
         assert.ok(mapped, `${entry.name}: ropeOptionsFromConfig refuses it: ${entry.refusal}`);
-        const { rotaryDim, options } = mapped;
+        const { rotaryDim } = mapped;
+        const options = packageOptions(pe, entry, mapped);
         const inv = pe.ropeFrequencies(rotaryDim, options);
         const { attentionFactor } = pe.ropeCache([0], rotaryDim, options);
         count += checkPinned(`${flavour}, ${entry.name}`, entry, inv, attentionFactor);

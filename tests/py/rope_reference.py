@@ -37,7 +37,8 @@ Where versions differ this file follows [RU5]; the differences are noted at
 each rule (search for "VERSIONS").
 
 Command line:
-  rope_reference.py --json CASES.json|-      one JSON object per case out
+  rope_reference.py --json CASES.json|- [--binary-caches]
+                                             one JSON object per case out
   rope_reference.py --check-pinned FIXTURE   values pinned by another hand
 
 A case is {"name", "config": <config.json dict>, "seqLen"?: number,
@@ -48,6 +49,7 @@ row-major (positions, rotaryDim/2), attention factor applied) or
 """
 
 import argparse
+import base64
 import json
 import math
 import sys
@@ -375,7 +377,7 @@ def cache(inv_freq, attention_factor, positions):
     return np.cos(angles) * attention_factor, np.sin(angles) * attention_factor
 
 
-def answer(case):
+def answer(case, binary_caches=False):
     try:
         rope_type, head_dim, dim, inv_freq, att = rope_from_config(case["config"], case.get("seqLen"))
     except TransformersRaises as e:
@@ -388,10 +390,20 @@ def answer(case):
         "invFreq": inv_freq.tolist(),
         "attentionFactor": att,
     }
+    if not (np.all(np.isfinite(inv_freq)) and math.isfinite(att)):
+        raise ValueError(f"{case.get('name')}: a frequency or the attention factor is not finite")
     if "positions" in case:
         c, s = cache(inv_freq, att, case["positions"])
-        out["cos"] = c.ravel().tolist()
-        out["sin"] = s.ravel().tolist()
+        if not (np.all(np.isfinite(c)) and np.all(np.isfinite(s))):
+            raise ValueError(f"{case.get('name')}: a cache value is not finite")
+        if binary_caches:
+            # Little-endian float64 bytes in base64: exact, and far quicker to
+            # write and read than decimal text for large caches.
+            out["cosBase64"] = base64.b64encode(c.astype("<f8").tobytes()).decode("ascii")
+            out["sinBase64"] = base64.b64encode(s.astype("<f8").tobytes()).decode("ascii")
+        else:
+            out["cos"] = c.ravel().tolist()
+            out["sin"] = s.ravel().tolist()
     return out
 
 
@@ -451,13 +463,16 @@ def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", help="cases file (JSON list), or - for stdin")
     parser.add_argument("--check-pinned", help="fixture of values pinned by another hand")
+    parser.add_argument(
+        "--binary-caches", action="store_true", help="cos/sin as base64 little-endian float64 (cosBase64, sinBase64)"
+    )
     args = parser.parse_args(argv)
     if args.json:
         source = sys.stdin if args.json == "-" else open(args.json, encoding="utf-8")
         with source:
             cases = json.load(source)
         # allow_nan=False: a NaN or infinity in the reference is a bug, never data.
-        json.dump([answer(c) for c in cases], sys.stdout, allow_nan=False)
+        json.dump([answer(c, args.binary_caches) for c in cases], sys.stdout, allow_nan=False)
         sys.stdout.write("\n")
         return 0
     if args.check_pinned:
