@@ -290,7 +290,8 @@ if (driver) {
         expect(shown[0] === lesson && shown[1].trim().length > 0, `shows lesson ${shown[0]} titled "${shown[1]}", want ${lesson}`);
         const detail = content ? await content(expect) : `"${shown[1].trim()}"`;
         const problems = [...(await problemsOf()), ...failedRequests(site, first)];
-        expect(problems.length === 0, () => `console errors or warnings, page errors, CSP violations or failed requests:\n${problems.join('\n')}`);
+        const shownProblems = problems.slice(0, 10).concat(problems.length > 10 ? [`… and ${problems.length - 10} more`] : []);
+        expect(problems.length === 0, () => `${problems.length} console errors or warnings, page errors, CSP violations or failed requests:\n${shownProblems.join('\n')}`);
         return detail;
       });
     }
