@@ -2,8 +2,9 @@
 // Debian's WebKitWebDriver and MiniBrowser on Xvfb), beside Chromium and
 // Firefox ESR:
 //   the package: its packed tarball installed into a fresh project, the Vite
-//   consumer app (tests/consumers/app) built once and served under the strict
-//   consumer CSP; both flavours (auto and simd: false; checks.js forces each)
+//   consumer app (tests/consumers/app; with --all, the webpack 5, esbuild and
+//   Rollup apps too) built and served under the strict consumer CSP; both
+//   flavours (auto and simd: false; checks.js forces each)
 //   and the module worker checked against the float64 references by the same
 //   checks as in the other engines (tests/consumers/verify.mjs); the flavour
 //   'auto' picks must be the one WebAssembly.validate of a SIMD module allows;
@@ -11,8 +12,8 @@
 //   formula, heatmap and rope (1, 2 and 9) load with no console error or
 //   warning, page error, CSP violation or failed request, and show values
 //   recomputed here (the maths, d3's colormaps), not read from the site's
-//   code; with --all-lessons (npm run test:webkit), every other lesson of the
-//   registry loads as cleanly too.
+//   code; with --all (npm run test:webkit), every other lesson of the registry
+//   loads as cleanly too.
 // WebDriver classic has no console events: a probe script, served first in
 // every page, records them, and each page's record is read after its checks.
 // Prints one line per check, then a count line (also appended to
@@ -24,13 +25,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchWebKit } from './webkitgtk.mjs';
 import { root, expectedColor, numbersIn } from './helpers.mjs';
-import { buildVite } from '../consumers/bundlers.mjs';
+import { buildVite, buildWebpack, buildEsbuild, buildRollup } from '../consumers/bundlers.mjs';
 import { serve } from '../consumers/serve.mjs';
 import { verify } from '../consumers/verify.mjs';
 import { contentSecurityPolicy } from '../../web/vite.config.js';
 import { LESSON_IDS } from '../../web/src/lessons/index.js';
 
-const ALL_LESSONS = process.argv.includes('--all-lessons');
+const ALL = process.argv.includes('--all');
 const results = [];
 /** One check: fn gets expect(condition, message) and returns a detail line; a check that asserted nothing fails. */
 async function check(name, fn) {
@@ -111,38 +112,50 @@ const problemsOf = () => driver.executeScript('return window.__probe.slice();');
 const failedRequests = (server, first) => server.requests.slice(first).filter((q) => q.status !== 200).map((q) => `${q.status}: ${q.path}`);
 
 // ---------------------------------------------------------------- the package
+// The Vite app; with --all, the webpack 5, esbuild and Rollup apps too.
+const BUNDLERS = [
+  ['Vite', buildVite],
+  ['webpack 5', buildWebpack],
+  ['esbuild', buildEsbuild],
+  ['Rollup', buildRollup],
+].slice(0, ALL ? 4 : 1);
 if (driver) {
   let project;
-  let app;
   try {
     project = execFileSync('bash', [join(root, 'scripts/pack-into-project.sh'), 'module'], { encoding: 'utf8' }).trim().split('\n').pop();
     cpSync(join(root, 'tests/consumers/app'), join(project, 'app'), { recursive: true });
     const installedDir = join(project, 'node_modules/sinpe.wasm');
     const version = JSON.parse(readFileSync(join(installedDir, 'package.json'), 'utf8')).version;
     const wasmBytes = { simd: readFileSync(join(installedDir, 'dist/sinpe-simd.wasm')), baseline: readFileSync(join(installedDir, 'dist/sinpe-baseline.wasm')) };
-    const out = join(project, 'dist-vite');
-    await buildVite(project, out);
-    app = { bundler: 'Vite', server: await serve(out, { probe: PROBE }) };
-
-    await check(`${webkit.version}: the Vite app from the packed tarball, both flavours, worker`, async (expect) => {
-      const first = app.server.requests.length;
-      await open(app.server.url);
-      await until(() => window.__result !== undefined, 'window.__result');
-      const result = await driver.executeScript('return window.__result;');
-      const problems = [...(await problemsOf()), ...failedRequests(app.server, first)];
-      // the checks run in Chromium and Firefox ESR: they throw on any difference
-      const detail = verify(app, result, app.server.requests.slice(first), problems, { version, wasmBytes });
-      const simd = await driver.executeScript(`return WebAssembly.validate(new Uint8Array(${JSON.stringify(SIMD_MODULE)}));`);
-      const plain = await driver.executeScript(`return WebAssembly.validate(new Uint8Array(${JSON.stringify(PLAIN_MODULE)}));`);
-      expect(plain === true, `WebAssembly.validate of a plain module: ${plain}`);
-      expect(result.simd === simd, `sinpe() picked simd ${result.simd}; WebAssembly.validate of a SIMD module: ${simd}`);
-      return `WebAssembly SIMD ${simd ? 'supported' : 'not supported'}, auto picks ${result.simd ? 'SIMD' : 'baseline'}; ${detail}`;
-    });
+    const simd = await driver.executeScript(`return WebAssembly.validate(new Uint8Array(${JSON.stringify(SIMD_MODULE)}));`);
+    const plain = await driver.executeScript(`return WebAssembly.validate(new Uint8Array(${JSON.stringify(PLAIN_MODULE)}));`);
+    for (const [bundler, build] of BUNDLERS) {
+      await check(`${webkit.version}: the ${bundler} app from the packed tarball, both flavours${bundler === 'Vite' ? ', worker' : ''}`, async (expect) => {
+        const out = join(project, `dist-${bundler.split(' ')[0].toLowerCase()}`);
+        await build(project, out);
+        const app = { bundler, server: await serve(out, { probe: PROBE }) };
+        try {
+          await open(app.server.url);
+          await until(() => window.__result !== undefined, 'window.__result');
+          const result = await driver.executeScript('return window.__result;');
+          const problems = [...(await problemsOf()), ...failedRequests(app.server, 0)];
+          // the checks run in Chromium and Firefox ESR: they throw on any difference
+          const detail = verify(app, result, app.server.requests, problems, { version, wasmBytes });
+          expect(plain === true, `WebAssembly.validate of a plain module: ${plain}`);
+          // simd: true loads only where the engine validates SIMD; simd: false never uses it
+          expect(result.flavours.simd.simd === simd && result.flavours.baseline.simd === false, `flavours: ${JSON.stringify(result.flavours.simd.simd)}, ${JSON.stringify(result.flavours.baseline.simd)}; SIMD validates: ${simd}`);
+          // 'auto' (the Vite app's sinpe()) picks SIMD exactly where it validates
+          if (bundler === 'Vite') expect(result.simd === simd, `sinpe() picked simd ${result.simd}; WebAssembly.validate of a SIMD module: ${simd}`);
+          return `${bundler === 'Vite' ? `WebAssembly SIMD ${simd ? 'supported' : 'not supported'}, auto picks ${result.simd ? 'SIMD' : 'baseline'}; ` : ''}${detail}`;
+        } finally {
+          await app.server.close();
+        }
+      });
+    }
   } catch (e) {
     console.log(`  FAIL  the package in WebKitGTK: ${e.stack}`);
     results.push({ name: 'the package in WebKitGTK', ok: false, asserted: 0 });
   } finally {
-    await app?.server.close();
     if (project) rmSync(project, { recursive: true, force: true });
   }
 }
@@ -276,8 +289,8 @@ if (driver) {
         .map((lesson) => `${lesson} (lesson ${LESSON_IDS.indexOf(lesson) + 1})`)
         .join(', ');
     });
-    // --all-lessons: every other lesson of the registry too, with its defaults (npm run test:webkit)
-    const others = ALL_LESSONS ? LESSON_IDS.filter((lesson) => !CONTENT[lesson]).map((lesson) => ({ lesson, hash: '' })) : [];
+    // --all: every other lesson of the registry too, with its defaults (npm run test:webkit)
+    const others = ALL ? LESSON_IDS.filter((lesson) => !CONTENT[lesson]).map((lesson) => ({ lesson, hash: '' })) : [];
     const visits = [...Object.entries(CONTENT).map(([lesson, c]) => ({ lesson, ...c })), ...others];
     for (const { lesson, hash, check: content } of visits) {
       const name = `lesson ${lesson}: ${content ? 'loads cleanly, shows the values the maths gives' : 'loads cleanly'}`;
@@ -311,7 +324,7 @@ const failed = results.filter((r) => !r.ok);
 const assertions = results.reduce((n, r) => n + r.asserted, 0);
 const line =
   `WebKitGTK${webkit ? ` ${webkit.version.replace(/^MiniBrowser /, '')} (MiniBrowser)` : ''}: ${passed.length}/${results.length} checks passed, ${assertions} assertions ` +
-  `(the Vite app from the packed tarball, both flavours; lessons ${Object.keys(CONTENT).join(', ')} clean and by content${ALL_LESSONS ? '; every other lesson clean' : ''})` +
+  `(${BUNDLERS.map(([b]) => b).join(', ')} app${ALL ? 's' : ''} from the packed tarball, both flavours; lessons ${Object.keys(CONTENT).join(', ')} clean and by content${ALL ? '; every other lesson clean' : ''})` +
   `${failed.length ? `; FAILED: ${failed.map((r) => r.name).join('; ')}` : ''}`;
 console.log(line);
 if (process.env.SINPE_SUMMARY) appendFileSync(process.env.SINPE_SUMMARY, `${line}\n`);
