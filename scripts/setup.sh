@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what this project needs and is missing: Debian packages (Emscripten,
-# Catch2, Chromium, Firefox ESR, clang for fuzzing, clang-format, Python 3 with
-# numpy for the independent RoPE reference), xsimd 13
+# Catch2, Chromium, Firefox ESR, WebKitGTK's WebDriver with Xvfb for its
+# MiniBrowser, clang for fuzzing, clang-format, Python 3 with numpy for the
+# independent RoPE reference), xsimd 13
 # headers, npm packages.
 # Idempotent and quiet when everything is there.
 set -euo pipefail
@@ -12,7 +13,7 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 need=()
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
-for pkg in emscripten catch2 chromium firefox-esr cmake g++ make clang libclang-rt-14-dev clang-format python3 python3-numpy; do
+for pkg in emscripten catch2 chromium firefox-esr webkit2gtk-driver xvfb cmake g++ make clang libclang-rt-14-dev clang-format python3 python3-numpy; do
   have_pkg "$pkg" || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then

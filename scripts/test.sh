@@ -50,6 +50,7 @@ run "benchmark, quick form" npm run --silent bench -- --quick
 # The lesson site
 run "site model (node --test)" node --test tests/web/
 run "lesson site (headless Chromium; lesson 1 in Firefox ESR)" bash tests/browser/run.sh
+run "WebKitGTK (the Vite app from the tarball, both flavours; lessons 1, 2, 9)" node tests/browser/webkit.mjs
 
 echo
 echo "=== summary"
