@@ -7,7 +7,7 @@ import { LESSONS, LANGS, defaultState, normalize, parseHash, toHash, validateFie
 import { LESSONS as REGISTRY, lessonById } from './lessons/index.js';
 import { h, clear } from './lib/dom.js';
 import { createControls } from './lib/controls.js';
-import { attachFigureExports } from './lib/figure.js';
+import { attachFigureExports } from './lib/figure/buttons.js';
 import { attachGuide } from './lessons/guide.js';
 import en from './i18n/en.js';
 import zh from './i18n/zh.js';
@@ -255,8 +255,9 @@ function buildPage() {
   controls = createControls(lesson.controls.filter((k) => !(lesson.own ?? []).includes(k)), app, lesson);
   const container = h('article', { class: `lesson lesson-${state.lesson}`, 'data-lesson': state.lesson });
   main.append(container);
-  view = module.mount(container, app, controls.element);
-  guide = attachGuide(container, app, state.lesson, view);
+  const ctx = lessonContext(lesson, controls.element);
+  view = module.mount(container, ctx, controls.element);
+  guide = attachGuide(container, ctx, view);
   previous = null;
   render();
   showCurrentInNav();
@@ -273,6 +274,29 @@ const app = {
   t,
   setState,
 };
+
+/**
+ * What a lesson (and each of its sections) is given: the app's package,
+ * state, strings and setState, its own registry entry, the shared control
+ * panel, and the lesson ids in order (for Previous / Next). A lesson never
+ * imports the registry.
+ */
+function lessonContext(lesson, controlsElement) {
+  return {
+    app,
+    get pe() {
+      return pe;
+    },
+    get state() {
+      return state;
+    },
+    t,
+    setState,
+    lesson,
+    controls: controlsElement,
+    lessonIds: LESSONS,
+  };
+}
 
 // A read-only probe for the browser tests and the FPS benchmark.
 const siteProbe = { renders: [], get state() { return { ...state }; } };

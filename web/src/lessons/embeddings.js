@@ -7,7 +7,7 @@ import { colormapLUT, valuesToRGBA } from '../lib/colormap.js';
 import { lessonHeader, section, readout, commented } from '../lib/lesson.js';
 import { createExportBar } from '../lib/controls.js';
 import { downloadCSV, downloadNpy, toCSV } from '../lib/export.js';
-import { EDIT_LIMIT, parseEdits, formatEdits } from '../state.js';
+import { EDIT_LIMIT, parseEdits, formatEdits } from '../model/fields.js';
 import { embed, parseCell, dropout, addToSnippet } from '../model/embeddings.js';
 
 const SUM_RANGE = 2; // X, X + P and dropout(X + P) are drawn on [−2, 2]

@@ -8,8 +8,24 @@ import { createRadioGroup, createExportBar } from '../lib/controls.js';
 import { lessonHeader, section, readout } from '../lib/lesson.js';
 import { columnInfo } from '../model/layout.js';
 import { downloadCSV, downloadNpy, toCSV } from '../lib/export.js';
-import { rowRangeName, readyViews } from '../lib/figure.js';
-import { LAYOUTS, MAX_POSITION } from '../state.js';
+import { rowRangeName } from '../lib/figure/layout.js';
+import { LAYOUTS, MAX_POSITION } from '../model/fields.js';
+
+/**
+ * One-click views of the heatmap lesson that reproduce two well-known
+ * figures: d2l's heatmap of P (60 positions × 32 dimensions, interleaved,
+ * matplotlib's Blues) and the concatenated 20 × 512 table drawn with viridis.
+ */
+function readyViews(app) {
+  const view = (cls, label, patch) => h('button', { type: 'button', class: `button ${cls}`, onclick: () => app.setState(patch) }, app.t(label));
+  return h(
+    'div',
+    { class: 'button-row ready-views', role: 'group', 'aria-label': app.t('figure.ready') },
+    h('span', { class: 'button-row-label' }, app.t('figure.ready')),
+    view('ready-d2l', 'figure.readyD2l', { d: 32, len: 60, start: 0, base: 10000, layout: 'interleaved', cmap: 'blues' }),
+    view('ready-seed004', 'figure.readySeed004', { d: 512, len: 20, start: 0, base: 10000, layout: 'concat', cmap: 'viridis' }),
+  );
+}
 
 export default {
   id: 'heatmap',

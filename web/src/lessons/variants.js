@@ -8,16 +8,14 @@ import { createLineChart } from '../lib/chart.js';
 import { createExportBar, createRadioGroup } from '../lib/controls.js';
 import { lessonHeader, section, readout } from '../lib/lesson.js';
 import { downloadCSV, downloadNpy, toCSV } from '../lib/export.js';
-import { PRESETS } from '../state.js';
-import { valuesOf } from '../model/fields.js';
-import { lessonById } from './index.js';
+import { PRESETS, valuesOf } from '../model/fields.js';
 import { maeGrid, mergeEqualSeries, presetCall, variantsSnippet } from '../model/variants.js';
 
 export default {
   id: 'variants',
   mount(root, app, controlsElement) {
     const { t, pe } = app;
-    const layoutToggle = createRadioGroup({ key: 'layout', values: valuesOf('layout', lessonById('variants')), label: t('lessons.variants.layoutOverride'), app });
+    const layoutToggle = createRadioGroup({ key: 'layout', values: valuesOf('layout', app.lesson), label: t('lessons.variants.layoutOverride'), app });
     const layoutNote = h('div', { class: 'note layout-note' });
     const cards = {};
     const grid = h('div', { class: 'preset-grid' });

@@ -1,0 +1,101 @@
+// RoPE section: a model's config.json read by pe.ropeOptionsFromConfig, its
+// wavelengths drawn beside the unscaled ones, and the table of its pairs.
+import { h, fmt, paragraphs, clear } from '../../lib/dom.js';
+import { createLineChart, SERIES_COLORS } from '../../lib/chart.js';
+import { section } from '../../lib/lesson.js';
+import { defaultInvFreq, wavelengths, parseConfigText } from '../../model/rope.js';
+import { CONFIG_EXAMPLES } from '../../model/rope-lesson.js';
+import { wavelengthText, strings, figure } from './format.js';
+
+export function mount(root, ctx) {
+  const L = strings(ctx);
+  const exampleRow = h(
+    'div',
+    { class: 'button-row', role: 'group', 'aria-label': L('examples') },
+    h('span', { class: 'button-row-label' }, L('examples')),
+    Object.keys(CONFIG_EXAMPLES).map((id) =>
+      h('button', { type: 'button', class: 'button config-example', 'data-model': id, onclick: () => loadExample(id) }, L(`model.${id}`)),
+    ),
+  );
+  const configId = 'rope-config-text';
+  const textarea = h('textarea', { id: configId, class: 'config-text', rows: 12, spellcheck: 'false', autocomplete: 'off', 'aria-describedby': 'rope-config-result' });
+  const parseButton = h('button', { type: 'button', class: 'button config-parse', onclick: () => readConfig() }, L('parse'));
+  const result = h('div', { class: 'config-result', id: 'rope-config-result', 'aria-live': 'polite' });
+  const chart = createLineChart({
+    xLabel: L('axisPair'),
+    yLabel: L('axisWavelength'),
+    label: L('configLabel'),
+    yLog: true,
+    height: 260,
+    figure: figure(L, 'config', () => `${L('configLabel')}: ${result.querySelector('.config-sentence')?.textContent ?? ''}`, () => `sinpe_rope_config_${ctx.state.model}`),
+  });
+  const tableBox = h('div');
+  const figureBox = h('div', { class: 'config-figure', hidden: true }, chart.element, h('details', { class: 'data-details' }, h('summary', {}, L('configTableSummary')), tableBox));
+  root.append(section(L('configTitle'), ...paragraphs(L('configText')), exampleRow, h('label', { for: configId, class: 'config-label' }, L('configLabelText')), textarea, h('div', { class: 'button-row' }, parseButton), result, figureBox));
+
+  function loadExample(id) {
+    textarea.value = CONFIG_EXAMPLES[id];
+    ctx.setState({ model: id });
+    readConfig();
+  }
+
+  const fail = (message) => result.append(h('p', { class: 'config-error', role: 'alert' }, message));
+  const apiError = (error) => L('configApiError', { type: error?.name ?? 'Error', message: String(error?.message ?? error) });
+
+  function readConfig() {
+    const { pe } = ctx;
+    clear(result);
+    figureBox.hidden = true;
+    const parsed = parseConfigText(textarea.value);
+    if (parsed.error) return fail(L('configJsonError', { message: parsed.error }));
+    let read;
+    let inv;
+    try {
+      // the package names the config key at fault; shown as text, never as markup
+      read = pe.ropeOptionsFromConfig(parsed.config);
+      inv = pe.ropeFrequencies(read.rotaryDim, read.options);
+    } catch (error) {
+      return fail(apiError(error));
+    }
+    const { headDim, rotaryDim, options } = read;
+    const base = options.base ?? 10000;
+    const plain = defaultInvFreq(rotaryDim, base);
+    const type = options.ropeType ?? 'default';
+    const context = options.originalMaxPositions ?? options.maxPositions;
+    const list = h('dl', { class: 'config-summary' });
+    const add = (k, v) => list.append(h('dt', {}, k), h('dd', {}, String(v)));
+    add(L('cfgType'), type);
+    add(L('cfgHeadDim'), headDim);
+    add(L('cfgRotaryDim'), rotaryDim);
+    for (const [k, v] of Object.entries(options)) if (k !== 'ropeType') add(`options.${k}`, Array.isArray(v) || ArrayBuffer.isView(v) ? L('cfgArray', { count: v.length }) : v);
+    const lam = wavelengths(inv);
+    result.append(list, h('p', { class: 'config-sentence' }, L('configSentence', { type, r: rotaryDim, fast: wavelengthText(lam[0]), slow: wavelengthText(lam.at(-1)), base })));
+    const series = [
+      { name: L('configSeries', { type }), points: lam.map((v, j) => [j, v]), color: SERIES_COLORS[0] },
+      { name: L('configPlain', { base }), points: wavelengths(plain).map((v, j) => [j, v]), color: SERIES_COLORS[1] },
+    ];
+    const marks = context ? [{ y: context, label: L('markContext', { ctx: context.toLocaleString('en-US') }) }] : [];
+    const all = [...series.flatMap((x) => x.points.map(([, v]) => v)), ...marks.map((m) => m.y)];
+    figureBox.hidden = false;
+    chart.draw({ series, xDomain: [0, Math.max(1, rotaryDim / 2 - 1)], yDomain: [Math.min(...all) / 2, Math.max(...all) * 2], marks });
+    const head = ['j', 'ω_j', 'λ_j', context ? L('thTurns', { ctx: context.toLocaleString('en-US') }) : null].filter(Boolean);
+    const row = (w, j) => h('tr', {}, h('td', {}, String(j)), h('td', {}, fmt(w, 8)), h('td', {}, fmt(lam[j], 2)), context ? h('td', {}, fmt((context * w) / (2 * Math.PI), 3)) : null);
+    clear(tableBox).append(
+      h(
+        'div',
+        { class: 'table-scroll' },
+        h('table', { class: 'data config-table' }, h('thead', {}, h('tr', {}, head.map((c) => h('th', { scope: 'col' }, c)))), h('tbody', {}, Array.from(inv, row))),
+      ),
+    );
+  }
+
+  return {
+    update(s, changed) {
+      if (changed('model') && CONFIG_EXAMPLES[s.model] && textarea.value !== CONFIG_EXAMPLES[s.model]) {
+        textarea.value = CONFIG_EXAMPLES[s.model];
+        readConfig();
+      }
+    },
+    figures: { configChart: chart },
+  };
+}
