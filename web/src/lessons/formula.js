@@ -9,6 +9,7 @@ import { createHeatmap, createColorBar } from '../lib/heatmap.js';
 import { createExportBar } from '../lib/controls.js';
 import { lessonHeader, section, readout, commented } from '../lib/lesson.js';
 import { downloadCSV, downloadNpy, toCSV } from '../lib/export.js';
+import { PE } from '../lib/maths/sinusoidal.js';
 
 export default {
   id: 'formula',
@@ -51,7 +52,7 @@ export default {
     root.append(
       ...lessonHeader(app, 'formula'),
       // one line each: the pair fits a phone's width, and reads as the pair it is
-      tex('\\begin{gathered}PE_{(pos,\\,2i)} = \\sin\\!\\left(\\frac{pos}{\\text{base}^{2i/d}}\\right)\\\\[2pt] PE_{(pos,\\,2i+1)} = \\cos\\!\\left(\\frac{pos}{\\text{base}^{2i/d}}\\right)\\end{gathered}', true),
+      tex(PE.tex, true),
       ...paragraphs(t('lessons.formula.symbols')),
       h('div', { class: 'lesson-controls' }, examples, controlsElement),
       section(t('lessons.formula.step1'), ...paragraphs(t('lessons.formula.step1Text')), posBox),

@@ -10,6 +10,7 @@ import { columnInfo } from '../model/layout.js';
 import { downloadCSV, downloadNpy, toCSV } from '../lib/export.js';
 import { rowRangeName } from '../lib/figure/layout.js';
 import { LAYOUTS, MAX_POSITION } from '../model/fields.js';
+import { WAVELENGTH } from '../lib/maths/sinusoidal.js';
 
 /**
  * One-click views of the heatmap lesson that reproduce two well-known
@@ -87,7 +88,7 @@ export default {
       beyond,
       exportBar,
       section(t('lessons.heatmap.row0Title'), ...t('lessons.heatmap.row0').map((p) => rich(p)), row0Layout),
-      section(t('lessons.heatmap.flatTitle'), rich(t('lessons.heatmap.flat')[0]), flatLayout, ...t('lessons.heatmap.flat').slice(1).map((p) => rich(p)), tex('\\lambda_i = 2\\pi \\cdot \\text{base}^{2i/d}', true)),
+      section(t('lessons.heatmap.flatTitle'), rich(t('lessons.heatmap.flat')[0]), flatLayout, ...t('lessons.heatmap.flat').slice(1).map((p) => rich(p)), tex(WAVELENGTH.tex, true)),
       section(t('lessons.heatmap.layoutTitle'), ...t('lessons.heatmap.layouts').map((p) => rich(p))),
     );
 

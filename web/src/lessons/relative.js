@@ -6,6 +6,7 @@ import { h, fmt, fmtTex, tex, paragraphs, clear } from '../lib/dom.js';
 import { createHeatmap, createColorBar } from '../lib/heatmap.js';
 import { valuesToRGBA } from '../lib/colormap.js';
 import { lessonHeader, section, readout } from '../lib/lesson.js';
+import { SHIFT, DOT } from '../lib/maths/sinusoidal.js';
 
 export default {
   id: 'relative',
@@ -27,11 +28,11 @@ export default {
 
     root.append(
       ...lessonHeader(app, 'relative'),
-      tex('\\begin{pmatrix}\\sin\\omega_i(p+k)\\\\ \\cos\\omega_i(p+k)\\end{pmatrix} = \\begin{pmatrix}\\cos\\omega_i k & \\sin\\omega_i k\\\\ -\\sin\\omega_i k & \\cos\\omega_i k\\end{pmatrix}\\begin{pmatrix}\\sin\\omega_i p\\\\ \\cos\\omega_i p\\end{pmatrix}', true),
+      tex(SHIFT.tex, true),
       ...paragraphs(t('lessons.relative.rotationText')),
       h('div', { class: 'lesson-controls' }, controlsElement),
       section(t('lessons.relative.checkTitle'), check, blocks, tableBox),
-      section(t('lessons.relative.dotTitle'), ...paragraphs(t('lessons.relative.dotText')), tex('PE(p)\\cdot PE(q) = \\sum_{i=0}^{d/2-1} \\cos\\big(\\omega_i (q - p)\\big)', true), map.element, bar.element, info, diagonal),
+      section(t('lessons.relative.dotTitle'), ...paragraphs(t('lessons.relative.dotText')), tex(DOT.tex, true), map.element, bar.element, info, diagonal),
     );
 
     let current = null;

@@ -5,6 +5,7 @@ import { h, fmt, tex, rich, paragraphs, clear } from '../lib/dom.js';
 import { createLineChart } from '../lib/chart.js';
 import { lessonHeader, section, readout } from '../lib/lesson.js';
 import { createClockSection } from './clock.js';
+import { WAVELENGTH_RATIO } from '../lib/maths/sinusoidal.js';
 
 export default {
   id: 'waves',
@@ -50,7 +51,7 @@ export default {
       section(
         t('lessons.waves.lengthsTitle'),
         ...paragraphs(t('lessons.waves.lengthsText')),
-        tex('\\lambda_i = \\frac{2\\pi}{\\omega_i} = 2\\pi\\cdot\\text{base}^{2i/d}, \\qquad \\frac{\\lambda_{i+1}}{\\lambda_i} = \\text{base}^{2/d}', true),
+        tex(WAVELENGTH_RATIO.tex, true),
         lengths.element,
         lengthInfo,
         neverText,

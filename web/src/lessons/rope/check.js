@@ -7,12 +7,10 @@ import { createControls } from '../../lib/controls.js';
 import { section, readout } from '../../lib/lesson.js';
 import { dot, seededVector } from '../../model/rope.js';
 import { CHECK_HEAD_DIM } from '../../model/rope-lesson.js';
+import { OFFSET_SCORE } from '../../lib/maths/rope.js';
 import { sci, strings, figure } from './format.js';
 
 const CHECK_SPAN = 256; // positions p = 0 … 255 of the offset check
-const CHECK_TEX =
-  '\\langle R(p)\\,q,\\; R(p+k)\\,k \\rangle = \\langle q,\\; R(k)\\,k \\rangle = \\sum_j \\big[(q_a k_a + q_b k_b)\\cos k\\omega_j + (q_a k_b - q_b k_a)\\sin k\\omega_j\\big]';
-
 export function mount(root, ctx) {
   const L = strings(ctx);
   const controls = createControls(['k', 'seed'], ctx, ctx.lesson);
@@ -32,7 +30,7 @@ export function mount(root, ctx) {
   });
   const info = readout('rope-check-readout');
   const verdict = h('p', { class: 'rope-check-verdict' });
-  root.append(section(L('checkTitle'), ...paragraphs(L('checkText')), tex(CHECK_TEX, true), h('div', { class: 'lesson-controls' }, controls.element), chart.element, verdict, info));
+  root.append(section(L('checkTitle'), ...paragraphs(L('checkText')), tex(OFFSET_SCORE.tex, true), h('div', { class: 'lesson-controls' }, controls.element), chart.element, verdict, info));
 
   function draw(s) {
     const { pe } = ctx;
