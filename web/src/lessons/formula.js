@@ -33,6 +33,7 @@ export default {
       yLabel: t('axis.position'),
       label: t('lessons.formula.heatmapLabel'),
       className: 'small',
+      key: 'table',
       onCursor: (c, r) => explainValue(r, c),
     });
     const bar = createColorBar({ label: t('axis.value') });
@@ -159,7 +160,7 @@ export default {
           color: (r, c) => colorOf(s.cmap, table[r * s.d + c]),
         });
 
-        map.draw({ rgba: pe.heatmap(0, s.len, s.d, { base: s.base, colormap: colormapLUT(s.cmap) }), columns: s.d, rows: s.len, x0: 0, y0: 0, scale: { cmap: s.cmap, vmin: -1, vmax: 1, label: t('axis.value') } });
+        map.draw({ rgba: pe.heatmap(0, s.len, s.d, { base: s.base, colormap: colormapLUT(s.cmap) }), columns: s.d, rows: s.len, x0: 0, y0: 0, scale: { cmap: s.cmap, vmin: -1, vmax: 1, label: t('axis.value') }, state: s });
         if (!prev || prev.cmap !== s.cmap) bar.draw(s.cmap, -1, 1);
         if (!info.textContent) info.textContent = t('lessons.formula.hoverHint');
       },

@@ -39,6 +39,7 @@ export default {
       xLabel: t('axis.column'),
       yLabel: t('axis.position'),
       label: t('lessons.heatmap.figureLabel'),
+      key: 'table',
       onCursor: () => describeCursor(),
       onScroll: (delta) => app.setState({ start: Math.max(0, app.state.start + delta) }),
       // the position under the pointer stays under it
@@ -135,14 +136,14 @@ export default {
           // the fused kernel writes straight into the canvas' ImageData buffer
           const buffer = map.pixels(s.d, s.len);
           pe.heatmap(s.start, s.len, s.d, { ...options(s), colormap: lut, out: buffer });
-          map.draw({ rgba: buffer, columns: s.d, rows: s.len, x0: 0, y0: s.start, scale });
+          map.draw({ rgba: buffer, columns: s.d, rows: s.len, x0: 0, y0: s.start, scale, state: s });
         } else {
           const count = Math.ceil(s.len / step);
           const positions = Float64Array.from({ length: count }, (_, r) => s.start + r * step);
           const buffer = map.pixels(s.d, count);
           valuesToRGBA(pe.encode(positions, s.d, options(s)), s.cmap, -1, 1, buffer);
           const full = () => ({ rgba: pe.heatmap(s.start, s.len, s.d, { ...options(s), colormap: lut }), rows: s.len });
-          map.draw({ rgba: buffer, columns: s.d, rows: count, rowStep: step, x0: 0, y0: s.start, scale, full });
+          map.draw({ rgba: buffer, columns: s.d, rows: count, rowStep: step, x0: 0, y0: s.start, scale, full, state: s });
         }
         if (!prev || prev.cmap !== s.cmap) bar.draw(s.cmap, -1, 1);
         describeCursor();

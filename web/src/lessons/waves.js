@@ -16,6 +16,7 @@ export default {
       xLabel: t('axis.position'),
       yLabel: t('axis.value'),
       label: t('lessons.waves.curvesLabel'),
+      key: 'curves',
       height: 280,
       onCursor: (x) => describePosition(Math.round(x)),
     });
@@ -24,6 +25,7 @@ export default {
       xLabel: t('axis.frequencyIndex'),
       yLabel: t('axis.wavelength'),
       label: t('lessons.waves.lengthsLabel'),
+      key: 'wavelengths',
       yLog: true,
       height: 300,
       onCursor: (x) => describeFrequency(Math.round(x)),
@@ -139,7 +141,7 @@ export default {
           points: Array.from({ length: s.len }, (_, p) => [p, table[p * s.d + c]]),
         }));
         describeColumns(s.cols);
-        curves.draw({ series, xDomain: [0, s.len - 1], yDomain: [-1.05, 1.05], marks: [{ y: 0 }] });
+        curves.draw({ series, xDomain: [0, s.len - 1], yDomain: [-1.05, 1.05], marks: [{ y: 0 }], state: s });
         describePosition(0);
 
         const half = s.d / 2;
@@ -158,6 +160,7 @@ export default {
             { y: 2 * Math.PI * s.base, label: t('lessons.waves.baseMark') },
           ],
           snap: (x) => Math.round(x),
+          state: s,
         });
         describeFrequency(0);
         neverText.textContent =

@@ -19,10 +19,11 @@ const textContext = document.createElement('canvas').getContext('2d');
  * under the pointer, which should stay where it is). A plain wheel is left to the page: it scrolls.
  * frame: { rgba (Uint8ClampedArray), columns, rows, x0 (first column number), y0 (first row number),
  *   scale? ({ cmap, vmin, vmax, label }: the colour bar of a figure export),
+ *   state? (the state the frame was drawn from: the export's caption and file name come from it),
  *   rowStep? (drawn row r is position y0 + r·rowStep: a frame of more rows than the plot has
  *   pixels is drawn from every rowStep-th row), full? (() → the whole frame, every row, for an export) }
  */
-export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoom, className = '', xTickFormat = (t) => String(t), figure }) {
+export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoom, className = '', xTickFormat = (t) => String(t), figure, key }) {
   const canvas = h('canvas', { class: 'heatmap-canvas', width: 1, height: 1 });
   const svg = svgEl('svg', { class: 'heatmap-axes', 'aria-hidden': 'true' });
   const cursorRect = svgEl('rect', { class: 'heatmap-cursor' });
@@ -36,11 +37,14 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
   const cursor = { col: -1, row: -1 };
   // What the figure export draws (lib/figure.js): the cells as last drawn and
   // their colour scale (frame.scale: { cmap, vmin, vmax, label }, if the
-  // lesson gave one). figure: { caption(), name() } from the lesson, optional.
+  // lesson gave one). figure: { caption(state), name(state) } from the lesson, optional;
+  // key: the figure's name within its lesson (file names).
   element.figureSource = {
     label,
+    key,
     info: figure,
     scale: () => frame.scale,
+    state: () => frame.state,
     plot: () => {
       const whole = frame.full?.();
       return {

@@ -24,8 +24,8 @@ export function mount(root, ctx) {
     figure: figure(
       L,
       'check',
-      () => L('checkCaption', { k: current.s.k, seed: current.s.seed, base: current.s.base, r: CHECK_HEAD_DIM, last: CHECK_SPAN - 1 }),
-      () => `sinpe_rope_score_k${current.s.k}_seed${current.s.seed}_p0-${CHECK_SPAN - 1}`,
+      (s) => L('checkCaption', { k: s.k, seed: s.seed, base: s.base, r: CHECK_HEAD_DIM, last: CHECK_SPAN - 1 }),
+      (s) => `sinpe_rope_score_m${s.k}_seed${s.seed}_b${s.base}_p0-${CHECK_SPAN - 1}`,
     ),
   });
   const info = readout('rope-check-readout');
@@ -73,7 +73,7 @@ export function mount(root, ctx) {
       { name: L('seriesRope', { k: s.k }), points: rope, color: SERIES_COLORS[0] },
       { name: L('seriesAdded', { k: s.k }), points: added, color: SERIES_COLORS[1] },
     ];
-    chart.draw({ series, xDomain: [0, n - 1], yDomain: [lo - pad, hi + pad], marks: [], snap: (v) => Math.round(v) });
+    chart.draw({ series, xDomain: [0, n - 1], yDomain: [lo - pad, hi + pad], marks: [], snap: (v) => Math.round(v), state: s });
     verdict.textContent = L('checkVerdict', { k: s.k, score: fmt(ropeValues[0], 5), spread: sci(spread), addedSpread: fmt(addedSpread, 3), last: n - 1 });
     verdict.dataset.spread = String(spread);
     return { s, rope, added };

@@ -27,7 +27,13 @@ export function mount(root, ctx) {
     label: L('configLabel'),
     yLog: true,
     height: 260,
-    figure: figure(L, 'config', () => `${L('configLabel')}: ${result.querySelector('.config-sentence')?.textContent ?? ''}`, () => `sinpe_rope_config_${ctx.state.model}`),
+    // the config drawn: its example's id only when the text is that example's, unchanged
+    figure: figure(
+      L,
+      'config',
+      (s) => `${L('configLabel')}: ${s.sentence}`,
+      (s) => ['sinpe_rope_config', s.example, s.type, `r${s.rotaryDim}`, `b${s.base}`].filter(Boolean).join('_'),
+    ),
   });
   const tableBox = h('div');
   const figureBox = h('div', { class: 'config-figure', hidden: true }, chart.element, h('details', { class: 'data-details' }, h('summary', {}, L('configTableSummary')), tableBox));
@@ -69,7 +75,9 @@ export function mount(root, ctx) {
     add(L('cfgRotaryDim'), rotaryDim);
     for (const [k, v] of Object.entries(options)) if (k !== 'ropeType') add(`options.${k}`, Array.isArray(v) || ArrayBuffer.isView(v) ? L('cfgArray', { count: v.length }) : v);
     const lam = wavelengths(inv);
-    result.append(list, h('p', { class: 'config-sentence' }, L('configSentence', { type, r: rotaryDim, fast: wavelengthText(lam[0]), slow: wavelengthText(lam.at(-1)), base })));
+    const sentence = L('configSentence', { type, r: rotaryDim, fast: wavelengthText(lam[0]), slow: wavelengthText(lam.at(-1)), base });
+    result.append(list, h('p', { class: 'config-sentence' }, sentence));
+    const example = Object.keys(CONFIG_EXAMPLES).find((id) => CONFIG_EXAMPLES[id] === textarea.value) ?? null;
     const series = [
       { name: L('configSeries', { type }), points: lam.map((v, j) => [j, v]), color: SERIES_COLORS[0] },
       { name: L('configPlain', { base }), points: wavelengths(plain).map((v, j) => [j, v]), color: SERIES_COLORS[1] },
@@ -77,7 +85,7 @@ export function mount(root, ctx) {
     const marks = context ? [{ y: context, label: L('markContext', { ctx: context.toLocaleString('en-US') }) }] : [];
     const all = [...series.flatMap((x) => x.points.map(([, v]) => v)), ...marks.map((m) => m.y)];
     figureBox.hidden = false;
-    chart.draw({ series, xDomain: [0, Math.max(1, rotaryDim / 2 - 1)], yDomain: [Math.min(...all) / 2, Math.max(...all) * 2], marks });
+    chart.draw({ series, xDomain: [0, Math.max(1, rotaryDim / 2 - 1)], yDomain: [Math.min(...all) / 2, Math.max(...all) * 2], marks, state: { example, type, rotaryDim, base, sentence } });
     const head = ['j', 'ω_j', 'λ_j', context ? L('thTurns', { ctx: context.toLocaleString('en-US') }) : null].filter(Boolean);
     const row = (w, j) => h('tr', {}, h('td', {}, String(j)), h('td', {}, fmt(w, 8)), h('td', {}, fmt(lam[j], 2)), context ? h('td', {}, fmt((context * w) / (2 * Math.PI), 3)) : null);
     clear(tableBox).append(

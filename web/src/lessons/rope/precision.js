@@ -30,7 +30,7 @@ export function mount(root, ctx) {
     xLog: true,
     yLog: true,
     height: 300,
-    figure: figure(L, 'precision', () => L('precisionCaption', { r: PRECISION_ROTARY_DIM, base: drawnBase }), () => `sinpe_rope_precision_r${PRECISION_ROTARY_DIM}_pos4095-1048575`),
+    figure: figure(L, 'precision', (s) => L('precisionCaption', { r: PRECISION_ROTARY_DIM, base: s.base }), (s) => `sinpe_rope_precision_r${PRECISION_ROTARY_DIM}_b${s.base}_pos4095-1048575`),
   });
   const table = h('div', { class: 'precision-table-box' });
   const summary = h('p', { class: 'precision-summary' });
@@ -63,7 +63,7 @@ export function mount(root, ctx) {
       { name: L('seriesBf16'), points: bfPoints, dots: bfPoints, color: SERIES_COLORS[1] },
       { name: L('seriesSinpe'), points: sinpePoints, dots: sinpePoints, color: SERIES_COLORS[2] },
     ];
-    chart.draw({ series, xDomain: [2048, 2 ** 21], yDomain: [1e-8, 4], marks: [{ y: 2.5e-7, label: L('markContract') }] });
+    chart.draw({ series, xDomain: [2048, 2 ** 21], yDomain: [1e-8, 4], marks: [{ y: 2.5e-7, label: L('markContract') }], state: { base: s.base } });
     drawnBase = s.base;
     summary.textContent = L('precisionSummary', { e4k: sci(f32Points[0][1]), e64k: sci(f32Points[4][1]), e1m: sci(f32Points[8][1]), sinpe: sci(Math.max(...sinpePoints.map(([, v]) => v))) });
   }

@@ -25,8 +25,8 @@ export function mount(root, ctx) {
     figure: figure(
       L,
       'scaling',
-      () => L('scalingCaption', { r: SCALING_ROTARY_DIM, base: current.s.base, factor: current.s.factor, ctx: current.s.ctx, measure: L(`measureName.${current.s.measure}`) }),
-      () => `sinpe_rope_scaling_${current.s.measure}_r${SCALING_ROTARY_DIM}_s${current.s.factor}_L${current.s.ctx}`,
+      (s) => L('scalingCaption', { r: SCALING_ROTARY_DIM, base: s.base, factor: s.factor, ctx: s.ctx, measure: L(`measureName.${s.measure}`) }),
+      (s) => `sinpe_rope_scaling_${s.measure}_r${SCALING_ROTARY_DIM}_b${s.base}_s${s.factor}_L${s.ctx}`,
     ),
   });
   const info = readout('rope-scaling-readout');
@@ -73,7 +73,7 @@ export function mount(root, ctx) {
     const lo = Math.min(...values, ...markValues) / 2;
     const hi = Math.max(...values, ...markValues) * 2;
     const yLabel = rotations ? L('axisRotations', { ctx: s.ctx.toLocaleString('en-US') }) : L('axisWavelength');
-    chart.draw({ series, xDomain: [0, r / 2 - 1], yDomain: [lo, hi], marks, snap: (v) => Math.round(v), yLabel });
+    chart.draw({ series, xDomain: [0, r / 2 - 1], yDomain: [lo, hi], marks, snap: (v) => Math.round(v), yLabel, state: s });
     // what changed: pairs whose wavelength fits in the original context, per type
     const within = (inv) => wavelengths(inv).filter((l) => l <= s.ctx).length;
     summary.textContent = L('scalingSummary', {

@@ -7,10 +7,10 @@ import { rowRangeName } from './layout.js';
 // The fields named in file names, when the lesson has them.
 const NAME_FIELDS = ['d', 'layout', 'preset', 'cmap'];
 
-/** "name = value" for each of the lesson's fields (enum values by their label). */
+/** "name = value" for each of the lesson's fields the figure was drawn from (enum values by their label). */
 function parameterText(app, lesson, state) {
   return lesson.controls
-    .filter((key) => FIELDS[key] && FIELDS[key].control !== 'none')
+    .filter((key) => FIELDS[key] && FIELDS[key].control !== 'none' && key in state)
     .map((key) => {
       const value = state[key];
       const shown = FIELDS[key].type === 'enum' ? app.t(`${key}.${value}`, null, String(value)) : formatField(key, value);
@@ -20,14 +20,22 @@ function parameterText(app, lesson, state) {
 }
 
 /**
+ * The state a figure was drawn from (the lesson passes it with each draw);
+ * the page's state only for a figure drawn without one.
+ */
+export function drawnState(element, app) {
+  return element.figureSource.state?.() ?? app.state;
+}
+
+/**
  * The figure of a heatmap or chart element as it is drawn now: its plot, its
- * colour bar (heatmaps), and a caption naming what it shows (row range,
- * columns, the lesson's parameters, the colour scale), unless the lesson gave
- * its own caption.
+ * colour bar (heatmaps), its title, and a caption naming what it shows (row
+ * range, columns, the parameters of the state it was drawn from, the colour
+ * scale), unless the lesson gave its own caption.
  */
 export function figureSpec(element, app, lesson) {
   const source = element.figureSource;
-  const state = app.state;
+  const state = drawnState(element, app);
   const plot = source.plot();
   const minus = (v) => String(v).replace('-', '−');
   // sentences, each closed by the language's full stop
@@ -45,19 +53,29 @@ export function figureSpec(element, app, lesson) {
   }
   sentences.push(parameterText(app, lesson, state));
   const stop = app.t('figure.stop');
-  const own = source.info?.caption?.();
+  const own = source.info?.caption?.(state);
   const caption = own ?? sentences.map((s) => s + stop).join(app.t('figure.space'));
-  return { title: source.info?.title?.(), caption: `${caption}${app.t('figure.space')}${app.t('figure.made', { version: app.pe?.version ?? '' })}`, plot, colorbar };
+  const title = source.info?.title?.(state) ?? source.label.replace(/[.。]$/, '');
+  return { title, caption: `${caption}${app.t('figure.space')}${app.t('figure.made', { version: app.pe?.version ?? '' })}`, plot, colorbar };
 }
 
-/** The file name (without extension) of a figure: lesson, figure number, key parameters, the row range. */
+/**
+ * The file name (without extension) of a figure: lesson, the figure's key
+ * (its name in the lesson), the key parameters of the state it was drawn
+ * from, the row range.
+ */
 export function figureName(element, app, lesson, index) {
   const source = element.figureSource;
-  if (source.info?.name) return source.info.name();
-  const state = app.state;
+  const state = drawnState(element, app);
+  if (source.info?.name) return source.info.name(state);
   const plot = source.plot();
-  const parts = ['sinpe', lesson.id, `${plot.kind === 'heatmap' ? 'heatmap' : 'chart'}${index + 1}`];
-  for (const key of NAME_FIELDS) if (lesson.controls.includes(key)) parts.push(key === 'd' ? `d${state.d}` : String(state[key]));
+  const figureKey = source.key ?? `${plot.kind === 'heatmap' ? 'heatmap' : 'chart'}${index + 1}`;
+  const parts = ['sinpe', lesson.id, figureKey];
+  for (const key of NAME_FIELDS) {
+    if (!lesson.controls.includes(key) || !(key in state)) continue;
+    const value = key === 'd' ? `d${state.d}` : String(state[key]);
+    if (value !== figureKey) parts.push(value);
+  }
   if (plot.kind === 'heatmap') parts.push(rowRangeName(plot.y0, plot.rows));
   return parts.join('_');
 }
