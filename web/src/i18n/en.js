@@ -49,6 +49,7 @@ export default {
     clamped: 'The value of “{name}” was out of range and has been changed to {value}.',
     rejected: 'The value given for “{name}” was not valid and has been ignored (using {value}).',
     unknown: '{count} unknown URL parameter(s) ignored.',
+    range: 'Allowed: {min} to {max}.',
     dismiss: 'Dismiss',
   },
   export: { csv: 'Download CSV', npy: 'Download .npy', png: 'Download PNG' },

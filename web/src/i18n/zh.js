@@ -49,6 +49,7 @@ export default {
     clamped: '“{name}”的取值超出范围，已改为 {value}。',
     rejected: '给“{name}”的取值无效，已忽略（仍使用 {value}）。',
     unknown: '已忽略 {count} 个无法识别的网址参数。',
+    range: '允许范围：{min} 到 {max}。',
     dismiss: '关闭',
   },
   export: { csv: '下载 CSV', npy: '下载 .npy', png: '下载 PNG' },

@@ -20,6 +20,11 @@ function controlLabel(app, key, lesson) {
   return app.t(`lessons.${lesson?.id}.control.${key}`, null, app.t(`control.${key}`));
 }
 
+/** Where a message about the control's value is shown (and announced), beside it. */
+function messageSlot() {
+  return h('p', { class: 'control-message', role: 'status', 'aria-live': 'polite' });
+}
+
 function rangeControl(key, field, lesson, app) {
   const { t } = app;
   const label = controlLabel(app, key, lesson);
@@ -49,6 +54,7 @@ function rangeControl(key, field, lesson, app) {
     h('label', { for: sliderId }, label),
     h('div', { class: 'control-inputs' }, slider, number),
     help ? h('small', { class: 'control-help' }, help) : null,
+    messageSlot(),
   );
   function sync(state) {
     const [min, max] = rangeOf(key, state, lesson);
@@ -105,6 +111,7 @@ function textControl(key, field, lesson, app) {
     h('label', { for: inputId }, controlLabel(app, key, lesson)),
     input,
     help ? h('small', { class: 'control-help' }, help) : null,
+    messageSlot(),
   );
   return {
     element,
