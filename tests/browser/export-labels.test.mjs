@@ -101,7 +101,11 @@ describe('export labels', () => {
           assert.doesNotMatch(f.name, /_(heatmap|chart)\d+(_|\.)/, `${where}: a figure is named by what it shows, not by its number`);
           assert.ok(f.title.trim().length > 0, `${where}: a title`);
           assert.ok(f.caption.trim().length > 0, `${where}: a caption`);
-          if (lang === 'zh') assert.match(f.caption, /[\u4e00-\u9fff]/, `${where}: the caption is in 简体中文`);
+          if (lang === 'zh') {
+            assert.match(f.caption, /[\u4e00-\u9fff]/, `${where}: the caption is in 简体中文`);
+            // Chinese punctuation in Chinese sentences (the full-width colon, not ASCII ': ')
+            assert.doesNotMatch(f.caption, /: /, `${where}: ${f.caption}`);
+          }
           // a d_model named in the file name or caption is the one shown
           for (const m of f.name.matchAll(/_d(\d+)(?=[_.])/g)) assert.equal(Number(m[1]), state.d, `${where}: d in the name`);
           const dLabel = `${t.control.d} = `;
