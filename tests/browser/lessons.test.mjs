@@ -396,7 +396,8 @@ describe('lesson 7: pitfalls', () => {
     // seed 000's buggy value at position 1, column 1: cos(1 / 10000^(2·1/16)) = 0.95042
     await assertPixel(page, '.map-buggy .heatmap-canvas', 1, 1, Math.cos(1 / 10000 ** (2 / 16)));
     await assertPixel(page, '.map-difference .heatmap-canvas', 0, 0, 0);
-    await assertPixel(page, '.map-difference .heatmap-canvas', 1, 1, Math.cos(1 / 10000 ** (2 / 16)) - Math.cos(1));
+    // the difference of two values in [−1, 1] is drawn on its own scale, −2 … 2
+    await assertPixel(page, '.map-difference .heatmap-canvas', 1, 1, Math.cos(1 / 10000 ** (2 / 16)) - Math.cos(1), 'rdbu', [-2, 2]);
     await hoverCell(page, '.map-buggy .heatmap-canvas', 1, 1);
     const numbers = numbersIn(await readout(page, '.pitfalls-readout'));
     near(numbers[2], 0.95042, 1e-5, 'buggy');

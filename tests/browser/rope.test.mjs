@@ -100,7 +100,8 @@ describe('lesson 9: RoPE', () => {
     assert.ok(range(ys[1]) > 10, `added line moves: ${range(ys[1])} px`);
     // the readout's RoPE score at p and the verdict's agree, for another p too
     const verdict = await page.textContent('.rope-check-verdict');
-    assert.match(verdict, /k = 5/);
+    // the offset is written m (k is the key vector)
+    assert.match(verdict, /m = 5/);
     // changing k moves the score
     const before = numbersIn(verdict)[1];
     await setNumber(page, 'k', 40);

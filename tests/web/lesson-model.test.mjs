@@ -1,5 +1,5 @@
 // The lessons' pure maths (web/src/model/), against values worked out here
-// from the formulas of REFERENCE.md and the seeds, and against the package's
+// from the formulas of docs/maths.md and the seeds, and against the package's
 // own kernel where the site must agree with it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -25,11 +25,11 @@ test("the seed notebook's buggy table (exponent 2c/d in every column)", () => {
   assert.deepEqual(exponents(5, 16), { buggy: '10/16', correct: '4/16' });
 });
 
-test('the float32 recipe: exact at 0, errors of the sizes REFERENCE.md states (d = 512)', () => {
+test('the float32 recipe: exact at 0, errors of the sizes docs/maths.md states (d = 512)', () => {
   const d = 512;
   const row = float32Row(0, d);
   for (let c = 0; c < d; c++) assert.equal(row[c], c % 2 === 0 ? 0 : 1);
-  // the largest error below position 4096 is 2.3e-4 (REFERENCE.md)
+  // the largest error below position 4096 is 2.3e-4 (docs/maths.md)
   let worst = 0;
   const exact = new Float64Array(d);
   for (let p = 0; p < 4096; p += 1) {

@@ -1,7 +1,7 @@
 // The RoPE lesson's own maths (web/src/model/rope.js): bfloat16 rounding
 // checked against its definition (a float32 with the low 16 bits cleared,
 // nearest, ties to even) and hand-worked values; the float32 angle pipeline
-// against the error sizes REFERENCE-ROPE.md states; pairs, rotation and the
+// against the error sizes docs/maths.md states; pairs, rotation and the
 // relative-position property against float64 formulas written here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -84,7 +84,7 @@ test('default frequencies and the float32 ones of Hugging Face', () => {
   }
 });
 
-test('float32 angle pipeline: the error sizes REFERENCE-ROPE.md states (r = 128, base 10000)', () => {
+test('float32 angle pipeline: the error sizes docs/maths.md states (r = 128, base 10000)', () => {
   const inv = defaultInvFreq(128, 10000);
   const invF = hfInvFreqF32(128, 10000);
   // "errs by 2.3e-4 just below 4096, 3.9e-3 below 65536, 7.6e-3 below 131072 and 6.2e-2 below 2^20"

@@ -3,11 +3,12 @@
 import 'katex/dist/katex.min.css';
 import './style.css';
 import sinpe from 'sinpe.wasm';
-import { LESSONS, LANGS, defaultState, normalize, parseHash, toHash, validateField } from './state.js';
+import { LESSONS, LANGS, defaultState, normalize, parseHash, toHash, validateField, rangeOf } from './state.js';
+import { renderMessages } from './lib/messages.js';
 import { LESSONS as REGISTRY, lessonById } from './lessons/index.js';
 import { h, clear } from './lib/dom.js';
 import { createControls } from './lib/controls.js';
-import { attachFigureExports } from './lib/figure.js';
+import { attachFigureExports } from './lib/figure/buttons.js';
 import { attachGuide } from './lessons/guide.js';
 import en from './i18n/en.js';
 import zh from './i18n/zh.js';
@@ -57,25 +58,7 @@ function rememberLang(lang) {
 // ---- messages (validation problems of URL or typed values) ----
 
 function showMessages(messages) {
-  const box = document.getElementById('messages');
-  clear(box);
-  for (const m of messages) {
-    let text;
-    if (m.problem === 'unknown') text = t('message.unknown', { count: m.count });
-    else if (m.problem === 'rule')
-      text = t('message.rule', { name: t(`control.${m.key}`, null, m.key), typed: m.typed, value: m.value, rule: m.rule });
-    else
-      text = t(`message.${m.problem}`, {
-        name: t(`control.${m.key}`, null, m.key),
-        value: Array.isArray(m.value) ? m.value.join(', ') : m.value,
-      });
-    box.append(h('p', { class: 'message' }, text));
-  }
-  if (messages.length) {
-    box.append(
-      h('button', { type: 'button', class: 'button message-dismiss', onclick: () => clear(box) }, t('message.dismiss')),
-    );
-  }
+  renderMessages(messages, { t, state, rangeOf });
 }
 
 // ---- state changes ----
@@ -102,7 +85,6 @@ function setState(patch, { fromUser = false } = {}) {
   next = normalized.state;
   // a refused d_model is always reported: the value shown changed
   messages.push(...normalized.messages);
-  if (fromUser || normalized.messages.length) showMessages(messages);
   const langChanged = next.lang !== state.lang;
   const lessonChanged = next.lesson !== state.lesson;
   // the lesson left behind keeps its own history entry, with all of its state
@@ -117,6 +99,8 @@ function setState(patch, { fromUser = false } = {}) {
       landAtTitle();
     }
   } else scheduleRender();
+  // after a rebuild, so that each message finds its control
+  if (fromUser || normalized.messages.length) showMessages(messages);
   scheduleHash();
 }
 
@@ -174,10 +158,10 @@ function followLocation() {
   const lessonChanged = parsed.lesson !== state.lesson;
   const rebuild = lessonChanged || parsed.lang !== state.lang;
   state = parsed;
-  showMessages(messages);
   lastHash = location.hash;
   if (rebuild) buildPage();
   else scheduleRender();
+  showMessages(messages);
   if (lessonChanged) landAtTitle();
 }
 window.addEventListener('popstate', followLocation);
@@ -255,8 +239,9 @@ function buildPage() {
   controls = createControls(lesson.controls.filter((k) => !(lesson.own ?? []).includes(k)), app, lesson);
   const container = h('article', { class: `lesson lesson-${state.lesson}`, 'data-lesson': state.lesson });
   main.append(container);
-  view = module.mount(container, app, controls.element);
-  guide = attachGuide(container, app, state.lesson, view);
+  const ctx = lessonContext(lesson, controls.element);
+  view = module.mount(container, ctx, controls.element);
+  guide = attachGuide(container, ctx, view);
   previous = null;
   render();
   showCurrentInNav();
@@ -273,6 +258,29 @@ const app = {
   t,
   setState,
 };
+
+/**
+ * What a lesson (and each of its sections) is given: the app's package,
+ * state, strings and setState, its own registry entry, the shared control
+ * panel, and the lesson ids in order (for Previous / Next). A lesson never
+ * imports the registry.
+ */
+function lessonContext(lesson, controlsElement) {
+  return {
+    app,
+    get pe() {
+      return pe;
+    },
+    get state() {
+      return state;
+    },
+    t,
+    setState,
+    lesson,
+    controls: controlsElement,
+    lessonIds: LESSONS,
+  };
+}
 
 // A read-only probe for the browser tests and the FPS benchmark.
 const siteProbe = { renders: [], get state() { return { ...state }; } };

@@ -17,6 +17,7 @@ export default {
       yLabel: t('axis.position'),
       label: t('lessons.binary.bitsLabel'),
       className: 'bits-map',
+      key: 'bits',
       // columns hold bits from the most significant down: label them with the bit number b
       xTickFormat: (c) => String((current?.s.bits ?? 0) - 1 - c),
       onCursor: (c, r) => describe(r, { bitColumn: c }),
@@ -26,10 +27,11 @@ export default {
       yLabel: t('axis.position'),
       label: t('lessons.binary.peLabel'),
       className: 'pe-map',
+      key: 'encoding',
       onCursor: (c, r) => describe(r, { column: c }),
     });
     const bar = createColorBar({ label: t('axis.value') });
-    const chart = createLineChart({ xLabel: t('axis.position'), yLabel: t('axis.value'), label: t('lessons.binary.chartLabel'), height: 240 });
+    const chart = createLineChart({ xLabel: t('axis.position'), yLabel: t('axis.value'), label: t('lessons.binary.chartLabel'), height: 240, key: 'curves' });
     const tableBox = h('div');
     const explainBox = h('div', { class: 'binary-explain' });
     const chartText = h('div', { class: 'binary-chart-text' });
@@ -88,8 +90,8 @@ export default {
         // bit value 1 ↦ +1, 0 ↦ −1 on the same colormap; most significant bit on the left
         const bitValues = new Float32Array(count * s.bits);
         for (let p = 0; p < count; p++) for (let c = 0; c < s.bits; c++) bitValues[p * s.bits + c] = (p >> (s.bits - 1 - c)) & 1 ? 1 : -1;
-        bitsMap.draw({ rgba: valuesToRGBA(bitValues, s.cmap), columns: s.bits, rows: count, x0: 0, y0: 0, scale: { cmap: s.cmap, vmin: -1, vmax: 1, label: t('lessons.binary.bitsLabel') } });
-        peMap.draw({ rgba: pe.heatmap(0, count, s.d, { base: s.base, colormap: colormapLUT(s.cmap) }), columns: s.d, rows: count, x0: 0, y0: 0 });
+        bitsMap.draw({ rgba: valuesToRGBA(bitValues, s.cmap), columns: s.bits, rows: count, x0: 0, y0: 0, scale: { cmap: s.cmap, vmin: -1, vmax: 1, label: t('lessons.binary.bitsLabel') }, state: s });
+        peMap.draw({ rgba: pe.heatmap(0, count, s.d, { base: s.base, colormap: colormapLUT(s.cmap) }), columns: s.d, rows: count, x0: 0, y0: 0, state: s });
         if (!prev || prev.cmap !== s.cmap) bar.draw(s.cmap, -1, 1);
         describe(Math.min(5, count - 1), { bitColumn: s.bits - 1 });
         clear(explainBox).append(...paragraphs(t('lessons.binary.explain', { ratio: fmt(s.base ** (2 / s.d), 2), d: s.d, baseValue: s.base })));
@@ -125,7 +127,7 @@ export default {
             dots: Array.from({ length: chartCount }, (_, p) => [p, table[p * s.d + c]]),
           });
         }
-        chart.draw({ series, xDomain: [0, Math.max(1, chartCount - 1)], yDomain: [-1.1, 1.1], marks: [{ y: 0 }] });
+        chart.draw({ series, xDomain: [0, Math.max(1, chartCount - 1)], yDomain: [-1.1, 1.1], marks: [{ y: 0 }], state: s });
 
         const shown = Math.min(s.d, 6);
         clear(tableBox).append(

@@ -8,15 +8,16 @@ import { colorOf, colormapLUT } from '../lib/colormap.js';
 import { createDials, createStrip, dialPairs } from '../lib/clock.js';
 import { createControls } from '../lib/controls.js';
 import { section, readout } from '../lib/lesson.js';
-import { lessonById } from './index.js';
 
 const TRAIL = 4; // earlier positions shown as fading dots
 const DEG = 180 / Math.PI;
 
-export function createClockSection(app) {
+/** The clock section of a lesson (ctx: that lesson's context, whose fields include pos). */
+export function createClockSection(ctx) {
+  const app = ctx;
   const { t, pe } = app;
   const C = (key, vars) => t(`clock.${key}`, vars);
-  const controls = createControls(['pos'], app, lessonById('waves'));
+  const controls = createControls(['pos'], app, ctx.lesson);
   const steps = h(
     'div',
     { class: 'button-row clock-steps' },

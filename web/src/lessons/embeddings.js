@@ -7,7 +7,7 @@ import { colormapLUT, valuesToRGBA } from '../lib/colormap.js';
 import { lessonHeader, section, readout, commented } from '../lib/lesson.js';
 import { createExportBar } from '../lib/controls.js';
 import { downloadCSV, downloadNpy, toCSV } from '../lib/export.js';
-import { EDIT_LIMIT, parseEdits, formatEdits } from '../state.js';
+import { EDIT_LIMIT, parseEdits, formatEdits } from '../model/fields.js';
 import { embed, parseCell, dropout, addToSnippet } from '../model/embeddings.js';
 
 const SUM_RANGE = 2; // X, X + P and dropout(X + P) are drawn on [−2, 2]
@@ -29,6 +29,7 @@ export default {
         yLabel: t('lessons.embeddings.tokenAxis'),
         label: t(`lessons.embeddings.${key}Label`),
         className: `short map-${key}`,
+        key,
         onCursor: (c, r) => describe(r, c),
       });
       boxes[key] = h('div', { class: 'embedding-figure' }, h('h3', {}, t(`lessons.embeddings.${key}Title`)), maps[key].element, h('p', { class: 'figure-summary' }, t('lessons.embeddings.range', { vmax })));
@@ -234,7 +235,7 @@ export default {
           clear(shapes).append(tex(shapesTex, true));
         }
         const draw = (key, values, vmax, rgba, rows = n) =>
-          maps[key].draw({ rgba: rgba ?? valuesToRGBA(values, s.cmap, -vmax, vmax), columns: s.d, rows, x0: 0, y0: 0, scale: { cmap: s.cmap, vmin: -vmax, vmax, label: t(`lessons.embeddings.${key}Title`) } });
+          maps[key].draw({ rgba: rgba ?? valuesToRGBA(values, s.cmap, -vmax, vmax), columns: s.d, rows, x0: 0, y0: 0, scale: { cmap: s.cmap, vmin: -vmax, vmax, label: t(`lessons.embeddings.${key}Title`) }, state: s });
         draw('x', x, SUM_RANGE);
         draw('p', p, 1, pe.heatmap(0, pRows, s.d, { colormap: colormapLUT(s.cmap) }), pRows);
         boxes.sum.hidden = boxes.dropout.hidden = !fits;

@@ -9,6 +9,7 @@ import { createHeatmap, createColorBar } from '../lib/heatmap.js';
 import { createExportBar } from '../lib/controls.js';
 import { lessonHeader, section, readout, commented } from '../lib/lesson.js';
 import { downloadCSV, downloadNpy, toCSV } from '../lib/export.js';
+import { PE } from '../lib/maths/sinusoidal.js';
 
 export default {
   id: 'formula',
@@ -32,6 +33,7 @@ export default {
       yLabel: t('axis.position'),
       label: t('lessons.formula.heatmapLabel'),
       className: 'small',
+      key: 'table',
       onCursor: (c, r) => explainValue(r, c),
     });
     const bar = createColorBar({ label: t('axis.value') });
@@ -51,7 +53,7 @@ export default {
     root.append(
       ...lessonHeader(app, 'formula'),
       // one line each: the pair fits a phone's width, and reads as the pair it is
-      tex('\\begin{gathered}PE_{(pos,\\,2i)} = \\sin\\!\\left(\\frac{pos}{\\text{base}^{2i/d}}\\right)\\\\[2pt] PE_{(pos,\\,2i+1)} = \\cos\\!\\left(\\frac{pos}{\\text{base}^{2i/d}}\\right)\\end{gathered}', true),
+      tex(PE.tex, true),
       ...paragraphs(t('lessons.formula.symbols')),
       h('div', { class: 'lesson-controls' }, examples, controlsElement),
       section(t('lessons.formula.step1'), ...paragraphs(t('lessons.formula.step1Text')), posBox),
@@ -158,7 +160,7 @@ export default {
           color: (r, c) => colorOf(s.cmap, table[r * s.d + c]),
         });
 
-        map.draw({ rgba: pe.heatmap(0, s.len, s.d, { base: s.base, colormap: colormapLUT(s.cmap) }), columns: s.d, rows: s.len, x0: 0, y0: 0, scale: { cmap: s.cmap, vmin: -1, vmax: 1, label: t('axis.value') } });
+        map.draw({ rgba: pe.heatmap(0, s.len, s.d, { base: s.base, colormap: colormapLUT(s.cmap) }), columns: s.d, rows: s.len, x0: 0, y0: 0, scale: { cmap: s.cmap, vmin: -1, vmax: 1, label: t('axis.value') }, state: s });
         if (!prev || prev.cmap !== s.cmap) bar.draw(s.cmap, -1, 1);
         if (!info.textContent) info.textContent = t('lessons.formula.hoverHint');
       },

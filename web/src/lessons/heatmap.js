@@ -8,8 +8,25 @@ import { createRadioGroup, createExportBar } from '../lib/controls.js';
 import { lessonHeader, section, readout } from '../lib/lesson.js';
 import { columnInfo } from '../model/layout.js';
 import { downloadCSV, downloadNpy, toCSV } from '../lib/export.js';
-import { rowRangeName, readyViews } from '../lib/figure.js';
-import { LAYOUTS, MAX_POSITION } from '../state.js';
+import { rowRangeName } from '../lib/figure/layout.js';
+import { LAYOUTS, MAX_POSITION } from '../model/fields.js';
+import { WAVELENGTH } from '../lib/maths/sinusoidal.js';
+
+/**
+ * One-click views of the heatmap lesson that reproduce two well-known
+ * figures: d2l's heatmap of P (60 positions × 32 dimensions, interleaved,
+ * matplotlib's Blues) and the concatenated 20 × 512 table drawn with viridis.
+ */
+function readyViews(app) {
+  const view = (cls, label, patch) => h('button', { type: 'button', class: `button ${cls}`, onclick: () => app.setState(patch) }, app.t(label));
+  return h(
+    'div',
+    { class: 'button-row ready-views', role: 'group', 'aria-label': app.t('figure.ready') },
+    h('span', { class: 'button-row-label' }, app.t('figure.ready')),
+    view('ready-d2l', 'figure.readyD2l', { d: 32, len: 60, start: 0, base: 10000, layout: 'interleaved', cmap: 'blues' }),
+    view('ready-seed004', 'figure.readySeed004', { d: 512, len: 20, start: 0, base: 10000, layout: 'concat', cmap: 'viridis' }),
+  );
+}
 
 export default {
   id: 'heatmap',
@@ -22,6 +39,7 @@ export default {
       xLabel: t('axis.column'),
       yLabel: t('axis.position'),
       label: t('lessons.heatmap.figureLabel'),
+      key: 'table',
       onCursor: () => describeCursor(),
       onScroll: (delta) => app.setState({ start: Math.max(0, app.state.start + delta) }),
       // the position under the pointer stays under it
@@ -71,7 +89,7 @@ export default {
       beyond,
       exportBar,
       section(t('lessons.heatmap.row0Title'), ...t('lessons.heatmap.row0').map((p) => rich(p)), row0Layout),
-      section(t('lessons.heatmap.flatTitle'), rich(t('lessons.heatmap.flat')[0]), flatLayout, ...t('lessons.heatmap.flat').slice(1).map((p) => rich(p)), tex('\\lambda_i = 2\\pi \\cdot \\text{base}^{2i/d}', true)),
+      section(t('lessons.heatmap.flatTitle'), rich(t('lessons.heatmap.flat')[0]), flatLayout, ...t('lessons.heatmap.flat').slice(1).map((p) => rich(p)), tex(WAVELENGTH.tex, true)),
       section(t('lessons.heatmap.layoutTitle'), ...t('lessons.heatmap.layouts').map((p) => rich(p))),
     );
 
@@ -118,14 +136,14 @@ export default {
           // the fused kernel writes straight into the canvas' ImageData buffer
           const buffer = map.pixels(s.d, s.len);
           pe.heatmap(s.start, s.len, s.d, { ...options(s), colormap: lut, out: buffer });
-          map.draw({ rgba: buffer, columns: s.d, rows: s.len, x0: 0, y0: s.start, scale });
+          map.draw({ rgba: buffer, columns: s.d, rows: s.len, x0: 0, y0: s.start, scale, state: s });
         } else {
           const count = Math.ceil(s.len / step);
           const positions = Float64Array.from({ length: count }, (_, r) => s.start + r * step);
           const buffer = map.pixels(s.d, count);
           valuesToRGBA(pe.encode(positions, s.d, options(s)), s.cmap, -1, 1, buffer);
           const full = () => ({ rgba: pe.heatmap(s.start, s.len, s.d, { ...options(s), colormap: lut }), rows: s.len });
-          map.draw({ rgba: buffer, columns: s.d, rows: count, rowStep: step, x0: 0, y0: s.start, scale, full });
+          map.draw({ rgba: buffer, columns: s.d, rows: count, rowStep: step, x0: 0, y0: s.start, scale, full, state: s });
         }
         if (!prev || prev.cmap !== s.cmap) bar.draw(s.cmap, -1, 1);
         describeCursor();

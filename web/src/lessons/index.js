@@ -96,7 +96,7 @@ export const LESSONS = Object.freeze([
   },
   {
     id: 'rope',
-    module: () => import('./rope.js'),
+    module: () => import('./rope/index.js'),
     // every control sits beside the figure it drives; there is no d_model
     controls: ['base', 'seed', 'pos', 'k', 'factor', 'ctx', 'measure', 'model', 'at'],
     own: ['base', 'seed', 'pos', 'k', 'factor', 'ctx', 'measure', 'model', 'at'],

@@ -9,6 +9,8 @@ import { createLineChart } from '../lib/chart.js';
 import { lessonHeader, section, readout, commented } from '../lib/lesson.js';
 import { buggyRows, correctRows, exponents, float32Row, octaveSample, toleranceSnippet } from '../model/pitfalls.js';
 
+const DIFFERENCE_RANGE = 2;
+
 export default {
   id: 'pitfalls',
   mount(root, app, controlsElement) {
@@ -21,15 +23,19 @@ export default {
         yLabel: t('axis.position'),
         label: t(`lessons.pitfalls.${key}Label`),
         className: `small map-${key}`,
+        key,
         onCursor: (c, r) => describeBug(r, c),
       });
       return h('div', {}, h('h3', {}, t(`lessons.pitfalls.${key}Title`)), maps[key].element);
     };
     const bar = createColorBar({ label: t('axis.value') });
+    // the difference of two values in [−1, 1] lies in [−2, 2]: its own colour scale, so no cell is clipped
+    const diffBar = createColorBar({ label: t('lessons.pitfalls.differenceTitle'), vmin: -DIFFERENCE_RANGE, vmax: DIFFERENCE_RANGE });
     const errorChart = createLineChart({
       xLabel: t('axis.position'),
       yLabel: t('lessons.pitfalls.errorAxis'),
       label: t('lessons.pitfalls.errorLabel'),
+      key: 'float32-error',
       xLog: true,
       yLog: true,
       height: 280,
@@ -41,6 +47,7 @@ export default {
       yLabel: t('axis.position'),
       label: t('lessons.pitfalls.tolLabel'),
       className: 'small map-tolerance',
+      key: 'tolerance',
       onCursor: (c, r) => describeTolerance(r, c),
       onScroll: (delta) => app.setState({ start: Math.max(0, app.state.start + delta) }),
     });
@@ -62,6 +69,7 @@ export default {
         h('div', { class: 'code-pair' }, h('pre', {}, h('code', { class: 'code-buggy' }, commented(app, 'pitfalls', BUGGY))), h('pre', {}, h('code', { class: 'code-fixed' }, commented(app, 'pitfalls', FIXED)))),
         h('div', { class: 'side-by-side' }, fig('buggy'), fig('correct'), fig('difference')),
         bar.element,
+        diffBar.element,
         info,
         ...paragraphs(t('lessons.pitfalls.bugAfter')),
       ),
@@ -122,8 +130,10 @@ export default {
       channel.port2.postMessage(null);
     };
 
-    function drawErrors(d, points) {
+    function drawErrors(s, points) {
+      const { d } = s;
       errorChart.draw({
+        state: { d },
         series: [{ name: t('lessons.pitfalls.errorSeries', { d }), points, dots: points }],
         xDomain: [8, 2 ** 24],
         yDomain: [1e-8, 1],
@@ -136,9 +146,10 @@ export default {
     }
 
     /** The float32 error curve for d: from the cache, or computed one octave per task. */
-    function showErrors(d) {
+    function showErrors(s) {
+      const { d } = s;
       const job = ++errorJob;
-      if (errorCurves.has(d)) return drawErrors(d, errorCurves.get(d));
+      if (errorCurves.has(d)) return drawErrors(s, errorCurves.get(d));
       const points = [];
       const fr = new Float64Array(d);
       let e = 3;
@@ -159,7 +170,7 @@ export default {
         if (e < 24) return void yieldThen(step);
         if (errorCurves.size > 32) errorCurves.clear();
         errorCurves.set(d, points);
-        drawErrors(d, points);
+        drawErrors(s, points);
       };
       yieldThen(step);
     }
@@ -186,12 +197,16 @@ export default {
         if (bug.cmap !== s.cmap) {
           bug.cmap = s.cmap;
           const rows = bug.positions.length;
-          const frame = { columns: s.d, rows, rowStep: bugStep, x0: 0, y0: 0 };
+          // the bug tables depend on d and len (and the colormap) only
+          const frame = { columns: s.d, rows, rowStep: bugStep, x0: 0, y0: 0, state: { d: s.d, len: s.len, cmap: s.cmap } };
+          const scale = { cmap: s.cmap, vmin: -1, vmax: 1, label: t('axis.value') };
+          const diffScale = { cmap: s.cmap, vmin: -DIFFERENCE_RANGE, vmax: DIFFERENCE_RANGE, label: t('lessons.pitfalls.differenceTitle') };
           const correct = bugStep === 1 ? pe.heatmap(0, s.len, s.d, { colormap: lut }) : valuesToRGBA(pe.encode(bug.positions, s.d), s.cmap);
-          maps.buggy.draw({ ...frame, rgba: valuesToRGBA(bug.buggy, s.cmap) });
-          maps.correct.draw({ ...frame, rgba: correct });
-          maps.difference.draw({ ...frame, rgba: valuesToRGBA(bug.difference, s.cmap) });
+          maps.buggy.draw({ ...frame, rgba: valuesToRGBA(bug.buggy, s.cmap), scale });
+          maps.correct.draw({ ...frame, rgba: correct, scale });
+          maps.difference.draw({ ...frame, rgba: valuesToRGBA(bug.difference, s.cmap, -DIFFERENCE_RANGE, DIFFERENCE_RANGE), scale: diffScale });
           bar.draw(s.cmap, -1, 1);
+          diffBar.draw(s.cmap, -DIFFERENCE_RANGE, DIFFERENCE_RANGE);
         }
 
         // tolerance check on rows [start, start + len)
@@ -222,7 +237,7 @@ export default {
           }
           const drawn = step === 1 ? verdict : Float32Array.from({ length: Math.ceil(s.len / step) * s.d }, (_, i) => verdict[Math.floor(i / s.d) * step * s.d + (i % s.d)]);
           const scale = { cmap: s.cmap, vmin: -1, vmax: 1, label: t('lessons.pitfalls.tolScale') };
-          tolMap.draw({ rgba: valuesToRGBA(drawn, s.cmap), columns: s.d, rows: drawn.length / s.d, rowStep: step, x0: 0, y0: s.start, scale, full: step === 1 ? null : () => ({ rgba: valuesToRGBA(verdict, s.cmap), rows: s.len }) });
+          tolMap.draw({ state: s, rgba: valuesToRGBA(drawn, s.cmap), columns: s.d, rows: drawn.length / s.d, rowStep: step, x0: 0, y0: s.start, scale, full: step === 1 ? null : () => ({ rgba: valuesToRGBA(verdict, s.cmap), rows: s.len }) });
           tolSummary.textContent = t('lessons.pitfalls.tolSummary', {
             first: s.start,
             last: s.start + s.len - 1,
@@ -237,7 +252,7 @@ export default {
         describeTolerance(0, 0);
 
         // float32 error against position, for this d
-        if (!prev || prev.d !== s.d) showErrors(s.d);
+        if (!prev || prev.d !== s.d) showErrors(s);
       },
     };
   },

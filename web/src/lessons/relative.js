@@ -6,6 +6,7 @@ import { h, fmt, fmtTex, tex, paragraphs, clear } from '../lib/dom.js';
 import { createHeatmap, createColorBar } from '../lib/heatmap.js';
 import { valuesToRGBA } from '../lib/colormap.js';
 import { lessonHeader, section, readout } from '../lib/lesson.js';
+import { SHIFT, DOT } from '../lib/maths/sinusoidal.js';
 
 export default {
   id: 'relative',
@@ -20,6 +21,7 @@ export default {
       yLabel: t('lessons.relative.posI'),
       label: t('lessons.relative.dotLabel'),
       className: 'square',
+      key: 'dot-products',
       onCursor: (c, r) => describe(r, c),
     });
     const bar = createColorBar({ label: t('lessons.relative.dotBar') });
@@ -27,11 +29,11 @@ export default {
 
     root.append(
       ...lessonHeader(app, 'relative'),
-      tex('\\begin{pmatrix}\\sin\\omega_i(p+k)\\\\ \\cos\\omega_i(p+k)\\end{pmatrix} = \\begin{pmatrix}\\cos\\omega_i k & \\sin\\omega_i k\\\\ -\\sin\\omega_i k & \\cos\\omega_i k\\end{pmatrix}\\begin{pmatrix}\\sin\\omega_i p\\\\ \\cos\\omega_i p\\end{pmatrix}', true),
+      tex(SHIFT.tex, true),
       ...paragraphs(t('lessons.relative.rotationText')),
       h('div', { class: 'lesson-controls' }, controlsElement),
       section(t('lessons.relative.checkTitle'), check, blocks, tableBox),
-      section(t('lessons.relative.dotTitle'), ...paragraphs(t('lessons.relative.dotText')), tex('PE(p)\\cdot PE(q) = \\sum_{i=0}^{d/2-1} \\cos\\big(\\omega_i (q - p)\\big)', true), map.element, bar.element, info, diagonal),
+      section(t('lessons.relative.dotTitle'), ...paragraphs(t('lessons.relative.dotText')), tex(DOT.tex, true), map.element, bar.element, info, diagonal),
     );
 
     let current = null;
@@ -132,7 +134,7 @@ export default {
           let lo = Infinity;
           for (const v of dot) lo = Math.min(lo, v);
           const hi = 1; // the diagonal, PE(p)·PE(p) = d/2
-          map.draw({ rgba: valuesToRGBA(dot, s.cmap, lo, hi), columns: s.len, rows: s.len, x0: 0, y0: 0, scale: { cmap: s.cmap, vmin: lo, vmax: hi, label: t('lessons.relative.dotBar') } });
+          map.draw({ rgba: valuesToRGBA(dot, s.cmap, lo, hi), columns: s.len, rows: s.len, x0: 0, y0: 0, scale: { cmap: s.cmap, vmin: lo, vmax: hi, label: t('lessons.relative.dotBar') }, state: s });
           bar.draw(s.cmap, lo, hi);
           diagonal.textContent = t('lessons.relative.diagonal', { spread: spread.toExponential(2), half });
           describe(0, Math.min(1, s.len - 1));

@@ -8,16 +8,14 @@ import { createLineChart } from '../lib/chart.js';
 import { createExportBar, createRadioGroup } from '../lib/controls.js';
 import { lessonHeader, section, readout } from '../lib/lesson.js';
 import { downloadCSV, downloadNpy, toCSV } from '../lib/export.js';
-import { PRESETS } from '../state.js';
-import { valuesOf } from '../model/fields.js';
-import { lessonById } from './index.js';
+import { PRESETS, valuesOf } from '../model/fields.js';
 import { maeGrid, mergeEqualSeries, presetCall, variantsSnippet } from '../model/variants.js';
 
 export default {
   id: 'variants',
   mount(root, app, controlsElement) {
     const { t, pe } = app;
-    const layoutToggle = createRadioGroup({ key: 'layout', values: valuesOf('layout', lessonById('variants')), label: t('lessons.variants.layoutOverride'), app });
+    const layoutToggle = createRadioGroup({ key: 'layout', values: valuesOf('layout', app.lesson), label: t('lessons.variants.layoutOverride'), app });
     const layoutNote = h('div', { class: 'note layout-note' });
     const cards = {};
     const grid = h('div', { class: 'preset-grid' });
@@ -27,6 +25,7 @@ export default {
         yLabel: preset === 'mae' ? t('lessons.variants.patch') : t('axis.position'),
         label: t('lessons.variants.cardLabel', { preset }),
         className: `short map-${preset}`,
+        key: preset,
         onCursor: (c, r) => describe(preset, r * (map.frame.rowStep ?? 1), c),
       });
       const button = h('button', { type: 'button', class: 'button preset-select', 'aria-pressed': 'false', onclick: () => app.setState({ preset }) }, t('lessons.variants.select'));
@@ -46,9 +45,9 @@ export default {
     }
     const bar = createColorBar({ label: t('axis.value') });
     const info = readout('variants-readout');
-    const chart = createLineChart({ xLabel: t('axis.frequencyIndex'), yLabel: t('lessons.variants.omegaAxis'), label: t('lessons.variants.chartLabel'), yLog: true, height: 300 });
+    const chart = createLineChart({ xLabel: t('axis.frequencyIndex'), yLabel: t('lessons.variants.omegaAxis'), label: t('lessons.variants.chartLabel'), yLog: true, height: 300, key: 'frequencies' });
     // the differences, which five decades of log axis flatten: each ω_i over vaswani's
-    const ratioChart = createLineChart({ xLabel: t('axis.frequencyIndex'), yLabel: t('lessons.variants.ratioAxis'), label: t('lessons.variants.ratioLabel'), height: 260 });
+    const ratioChart = createLineChart({ xLabel: t('axis.frequencyIndex'), yLabel: t('lessons.variants.ratioAxis'), label: t('lessons.variants.ratioLabel'), height: 260, key: 'ratios' });
     const snippet = h('code', { class: 'snippet' });
     const copyStatus = h('span', { class: 'copy-status', 'aria-live': 'polite' });
     const copyButton = h(
@@ -123,7 +122,8 @@ export default {
         series.push({ name: t('lessons.variants.maeSeries', { count: perAxis.length }), points, dots: points });
       }
       const longest = Math.max(1, ...series.map((x) => x.points.length - 1));
-      chart.draw({ series, xDomain: [0, longest], yDomain: [1e-5, 2] });
+      // the charts depend on d only (every preset's frequencies are drawn)
+      chart.draw({ series, xDomain: [0, longest], yDomain: [1e-5, 2], state: { d: s.d } });
       // ω_i of each 1-D group over the reference (vaswani, or keras for an odd d)
       const reference = groups.find((g) => g.names.includes('vaswani') || g.names.includes('keras'));
       if (!reference) return;
@@ -135,7 +135,7 @@ export default {
       let hi = 1;
       for (const r of ratios) for (const [, v] of r.points) [lo, hi] = [Math.min(lo, v), Math.max(hi, v)];
       const pad = Math.max(0.02, (hi - lo) * 0.08);
-      ratioChart.draw({ series: ratios, xDomain: [0, longest], yDomain: [lo - pad, hi + pad], marks: [{ y: 1, label: t('lessons.variants.ratioOne') }] });
+      ratioChart.draw({ series: ratios, xDomain: [0, longest], yDomain: [lo - pad, hi + pad], marks: [{ y: 1, label: t('lessons.variants.ratioOne') }], state: { d: s.d } });
     }
 
     return {
@@ -177,7 +177,9 @@ export default {
             }
             card.map.element.hidden = Boolean(card.refused);
             card.refusal.textContent = card.refused ? t('lessons.variants.refused', { d: s.d, message: card.refused }) : '';
-            if (frame) card.map.draw({ ...frame, columns: s.d, x0: 0, y0: 0 });
+            // the card's figure: this preset's table (the selected preset is another card's)
+            const state = { d: s.d, len: s.len, layout: s.layout, cmap: s.cmap, preset };
+            if (frame) card.map.draw({ ...frame, columns: s.d, x0: 0, y0: 0, state });
           }
           bar.draw(s.cmap, -1, 1);
           drawFrequencies(s);

@@ -5,6 +5,7 @@ import { h, fmt, tex, rich, paragraphs, clear } from '../lib/dom.js';
 import { createLineChart } from '../lib/chart.js';
 import { lessonHeader, section, readout } from '../lib/lesson.js';
 import { createClockSection } from './clock.js';
+import { WAVELENGTH_RATIO } from '../lib/maths/sinusoidal.js';
 
 export default {
   id: 'waves',
@@ -15,6 +16,7 @@ export default {
       xLabel: t('axis.position'),
       yLabel: t('axis.value'),
       label: t('lessons.waves.curvesLabel'),
+      key: 'curves',
       height: 280,
       onCursor: (x) => describePosition(Math.round(x)),
     });
@@ -23,6 +25,7 @@ export default {
       xLabel: t('axis.frequencyIndex'),
       yLabel: t('axis.wavelength'),
       label: t('lessons.waves.lengthsLabel'),
+      key: 'wavelengths',
       yLog: true,
       height: 300,
       onCursor: (x) => describeFrequency(Math.round(x)),
@@ -50,7 +53,7 @@ export default {
       section(
         t('lessons.waves.lengthsTitle'),
         ...paragraphs(t('lessons.waves.lengthsText')),
-        tex('\\lambda_i = \\frac{2\\pi}{\\omega_i} = 2\\pi\\cdot\\text{base}^{2i/d}, \\qquad \\frac{\\lambda_{i+1}}{\\lambda_i} = \\text{base}^{2/d}', true),
+        tex(WAVELENGTH_RATIO.tex, true),
         lengths.element,
         lengthInfo,
         neverText,
@@ -138,7 +141,7 @@ export default {
           points: Array.from({ length: s.len }, (_, p) => [p, table[p * s.d + c]]),
         }));
         describeColumns(s.cols);
-        curves.draw({ series, xDomain: [0, s.len - 1], yDomain: [-1.05, 1.05], marks: [{ y: 0 }] });
+        curves.draw({ series, xDomain: [0, s.len - 1], yDomain: [-1.05, 1.05], marks: [{ y: 0 }], state: s });
         describePosition(0);
 
         const half = s.d / 2;
@@ -157,6 +160,7 @@ export default {
             { y: 2 * Math.PI * s.base, label: t('lessons.waves.baseMark') },
           ],
           snap: (x) => Math.round(x),
+          state: s,
         });
         describeFrequency(0);
         neverText.textContent =

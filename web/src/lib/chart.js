@@ -36,17 +36,21 @@ const DASHES = ['', '6 3', '2 3', '8 3 2 3', '1 2', '10 4', '4 4', '12 2 2 2'];
  * createLineChart({ xLabel, yLabel, label, yLog, height, onCursor(x), figure }) →
  * { element, draw({ series: [{ name, points: [[x, y], …] }], xDomain, yDomain, marks, yLabel? }), svg }
  * marks: [{ y, label, className }] horizontal reference lines; [{ x, … }] vertical ones.
- * figure: { caption(), name() } for the figure export (lib/figure.js); without
- * it the export names the lesson's parameters.
+ * figure: { caption(state), name(state) } for the figure export (lib/figure/); without
+ * it the export names the lesson's parameters. key: the figure's name within its
+ * lesson (file names). draw(data): data.state is the state it was drawn from, which
+ * the export's caption and file name describe.
  */
-export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = false, height = 260, onCursor, figure }) {
+export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = false, height = 260, onCursor, figure, key }) {
   const svg = svgEl('svg', { class: 'chart-svg', role: 'img', 'aria-label': label, height });
   const legend = h('ul', { class: 'chart-legend' });
   const element = h('figure', { class: 'chart' }, svg, legend);
   // what the figure export draws: the data as last drawn, with the colours and dashes shown
   element.figureSource = {
     label,
+    key,
     info: figure,
+    state: () => last?.state,
     plot: () =>
       last && {
         kind: 'lines',

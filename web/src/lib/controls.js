@@ -15,9 +15,19 @@ const SCALES = {
   'log-slider': { to: (v) => Math.log10(v), from: (s) => +(10 ** s).toPrecision(3) },
 };
 
+/** A control's label: the lesson's own name for the field (lessons.<id>.control.<key>) or the site's. */
+function controlLabel(app, key, lesson) {
+  return app.t(`lessons.${lesson?.id}.control.${key}`, null, app.t(`control.${key}`));
+}
+
+/** Where a message about the control's value is shown (and announced), beside it. */
+function messageSlot() {
+  return h('p', { class: 'control-message', role: 'status', 'aria-live': 'polite' });
+}
+
 function rangeControl(key, field, lesson, app) {
   const { t } = app;
-  const label = t(`control.${key}`);
+  const label = controlLabel(app, key, lesson);
   const help = t(`control.help.${key}`, null, '');
   const scale = SCALES[field.control];
   const sliderId = id(key);
@@ -44,6 +54,7 @@ function rangeControl(key, field, lesson, app) {
     h('label', { for: sliderId }, label),
     h('div', { class: 'control-inputs' }, slider, number),
     help ? h('small', { class: 'control-help' }, help) : null,
+    messageSlot(),
   );
   function sync(state) {
     const [min, max] = rangeOf(key, state, lesson);
@@ -72,7 +83,7 @@ function selectControl(key, field, lesson, app) {
     { id: selectId, 'data-key': key, onchange: (e) => app.setState({ [key]: e.target.value }) },
     valuesOf(key, lesson).map((v) => h('option', { value: v }, t(`${key}.${v}`, null, v))),
   );
-  const element = h('div', { class: `control control-select control-${key}` }, h('label', { for: selectId }, t(`control.${key}`)), select);
+  const element = h('div', { class: `control control-select control-${key}` }, h('label', { for: selectId }, controlLabel(app, key, lesson)), select);
   return {
     element,
     sync(state) {
@@ -97,9 +108,10 @@ function textControl(key, field, lesson, app) {
   const element = h(
     'div',
     { class: `control control-text control-${key}` },
-    h('label', { for: inputId }, t(`control.${key}`)),
+    h('label', { for: inputId }, controlLabel(app, key, lesson)),
     input,
     help ? h('small', { class: 'control-help' }, help) : null,
+    messageSlot(),
   );
   return {
     element,
@@ -110,7 +122,7 @@ function textControl(key, field, lesson, app) {
 }
 
 function radioControl(key, field, lesson, app) {
-  return createRadioGroup({ key, values: valuesOf(key, lesson), label: app.t(`control.${key}`), app });
+  return createRadioGroup({ key, values: valuesOf(key, lesson), label: controlLabel(app, key, lesson), app });
 }
 
 const CONTROLS = { slider: rangeControl, 'log-slider': rangeControl, select: selectControl, text: textControl, radio: radioControl };

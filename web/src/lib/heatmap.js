@@ -1,11 +1,11 @@
 // A heatmap figure: one canvas pixel per cell, scaled up by CSS, with d3 axes
 // on an SVG overlay, a cursor cell movable by mouse, touch or keyboard, and a
 // text readout for screen readers (the canvas itself is role="img").
-import { axisBottom, axisLeft, axisRight } from 'd3-axis';
+import { axisBottom, axisLeft } from 'd3-axis';
 import { scaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
 import { h, svgEl } from './dom.js';
-import { colormapLUT } from './colormap.js';
+import { fullInt } from './figure/layout.js';
 
 // one 2-D context for measuring tick labels, shared by every heatmap
 const textContext = document.createElement('canvas').getContext('2d');
@@ -19,10 +19,11 @@ const textContext = document.createElement('canvas').getContext('2d');
  * under the pointer, which should stay where it is). A plain wheel is left to the page: it scrolls.
  * frame: { rgba (Uint8ClampedArray), columns, rows, x0 (first column number), y0 (first row number),
  *   scale? ({ cmap, vmin, vmax, label }: the colour bar of a figure export),
+ *   state? (the state the frame was drawn from: the export's caption and file name come from it),
  *   rowStep? (drawn row r is position y0 + r·rowStep: a frame of more rows than the plot has
  *   pixels is drawn from every rowStep-th row), full? (() → the whole frame, every row, for an export) }
  */
-export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoom, className = '', xTickFormat = (t) => String(t), figure }) {
+export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoom, className = '', xTickFormat = (t) => String(t), figure, key }) {
   const canvas = h('canvas', { class: 'heatmap-canvas', width: 1, height: 1 });
   const svg = svgEl('svg', { class: 'heatmap-axes', 'aria-hidden': 'true' });
   const cursorRect = svgEl('rect', { class: 'heatmap-cursor' });
@@ -36,11 +37,14 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
   const cursor = { col: -1, row: -1 };
   // What the figure export draws (lib/figure.js): the cells as last drawn and
   // their colour scale (frame.scale: { cmap, vmin, vmax, label }, if the
-  // lesson gave one). figure: { caption(), name() } from the lesson, optional.
+  // lesson gave one). figure: { caption(state), name(state) } from the lesson, optional;
+  // key: the figure's name within its lesson (file names).
   element.figureSource = {
     label,
+    key,
     info: figure,
     scale: () => frame.scale,
+    state: () => frame.state,
     plot: () => {
       const whole = frame.full?.();
       return {
@@ -302,52 +306,5 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
   };
 }
 
-// Position ticks are written in full, with thousands separators: compact
-// forms ("1M", "1.00M") make neighbouring ticks far from 0 look the same
-// (1,000,000 and 1,000,010 are both "1M").
-export function fullInt(t) {
-  return Math.abs(t) < 1e4 ? String(t) : t.toLocaleString('en-US');
-}
-
-/** A horizontal colour bar for [vmin, vmax] with a d3 axis. */
-export function createColorBar({ label, vmin = -1, vmax = 1 }) {
-  const canvas = h('canvas', { class: 'colorbar-canvas', width: 256, height: 1 });
-  const svg = svgEl('svg', { class: 'colorbar-axis', height: 22, 'aria-hidden': 'true' });
-  const caption = h('span', { class: 'colorbar-label' }, label);
-  const element = h('div', { class: 'colorbar' }, caption, h('div', { class: 'colorbar-body' }, canvas, svg));
-  let domain = [vmin, vmax];
-  let cmap = 'rdbu';
-  let width = 0; // the bar's width, from the ResizeObserver (no layout forced by a draw)
-  let drawn = '';
-  let painted = '';
-  function layout() {
-    const w = width;
-    if (!w) return;
-    const key = `${w} ${domain}`;
-    if (key === drawn) return;
-    drawn = key;
-    svg.setAttribute('width', w + 20);
-    let g = svg.querySelector('g');
-    if (!g) svg.append((g = svgEl('g', { class: 'axis' })));
-    g.setAttribute('transform', 'translate(10,0)');
-    select(g).call(axisBottom(scaleLinear().domain(domain).range([0, w])).ticks(5).tickSizeOuter(0));
-  }
-  function draw(name, min = domain[0], max = domain[1]) {
-    domain = [min, max];
-    cmap = name;
-    if (painted !== cmap) {
-      const img = new ImageData(256, 1);
-      img.data.set(colormapLUT(cmap));
-      canvas.getContext('2d').putImageData(img, 0, 0);
-      painted = cmap;
-    }
-    layout();
-  }
-  new ResizeObserver(() => {
-    width = canvas.getBoundingClientRect().width;
-    layout();
-  }).observe(element);
-  return { element, draw };
-}
-
-export { axisRight };
+// the colour bar drawn beside the heatmaps
+export { createColorBar } from './colorbar.js';

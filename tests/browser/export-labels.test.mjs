@@ -1,0 +1,191 @@
+// Every figure export names what it shows: for every lesson, in English and
+// 简体中文, each chart and heatmap (every variant card) is exported as SVG and
+// its file name, title, caption and colour bar are checked against the state
+// the page shows (window.sinpeSite.state) and, for a card, the card's own
+// preset. Values the colour bar must cover are computed here in float64 from
+// the code the page shows (the pitfalls lesson's buggy recipe), not taken
+// from the site.
+import { test, before, after, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { LESSON_IDS } from '../../web/src/lessons/index.js';
+import { PRESETS } from '../../web/src/model/fields.js';
+import en from '../../web/src/i18n/en.js';
+import zh from '../../web/src/i18n/zh.js';
+import { launch, openPage, settle, expectedColor, closeColor } from './helpers.mjs';
+
+const STRINGS = { en, zh };
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+async function download(page, button) {
+  const [dl] = await Promise.all([page.waitForEvent('download'), button.click()]);
+  return { name: dl.suggestedFilename(), text: readFileSync(await dl.path(), 'utf8') };
+}
+
+/** Title, caption, the colour bar's tick values and (optionally) cells of an exported SVG, parsed by the browser. */
+function parseSVG(page, source, cells = []) {
+  return page.evaluate(
+    async ({ source, cells }) => {
+      const doc = new DOMParser().parseFromString(source, 'image/svg+xml');
+      const bar = doc.querySelector('image[data-role="colorbar"]');
+      let ticks = [];
+      if (bar) {
+        const right = Number(bar.getAttribute('x')) + Number(bar.getAttribute('width'));
+        ticks = [...doc.querySelectorAll('text')]
+          .filter((t) => Number(t.getAttribute('x')) > right && !t.getAttribute('transform'))
+          .map((t) => Number(t.textContent.replace('−', '-')))
+          .filter(Number.isFinite);
+      }
+      let picked = [];
+      if (cells.length) {
+        const image = [...doc.querySelectorAll('image')].find((i) => !i.getAttribute('data-role'));
+        const raw = Uint8Array.from(atob(image.getAttribute('href').split(',')[1]), (c) => c.charCodeAt(0));
+        const bitmap = await createImageBitmap(new Blob([raw], { type: 'image/png' }));
+        const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+        const ctx = canvas.getContext('2d', { willReadFrequently: true });
+        ctx.drawImage(bitmap, 0, 0);
+        picked = cells.map(([x, y]) => Array.from(ctx.getImageData(x, y, 1, 1).data.slice(0, 3)));
+      }
+      return {
+        error: doc.querySelector('parsererror')?.textContent ?? null,
+        title: doc.querySelector('svg > title')?.textContent ?? '',
+        caption: doc.querySelector('svg > desc')?.textContent ?? '',
+        ticks,
+        cells: picked,
+      };
+    },
+    { source, cells },
+  );
+}
+
+/** Exports every visible figure of the page's lesson: [{ name, title, caption, ticks, preset }]. */
+async function exportAll(page, lesson) {
+  const figures = page.locator(`article[data-lesson="${lesson}"] figure:is(.heatmap, .chart)`);
+  const out = [];
+  for (let i = 0; i < (await figures.count()); i++) {
+    const figure = figures.nth(i);
+    if (!(await figure.isVisible())) continue;
+    const preset = await figure.evaluate((f) => f.closest('[data-preset]')?.dataset.preset ?? null);
+    const { name, text } = await download(page, figure.locator(':scope > .figure-buttons .export-figure-svg'));
+    out.push({ name, preset, ...(await parseSVG(page, text)) });
+  }
+  return out;
+}
+
+describe('export labels', () => {
+  for (const lang of ['en', 'zh']) {
+    test(`${lang}: every figure of every lesson is named, titled and captioned from the state it shows`, async () => {
+      const t = STRINGS[lang];
+      const page = await openPage(browser.context, `#lesson=${LESSON_IDS[0]}&lang=${lang}`);
+      let total = 0;
+      for (const lesson of LESSON_IDS) {
+        await page.evaluate(({ lesson, lang }) => (location.hash = `#lesson=${lesson}&lang=${lang}`), { lesson, lang });
+        await page.waitForSelector(`article[data-lesson="${lesson}"]`);
+        await settle(page);
+        const state = await page.evaluate(() => window.sinpeSite.state);
+        const figures = await exportAll(page, lesson);
+        assert.ok(figures.length > 0, `${lesson} has figures`);
+        total += figures.length;
+        const names = figures.map((f) => f.name);
+        assert.equal(new Set(names).size, names.length, `${lesson}: one file name per figure: ${names.join(' ')}`);
+        for (const f of figures) {
+          const where = `${lang} ${lesson} ${f.name}`;
+          assert.equal(f.error, null, where);
+          assert.match(f.name, new RegExp(`^sinpe_${lesson}_.+\\.svg$`), where);
+          assert.doesNotMatch(f.name, /_(heatmap|chart)\d+(_|\.)/, `${where}: a figure is named by what it shows, not by its number`);
+          assert.ok(f.title.trim().length > 0, `${where}: a title`);
+          assert.ok(f.caption.trim().length > 0, `${where}: a caption`);
+          if (lang === 'zh') {
+            assert.match(f.caption, /[\u4e00-\u9fff]/, `${where}: the caption is in 简体中文`);
+            // Chinese punctuation in Chinese sentences (the full-width colon, not ASCII ': ')
+            assert.doesNotMatch(f.caption, /: /, `${where}: ${f.caption}`);
+          }
+          // a d_model named in the file name or caption is the one shown
+          for (const m of f.name.matchAll(/_d(\d+)(?=[_.])/g)) assert.equal(Number(m[1]), state.d, `${where}: d in the name`);
+          const dLabel = `${t.control.d} = `;
+          if (f.caption.includes(dLabel)) assert.ok(f.caption.includes(`${dLabel}${state.d}`), `${where}: d in the caption: ${f.caption}`);
+          // a variant card is its own preset's figure, whichever preset is selected
+          const preset = f.preset;
+          if (preset) {
+            const presetLabel = `${t.control.preset} = `;
+            assert.ok(f.name.includes(`_${preset}_`), `${where}: the card's preset in the name`);
+            for (const other of PRESETS) {
+              if (other === preset) continue;
+              assert.ok(!f.name.includes(`_${other}_`), `${where}: not another preset's name (${other})`);
+              assert.ok(!f.caption.includes(`${presetLabel}${other}${t.figure.listJoin}`) && !f.caption.includes(`${presetLabel}${other}${t.figure.stop}`), `${where}: caption names ${other}`);
+            }
+            assert.ok(f.caption.includes(`${presetLabel}${preset}`), `${where}: the caption names the card's preset: ${f.caption}`);
+          }
+          // a heatmap's colour bar has its ticks (its range is checked on the pitfalls map below)
+          if (f.name.includes('rows')) assert.ok(f.ticks.length >= 2, `${where}: colour bar ticks ${f.ticks}`);
+        }
+        if (lesson === 'variants') assert.equal(figures.filter((f) => f.preset).length, PRESETS.length, 'every card exported');
+      }
+      assert.ok(total >= 20, `${total} figures exported`);
+      assert.deepEqual(page.problems, []);
+      await page.close();
+    });
+  }
+
+  test('pitfalls: the difference map’s colour bar covers the differences, and its cells are coloured on that scale', async () => {
+    const page = await openPage(browser.context, '#lesson=pitfalls&lang=en');
+    const { d, len, cmap } = await page.evaluate(() => window.sinpeSite.state);
+    // the buggy recipe the page shows: column c divided by 10000^(2c/d), sin for even c, cos for odd
+    const value = (p, c, divisor) => (c % 2 === 0 ? Math.sin(p / divisor) : Math.cos(p / divisor));
+    let worst = { v: 0, p: 0, c: 0 };
+    for (let p = 0; p < len; p++) {
+      for (let c = 0; c < d; c++) {
+        const diff = value(p, c, 10000 ** ((2 * c) / d)) - value(p, c, 10000 ** ((2 * (c >> 1)) / d));
+        if (Math.abs(diff) > Math.abs(worst.v)) worst = { v: diff, p, c };
+      }
+    }
+    assert.ok(Math.abs(worst.v) > 1, `the defaults show a difference beyond ±1 (${worst.v})`);
+    const figure = page.locator('.map-difference');
+    const { name, text } = await download(page, figure.locator('.export-figure-svg'));
+    const svg = await parseSVG(page, text, [[worst.c, worst.p]]);
+    assert.match(name, /difference/);
+    const [lo, hi] = [Math.min(...svg.ticks), Math.max(...svg.ticks)];
+    assert.ok(lo <= -Math.abs(worst.v) && hi >= Math.abs(worst.v), `colour bar ${lo}…${hi} covers ${worst.v}`);
+    const caption = svg.caption.match(/from (−?[\d.]+) to (−?[\d.]+)/);
+    assert.ok(caption, svg.caption);
+    const [vmin, vmax] = [Number(caption[1].replace('−', '-')), Number(caption[2].replace('−', '-'))];
+    assert.ok(vmin <= worst.v && worst.v <= vmax, `caption range ${vmin}…${vmax} covers ${worst.v}`);
+    // the cell is coloured on the stated scale, not clipped at ±1
+    const expected = expectedColor(cmap, worst.v, vmin, vmax);
+    assert.ok(closeColor(svg.cells[0], expected), `cell (${worst.c}, ${worst.p}) = ${worst.v}: ${svg.cells[0]} vs ${expected}`);
+    // and the page's own colour bar beside the map says the same range
+    const pageTicks = await page.$$eval('.lesson-pitfalls .colorbar', (bars) => bars.map((b) => [...b.querySelectorAll('.tick text')].map((t) => Number(t.textContent.replace('−', '-')))));
+    assert.ok(
+      pageTicks.some((ticks) => Math.min(...ticks) <= -Math.abs(worst.v) && Math.max(...ticks) >= Math.abs(worst.v)),
+      `a colour bar on the page covers ${worst.v}: ${JSON.stringify(pageTicks)}`,
+    );
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
+  test('rope: a pasted config exports under its own type, not the last example’s name', async () => {
+    for (const lang of ['en', 'zh']) {
+      const page = await openPage(browser.context, `#lesson=rope&lang=${lang}`);
+      const model = (await page.evaluate(() => window.sinpeSite.state)).model;
+      // a YaRN config, pasted (not one of the example buttons)
+      const pasted = JSON.stringify({ hidden_size: 3584, num_attention_heads: 28, max_position_embeddings: 131072, rope_theta: 1000000, rope_scaling: { type: 'yarn', factor: 4, original_max_position_embeddings: 32768 } }, null, 2);
+      await page.fill('#rope-config-text', pasted);
+      await page.click('.config-parse');
+      await settle(page);
+      const { name, text } = await download(page, page.locator('.config-figure figure.chart .export-figure-svg'));
+      const svg = await parseSVG(page, text);
+      assert.notEqual(model, 'yarn');
+      assert.ok(!name.includes(model), `${lang}: ${name} is not named after the example ${model}`);
+      assert.match(name, /^sinpe_rope_config_yarn_r128_b1000000\.svg$/, `${lang}: ${name}`);
+      assert.match(svg.caption, /yarn/);
+      assert.deepEqual(page.problems, []);
+      await page.close();
+    }
+  });
+});

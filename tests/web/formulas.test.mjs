@@ -1,0 +1,222 @@
+// Every formula the site displays (web/src/lib/maths) evaluated at random
+// values against the package (js/sinpe.js with the built dist/) or a float64
+// reference written here from the definitions: a formula whose TeX and
+// evaluator disagree with what the page computes fails here.
+//
+// Run after `bash scripts/build.sh` (the package loads dist/*.wasm).
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import katex from 'katex';
+import sinpe from '../../js/sinpe.js';
+import * as sinusoidal from '../../web/src/lib/maths/sinusoidal.js';
+import * as rope from '../../web/src/lib/maths/rope.js';
+import { scalingOptions, SCALING_TYPES } from '../../web/src/model/rope-lesson.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const TRIALS = 200;
+
+let pe;
+before(async () => {
+  pe = await sinpe();
+});
+
+// mulberry32: a small seeded generator, so a failure is reproducible
+function random(seed) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (lo, hi) => lo + Math.floor(next() * (hi - lo + 1)),
+    even: (lo, hi) => 2 * (Math.floor(lo / 2) + Math.floor(next() * (Math.floor(hi / 2) - Math.floor(lo / 2) + 1))),
+    uniform: (lo, hi) => lo + next() * (hi - lo),
+    log: (lo, hi) => Math.exp(Math.log(lo) + next() * (Math.log(hi) - Math.log(lo))),
+  };
+}
+
+/** Runs `check(rng, trial)` TRIALS times; the first failure names its trial and seed. */
+function trials(name, seed, check) {
+  const rng = random(seed);
+  let ran = 0;
+  for (let trial = 0; trial < TRIALS; trial++) {
+    try {
+      check(rng, trial);
+    } catch (error) {
+      error.message = `${name}, trial ${trial} (seed ${seed}): ${error.message}`;
+      throw error;
+    }
+    ran++;
+  }
+  assert.equal(ran, TRIALS);
+}
+
+function close(actual, expected, tolerance, what) {
+  assert.ok(Number.isFinite(actual) && Number.isFinite(expected), `${what}: ${actual} vs ${expected} (not finite)`);
+  assert.ok(Math.abs(actual - expected) <= tolerance, `${what}: formula ${actual}, expected ${expected}, difference ${Math.abs(actual - expected)} > ${tolerance}`);
+}
+
+// ---- the list of formulas is complete: every one has a check below ----
+
+const CHECKED = {
+  sinusoidal: ['PE', 'WAVELENGTH', 'WAVELENGTH_RATIO', 'SHIFT', 'DOT'],
+  rope: ['ROTATION', 'OFFSET_SCORE', ...SCALING_TYPES.map((t) => `SCALING_${t}`)],
+};
+
+test('every displayed formula has a TeX string, an evaluator and a check in this file', () => {
+  assert.deepEqual(Object.keys(sinusoidal.FORMULAS).sort(), [...CHECKED.sinusoidal].sort());
+  assert.deepEqual(Object.keys(rope.FORMULAS).sort(), [...CHECKED.rope].sort());
+  for (const f of [...Object.values(sinusoidal.FORMULAS), ...Object.values(rope.FORMULAS)]) {
+    assert.equal(typeof f.tex, 'string');
+    assert.ok(f.tex.length > 5);
+    assert.equal(typeof f.evaluate, 'function');
+    // as the page renders it (lib/dom.js tex): a TeX error would show red source instead
+    assert.doesNotThrow(() => katex.renderToString(f.tex, { displayMode: true, throwOnError: true }), f.tex);
+  }
+});
+
+test('no lesson writes a display formula as a TeX literal (they come from lib/maths)', () => {
+  const lessons = resolve(here, '../../web/src/lessons');
+  const files = (dir) => readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? files(join(dir, n)) : [join(dir, n)]));
+  const literal = [];
+  for (const file of files(lessons)) {
+    for (const m of readFileSync(file, 'utf8').matchAll(/\btex\(\s*(['"])/g)) literal.push(`${file}: ${m[0]}`);
+  }
+  assert.deepEqual(literal, []);
+});
+
+// ---- the sinusoidal table (lessons 1–6) ----
+
+test('PE: sin and cos of pos / base^(2i/d) are the package table’s columns 2i and 2i+1', () => {
+  trials('PE', 101, (rng) => {
+    const d = rng.even(2, 512);
+    const base = rng.log(2, 1e5);
+    const pos = rng.int(0, 5000);
+    const i = rng.int(0, d / 2 - 1);
+    const row = pe.rows(pos, 1, d, { base, layout: 'interleaved' });
+    const { sin, cos } = sinusoidal.PE.evaluate({ pos, i, d, base });
+    close(sin, row[2 * i], 2e-7, `sin, d ${d} base ${base} pos ${pos} i ${i}`);
+    close(cos, row[2 * i + 1], 2e-7, `cos, d ${d} base ${base} pos ${pos} i ${i}`);
+  });
+});
+
+test('WAVELENGTH and WAVELENGTH_RATIO: λ_i and λ_{i+1}/λ_i from the package’s frequencies', () => {
+  trials('WAVELENGTH', 102, (rng) => {
+    const d = rng.even(4, 512);
+    const base = rng.log(2, 1e5);
+    const i = rng.int(0, d / 2 - 2);
+    const omega = pe.frequencies(d, { base });
+    const lambda = (2 * Math.PI) / omega[i];
+    close(sinusoidal.WAVELENGTH.evaluate({ i, d, base }), lambda, 1e-12 * lambda, `λ, d ${d} base ${base} i ${i}`);
+    const both = sinusoidal.WAVELENGTH_RATIO.evaluate({ i, d, base });
+    close(both.lambda, lambda, 1e-12 * lambda, `λ (lesson 3), d ${d} base ${base} i ${i}`);
+    close(both.ratio, omega[i] / omega[i + 1], 1e-12 * both.ratio, `ratio, d ${d} base ${base} i ${i}`);
+  });
+});
+
+test('SHIFT: the rotation by ω_i k maps the package’s pair at p onto its pair at p + k', () => {
+  trials('SHIFT', 103, (rng) => {
+    const d = rng.even(2, 256);
+    const base = rng.log(2, 1e5);
+    const p = rng.int(0, 2000);
+    const k = rng.int(-p, 2000);
+    const i = rng.int(0, d / 2 - 1);
+    const omega = pe.frequencies(d, { base })[i];
+    const at = pe.rows(p, 1, d, { base, layout: 'interleaved' });
+    const to = pe.rows(p + k, 1, d, { base, layout: 'interleaved' });
+    const [sin, cos] = sinusoidal.SHIFT.evaluate({ omega, k, sin: at[2 * i], cos: at[2 * i + 1] });
+    close(sin, to[2 * i], 4e-7, `sin, d ${d} p ${p} k ${k} i ${i}`);
+    close(cos, to[2 * i + 1], 4e-7, `cos, d ${d} p ${p} k ${k} i ${i}`);
+  });
+});
+
+test('DOT: the sum of cos ω_i (q − p) is the dot product of the package’s rows p and q', () => {
+  trials('DOT', 104, (rng) => {
+    const d = rng.even(2, 256);
+    const base = rng.log(2, 1e5);
+    const p = rng.int(0, 3000);
+    const q = rng.int(0, 3000);
+    const a = pe.rows(p, 1, d, { base });
+    const b = pe.rows(q, 1, d, { base });
+    let dot = 0;
+    for (let c = 0; c < d; c++) dot += a[c] * b[c];
+    close(sinusoidal.DOT.evaluate({ p, q, d, base }), dot, 2e-7 * d, `d ${d} p ${p} q ${q}`);
+  });
+});
+
+// ---- RoPE (lesson 9) ----
+
+/** Float64 reference: R(θ) x for one pair, R = [[cos, −sin], [sin, cos]]. */
+const turn = ([a, b], theta) => [a * Math.cos(theta) - b * Math.sin(theta), a * Math.sin(theta) + b * Math.cos(theta)];
+
+test('ROTATION: the pair turned by p·ω_j is the package’s applyRope (half layout)', () => {
+  trials('ROTATION', 105, (rng) => {
+    const r = rng.even(2, 128);
+    const b = rng.log(10, 1e6);
+    const p = rng.int(0, 4000);
+    const j = rng.int(0, r / 2 - 1);
+    const x = new Float32Array(r);
+    x[j] = rng.uniform(-2, 2);
+    x[j + r / 2] = rng.uniform(-2, 2);
+    const [xa, xb] = [x[j], x[j + r / 2]];
+    pe.applyRope(x, [p], r, { base: b, layout: 'half' });
+    const [ya, yb] = rope.ROTATION.evaluate({ xa, xb, p, j, r, b });
+    close(ya, x[j], 1e-6, `x'_a, r ${r} b ${b} p ${p} j ${j}`);
+    close(yb, x[j + r / 2], 1e-6, `x'_b, r ${r} b ${b} p ${p} j ${j}`);
+  });
+});
+
+test('OFFSET_SCORE: the per-pair sum is ⟨R(p)q, R(p+m)k⟩ with R = [[cos, −sin], [sin, cos]]', () => {
+  // the example of the review: q = (0.3, −0.7), k = (0.5, 0.9), angle m·ω = 0.8 → −0.779
+  const example = rope.OFFSET_SCORE.evaluate({ q: [[0.3, -0.7]], k: [[0.5, 0.9]], m: 1, omega: [0.8] });
+  const [ka, kb] = turn([0.5, 0.9], 0.8);
+  close(example, 0.3 * ka - 0.7 * kb, 1e-12, 'the review’s example');
+  close(example, -0.779, 5e-4, 'the review’s example, as stated');
+  trials('OFFSET_SCORE', 106, (rng) => {
+    const half = rng.int(1, 32);
+    const b = rng.log(10, 1e6);
+    const omega = Array.from({ length: half }, (_, j) => b ** ((-2 * j) / (2 * half)));
+    const q = Array.from({ length: half }, () => [rng.uniform(-1, 1), rng.uniform(-1, 1)]);
+    const k = Array.from({ length: half }, () => [rng.uniform(-1, 1), rng.uniform(-1, 1)]);
+    const p = rng.int(0, 1000);
+    const m = rng.int(-200, 200);
+    let expected = 0;
+    for (let j = 0; j < half; j++) {
+      const [qa, qb] = turn(q[j], p * omega[j]);
+      const [ka2, kb2] = turn(k[j], (p + m) * omega[j]);
+      expected += qa * ka2 + qb * kb2;
+    }
+    close(rope.OFFSET_SCORE.evaluate({ q, k, m, omega }), expected, 1e-9 * half, `pairs ${half} p ${p} m ${m}`);
+  });
+});
+
+for (const type of SCALING_TYPES) {
+  test(`SCALING_${type}: the displayed rule gives the package’s ropeFrequencies for the lesson’s options`, () => {
+    trials(`SCALING_${type}`, 200 + SCALING_TYPES.indexOf(type), (rng) => {
+      const r = rng.even(4, 256);
+      const b = rng.log(100, 1e7);
+      const s = Number(rng.uniform(1.5, 64).toFixed(2));
+      const L = rng.int(256, 131072);
+      const options = scalingOptions(type, { base: b, factor: s, ctx: L }, r);
+      const expected = pe.ropeFrequencies(r, options);
+      const got = rope.SCALING_FORMULAS[type].evaluate({ r, b, s, L, N: options.seqLen });
+      assert.equal(got.length, expected.length);
+      got.forEach((w, j) => close(w, expected[j], 1e-12 * expected[j], `ω'_${j}, r ${r} b ${b} s ${s} L ${L}`));
+    });
+  });
+}
+
+test('SCALING_yarn: the Qwen2.5 example (r 128, b 10⁶, s 4, L 32768) as the page computes it', () => {
+  const options = scalingOptions('yarn', { base: 1e6, factor: 4, ctx: 32768 }, 128);
+  const expected = pe.ropeFrequencies(128, options);
+  const got = rope.SCALING_FORMULAS.yarn.evaluate({ r: 128, b: 1e6, s: 4, L: 32768 });
+  // pair 24 sits inside the correction range: floor/ceil moves it
+  close((2 * Math.PI) / got[24], (2 * Math.PI) / expected[24], 1e-9, 'λ of pair 24');
+});

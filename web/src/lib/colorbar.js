@@ -1,0 +1,48 @@
+// A horizontal colour bar: the colormap's 256 entries on a canvas, a d3 axis under it.
+import { axisBottom } from 'd3-axis';
+import { scaleLinear } from 'd3-scale';
+import { select } from 'd3-selection';
+import { h, svgEl } from './dom.js';
+import { colormapLUT } from './colormap.js';
+
+/** A horizontal colour bar for [vmin, vmax] with a d3 axis. */
+export function createColorBar({ label, vmin = -1, vmax = 1 }) {
+  const canvas = h('canvas', { class: 'colorbar-canvas', width: 256, height: 1 });
+  const svg = svgEl('svg', { class: 'colorbar-axis', height: 22, 'aria-hidden': 'true' });
+  const caption = h('span', { class: 'colorbar-label' }, label);
+  const element = h('div', { class: 'colorbar' }, caption, h('div', { class: 'colorbar-body' }, canvas, svg));
+  let domain = [vmin, vmax];
+  let cmap = 'rdbu';
+  let width = 0; // the bar's width, from the ResizeObserver (no layout forced by a draw)
+  let drawn = '';
+  let painted = '';
+  function layout() {
+    const w = width;
+    if (!w) return;
+    const key = `${w} ${domain}`;
+    if (key === drawn) return;
+    drawn = key;
+    svg.setAttribute('width', w + 20);
+    let g = svg.querySelector('g');
+    if (!g) svg.append((g = svgEl('g', { class: 'axis' })));
+    g.setAttribute('transform', 'translate(10,0)');
+    select(g).call(axisBottom(scaleLinear().domain(domain).range([0, w])).ticks(5).tickSizeOuter(0));
+  }
+  function draw(name, min = domain[0], max = domain[1]) {
+    domain = [min, max];
+    cmap = name;
+    if (painted !== cmap) {
+      const img = new ImageData(256, 1);
+      img.data.set(colormapLUT(cmap));
+      canvas.getContext('2d').putImageData(img, 0, 0);
+      painted = cmap;
+    }
+    layout();
+  }
+  new ResizeObserver(() => {
+    width = canvas.getBoundingClientRect().width;
+    layout();
+  }).observe(element);
+  return { element, draw };
+}
+

@@ -1,0 +1,47 @@
+// The SVG and PNG buttons of every heatmap and chart of a lesson.
+import { h } from '../dom.js';
+import { download } from '../export.js';
+import { figureSVG } from './svg.js';
+import { figurePNG } from './png.js';
+import { figureSpec, figureName } from './caption.js';
+
+export async function downloadFigurePNG(name, spec) {
+  const bytes = await figurePNG(spec);
+  download(name, new Blob([bytes], { type: 'image/png' }));
+}
+
+export function downloadFigureSVG(name, spec) {
+  download(name, new Blob([figureSVG(spec)], { type: 'image/svg+xml' }));
+}
+
+/**
+ * The two figure buttons of a chart or heatmap. spec() builds the figure from
+ * the live view when clicked; name() is the file name without extension.
+ */
+export function figureButtons(app, { spec, name, className = '' }) {
+  return h(
+    'span',
+    { class: `figure-buttons ${className}`.trim(), role: 'group', 'aria-label': app.t('figure.group') },
+    h('button', { type: 'button', class: 'button export-figure-svg', onclick: () => downloadFigureSVG(`${name()}.svg`, spec()) }, app.t('figure.svg')),
+    h('button', { type: 'button', class: 'button export-figure-png', onclick: () => downloadFigurePNG(`${name()}.png`, spec()) }, app.t('figure.png')),
+  );
+}
+
+/**
+ * Gives every heatmap and chart under root that has none yet its two figure
+ * buttons (inside the <figure>, after the picture). Safe to call after every
+ * render: figures made later (e.g. shown on demand) get theirs then.
+ */
+export function attachFigureExports(root, app, lesson) {
+  const figures = [...root.querySelectorAll('figure.heatmap, figure.chart')].filter((f) => f.figureSource);
+  figures.forEach((element, index) => {
+    if (element.querySelector(':scope > .figure-buttons')) return;
+    element.append(
+      figureButtons(app, {
+        spec: () => figureSpec(element, app, lesson),
+        name: () => figureName(element, app, lesson, index),
+      }),
+    );
+  });
+}
+

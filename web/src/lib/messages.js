@@ -1,0 +1,46 @@
+// Messages about values the site changed or refused (typed, or from the URL).
+import { h, clear } from './dom.js';
+import { FIELDS, formatField } from '../model/fields.js';
+
+/** The text of one message, with the field's allowed range when it has one. */
+function messageText(m, { t, state, rangeOf }) {
+  if (m.problem === 'unknown') return t('message.unknown', { count: m.count });
+  const name = t(`control.${m.key}`, null, m.key);
+  if (m.problem === 'rule') return t('message.rule', { name, typed: m.typed, value: m.value, rule: m.rule });
+  const text = t(`message.${m.problem}`, { name, value: Array.isArray(m.value) ? m.value.join(', ') : m.value });
+  const numeric = FIELDS[m.key] && ['int', 'number', 'dModel'].includes(FIELDS[m.key].type);
+  if (!numeric || !state) return text;
+  const [min, max] = rangeOf(m.key, state);
+  return `${text} ${t('message.range', { min: formatField(m.key, min), max: formatField(m.key, max) })}`;
+}
+
+/**
+ * Shows messages: each one about a control of the lesson also beside that
+ * control (a polite live region there announces it), where the learner
+ * looks; all of them in the box above the lesson, which announces only
+ * those no control shows. ctx: { t, state, rangeOf(key, state) }.
+ */
+export function renderMessages(messages, ctx) {
+  const { t } = ctx;
+  const box = document.getElementById('messages');
+  clear(box);
+  for (const slot of document.querySelectorAll('#lesson .control-message')) slot.textContent = '';
+  let unplaced = 0;
+  for (const m of messages) {
+    const text = messageText(m, ctx);
+    box.append(h('p', { class: 'message' }, text));
+    const slot = m.key && document.querySelector(`#lesson .control-${m.key} .control-message`);
+    if (slot) {
+      slot.textContent = slot.textContent ? `${slot.textContent} ${text}` : text;
+      // typed into this control: the message below it must not sit under the fold
+      if (slot.parentElement.contains(document.activeElement)) slot.scrollIntoView({ block: 'nearest' });
+    } else unplaced++;
+  }
+  box.setAttribute('aria-live', unplaced ? 'assertive' : 'off');
+  box.setAttribute('role', unplaced ? 'alert' : 'status');
+  if (messages.length) {
+    box.append(
+      h('button', { type: 'button', class: 'button message-dismiss', onclick: () => clear(box) }, t('message.dismiss')),
+    );
+  }
+}
