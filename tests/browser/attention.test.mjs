@@ -109,6 +109,10 @@ describe('lesson 0: why attention needs positions', () => {
   test('scores, weights and outputs of "dog bites man" equal a float64 head from the documented seeds', async () => {
     const page = await openPage(browser.context, '#lesson=attention&lang=en');
     assert.equal(await page.textContent('h1.lesson-title'), en.lessons.attention.title);
+    // the site's strict policy is in force on this page (violations would be console errors, checked below)
+    const csp = await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content');
+    assert.match(csp, /script-src 'self' 'wasm-unsafe-eval'/);
+    assert.doesNotMatch(csp, /unsafe-inline|'unsafe-eval'/);
     const want = head(['dog', 'bites', 'man'], 8, 1, 'none');
     assert.ok(maxDiff(await cells(page, 'matrix-scores'), want.scores) < 1e-9, 'scores');
     assert.ok(maxDiff(await cells(page, 'matrix-weights'), want.weights) < 1e-9, 'weights');

@@ -22,9 +22,11 @@ export function createDistanceSection(app, { quiz, lesson }) {
   const controls = createControls(['dpos', 'span'], app, lesson);
   const info = readout('distance-readout');
   let curves = null;
+  let cursor = 1; // the distance the readout describes
   const describe = (x) => {
     if (!curves) return;
     const k = Math.max(0, Math.min(curves.span, Math.round(x)));
+    cursor = k;
     info.textContent = t('lessons.attention.chartReadout', { k, sin: fmt(curves.sin[k], 4), same: fmt(curves.same[k], 4), unrelated: fmt(curves.unrelated[k], 4) });
   };
   const chart = createLineChart({
@@ -40,7 +42,6 @@ export function createDistanceSection(app, { quiz, lesson }) {
   chart.element.classList.add('distance-chart');
   const element = section(t('lessons.attention.posTitle'), quiz, ...paragraphs(t('lessons.attention.posText')), h('div', { class: 'lesson-controls' }, controls.element), chart.element, info);
   element.classList.add('attention-distance');
-  let cursor = 1;
 
   return {
     element,
