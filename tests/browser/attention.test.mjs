@@ -6,6 +6,7 @@
 // exact without an encoding and fails by the reference's amount with each
 // encoding; both languages, keyboard, URL state, phone, no console error or
 // CSP violation.
+import { readFileSync } from 'node:fs';
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import en from '../../web/src/i18n/en.js';
@@ -195,6 +196,17 @@ describe('lesson 0: why attention needs positions', () => {
     assert.equal(await second.isChecked('.lesson-attention input[data-key="enc"][value="rope"]'), true);
     assert.deepEqual(second.problems, []);
     await second.close();
+    // exports are named and labelled from the state: the shuffled sentence's weights with RoPE
+    const [dl] = await Promise.all([page.waitForEvent('download'), page.click('.matrix-shuffled-weights-figure .export-csv')]);
+    assert.equal(dl.suggestedFilename(), 'sinpe_attention_weights_rope_man-bites-dog_d8_seed1.csv');
+    const csv = readFileSync(await dl.path(), 'utf8').trim().split('\n');
+    assert.equal(csv[0], 'token,man,bites,dog');
+    const want = head(['man', 'bites', 'dog'], 8, 1, 'rope').weights;
+    csv.slice(1).forEach((line, r) => {
+      const [label, ...values] = line.split(',');
+      assert.equal(label, `${r} ${['man', 'bites', 'dog'][r]}`);
+      values.forEach((v, c) => assert.ok(Math.abs(Number(v) - want[r][c]) < 1e-5, `csv ${r}, ${c}`));
+    });
     const bad = await openPage(browser.context, '#lesson=attention&order=0,0,1&enc=%3Cb%3E');
     const messages = await bad.$$eval('#messages p', (ps) => ps.map((p) => p.textContent).join('\n'));
     assert.match(messages, /“word order” was not valid/);
@@ -251,7 +263,8 @@ describe('lesson 0: why attention needs positions', () => {
       assert.deepEqual(page.problems, [], lang);
       await page.close();
     }
-    for (const scheme of ['light', 'dark']) {
+    // the phone in dark mode (the light theme is the desktop's)
+    for (const scheme of ['dark']) {
       const phone = await launch({ viewport: { width: 360, height: 740 }, colorScheme: scheme });
       try {
         for (const lang of ['en', 'zh']) {
