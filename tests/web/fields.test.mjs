@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { FIELDS, FIELD_KEYS, validateField, serializeField, formatField, rangeOf, valuesOf, fieldDefaults, parseEdits, formatEdits } from '../../web/src/model/fields.js';
 import { LESSONS, LESSON_IDS, lessonById } from '../../web/src/lessons/index.js';
 
-const TYPES = ['enum', 'int', 'number', 'dModel', 'intlist', 'tokens', 'edits'];
+const TYPES = ['enum', 'int', 'number', 'dModel', 'intlist', 'tokens', 'edits', 'perm'];
 const CONTROLS = ['slider', 'log-slider', 'select', 'radio', 'text', 'none'];
 
 test('every field has a known type and control kind, and a default inside its range', () => {
@@ -67,10 +67,21 @@ test('enums, tokens and edits', () => {
   assert.equal(formatEdits([{ row: 1, col: 2, value: 0.12345 }, { row: 0, col: 3, value: -1 }]), '0.3_-1*1.2_0.123');
 });
 
+test('word orders: a permutation of the state\'s tokens, the identity kept as []', () => {
+  const state = { tokens: 'dog bites man' };
+  assert.deepEqual(validateField('order', '2,1,0', state), { value: [2, 1, 0], problem: null });
+  assert.deepEqual(validateField('order', [1, 0, 2], state), { value: [1, 0, 2], problem: null });
+  assert.deepEqual(validateField('order', '0,1,2', state), { value: [], problem: null });
+  assert.deepEqual(validateField('order', '', state), { value: [], problem: null });
+  assert.equal(serializeField('order', [2, 1, 0]), '2,1,0');
+  // not a permutation of 0 … 2: a repeat, a missing or extra index, a 4-token order, markup
+  for (const bad of ['0,0,1', '0,1', '0,1,3', '3,2,1,0', '1,0,2,', '<b>', '1;0;2', '-1,0,1']) assert.equal(validateField('order', bad, state).problem, 'rejected', bad);
+});
+
 test('the lesson registry: ordered, unique ids, known fields, defaults in range', () => {
   assert.deepEqual(LESSON_IDS, LESSONS.map((l) => l.id));
   assert.equal(new Set(LESSON_IDS).size, LESSON_IDS.length);
-  assert.deepEqual(LESSON_IDS.slice(0, 8), ['formula', 'heatmap', 'waves', 'binary', 'embeddings', 'relative', 'pitfalls', 'variants']);
+  assert.deepEqual(LESSON_IDS.slice(0, 9), ['attention', 'formula', 'heatmap', 'waves', 'binary', 'embeddings', 'relative', 'pitfalls', 'variants']);
   for (const lesson of LESSONS) {
     assert.equal(typeof lesson.module, 'function', lesson.id);
     assert.equal(typeof lesson.probe, 'function', lesson.id);

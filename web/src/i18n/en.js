@@ -1,4 +1,6 @@
 // English strings of the lesson site. Lesson text may use $tex$, `code` and **bold**.
+import attention from './attention.en.js';
+
 export default {
   lang: { en: 'English', zh: '简体中文' },
   site: {
@@ -9,6 +11,7 @@ export default {
     controls: 'Controls',
   },
   control: {
+    ...attention.control,
     d: 'd_model',
     len: 'max_len (rows)',
     base: 'base',
@@ -83,7 +86,10 @@ export default {
       lut: 'lookup table: entry i (RGBA) is the colour of the value −1 + 2i/255',
     },
   },
+  enc: attention.enc,
+  courseMap: attention.courseMap,
   lessons: {
+    attention: attention.lesson,
     formula: {
       nav: '1 · The formula',
       title: 'The formula, step by step',
@@ -552,6 +558,7 @@ export default {
     readout: 'Position {p}: the hand of pair 0 points at {fast}°, the hand of pair {last} at {slow}° (it turns {slowRate}° per position).',
   },
   questions: {
+    attention: attention.questions,
     formula: {
       row0cos: {
         prompt: 'Row 0 is position 0. What value sits in every cos column (1, 3, 5, …) of that row?',

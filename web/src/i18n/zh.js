@@ -1,4 +1,6 @@
 // 简体中文 strings of the lesson site (same keys as en.js). Lesson text may use $tex$, `code` and **bold**.
+import attention from './attention.zh.js';
+
 export default {
   lang: { en: 'English', zh: '简体中文' },
   site: {
@@ -9,6 +11,7 @@ export default {
     controls: '参数',
   },
   control: {
+    ...attention.control,
     d: 'd_model',
     len: 'max_len（行数）',
     base: 'base（底数）',
@@ -83,7 +86,10 @@ export default {
       lut: '查找表：第 i 项（RGBA）是数值 −1 + 2i/255 的颜色',
     },
   },
+  enc: attention.enc,
+  courseMap: attention.courseMap,
   lessons: {
+    attention: attention.lesson,
     formula: {
       nav: '1 · 公式拆解',
       title: '一步一步看懂公式',
@@ -552,6 +558,7 @@ export default {
     readout: '位置 {p}：第 0 对的指针指向 {fast}°，第 {last} 对指向 {slow}°（它每个位置转 {slowRate}°）。',
   },
   questions: {
+    attention: attention.questions,
     formula: {
       row0cos: {
         prompt: '第 0 行就是位置 0。这一行的每个 cos 列（第 1、3、5…… 列）是什么值？',

@@ -13,10 +13,20 @@
 import { presetCall } from '../model/variants.js';
 import { SEQUENTIAL_COLORMAPS } from '../model/fields.js';
 
-// lessons 1–7 draw the vaswani encoding (the package's default preset), in the lesson's layout
+// lessons 0–7 draw the vaswani encoding (the package's default preset), in the lesson's layout
 const vaswani = (pe, s) => pe.table(1, s.d, s.layout ? { layout: s.layout } : {});
 
 export const LESSONS = Object.freeze([
+  {
+    id: 'attention',
+    module: () => import('./attention/index.js'),
+    // the head is drawn small enough to read every number: d_model 8 … 16
+    controls: ['d', 'tokens', 'seed', 'enc', 'order', 'dpos', 'span'],
+    own: ['enc', 'order', 'dpos', 'span'],
+    defaults: { d: 8, tokens: 'dog bites man', dpos: '64', span: 64 },
+    limits: { d: [8, 16], span: [4, 512] },
+    probe: vaswani,
+  },
   {
     id: 'formula',
     module: () => import('./formula.js'),

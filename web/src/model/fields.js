@@ -10,6 +10,7 @@
 // Pure module: no DOM, so Node tests import it.
 import { presets, layouts, vocabulary } from 'sinpe.wasm';
 import { CONFIG_EXAMPLE_IDS } from './rope-lesson.js';
+import { ENCODINGS, isPermutation } from './attention.js';
 
 // The package's limit on |position| (exclusive), from its vocabulary.
 export const MAX_POSITION = vocabulary.limits.maxAbsPosition;
@@ -65,6 +66,14 @@ export const FIELDS = {
   measure: { type: 'enum', values: ['wavelength', 'rotations'], default: 'wavelength', control: 'radio' },
   model: { type: 'enum', values: CONFIG_EXAMPLE_IDS, default: 'llama31', control: 'none' },
   at: { type: 'int', min: 1, max: MAX_POSITION - 1, step: 0.01, default: 65535, format: plain, control: 'log-slider' },
+  // the attention lesson: the position encoding of its head, the order its
+  // tokens are shuffled into (token i of the shuffled sentence is token
+  // order[i] of the typed one; [] = as typed), and the width and the largest
+  // distance of its position-only chart
+  enc: { type: 'enum', values: ENCODINGS, default: 'none', control: 'radio' },
+  order: { type: 'perm', default: [], control: 'none' },
+  dpos: { type: 'enum', values: ['8', '16', '32', '64', '128', '256', '512'], default: '64', control: 'select' },
+  span: { type: 'int', min: 4, max: 1024, step: 1, default: 64, format: plain, control: 'slider' },
 };
 
 export const FIELD_KEYS = Object.freeze(Object.keys(FIELDS));
@@ -182,6 +191,18 @@ const VALIDATORS = {
     if (words.length === 0) return rejected;
     if (words.length > field.maxItems) return { value: words.slice(0, field.maxItems).join(' '), problem: 'clamped' };
     return { value: words.join(' '), problem: null };
+  },
+  // An order of the state's tokens: a permutation of 0 … n−1 (n = the number
+  // of tokens), as a list or its comma-separated text; the identity is [].
+  perm(raw, field, state) {
+    const text = Array.isArray(raw) ? raw.join(',') : raw;
+    if (typeof text !== 'string' || text.length > 60) return rejected;
+    if (text === '') return { value: [], problem: null };
+    if (!/^\d{1,2}(,\d{1,2})*$/.test(text)) return rejected;
+    const order = text.split(',').map(Number);
+    const n = String(state.tokens ?? '').split(' ').filter(Boolean).length;
+    if (!isPermutation(order, n)) return rejected;
+    return { value: order.every((v, i) => v === i) ? [] : order, problem: null };
   },
   // Edited cells: each inside the current tokens × d_model table (others are
   // dropped), values clamped to [min, max] and rounded to 3 decimals, at most

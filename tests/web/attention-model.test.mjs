@@ -1,0 +1,170 @@
+// The attention lesson's model (web/src/model/attention.js) against an
+// independent float64 computation written here from the definitions:
+// mulberry32 and FNV-1a for the seeded numbers, softmax(QKᵀ/√d)·V for the
+// head, Σ cos(ω_i k) for the encodings' dot products, RoPE as rotations of
+// the pairs (i, i + d/2).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { tokenEmbeddings, headWeights, attend, permutationGap, reorder, isPermutation, offeredOrders, encodingSimilarity, ropeSimilarity, WEIGHT_GAIN } from '../../web/src/model/attention.js';
+
+// ---- the documented seeds, implemented again ----
+function mulberry32(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let z = state;
+    z = Math.imul(z ^ (z >>> 15), z | 1);
+    z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
+    return ((z ^ (z >>> 14)) >>> 0) / 4294967296;
+  };
+}
+function fnv1a(word) {
+  let hash = 0x811c9dc5;
+  for (const ch of word) hash = Math.imul(hash ^ ch.codePointAt(0), 0x01000193);
+  return hash >>> 0;
+}
+const embedding = (word, d, seed) => {
+  const next = mulberry32(fnv1a(word.toLowerCase()) ^ Math.imul(seed, 2654435761));
+  return Array.from({ length: d }, () => Math.fround(2 * next() - 1));
+};
+function matrices(d, seed) {
+  const next = mulberry32((Math.imul(seed, 0x9e3779b1) + 1) >>> 0);
+  const draw = () => Array.from({ length: d }, () => Array.from({ length: d }, () => ((2 * next() - 1) * 2.5) / Math.sqrt(d)));
+  return { wq: draw(), wk: draw(), wv: draw() };
+}
+
+// ---- the head, in plain float64 arrays of rows ----
+const times = (rows, w) => rows.map((x) => w[0].map((_, j) => x.reduce((s, v, c) => s + v * w[c][j], 0)));
+function head(words, d, seed, { add, rotate } = {}) {
+  const w = matrices(d, seed);
+  const x = words.map((word, i) => embedding(word, d, seed).map((v, c) => v + (add ? add(i, c) : 0)));
+  let q = times(x, w.wq);
+  let k = times(x, w.wk);
+  const v = times(x, w.wv);
+  if (rotate) {
+    q = q.map((row, i) => rotate(row, i));
+    k = k.map((row, i) => rotate(row, i));
+  }
+  const scores = q.map((qi) => k.map((kj) => qi.reduce((s, a, c) => s + a * kj[c], 0) / Math.sqrt(d)));
+  const weights = scores.map((row) => {
+    const e = row.map((s) => Math.exp(s));
+    const sum = e.reduce((a, b) => a + b, 0);
+    return e.map((x) => x / sum);
+  });
+  const out = weights.map((a) => v[0].map((_, c) => a.reduce((s, aij, j) => s + aij * v[j][c], 0)));
+  const pooled = out[0].map((_, c) => out.reduce((s, row) => s + row[c], 0) / out.length);
+  return { scores, weights, out, pooled };
+}
+const sinusoid = (d) => (p, c) => (c % 2 === 0 ? Math.sin(p / 10000 ** (c / d)) : Math.cos(p / 10000 ** ((c - 1) / d)));
+const ropeRotate = (d) => (row, p) => {
+  const half = d / 2;
+  const out = row.slice();
+  for (let i = 0; i < half; i++) {
+    const a = p * 10000 ** ((-2 * i) / d);
+    out[i] = row[i] * Math.cos(a) - row[i + half] * Math.sin(a);
+    out[i + half] = row[i + half] * Math.cos(a) + row[i] * Math.sin(a);
+  }
+  return out;
+};
+const flat = (rows) => rows.flat();
+function maxDiff(a, b) {
+  assert.equal(a.length, b.length);
+  let m = 0;
+  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i] - b[i]));
+  assert.ok(Number.isFinite(m));
+  return m;
+}
+
+test('seeded embeddings and weights follow the documented generators', () => {
+  const x = tokenEmbeddings(['dog', 'bites', 'Dog'], 8, 3);
+  assert.equal(maxDiff(x, [...embedding('dog', 8, 3), ...embedding('bites', 8, 3), ...embedding('dog', 8, 3)]), 0);
+  const w = headWeights(10, 7);
+  const ref = matrices(10, 7);
+  for (const key of ['wq', 'wk', 'wv']) assert.equal(maxDiff(w[key], flat(ref[key])), 0, key);
+  const bound = WEIGHT_GAIN / Math.sqrt(10);
+  assert.ok(w.wq.every((v) => Math.abs(v) <= bound));
+});
+
+for (const [name, options] of [
+  ['no encoding', () => ({})],
+  ['sinusoidal PE added', (d, n) => ({ model: { add: Float64Array.from({ length: n * d }, (_, i) => sinusoid(d)(Math.floor(i / d), i % d)) }, ref: { add: sinusoid(d) } })],
+  ['RoPE on q and k', (d, n) => ({ model: { rotate: (m) => flat(Array.from({ length: n }, (_, i) => ropeRotate(d)(Array.from(m.slice(i * d, i * d + d)), i))) }, ref: { rotate: ropeRotate(d) } })],
+]) {
+  test(`the head (${name}): scores, weights, outputs and mean output against float64 from the definitions`, () => {
+    for (const [sentence, d, seed] of [['dog bites man', 8, 1], ['the cat sat on the mat', 16, 42], ['a', 12, 0]]) {
+      const words = sentence.split(' ');
+      const n = words.length;
+      const o = options(d, n);
+      const got = attend(tokenEmbeddings(words, d, seed), n, d, headWeights(d, seed), o.model ?? {});
+      const want = head(words, d, seed, o.ref ?? {});
+      assert.ok(maxDiff(got.scores, flat(want.scores)) < 1e-12, `${sentence}: scores`);
+      assert.ok(maxDiff(got.weights, flat(want.weights)) < 1e-12, `${sentence}: weights`);
+      assert.ok(maxDiff(got.out, flat(want.out)) < 1e-12, `${sentence}: outputs`);
+      assert.ok(maxDiff(got.pooled, want.pooled) < 1e-12, `${sentence}: mean output`);
+    }
+  });
+}
+
+test('word order: the same rows reordered without an encoding, different with one', () => {
+  const words = 'the cat sat on the mat'.split(' ');
+  const d = 8;
+  const n = words.length;
+  const w = headWeights(d, 5);
+  const add = Float64Array.from({ length: n * d }, (_, i) => sinusoid(d)(Math.floor(i / d), i % d));
+  for (const order of offeredOrders(n).slice(1)) {
+    const shuffled = reorder(words, order);
+    const run = (ws, opts) => attend(tokenEmbeddings(ws, d, 5), n, d, w, opts);
+    const plain = permutationGap(run(words, {}), run(shuffled, {}), order, d);
+    assert.ok(plain.out < 1e-12 && plain.weights < 1e-12 && plain.pooled < 1e-12, `${order}: ${JSON.stringify(plain)}`);
+    // the reference: the reordered sentence's mean output against the typed one's, in float64
+    const refGap = maxDiff(head(shuffled, d, 5, { add: sinusoid(d) }).pooled, head(words, d, 5, { add: sinusoid(d) }).pooled);
+    const withPe = permutationGap(run(words, { add }), run(shuffled, { add }), order, d);
+    // swapping the two "the" only (positions 0 and 4) leaves the sentence as it was
+    const same = shuffled.join(' ') === words.join(' ');
+    assert.ok(Math.abs(withPe.pooled - refGap) < 1e-12, `${order}: ${withPe.pooled} vs ${refGap}`);
+    if (!same) assert.ok(withPe.pooled > 1e-3, `${order}: the encoding makes the order visible (${withPe.pooled})`);
+  }
+});
+
+test('orders offered: all permutations up to 4 tokens, swaps, reversal and rotation beyond', () => {
+  assert.equal(offeredOrders(3).length, 6);
+  assert.equal(offeredOrders(4).length, 24);
+  assert.equal(new Set(offeredOrders(4).map(String)).size, 24);
+  const five = offeredOrders(5);
+  assert.deepEqual(five.map(String), ['0,1,2,3,4', '1,0,2,3,4', '0,2,1,3,4', '0,1,3,2,4', '0,1,2,4,3', '4,3,2,1,0', '1,2,3,4,0']);
+  for (const o of [...offeredOrders(4), ...five]) assert.ok(isPermutation(o, o.length));
+  assert.equal(isPermutation([0, 0, 1], 3), false);
+  assert.equal(isPermutation([0, 1], 3), false);
+  assert.equal(isPermutation([0, 1, 3], 3), false);
+});
+
+test('position only: the encodings\' dot product is Σ cos(ω_i k), and RoPE\'s same-vector score follows the pairs\' cosines', () => {
+  const d = 32;
+  const span = 40;
+  const table = Float64Array.from({ length: (span + 1) * d }, (_, i) => sinusoid(d)(Math.floor(i / d), i % d));
+  const got = encodingSimilarity(table, span, d);
+  for (let k = 0; k <= span; k++) {
+    let want = 0;
+    for (let i = 0; i < d / 2; i++) want += Math.cos(k * 10000 ** ((-2 * i) / d));
+    assert.ok(Math.abs(got[k] - want / (d / 2)) < 1e-12, `k = ${k}`);
+  }
+  assert.ok(Math.abs(got[0] - 1) < 1e-15);
+  // RoPE with a float64 rotation: per sample, ⟨R(p)q, R(p+k)q⟩/|q|² = Σ_i (q_i² + q_{i+d/2}²) cos(θ_i k) / |q|²
+  const seen = [];
+  const rotate = (x, positions, width) => {
+    seen.push(Array.from(x.slice(0, width)));
+    return flat(positions.map((p, t) => ropeRotate(width)(Array.from(x.slice(t * width, t * width + width)), p)));
+  };
+  const { same, unrelated } = ropeSimilarity(rotate, d, span, { samples: 3, seed: 9, p: 5 });
+  const qs = seen.filter((_, i) => i % 2 === 0);
+  assert.equal(qs.length, 3);
+  for (let k = 0; k <= span; k++) {
+    let want = 0;
+    for (const q of qs) {
+      const norm = q.reduce((s, v) => s + v * v, 0);
+      for (let i = 0; i < d / 2; i++) want += ((q[i] ** 2 + q[i + d / 2] ** 2) * Math.cos(k * 10000 ** ((-2 * i) / d))) / norm / 3;
+    }
+    assert.ok(Math.abs(same[k] - want) < 1e-12, `k = ${k}: ${same[k]} vs ${want}`);
+    assert.ok(Math.abs(unrelated[k]) < 1, `k = ${k}`);
+  }
+});

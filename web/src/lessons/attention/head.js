@@ -1,0 +1,67 @@
+// Section 1: one attention head on the typed sentence, with no position
+// information: X, the scores QKᵀ/√d, the softmax weights, the output rows,
+// and (folded) the seeded W_q, W_k, W_v.
+import { h, fmt, paragraphs } from '../../lib/dom.js';
+import { section, readout } from '../../lib/lesson.js';
+import { createMatrix, absMax, tokenLabels, sentenceName } from './matrix.js';
+
+export function createHeadSection(app, { quiz }) {
+  const { t } = app;
+  const info = readout('attention-readout');
+  let current = null;
+  const name = (what) => () => `sinpe_attention_${what}_${sentenceName(current.words)}_d${current.d}_seed${current.s.seed}`;
+  const describe = (r, c) => {
+    const { words, n, plain } = current;
+    info.textContent = t('lessons.attention.readout', { row: r, token: words[r], col: c, other: words[c], score: fmt(plain.scores[r * n + c], 4), weight: fmt(plain.weights[r * n + c], 4) });
+  };
+  const describeOut = (r, c) => {
+    const { words, d, plain } = current;
+    info.textContent = t('lessons.attention.outReadout', { row: r, token: words[r], col: c, value: fmt(plain.out[r * d + c], 4) });
+  };
+  const describeX = (r, c) => {
+    const { words, d, plain } = current;
+    info.textContent = t('lessons.attention.xReadout', { row: r, token: words[r], col: c, value: fmt(plain.input[r * d + c], 4) });
+  };
+  const x = createMatrix(app, { className: 'matrix-x', name: name('X'), onCell: describeX });
+  const scores = createMatrix(app, { className: 'matrix-scores', name: name('scores'), onCell: describe });
+  const weights = createMatrix(app, { className: 'matrix-weights', name: name('weights'), onCell: describe });
+  const out = createMatrix(app, { className: 'matrix-out', name: name('outputs'), onCell: describeOut });
+  const w = ['wq', 'wk', 'wv'].map((key) => [key, createMatrix(app, { className: `matrix-${key}`, name: name(key) })]);
+  const details = h('details', { class: 'attention-w' }, h('summary', {}, t('lessons.attention.wTitle')), h('div', { class: 'attention-grid' }, ...w.map(([, m]) => m.element)));
+
+  const element = section(
+    t('lessons.attention.headTitle'),
+    quiz,
+    ...paragraphs(t('lessons.attention.headText')),
+    x.element,
+    h('div', { class: 'attention-grid attention-pair' }, scores.element, weights.element),
+    out.element,
+    info,
+    details,
+    h('p', { class: 'note attention-seed-note' }, t('lessons.attention.seedNote')),
+  );
+  element.classList.add('attention-head');
+
+  return {
+    element,
+    update(run) {
+      current = run;
+      const { words, n, d, plain } = run;
+      const labels = tokenLabels(words);
+      const dims = Array.from({ length: d }, (_, c) => String(c));
+      const xMax = absMax(plain.input);
+      x.update({ caption: t('lessons.attention.x'), values: plain.input, rows: n, cols: d, rowLabels: labels, colLabels: dims, cmap: 'rdbu', vmin: -xMax, vmax: xMax });
+      const sMax = absMax(plain.scores);
+      scores.update({ caption: t('lessons.attention.scores'), values: plain.scores, rows: n, cols: n, rowLabels: labels, colLabels: words, cmap: 'rdbu', vmin: -sMax, vmax: sMax });
+      weights.update({ caption: t('lessons.attention.weights'), values: plain.weights, rows: n, cols: n, rowLabels: labels, colLabels: words, cmap: 'blues', vmin: 0, vmax: 1 });
+      const oMax = absMax(plain.out);
+      out.update({ caption: t('lessons.attention.out'), values: plain.out, rows: n, cols: d, rowLabels: labels, colLabels: dims, cmap: 'rdbu', vmin: -oMax, vmax: oMax });
+      for (const [key, m] of w) {
+        const values = run.weights[key];
+        const max = absMax(values);
+        m.update({ caption: t(`lessons.attention.${key}`), values, rows: d, cols: d, rowLabels: dims, colLabels: dims, cmap: 'rdbu', vmin: -max, vmax: max });
+      }
+      describe(0, Math.min(1, n - 1));
+    },
+  };
+}
