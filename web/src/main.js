@@ -257,12 +257,6 @@ const app = {
   },
   t,
   setState,
-  // the lesson ids in course order (for a lesson that lists the course)
-  lessons: LESSONS,
-  // the current lesson's registry entry (for controls a lesson draws itself)
-  get lesson() {
-    return lessonById(state.lesson);
-  },
 };
 
 /**

@@ -1,13 +1,13 @@
 // The course map at the site's start: every lesson of the course, in the
-// registry's order (app.lessons), as a link with one line on what the
+// registry's order (the context's lessonIds), as a link with one line on what the
 // learner can do after it (courseMap.outcomes.<id> in the strings).
 import { h } from '../../lib/dom.js';
 
-export function createCourseMap(app) {
-  const { t } = app;
+export function createCourseMap(ctx) {
+  const { t } = ctx;
   const list = h('ol', { class: 'course-map-list' });
-  for (const id of app.lessons) {
-    const params = new URLSearchParams({ lesson: id, lang: app.state.lang });
+  for (const id of ctx.lessonIds) {
+    const params = new URLSearchParams({ lesson: id, lang: ctx.state.lang });
     list.append(
       h(
         'li',
@@ -16,10 +16,10 @@ export function createCourseMap(app) {
           'a',
           {
             href: `#${params}`,
-            'aria-current': id === app.state.lesson ? 'page' : null,
+            'aria-current': id === ctx.state.lesson ? 'page' : null,
             onclick: (e) => {
               e.preventDefault();
-              app.setState({ lesson: id });
+              ctx.setState({ lesson: id });
             },
           },
           t(`lessons.${id}.nav`),

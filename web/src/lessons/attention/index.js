@@ -14,10 +14,12 @@ import { runLesson } from './run.js';
 
 export default {
   id: 'attention',
-  mount(root, app, controlsElement) {
+  mount(root, ctx) {
+    const app = ctx;
+    const controlsElement = ctx.controls;
     const parts = {};
     const quizzes = createQuizzes(app, () => parts);
-    const lesson = app.lesson;
+    const { lesson } = ctx;
     parts.head = createHeadSection(app, { quiz: quizzes.head.element });
     parts.shuffle = createShuffleSection(app, { quiz: quizzes.shuffle.element, lesson });
     parts.distance = createDistanceSection(app, { quiz: quizzes.distance.element, lesson });
