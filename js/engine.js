@@ -77,8 +77,9 @@ export class Engine {
     let at = this.requestAt / 8;
     heap[at++] = entries.length;
     for (let k = 0; k < entries.length; k++) {
-      const [i, v] = entries[k];
-      heap[at++] = i;
+      const entry = entries[k]; // by index: no iterator runs
+      const v = entry[1];
+      heap[at++] = entry[0];
       if (v instanceof Float64Array) {
         heap[at++] = v.length;
         heap.set(v, at);

@@ -165,23 +165,22 @@ class Encoder {
     }
   }
 
-  // out (when given) or a new Float32Array of `length`; returns [write view, returned array].
+  // out (when given) or a new Float32Array of `length`: { view (written), array (returned) }.
   #out(out, length, name = 'options.out') {
     if (out === undefined) {
       const a = new Float32Array(length);
-      return [a, a];
+      return { view: a, array: a };
     }
-    const info = outArg(name, out, Float32Array, length);
-    return [info.view, info.array];
+    return outArg(name, out, Float32Array, length);
   }
 
   encode(positions, dModel, options) {
     const { e, snap, parsed, d } = this.#readSinusoid(dModel, options, EXTRA.out);
     const p = positionsArg('positions', positions, elementWidth(d));
     return this.#withPlan(e, parsed, d, (h) => {
-      const [view, result] = this.#out(snap.out, p.length * d);
-      e.encode(h, d, p, view, parsed.context);
-      return result;
+      const out = this.#out(snap.out, p.length * d);
+      e.encode(h, d, p, out.view, parsed.context);
+      return out.array;
     });
   }
 
@@ -199,9 +198,9 @@ class Encoder {
       numberType(startName, start);
       numberType(countName, count);
       e.checkRows(h, start, count, d, parsed.context, startName, countName);
-      const [view, result] = this.#out(snap.out, count * d);
-      e.rows(h, d, start, count, view, parsed.context);
-      return result;
+      const out = this.#out(snap.out, count * d);
+      e.rows(h, d, start, count, out.view, parsed.context);
+      return out.array;
     });
   }
 
@@ -213,9 +212,9 @@ class Encoder {
       numberType('width', width);
       if (typeof cls !== 'boolean') fail(TypeError, `options.clsToken must be a boolean, got ${describe(cls)}`);
       e.checkGrid(h, d, height, width, cls, parsed.context);
-      const [view, result] = this.#out(snap.out, (height * width + (cls ? 1 : 0)) * d);
-      e.grid2d(h, d, height, width, cls, view, parsed.context);
-      return result;
+      const out = this.#out(snap.out, (height * width + (cls ? 1 : 0)) * d);
+      e.grid2d(h, d, height, width, cls, out.view, parsed.context);
+      return out.array;
     });
   }
 
