@@ -18,11 +18,11 @@ namespace sinpe::glue {
 //   [entry count, then per entry: option index, value
 //                                 (array options: length, values...)]
 double request_address(double doubles);
-double scratch_address();                           // float[scratch_floats()]: results, in-place data
+double scratch_address();  // float[scratch_floats()]: results, in-place data
 double scratch_floats();
 double positions_address();  // double[positions_capacity()]
 double positions_capacity();
-double lut_address();     // uint8[lut_bytes()]: a heatmap's RGBA colormap
+double lut_address();  // uint8[lut_bytes()]: a heatmap's RGBA colormap
 double lut_bytes();
 double result_address();  // double[4]: the bad position's index, the bad element of an array option
 
