@@ -171,7 +171,7 @@ export function fail(ErrorType, message) {
 }
 
 /** An integer number in [min, max]. */
-export function integerArg(name, v, { min = 0, max = Number.MAX_SAFE_INTEGER } = {}) {
+export function integerArg(name, v, min = 0, max = Number.MAX_SAFE_INTEGER) {
   if (typeof v !== 'number') fail(TypeError, `${name} must be a number, got ${describe(v)}`);
   if (!isInteger(v) || v < min || v > max)
     fail(RangeError, `${name} must be an integer in [${min}, ${max}], got ${describe(v)}`);
@@ -219,7 +219,7 @@ function expectedTypes(Types) {
  * Refused with a TypeError: anything without a typed array's internal slots
  * (Proxies, objects inheriting from a typed-array prototype, frozen
  * look-alikes), other typed-array kinds, arrays over a SharedArrayBuffer
- * (unless `shared: true`, for inputs that are copied before use), arrays
+ * (unless `shared`, for inputs that are copied before use), arrays
  * whose buffer is detached (`<name> is detached`) and fixed-length arrays left
  * out of bounds by a resizable buffer that shrank (`<name> is out of bounds`).
  *
@@ -231,7 +231,7 @@ function expectedTypes(Types) {
  *
  * Returns { array, view, type, length, buffer, byteOffset, byteLength }.
  */
-export function typedArrayArg(name, value, Types, { shared = false } = {}) {
+export function typedArrayArg(name, value, Types, shared = false) {
   const type = typeof value === 'object' && value !== null ? typedArrayName(value) : undefined;
   const Type = type === undefined ? undefined : CONSTRUCTORS.get(type);
   if (Type === undefined || !Types.includes(Type)) {
@@ -311,7 +311,7 @@ function numbersCopy(name, value, width) {
       const hint = got === 'Object' ? ' (a Proxy or an object that only looks like a typed array is not one)' : '';
       fail(TypeError, `${name} must be an Array or a numeric typed array, got ${got}${hint}`);
     }
-    info = typedArrayArg(name, value, NUMERIC_TYPES, { shared: true });
+    info = typedArrayArg(name, value, NUMERIC_TYPES, true);
     n = info.length;
   }
   checkElements(name, n, width);
@@ -352,20 +352,17 @@ function numbersCopy(name, value, width) {
  * The copy is what the module reads, so an `out` sharing memory with the
  * positions can never change a result.
  */
-export function positionsArg(name, value, { width = 1 } = {}) {
+export function positionsArg(name, value, width = 1) {
   return numbersCopy(name, value, width);
 }
 
 /**
  * A list of numbers (an option such as a per-frequency factor) as a
  * fresh Float64Array copy; Array or numeric typed array as for positionsArg.
- * With `length`, exactly that many values.
+ * Its length and values are the core's to check.
  */
-export function numberArrayArg(name, value, { length } = {}) {
-  const copy = numbersCopy(name, value, 1);
-  if (length !== undefined && copy.length !== length)
-    fail(RangeError, `${name} must have length ${length}, got ${copy.length}`);
-  return copy;
+export function numberArrayArg(name, value) {
+  return numbersCopy(name, value, 1);
 }
 
 /**

@@ -1,30 +1,47 @@
-// The JavaScript half of the binding: option slots, plans, and the chunk loops
-// that move data between the module's scratch buffers and JS-owned arrays
+// The JavaScript half of the binding: plans, and the chunk loops that move
+// data between the module's scratch buffers and JS-owned arrays
 // (`out.set(HEAPF32.subarray(…))`). The glue (cpp/bindings/glue.cpp) converts
 // numbers and calls the core; the core validates. A status other than 0 is
-// thrown as the error the vocabulary gives it (errors.js), with `context`
-// naming the call's arguments.
+// thrown as the error the vocabulary gives it (errors.js), with the context the
+// calling method passes: the names and values of its own arguments.
+//
+// Nothing here keeps a call's values between calls. A call's options go into a
+// request block that the plan call reads and clears; the plan is a handle the
+// call owns and releases (or a prepared encoder owns); the error context is an
+// argument of every check. Every value handed to an Engine method is a plain
+// private value (numbers, strings, the package's own typed-array views): no
+// code of the caller's runs from here on.
 import { statusError, vocabulary } from './errors.js';
 
 const OPTION_INDEX = new Map(vocabulary.options.map((o, i) => [o.name, i]));
-export const KIND = Object.freeze({ rows: 0, grid: 1, rope: 2 });
+const CODES = new Map(vocabulary.statuses.map((s) => [s.name, s.code]));
+// Status code -> the array option whose rule it reports (bad_short_factor -> shortFactor).
+const ARRAY_OPTION_OF = new Map(
+  vocabulary.options.filter((o) => o.type === 'numberArray').map((o) => [CODES.get(`bad_${snake(o.name)}`), o.name]),
+);
+
+/** The vocabulary index of an option name, or undefined. */
+export function optionIndex(name) {
+  return OPTION_INDEX.get(name);
+}
 
 export class Engine {
   #m;
-  #context = {}; // names and values of the current call, for error messages
-  #more = undefined; // and the plan's width
 
   constructor(module) {
     this.#m = module;
     const m = module;
-    this.values = m.optionValuesAddress() / 8;
-    this.given = m.optionGivenAddress() / 8;
     this.scratch = m.scratchAddress();
     this.scratchFloats = m.scratchFloats();
     this.positions = m.positionsAddress();
     this.positionCapacity = m.positionsCapacity();
     this.lut = m.lutAddress();
+    this.lutBytes = m.lutBytes();
     this.result = m.resultAddress() / 8;
+    /** Plan kinds by name, as the glue numbers them. */
+    this.kind = Object.freeze(Object.fromEntries(m.kindNames().split(',').map((name, i) => [name, i])));
+    this.requestAt = m.requestAddress(1);
+    this.requestCapacity = 1;
     this.busy = false; // inside a chunks() callback: the scratch is the caller's view
   }
 
@@ -32,49 +49,64 @@ export class Engine {
     return this.#m;
   }
 
-  // Throws the error for `status` (when not 0) with the current call's
-  // context; the context object is built only then.
-  check(status, extra) {
-    if (status !== 0) throw statusError(status < 0 ? -status : status, { ...this.#context, ...this.#more, ...extra });
+  /** Throws the error for `status` (when not 0), its message filled from `context`. */
+  check(status, context, extra) {
+    if (status !== 0) throw statusError(status < 0 ? -status : status, extra === undefined ? context : { ...context, ...extra });
   }
 
-  /** Writes the call's options into the option slots; `options` maps names to converted values. */
-  setOptions(options, context, more) {
-    this.#context = context;
-    this.#more = more;
+  /**
+   * A plan for `request` ({ kind, family, layout, entries: [[option index,
+   * number | boolean | Float64Array], …] }) at `width`: a handle the caller
+   * owns until release(h). owned: made for a prepared encoder, never shared
+   * with the plan cache. The options are written into the request block and
+   * read back by the plan call right after, with nothing in between.
+   */
+  plan(request, width, context, owned = false) {
     const m = this.#m;
-    const heap = m.HEAPF64;
-    for (let i = this.given, end = this.given + OPTION_INDEX.size; i < end; i++) heap[i] = 0;
-    for (const name in options) {
-      const i = OPTION_INDEX.get(name);
-      if (i === undefined) continue;
-      const v = options[name];
-      if (v instanceof Float64Array) {
-        const at = m.numbersAddress(i, v.length);
-        if (at === 0) this.check(-statusCode(`bad_${snake(name)}`));
-        m.HEAPF64.set(v, at / 8); // HEAPF64 read again: numbersAddress may have grown memory
-        m.HEAPF64[this.values + i] = v.length;
-      } else {
-        m.HEAPF64[this.values + i] = typeof v === 'boolean' ? Number(v) : v;
-      }
-      m.HEAPF64[this.given + i] = 1;
+    const entries = request.entries;
+    let doubles = 1;
+    for (let k = 0; k < entries.length; k++) {
+      const v = entries[k][1];
+      doubles += v instanceof Float64Array ? 2 + v.length : 2;
     }
+    if (doubles > this.requestCapacity) {
+      this.requestAt = m.requestAddress(doubles); // may grow memory: HEAPF64 is read after it
+      this.requestCapacity = doubles;
+    }
+    const heap = m.HEAPF64;
+    let at = this.requestAt / 8;
+    heap[at++] = entries.length;
+    for (let k = 0; k < entries.length; k++) {
+      const entry = entries[k]; // by index: no iterator runs
+      const v = entry[1];
+      heap[at++] = entry[0];
+      if (v instanceof Float64Array) {
+        heap[at++] = v.length;
+        heap.set(v, at);
+        at += v.length;
+      } else heap[at++] = typeof v === 'boolean' ? Number(v) : v;
+    }
+    const h = owned
+      ? m.prepare(request.kind, request.family, request.layout, width, doubles)
+      : m.plan(request.kind, request.family, request.layout, width, doubles);
+    if (h < 0) this.check(h, context, this.#badElement(-h, context, width));
+    return h;
   }
 
-  /** A plan for the options just set: a handle valid until the next plan() (0), or owned (prepare). */
-  plan(kind, family, layout, width, owned = false) {
-    const h = owned ? this.#m.prepare(kind, family, layout, width) : this.#m.plan(kind, family, layout, width);
-    this.check(h < 0 ? h : 0);
-    return h;
+  // For a bad_<array option> status: which element (the glue's answer in
+  // result[0], result[1]) and how many the width wants.
+  #badElement(code, context, width) {
+    const name = ARRAY_OPTION_OF.get(code);
+    if (name === undefined) return undefined;
+    const heap = this.#m.HEAPF64;
+    const index = heap[this.result];
+    const value = heap[this.result + 1];
+    const element = index >= 0 ? `options.${name}[${index}] = ${value}` : `${value} values`;
+    return { element, pairs: width / 2 };
   }
 
   release(handle) {
     this.#m.release(handle);
-  }
-
-  setContext(context, more) {
-    this.#context = context;
-    this.#more = more;
   }
 
   // Copies positions[at … at+n) into the positions scratch.
@@ -83,7 +115,7 @@ export class Engine {
   }
 
   // Every position, chunk by chunk, before anything is written.
-  checkPositions(positions, name = 'positions') {
+  checkPositions(positions, context, name = 'positions') {
     const cap = this.positionCapacity;
     for (let at = 0; at < positions.length; at += cap) {
       const n = Math.min(cap, positions.length - at);
@@ -91,7 +123,7 @@ export class Engine {
       const s = this.#m.checkPositions(n);
       if (s !== 0) {
         const index = at + this.#m.HEAPF64[this.result];
-        this.check(s, { position: `${name}[${index}]`, value: positions[index] });
+        this.check(s, context, { position: `${name}[${index}]`, value: positions[index] });
       }
     }
   }
@@ -101,31 +133,31 @@ export class Engine {
     return { startName, countName, start, count, position: `rows [${start}, ${end}) from ${startName} and ${countName}`, value: count > 0 ? end - 1 : start };
   }
 
-  checkRows(h, start, count, width, startName = 'start', countName = 'count') {
+  checkRows(h, start, count, width, context, startName = 'start', countName = 'count') {
     const s = this.#m.checkRows(h, start, count);
-    if (s !== 0) this.check(s, { ...this.#rowRangeContext(start, count, startName, countName), rows: count, width });
+    if (s !== 0) this.check(s, context, { ...this.#rowRangeContext(start, count, startName, countName), rows: count, width });
   }
 
   /** Rows start … start+count−1 (width d) into `out` (a Float32Array of count·d), checked by checkRows first. */
-  rows(h, d, start, count, out) {
+  rows(h, d, start, count, out, context) {
     const m = this.#m;
     const per = Math.max(1, Math.floor(this.scratchFloats / d));
     const base = this.scratch / 4;
     for (let done = 0; done < count; done += per) {
       const n = Math.min(per, count - done);
-      this.check(m.rows(h, start + done, n));
+      this.check(m.rows(h, start + done, n), context);
       out.set(m.HEAPF32.subarray(base, base + n * d), done * d);
     }
   }
 
   /** Calls fn(view, firstRow) for each chunk of rows, the view over the scratch. */
-  chunks(h, d, start, count, fn) {
-    this.checkRows(h, start, count, d);
+  chunks(h, d, start, count, fn, context) {
+    this.checkRows(h, start, count, d, context);
     const m = this.#m;
     const per = Math.max(1, Math.floor(this.scratchFloats / d));
     for (let done = 0; done < count; done += per) {
       const n = Math.min(per, count - done);
-      this.check(m.rows(h, start + done, n));
+      this.check(m.rows(h, start + done, n), context);
       const view = new Float32Array(m.HEAPF32.buffer, this.scratch, n * d);
       this.busy = true;
       try {
@@ -140,24 +172,24 @@ export class Engine {
   }
 
   /** Rows at `positions` (a Float64Array copy) into `out`. */
-  encode(h, d, positions, out) {
+  encode(h, d, positions, out, context) {
     const m = this.#m;
     const n = positions.length;
     const per = Math.max(1, Math.min(this.positionCapacity, Math.floor(this.scratchFloats / d)));
-    if (n * d > vocabulary.limits.maxElements) this.check(statusCode('too_large'), { rows: n, width: d, countName: 'positions' });
-    this.checkPositions(positions);
+    if (n * d > vocabulary.limits.maxElements) this.check(statusCode('too_large'), context, { rows: n, width: d, countName: 'positions.length', count: n });
+    this.checkPositions(positions, context);
     const base = this.scratch / 4;
     for (let done = 0; done < n; done += per) {
       const k = Math.min(per, n - done);
       if (n > per || done === 0) this.#loadPositions(positions, done, k);
-      this.check(m.encode(h, k));
+      this.check(m.encode(h, k), context);
       out.set(m.HEAPF32.subarray(base, base + k * d), done * d);
     }
   }
 
   /** x (batch × seqLen rows of width d) += rows start … start+seqLen−1, per sequence. */
-  addTo(h, d, start, seqLen, x) {
-    this.checkRows(h, start, seqLen, d, 'options.start', 'options.seqLen');
+  addTo(h, d, start, seqLen, x, context) {
+    this.checkRows(h, start, seqLen, d, context, 'options.start', 'options.seqLen');
     const m = this.#m;
     const per = Math.max(1, Math.floor(this.scratchFloats / d));
     const base = this.scratch / 4;
@@ -167,34 +199,34 @@ export class Engine {
         const n = Math.min(per, seqLen - r);
         const at = (b * seqLen + r) * d;
         m.HEAPF32.set(x.subarray(at, at + n * d), base);
-        this.check(m.addRows(h, start + r, n));
+        this.check(m.addRows(h, start + r, n), context);
         x.set(m.HEAPF32.subarray(base, base + n * d), at);
       }
   }
 
-  checkGrid(h, d, height, width, cls) {
+  checkGrid(h, d, height, width, cls, context) {
     const s = this.#m.checkGrid(h, height, width, cls);
     if (s !== 0)
-      this.check(s, { countName: 'height/width', count: `${height} × ${width}`, rows: height * width + (cls ? 1 : 0), width: d });
+      this.check(s, context, { countName: 'height/width', count: `${height} × ${width}`, rows: height * width + (cls ? 1 : 0), width: d });
   }
 
   /** The (height·width + cls) cells of a 2-D grid into `out`, checked by checkGrid first. */
-  grid2d(h, d, height, width, cls, out) {
+  grid2d(h, d, height, width, cls, out, context) {
     const m = this.#m;
     const cells = height * width + (cls ? 1 : 0);
     const per = Math.max(1, Math.floor(this.scratchFloats / d));
     const base = this.scratch / 4;
     for (let done = 0; done < cells; done += per) {
       const n = Math.min(per, cells - done);
-      this.check(m.grid2d(h, height, width, cls, done, n));
+      this.check(m.grid2d(h, height, width, cls, done, n), context);
       out.set(m.HEAPF32.subarray(base, base + n * d), done * d);
     }
   }
 
-  checkHeatmap(h, start, count, col0, cols, vmin, vmax) {
+  checkHeatmap(h, start, count, col0, cols, vmin, vmax, context) {
     const s = this.#m.checkHeatmap(h, start, count, col0, cols, vmin, vmax);
     if (s !== 0)
-      this.check(s, {
+      this.check(s, context, {
         ...this.#rowRangeContext(start, count, 'start', 'count'),
         rows: count,
         width: cols,
@@ -206,14 +238,14 @@ export class Engine {
   }
 
   /** RGBA bytes of rows start … start+count−1, columns [col0, col0+cols), into `out`, checked by checkHeatmap first. */
-  heatmap(h, start, count, col0, cols, colormap, vmin, vmax, out) {
+  heatmap(h, start, count, col0, cols, colormap, vmin, vmax, out, context) {
     const m = this.#m;
     if (count === 0 || cols === 0) return;
     m.HEAPU8.set(colormap, this.lut);
     const per = Math.max(1, Math.floor(this.scratchFloats / cols)); // the scratch holds that many RGBA pixels
     for (let done = 0; done < count; done += per) {
       const n = Math.min(per, count - done);
-      this.check(m.heatmap(h, start + done, n, col0, cols, vmin, vmax));
+      this.check(m.heatmap(h, start + done, n, col0, cols, vmin, vmax), context);
       out.set(m.HEAPU8.subarray(this.scratch, this.scratch + n * cols * 4), done * cols * 4);
     }
   }
@@ -228,39 +260,43 @@ export class Engine {
     return this.#m.attentionFactor(h);
   }
 
+  checkRope(h, layout, headDim, context) {
+    this.check(this.#m.checkRope(h, layout, headDim), context);
+  }
+
   /** cos/sin cache rows for start … start+count−1 into cos and sin (count·half each). */
-  ropeCacheRows(h, half, start, count, cos, sin) {
+  ropeCacheRows(h, half, start, count, cos, sin, context) {
     const m = this.#m;
     const per = Math.max(1, Math.floor(this.scratchFloats / (2 * half)));
     const base = this.scratch / 4;
     for (let done = 0; done < count; done += per) {
       const n = Math.min(per, count - done);
-      this.check(m.ropeCacheRows(h, start + done, n));
+      this.check(m.ropeCacheRows(h, start + done, n), context);
       cos.set(m.HEAPF32.subarray(base, base + n * half), done * half);
       sin.set(m.HEAPF32.subarray(base + n * half, base + 2 * n * half), done * half);
     }
   }
 
   /** cos/sin cache rows at `positions` (a Float64Array copy). */
-  ropeCache(h, half, positions, cos, sin) {
+  ropeCache(h, half, positions, cos, sin, context) {
     const m = this.#m;
     const n = positions.length;
-    this.checkPositions(positions);
+    this.checkPositions(positions, context);
     const per = Math.max(1, Math.min(this.positionCapacity, Math.floor(this.scratchFloats / (2 * half))));
     const base = this.scratch / 4;
     for (let done = 0; done < n; done += per) {
       const k = Math.min(per, n - done);
       this.#loadPositions(positions, done, k);
-      this.check(m.ropeCache(h, k));
+      this.check(m.ropeCache(h, k), context);
       cos.set(m.HEAPF32.subarray(base, base + k * half), done * half);
       sin.set(m.HEAPF32.subarray(base + k * half, base + 2 * k * half), done * half);
     }
   }
 
   /** Rotates x ([token][head][dim], tokens at `positions`) in place. */
-  applyRope(h, layout, headDim, positions, numHeads, x) {
+  applyRope(h, layout, headDim, positions, numHeads, x, context) {
     const m = this.#m;
-    this.checkPositions(positions);
+    this.checkPositions(positions, context);
     const n = positions.length;
     const base = this.scratch / 4;
     const token = numHeads * headDim;
@@ -271,7 +307,7 @@ export class Engine {
         const k = Math.min(tokensPer, n - t);
         this.#loadPositions(positions, t, k);
         m.HEAPF32.set(x.subarray(t * token, (t + k) * token), base);
-        this.check(m.ropeApply(h, layout, headDim, k, numHeads));
+        this.check(m.ropeApply(h, layout, headDim, k, numHeads), context);
         x.set(m.HEAPF32.subarray(base, base + k * token), t * token);
       }
       return;
@@ -284,14 +320,13 @@ export class Engine {
         const k = Math.min(headsPer, numHeads - g);
         const at = t * token + g * headDim;
         m.HEAPF32.set(x.subarray(at, at + k * headDim), base);
-        this.check(m.ropeApply(h, layout, headDim, 1, k));
+        this.check(m.ropeApply(h, layout, headDim, 1, k), context);
         x.set(m.HEAPF32.subarray(base, base + k * headDim), at);
       }
     }
   }
 }
 
-const CODES = new Map(vocabulary.statuses.map((s) => [s.name, s.code]));
 export function statusCode(name) {
   return CODES.get(name);
 }

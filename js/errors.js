@@ -24,29 +24,48 @@ function show(v) {
   return String(v);
 }
 
+const { create, assign, hasOwn } = Object;
+const OPTION_NAMES = new Set(vocabulary.options.map((o) => o.name));
+
 /**
  * The error for a non-ok status: its class and message from the vocabulary,
- * placeholders ({dModel}, {preset}, ...) filled from `context`.
+ * placeholders ({dModel}, {preset}, ...) filled from `context` (own properties
+ * only: the call's own values, never anything inherited). An option's
+ * placeholder ({base}, {lowFreqFactor}) is its given value, else its default
+ * for the call's preset or rope type.
  */
 export function statusError(code, context) {
   const status = byCode.get(code);
   if (status === undefined) return new Error(`sinpe: internal status ${code}`);
-  const values = { ...COMMON, ...context };
-  const options = context.options ?? {};
+  const values = assign(create(null), COMMON, context);
+  const options = hasOwn(values, 'options') ? values.options : create(null);
+  const given = (key) => hasOwn(options, key);
   // An option's own status: its given value.
-  if (status.argument.startsWith('options.') && values.value === undefined)
-    values.value = options[status.argument.slice('options.'.length)];
-  const family = context.family === 'ropeType' ? vocabulary.ropeTypes : vocabulary.presets;
-  const entry = family.find((f) => f.name === context.familyName);
+  if (status.argument.startsWith('options.') && values.value === undefined) {
+    const key = status.argument.slice('options.'.length);
+    if (given(key)) values.value = options[key];
+  }
+  const rope = values.family === 'ropeType';
+  const family = rope ? vocabulary.ropeTypes : vocabulary.presets;
+  const entry = family.find((f) => f.name === values.familyName);
   if (entry) values.reads ??= entry.reads.join(', ') || 'none';
-  values.family = context.family === 'ropeType' ? 'ropeType' : 'preset';
+  values.family = rope ? 'ropeType' : 'preset';
   values.given ??= Object.keys(options)
-    .filter((k) => vocabulary.options.some((o) => o.name === k))
+    .filter((k) => OPTION_NAMES.has(k))
     .map((k) => `options.${k}`)
     .join(', ');
-  const message = status.message.replace(/\{(\w+)\}/g, (whole, key) =>
-    values[key] === undefined ? whole : key === 'value' || key === 'base' ? show(values[key]) : String(values[key]),
-  );
+  const fill = (key) => {
+    if (values[key] !== undefined) return values[key];
+    if (!OPTION_NAMES.has(key)) return undefined;
+    if (given(key)) return options[key];
+    const fallback = entry && hasOwn(entry.defaults, key) ? entry.defaults[key] : null;
+    return fallback === null ? undefined : fallback;
+  };
+  const message = status.message.replace(/\{(\w+)\}/g, (whole, key) => {
+    const v = fill(key);
+    if (v === undefined) return whole;
+    return key === 'value' || OPTION_NAMES.has(key) ? show(v) : String(v);
+  });
   return new (CLASSES[status.error] ?? Error)(`sinpe: ${message}`);
 }
 

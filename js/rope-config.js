@@ -44,12 +44,37 @@ const REQUIRED_BY_TRANSFORMERS = {
 
 // Older spellings of rope types that transformers' config classes rename:
 // Phi3Config turns the first Phi-3 releases' 'su' into 'longrope'.
-const ROPE_TYPE_ALIASES = { su: 'longrope' };
+const ROPE_TYPE_ALIASES = new Map([['su', 'longrope']]);
 
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 // config.json's null means "not set" to transformers (`.get(key)` is None).
 const present = (v) => v !== undefined && v !== null;
-const show = (v) => (typeof v === 'string' ? `'${v}'` : Array.isArray(v) ? `an array of ${v.length}` : String(v));
+const show = (v) =>
+  typeof v === 'string'
+    ? `'${v}'`
+    : Array.isArray(v)
+      ? `an array of ${v.length}`
+      : typeof v === 'object' && v !== null
+        ? 'an object'
+        : String(v);
+
+// The config as plain data: each object's own enumerable string keys (the
+// rule the package applies to every options object: inherited properties,
+// from a prototype or a polluted Object.prototype, are not config keys), each
+// value read once, objects without a prototype. Shared or cyclic objects are
+// copied once per path and refused beyond a sane depth.
+function ownData(value, depth = 0) {
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth > 64) throw fail(RangeError, 'config is nested more than 64 levels deep');
+  if (Array.isArray(value)) {
+    const out = [];
+    for (let i = 0; i < value.length; i++) out.push(ownData(value[i], depth + 1));
+    return out;
+  }
+  const out = Object.create(null);
+  for (const key of Object.keys(value)) out[key] = ownData(value[key], depth + 1);
+  return out;
+}
 
 function fail(ErrorClass, message) {
   return new ErrorClass(`sinpe: ${message}`);
@@ -125,6 +150,7 @@ function ropeObject(config, at) {
  */
 export function ropeOptionsFromConfig(config) {
   if (!isObject(config)) throw fail(TypeError, `config must be a parsed config.json object, got ${show(config)}`);
+  config = ownData(config);
   let at = 'config';
   // Multimodal configs keep the language model's settings in text_config.
   if (!present(config.num_attention_heads) && !present(config.head_dim) && isObject(config.text_config)) {
@@ -188,7 +214,7 @@ export function ropeOptionsFromConfig(config) {
   if (typeof typeName !== 'string') {
     throw fail(TypeError, `${paramsPath}.${typeKey} must be a string, got ${show(typeName)}`);
   }
-  const ropeType = ROPE_TYPE_ALIASES[typeName] ?? typeName;
+  const ropeType = ROPE_TYPE_ALIASES.get(typeName) ?? typeName;
   const typeEntry = vocabulary.ropeTypes.find((t) => t.name === ropeType);
   if (!typeEntry) {
     throw fail(

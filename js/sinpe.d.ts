@@ -245,7 +245,7 @@ export interface RopeOptions {
   maxPositions?: number;
   /** `original_max_position_embeddings`: yarn, longrope, llama3 (default 8192). */
   originalMaxPositions?: number;
-  /** Current sequence length: dynamic (grows the base beyond maxPositions), longrope (long factors beyond L). */
+  /** Current sequence length, an integer in [1, 2^24] (2^24 covers positions up to 2^24 − 1): dynamic (grows the base beyond maxPositions), longrope (long factors beyond L). */
   seqLen?: number;
   /** llama3: default 1. */
   lowFreqFactor?: number;

@@ -13,7 +13,7 @@ import {
   snapshotOptions,
   typedArrayArg,
 } from './args.js';
-import { Engine, KIND, statusCode } from './engine.js';
+import { Engine, optionIndex, statusCode } from './engine.js';
 import { statusError, vocabulary } from './errors.js';
 import { loadModule } from './load.js';
 import { ropeOptionsFromConfig } from './rope-config.js';
@@ -35,8 +35,8 @@ const EXTRA = {
 };
 
 const FAMILIES = {
-  preset: { key: 'preset', names: PRESETS, entries: vocabulary.presets, bad: 'bad_preset', kind: KIND.rows },
-  ropeType: { key: 'ropeType', names: ROPE_TYPES, entries: vocabulary.ropeTypes, bad: 'bad_rope_type', kind: KIND.rope },
+  preset: { key: 'preset', names: PRESETS, entries: vocabulary.presets, bad: 'bad_preset', kind: 'rows' },
+  ropeType: { key: 'ropeType', names: ROPE_TYPES, entries: vocabulary.ropeTypes, bad: 'bad_rope_type', kind: 'rope' },
 };
 
 function numberType(name, v) {
@@ -49,11 +49,13 @@ function optionalNumber(snap, key, fallback) {
 }
 
 /**
- * The encoding options of one call: the formula (preset or rope type), the
- * layout, and each option's value converted for the core (the core checks
- * values, and which options the formula reads).
+ * The encoding options of one call, read from the options snapshot: the
+ * formula (preset or rope type), the layout, and each option's value
+ * converted for the core (the core checks values, and which options the
+ * formula reads). Array options are copied here, which may run the caller's
+ * code (element getters): this is part of a call's read phase.
  */
-function encodingOptions(snap, extra, familyName) {
+function encodingOptions(snap, extra, familyName, kinds) {
   const family = FAMILIES[familyName];
   const name = snap[family.key] === undefined ? family.names[0] : snap[family.key];
   if (typeof name !== 'string') fail(TypeError, `options.${family.key} must be a string, got ${describe(name)}`);
@@ -66,7 +68,7 @@ function encodingOptions(snap, extra, familyName) {
     layout = LAYOUTS.indexOf(snap.layout);
     if (layout < 0) throw statusError(statusCode('bad_layout'), { ...context, layout: describe(snap.layout) });
   }
-  const values = {};
+  const entries = [];
   for (const key of Object.keys(snap)) {
     if (key === family.key || (familyName === 'preset' && key === 'layout') || extra.includes(key)) continue;
     const option = OPTIONS.get(key);
@@ -76,13 +78,15 @@ function encodingOptions(snap, extra, familyName) {
       fail(TypeError, `unknown option ${describe(key)}; ${family.key} '${name}' takes: ${known.join(', ')}`);
     }
     const v = snap[key];
-    if (option.type === 'number') values[key] = numberType(`options.${key}`, v);
+    let value;
+    if (option.type === 'number') value = numberType(`options.${key}`, v);
     else if (option.type === 'boolean') {
       if (typeof v !== 'boolean') fail(TypeError, `options.${key} must be a boolean, got ${describe(v)}`);
-      values[key] = v;
-    } else values[key] = numberArrayArg(`options.${key}`, v);
+      value = v;
+    } else value = numberArrayArg(`options.${key}`, v);
+    entries.push([optionIndex(key), value]);
   }
-  return { index, layout, values, context, kind: family.kind };
+  return { request: { kind: kinds[family.kind], family: index, layout, entries }, context };
 }
 
 // The width a positions copy is sized against before the plan checks it: an
@@ -90,12 +94,6 @@ function encodingOptions(snap, extra, familyName) {
 // it does not count here.
 function elementWidth(width) {
   return width >= 1 && width <= vocabulary.limits.maxDModel ? width : 1;
-}
-
-function grayscale() {
-  const lut = new Uint8Array(1024);
-  for (let i = 0; i < 256; i++) lut.set([i, i, i, 255], 4 * i);
-  return lut;
 }
 
 // Frees a prepared encoder's plan in the module when the encoder is collected.
@@ -110,6 +108,13 @@ const ENCODER_METHODS = [
   'ropeFrequencies', 'ropeCache', 'ropeCacheRows', 'applyRope', 'ropeOptionsFromConfig',
 ];
 
+// Every public call has two phases. The read phase turns everything the
+// caller controls (options and nested objects, positions, factor arrays) into
+// private values, each read once; any code of the caller's (a getter, a Proxy
+// trap, an Array element getter) runs here, and nothing of the module has
+// been touched yet. The compute phase makes the call's own plan, checks the
+// typed arrays it writes (brand, length: no code of the caller's runs), fills
+// them and releases the plan, whatever happens.
 class Encoder {
   #e;
   #gray;
@@ -139,44 +144,44 @@ class Encoder {
     return this.#e;
   }
 
-  // A plan for parsed options at `width`; owned = a prepared encoder's own.
-  #plan(parsed, width, extraContext, owned = false) {
+  // Read phase of a sinusoidal call: the options snapshot and their values.
+  #readSinusoid(dModel, options, extra, kind = 'rows') {
     const e = this.#engine();
-    e.setOptions(parsed.values, parsed.context, { dModel: width, rotaryDim: width, ...extraContext });
-    return e.plan(parsed.kind, parsed.index, parsed.layout, width, owned);
-  }
-
-  // Parses the options, then (after `before(d)`, which may run the caller's
-  // code: an Array's element getters) makes the plan. Handle 0 is the plan of
-  // the last plan() call, so nothing of the caller's may run between making it
-  // and using it.
-  #sinusoid(dModel, options, extra, kind = KIND.rows, before = undefined) {
     const snap = snapshotOptions('options', options);
-    const parsed = encodingOptions(snap, extra, 'preset');
-    parsed.kind = kind;
+    const parsed = encodingOptions(snap, extra, 'preset', e.kind);
+    parsed.request.kind = e.kind[kind];
     const d = numberType('dModel', dModel);
-    const early = before?.(elementWidth(d));
-    const h = this.#plan(parsed, d);
-    return { snap, h, d, early };
+    parsed.context.dModel = d;
+    return { e, snap, parsed, d };
   }
 
-  // out (when given) or a new Float32Array of `length`; returns [write view, returned array].
+  // Compute phase: fn(h) with the call's own plan, released afterwards.
+  #withPlan(e, parsed, width, fn) {
+    const h = e.plan(parsed.request, width, parsed.context);
+    try {
+      return fn(h);
+    } finally {
+      e.release(h);
+    }
+  }
+
+  // out (when given) or a new Float32Array of `length`: { view (written), array (returned) }.
   #out(out, length, name = 'options.out') {
     if (out === undefined) {
       const a = new Float32Array(length);
-      return [a, a];
+      return { view: a, array: a };
     }
-    const info = outArg(name, out, Float32Array, length);
-    return [info.view, info.array];
+    return outArg(name, out, Float32Array, length);
   }
 
   encode(positions, dModel, options) {
-    const { snap, h, d, early: p } = this.#sinusoid(dModel, options, EXTRA.out, KIND.rows, (d) =>
-      positionsArg('positions', positions, { width: d }),
-    );
-    const [view, result] = this.#out(snap.out, p.length * d);
-    this.#e.encode(h, d, p, view);
-    return result;
+    const { e, snap, parsed, d } = this.#readSinusoid(dModel, options, EXTRA.out);
+    const p = positionsArg('positions', positions, elementWidth(d));
+    return this.#withPlan(e, parsed, d, (h) => {
+      const out = this.#out(snap.out, p.length * d);
+      e.encode(h, d, p, out.view, parsed.context);
+      return out.array;
+    });
   }
 
   rows(start, count, dModel, options) {
@@ -188,71 +193,92 @@ class Encoder {
   }
 
   #rows(start, count, dModel, options, startName, countName) {
-    const { snap, h, d } = this.#sinusoid(dModel, options, EXTRA.out);
-    numberType(startName, start);
-    numberType(countName, count);
-    this.#e.checkRows(h, start, count, d, startName, countName);
-    const [view, result] = this.#out(snap.out, count * d);
-    this.#e.rows(h, d, start, count, view);
-    return result;
+    const { e, snap, parsed, d } = this.#readSinusoid(dModel, options, EXTRA.out);
+    return this.#withPlan(e, parsed, d, (h) => {
+      numberType(startName, start);
+      numberType(countName, count);
+      e.checkRows(h, start, count, d, parsed.context, startName, countName);
+      const out = this.#out(snap.out, count * d);
+      e.rows(h, d, start, count, out.view, parsed.context);
+      return out.array;
+    });
   }
 
   grid2d(height, width, dModel, options) {
-    const { snap, h, d } = this.#sinusoid(dModel, options, EXTRA.grid2d, KIND.grid);
-    numberType('height', height);
-    numberType('width', width);
+    const { e, snap, parsed, d } = this.#readSinusoid(dModel, options, EXTRA.grid2d, 'grid');
     const cls = snap.clsToken === undefined ? false : snap.clsToken;
-    if (typeof cls !== 'boolean') fail(TypeError, `options.clsToken must be a boolean, got ${describe(cls)}`);
-    const e = this.#e;
-    e.checkGrid(h, d, height, width, cls);
-    const [view, result] = this.#out(snap.out, (height * width + (cls ? 1 : 0)) * d);
-    e.grid2d(h, d, height, width, cls, view);
-    return result;
+    return this.#withPlan(e, parsed, d, (h) => {
+      numberType('height', height);
+      numberType('width', width);
+      if (typeof cls !== 'boolean') fail(TypeError, `options.clsToken must be a boolean, got ${describe(cls)}`);
+      e.checkGrid(h, d, height, width, cls, parsed.context);
+      const out = this.#out(snap.out, (height * width + (cls ? 1 : 0)) * d);
+      e.grid2d(h, d, height, width, cls, out.view, parsed.context);
+      return out.array;
+    });
   }
 
   addTo(x, dModel, options) {
-    const { snap, h, d } = this.#sinusoid(dModel, options, EXTRA.addTo);
-    const seqLenGiven = snap.seqLen !== undefined;
-    const start = optionalNumber(snap, 'start', 0);
-    const xs = typedArrayArg('x', x, [Float32Array]);
-    const n = xs.length;
-    if (n % d !== 0 || n === 0) fail(RangeError, `x.length (${n}) must be a positive multiple of dModel (${d})`);
-    const seqLen = seqLenGiven ? numberType('options.seqLen', snap.seqLen) : n / d;
-    if (seqLenGiven && !(Number.isInteger(seqLen) && seqLen >= 1))
-      fail(RangeError, `options.seqLen must be a positive integer, got ${describe(seqLen)}`);
-    if (n % (seqLen * d) !== 0)
-      fail(RangeError, `x.length (${n}) must be a multiple of options.seqLen × dModel (${seqLen * d})`);
-    this.#e.addTo(h, d, start, seqLen, xs.view);
-    return xs.array;
+    const { e, snap, parsed, d } = this.#readSinusoid(dModel, options, EXTRA.addTo);
+    return this.#withPlan(e, parsed, d, (h) => {
+      const seqLenGiven = snap.seqLen !== undefined;
+      const start = optionalNumber(snap, 'start', 0);
+      const xs = typedArrayArg('x', x, [Float32Array]);
+      const n = xs.length;
+      if (n % d !== 0 || n === 0) fail(RangeError, `x.length (${n}) must be a positive multiple of dModel (${d})`);
+      const seqLen = seqLenGiven ? numberType('options.seqLen', snap.seqLen) : n / d;
+      if (seqLenGiven && !(Number.isInteger(seqLen) && seqLen >= 1))
+        fail(RangeError, `options.seqLen must be a positive integer, got ${describe(seqLen)}`);
+      if (n % (seqLen * d) !== 0)
+        fail(RangeError, `x.length (${n}) must be a multiple of options.seqLen × dModel (${seqLen * d})`);
+      e.addTo(h, d, start, seqLen, xs.view, parsed.context);
+      return xs.array;
+    });
   }
 
   frequencies(dModel, options) {
-    const { h } = this.#sinusoid(dModel, options, EXTRA.none);
-    return this.#e.frequencies(h);
+    const { e, parsed, d } = this.#readSinusoid(dModel, options, EXTRA.none);
+    return this.#withPlan(e, parsed, d, (h) => e.frequencies(h));
+  }
+
+  #grayscale(bytes) {
+    if (this.#gray === undefined) {
+      const lut = new Uint8Array(bytes);
+      const entries = bytes / 4;
+      for (let i = 0; i < entries; i++) {
+        const g = Math.round((i * 255) / (entries - 1));
+        lut.set([g, g, g, 255], 4 * i);
+      }
+      this.#gray = lut;
+    }
+    return this.#gray;
   }
 
   heatmap(start, count, dModel, options) {
-    const { snap, h, d } = this.#sinusoid(dModel, options, EXTRA.heatmap);
-    numberType('start', start);
-    numberType('count', count);
-    const col0 = optionalNumber(snap, 'columnStart', 0);
-    const cols = optionalNumber(snap, 'columns', d - col0);
-    const vmin = optionalNumber(snap, 'vmin', -1);
-    const vmax = optionalNumber(snap, 'vmax', 1);
-    const e = this.#e;
-    e.checkHeatmap(h, start, count, col0, cols, vmin, vmax);
-    let lut;
-    if (snap.colormap === undefined) lut = this.#gray ??= grayscale();
-    else {
-      lut = typedArrayArg('options.colormap', snap.colormap, [Uint8Array, Uint8ClampedArray]).view;
-      if (lut.length !== 1024)
-        fail(TypeError, `options.colormap must be a Uint8Array of 256 RGBA entries (length 1024), got length ${lut.length}`);
-    }
-    let view, result;
-    if (snap.out === undefined) view = result = new Uint8ClampedArray(count * cols * 4);
-    else ({ view, array: result } = outArg('options.out', snap.out, Uint8ClampedArray, count * cols * 4));
-    e.heatmap(h, start, count, col0, cols, lut, vmin, vmax, view);
-    return result;
+    const { e, snap, parsed, d } = this.#readSinusoid(dModel, options, EXTRA.heatmap);
+    return this.#withPlan(e, parsed, d, (h) => {
+      numberType('start', start);
+      numberType('count', count);
+      const col0 = optionalNumber(snap, 'columnStart', 0);
+      const cols = optionalNumber(snap, 'columns', d - col0);
+      const vmin = optionalNumber(snap, 'vmin', -1);
+      const vmax = optionalNumber(snap, 'vmax', 1);
+      const context = parsed.context;
+      e.checkHeatmap(h, start, count, col0, cols, vmin, vmax, context);
+      const bytes = e.lutBytes;
+      let lut;
+      if (snap.colormap === undefined) lut = this.#grayscale(bytes);
+      else {
+        lut = typedArrayArg('options.colormap', snap.colormap, [Uint8Array, Uint8ClampedArray]).view;
+        if (lut.length !== bytes)
+          fail(TypeError, `options.colormap must be a Uint8Array of ${bytes / 4} RGBA entries (length ${bytes}), got length ${lut.length}`);
+      }
+      let view, result;
+      if (snap.out === undefined) view = result = new Uint8ClampedArray(count * cols * 4);
+      else ({ view, array: result } = outArg('options.out', snap.out, Uint8ClampedArray, count * cols * 4));
+      e.heatmap(h, start, count, col0, cols, lut, vmin, vmax, view, context);
+      return result;
+    });
   }
 
   /**
@@ -260,83 +286,101 @@ class Encoder {
    * call only checks its own arguments.
    */
   prepare(dModel, options) {
-    const snap = snapshotOptions('options', options);
-    const parsed = encodingOptions(snap, EXTRA.none, 'preset');
-    const d = numberType('dModel', dModel);
-    const handle = this.#plan(parsed, d, {}, true);
+    const { e, parsed, d } = this.#readSinusoid(dModel, options, EXTRA.none);
+    const handle = e.plan(parsed.request, d, parsed.context, true);
     const prepared = new Prepared(handle, d, parsed.context, () => this.#engine());
-    released?.register(prepared, { engine: this.#e, handle });
+    released?.register(prepared, { engine: e, handle });
     return prepared;
   }
 
   // ---- RoPE ------------------------------------------------------------------
 
-  #rope(rotaryDim, options, extra, before = undefined) {
+  // Read phase of a RoPE call.
+  #readRope(rotaryDim, options, extra) {
+    const e = this.#engine();
     const snap = snapshotOptions('options', options);
-    const parsed = encodingOptions(snap, extra, 'ropeType');
+    const parsed = encodingOptions(snap, extra, 'ropeType', e.kind);
     const r = numberType('rotaryDim', rotaryDim);
-    const early = before?.(elementWidth(r));
-    const h = this.#plan(parsed, r, { rotaryDimName: 'rotaryDim' });
-    return { snap, h, r, early };
+    parsed.context.rotaryDim = r;
+    parsed.context.rotaryDimName = 'rotaryDim';
+    return { e, snap, parsed, r };
   }
 
-  // Caller arrays for a cache of n rows, or new ones.
-  #cacheOut(out, length) {
-    if (out === undefined) return { cos: [new Float32Array(length)], sin: [new Float32Array(length)] };
+  // options.out of a cache call, read: its own enumerable cos and sin (the
+  // same rule as for options), before any of them is checked.
+  #readCacheOut(out) {
+    if (out === undefined) return undefined;
     const o = snapshotOptions('options.out', out);
-    const cos = outArg('options.out.cos', o.cos, Float32Array, length);
-    const sin = outArg('options.out.sin', o.sin, Float32Array, length);
+    return { cos: o.cos, sin: o.sin };
+  }
+
+  // Caller arrays for a cache of `length` values each, or new ones (compute phase).
+  #cacheOut(out, length) {
+    if (out === undefined) {
+      const cos = new Float32Array(length);
+      const sin = new Float32Array(length);
+      return { cos, sin, cosView: cos, sinView: sin };
+    }
+    const cos = outArg('options.out.cos', out.cos, Float32Array, length);
+    const sin = outArg('options.out.sin', out.sin, Float32Array, length);
     if (overlaps(cos, sin)) fail(RangeError, 'options.out.cos and options.out.sin must not share memory');
-    return { cos: [cos.view, cos.array], sin: [sin.view, sin.array] };
+    return { cos: cos.array, sin: sin.array, cosView: cos.view, sinView: sin.view };
   }
 
   ropeFrequencies(rotaryDim, options) {
-    const { h } = this.#rope(rotaryDim, options, EXTRA.none);
-    return this.#e.frequencies(h);
+    const { e, parsed, r } = this.#readRope(rotaryDim, options, EXTRA.none);
+    return this.#withPlan(e, parsed, r, (h) => e.frequencies(h));
   }
 
   ropeCache(positions, rotaryDim, options) {
-    const { snap, h, r, early: p } = this.#rope(rotaryDim, options, EXTRA.out, (r) =>
-      positionsArg('positions', positions, { width: r }),
-    );
-    const half = r / 2;
-    const out = this.#cacheOut(snap.out, p.length * half);
-    this.#e.ropeCache(h, half, p, out.cos[0], out.sin[0]);
-    return { cos: out.cos.at(-1), sin: out.sin.at(-1), attentionFactor: this.#e.attentionFactor(h) };
+    const { e, snap, parsed, r } = this.#readRope(rotaryDim, options, EXTRA.out);
+    const p = positionsArg('positions', positions, elementWidth(r));
+    const outs = this.#readCacheOut(snap.out);
+    return this.#withPlan(e, parsed, r, (h) => {
+      const half = r / 2;
+      const out = this.#cacheOut(outs, p.length * half);
+      e.ropeCache(h, half, p, out.cosView, out.sinView, parsed.context);
+      return { cos: out.cos, sin: out.sin, attentionFactor: e.attentionFactor(h) };
+    });
   }
 
   ropeCacheRows(start, count, rotaryDim, options) {
-    const { snap, h, r } = this.#rope(rotaryDim, options, EXTRA.out);
-    const half = r / 2;
-    numberType('start', start);
-    numberType('count', count);
-    this.#e.checkRows(h, start, count, r);
-    const out = this.#cacheOut(snap.out, count * half);
-    this.#e.ropeCacheRows(h, half, start, count, out.cos[0], out.sin[0]);
-    return { cos: out.cos.at(-1), sin: out.sin.at(-1), attentionFactor: this.#e.attentionFactor(h) };
+    const { e, snap, parsed, r } = this.#readRope(rotaryDim, options, EXTRA.out);
+    const outs = this.#readCacheOut(snap.out);
+    return this.#withPlan(e, parsed, r, (h) => {
+      const half = r / 2;
+      numberType('start', start);
+      numberType('count', count);
+      e.checkRows(h, start, count, half, parsed.context);
+      const out = this.#cacheOut(outs, count * half);
+      e.ropeCacheRows(h, half, start, count, out.cosView, out.sinView, parsed.context);
+      return { cos: out.cos, sin: out.sin, attentionFactor: e.attentionFactor(h) };
+    });
   }
 
   applyRope(x, positions, headDim, options) {
+    const e = this.#engine();
     const snap = snapshotOptions('options', options);
     const hd = numberType('headDim', headDim);
     const rotaryGiven = snap.rotaryDim !== undefined;
-    const parsed = encodingOptions(snap, EXTRA.applyRope, 'ropeType');
+    const parsed = encodingOptions(snap, EXTRA.applyRope, 'ropeType', e.kind);
     const r = rotaryGiven ? numberType('options.rotaryDim', snap.rotaryDim) : hd;
     const layoutName = snap.layout === undefined ? ROPE_LAYOUTS[0] : snap.layout;
     if (typeof layoutName !== 'string') fail(TypeError, `options.layout must be a string, got ${describe(layoutName)}`);
     const layout = ROPE_LAYOUTS.indexOf(layoutName);
-    const context = { rotaryDimName: rotaryGiven ? 'options.rotaryDim' : 'headDim', headDim: hd, layout: describe(layoutName) };
-    if (layout < 0) throw statusError(statusCode('bad_rope_layout'), { ...parsed.context, ...context });
-    const p = positionsArg('positions', positions, { width: 1 }); // may run the caller's code: before the plan
-    const h = this.#plan(parsed, r, context);
-    const e = this.#e;
-    e.check(e.module.checkRope(h, layout, hd), context);
-    const xs = typedArrayArg('x', x, [Float32Array]);
-    const row = p.length * hd;
-    if (row === 0 ? xs.length !== 0 : xs.length === 0 || xs.length % row !== 0)
-      throw statusError(statusCode('bad_x_length'), { xLength: xs.length, rowLength: row });
-    if (row !== 0) e.applyRope(h, layout, hd, p, xs.length / row, xs.view);
-    return xs.array;
+    const context = parsed.context;
+    Object.assign(context, { rotaryDim: r, rotaryDimName: rotaryGiven ? 'options.rotaryDim' : 'headDim', headDim: hd, layout: describe(layoutName) });
+    if (layout < 0) throw statusError(statusCode('bad_rope_layout'), context);
+    const p = positionsArg('positions', positions, 1);
+    return this.#withPlan(e, parsed, r, (h) => {
+      e.checkRope(h, layout, hd, context);
+      const xs = typedArrayArg('x', x, [Float32Array]);
+      const row = p.length * hd;
+      if (row === 0 ? xs.length !== 0 : xs.length === 0 || xs.length % row !== 0)
+        throw statusError(statusCode('bad_x_length'), { ...context, xLength: xs.length, rowLength: row });
+      if (row !== 0) e.applyRope(h, layout, hd, p, xs.length / row, xs.view, context);
+      return xs.array;
+    });
   }
 
   ropeOptionsFromConfig(config) {
@@ -346,7 +390,8 @@ class Encoder {
 
 /**
  * One width and options, prepared: `rows`, `encode` and `chunks` only check
- * their own arguments and call the module once per chunk.
+ * their own arguments and call the module once per chunk. The plan is the
+ * encoder's own, released when the encoder is collected.
  */
 class Prepared {
   #h;
@@ -356,7 +401,7 @@ class Prepared {
   constructor(handle, dModel, context, enter) {
     this.#h = handle;
     this.#enter = enter;
-    this.#context = { ...context, dModel };
+    this.#context = Object.freeze({ ...context, dModel });
     /** The width every row has. */
     this.dModel = dModel;
     bindAll(this, ['rows', 'encode', 'chunks']);
@@ -368,24 +413,22 @@ class Prepared {
     const d = this.dModel;
     numberType('start', start);
     numberType('count', count);
-    e.setContext(this.#context);
-    e.checkRows(this.#h, start, count, d);
+    e.checkRows(this.#h, start, count, d, this.#context);
     let view, result;
     if (out === undefined) view = result = new Float32Array(count * d);
     else ({ view, array: result } = outArg('out', out, Float32Array, count * d));
-    e.rows(this.#h, d, start, count, view);
+    e.rows(this.#h, d, start, count, view, this.#context);
     return result;
   }
 
   encode(positions, out) {
     const e = this.#enter();
     const d = this.dModel;
-    e.setContext(this.#context);
-    const p = positionsArg('positions', positions, { width: d });
+    const p = positionsArg('positions', positions, d);
     let view, result;
     if (out === undefined) view = result = new Float32Array(p.length * d);
     else ({ view, array: result } = outArg('out', out, Float32Array, p.length * d));
-    e.encode(this.#h, d, p, view);
+    e.encode(this.#h, d, p, view, this.#context);
     return result;
   }
 
@@ -401,8 +444,7 @@ class Prepared {
     numberType('start', start);
     numberType('count', count);
     if (typeof callback !== 'function') fail(TypeError, `callback must be a function, got ${describe(callback)}`);
-    e.setContext(this.#context);
-    e.chunks(this.#h, this.dModel, start, count, callback);
+    e.chunks(this.#h, this.dModel, start, count, callback, this.#context);
   }
 }
 

@@ -8,14 +8,14 @@
 EMSCRIPTEN_BINDINGS(sinpe) {
   using namespace sinpe::glue;
   using emscripten::function;
-  function("optionValuesAddress", &option_values_address);
-  function("optionGivenAddress", &option_given_address);
-  function("numbersAddress", &numbers_address);
+  function("requestAddress", &request_address);
   function("scratchAddress", &scratch_address);
   function("scratchFloats", &scratch_floats);
   function("positionsAddress", &positions_address);
   function("positionsCapacity", &positions_capacity);
   function("lutAddress", &lut_address);
+  function("lutBytes", &lut_bytes);
+  function("kindNames", &kind_names);
   function("resultAddress", &result_address);
   function("plan", &plan);
   function("prepare", &prepare);

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "../src/options.hpp"
 #include "sinpe/plan_cache.hpp"
 #include "sinpe/rope.hpp"
 #include "sinpe/sinpe.hpp"
@@ -16,12 +17,12 @@ namespace {
 constexpr std::size_t kScratchFloats = std::size_t(1) << 18;
 constexpr std::size_t kPositionChunk = 4096;
 
-double g_option_values[kOptionCount];
-double g_option_given[kOptionCount];
-std::vector<double> g_numbers[kOptionCount];
+// A call's request block (see glue.hpp), cleared by the plan call that reads it.
+std::vector<double> g_request(1);
 std::vector<float> g_scratch(kScratchFloats);
 std::vector<double> g_positions(kPositionChunk);
-std::uint8_t g_lut[1024];
+constexpr std::size_t kLutBytes = 1024;  // 256 RGBA entries: the core's colormap
+std::uint8_t g_lut[kLutBytes];
 double g_result[4];
 
 double address(const void* p) { return double(reinterpret_cast<std::uintptr_t>(p)); }
@@ -45,43 +46,87 @@ struct Entry {
   Plan plan;
   RopePlan rope;
 };
-std::vector<Entry> g_handles(1);
+std::vector<Entry> g_handles(1);  // handle 0 is never used
 PlanCache g_cache;
 
-// The options in the slots, for a preset (or rope type) and layout.
-Options read_options(int kind, int family, int layout) {
+// The options of a request block of `doubles` doubles, for a preset (or rope
+// type) and layout; false when the block is malformed.
+bool read_request(int kind, int family, int layout, std::size_t doubles, Options* out) {
   Options o;
   if (kind == kRope) o.rope_type = RopeType(family);
   else o.preset = Preset(family);
   o.layout = Layout(layout);
-  int i = 0;
-  const auto number = [&](NumberOption& f) {
-    if (g_option_given[i] != 0) f = g_option_values[i];
-  };
-  const auto boolean = [&](BooleanOption& f) {
-    if (g_option_given[i] != 0) f = g_option_values[i] != 0;
-  };
-  const auto numberArray = [&](NumbersOption& f) {
-    if (g_option_given[i] != 0) f = g_numbers[i];
-  };
+  const double* b = g_request.data();
+  std::size_t at = 1, entries = 0;
+  if (doubles < 1 || doubles > g_request.size() || !to_integer<std::size_t>(b[0], 0, kOptionCount, &entries))
+    return false;
+  for (std::size_t k = 0; k < entries; ++k) {
+    int id = 0;
+    if (at + 2 > doubles || !to_integer(b[at], 0, kOptionCount - 1, &id)) return false;
+    const double v = b[at + 1];
+    at += 2;
+    int i = 0;
+    bool ok = true;
+    const auto number = [&](NumberOption& f) {
+      if (i == id) ok = !f.has_value(), f = v;
+    };
+    const auto boolean = [&](BooleanOption& f) {
+      if (i == id) ok = !f.has_value() && (v == 0 || v == 1), f = v != 0;
+    };
+    const auto numberArray = [&](NumbersOption& f) {
+      if (i != id) return;
+      std::size_t n = 0;
+      ok = !f.has_value() && to_integer<std::size_t>(v, 0, kMaxDModel, &n) && at + n <= doubles;
+      if (ok) f = std::vector<double>(b + at, b + at + n), at += n;
+    };
 #define SINPE_OPTION(id, name, type, rule, config_key, doc) \
   type(o.id); \
   ++i;
 #include "sinpe/vocabulary.def"
-  return o;
+    if (!ok) return false;
+  }
+  if (at != doubles) return false;
+  *out = std::move(o);
+  return true;
 }
 
-Status make(int kind, int family, int layout, double width, Entry* e, bool cached) {
-  if (kind < kRows || kind > kRope) return Status::bad_buffer;
+// Where an array option's value breaks its rule: the first element that does
+// (index and value), else (-1, length): the length is wrong.
+void locate_bad_element(const Options& o, Status s) {
+  g_result[0] = -1;
+  g_result[1] = 0;
+  for (int i = 0; i < kOptionCount; ++i) {
+    const Option id = Option(i);
+    const std::vector<double>* v = detail::given_numbers(o, id);
+    if (!v || detail::bad_status(id) != s) continue;
+    g_result[1] = double(v->size());
+    for (std::size_t k = 0; k < v->size(); ++k)
+      if (!detail::value_follows_rule(id, (*v)[k])) {
+        g_result[0] = double(k);
+        g_result[1] = (*v)[k];
+        return;
+      }
+  }
+}
+
+Status make(int kind, int family, int layout, double width, double request_doubles, Entry* e, bool cached) {
+  Options o;
+  std::size_t doubles = 0;
+  const bool read = to_integer<std::size_t>(request_doubles, 1, g_request.size(), &doubles) &&
+                    kind >= kRows && kind <= kRope && read_request(kind, family, layout, doubles, &o);
+  g_request[0] = 0;  // consumed: a later call finds no options of this one
+  if (!read) return Status::bad_buffer;
   int w = 0;
   const Status bad_width = kind == kRope ? Status::bad_rotary_dim : Status::d_model_out_of_range;
   if (!to_integer(width, -1, kMaxDModel + 1, &w)) return bad_width;
-  const Options o = read_options(kind, family, layout);
   e->kind = kind;
   e->used = true;
-  if (kind == kRope) return cached ? g_cache.rope_plan(o, w, &e->rope) : make_rope_plan(o, w, &e->rope);
-  if (kind == kGrid) return cached ? g_cache.grid_plan(o, w, &e->plan) : make_grid_plan(o, w, &e->plan);
-  return cached ? g_cache.plan(o, w, &e->plan) : make_plan(o, w, &e->plan);
+  Status s;
+  if (kind == kRope) s = cached ? g_cache.rope_plan(o, w, &e->rope) : make_rope_plan(o, w, &e->rope);
+  else if (kind == kGrid) s = cached ? g_cache.grid_plan(o, w, &e->plan) : make_grid_plan(o, w, &e->plan);
+  else s = cached ? g_cache.plan(o, w, &e->plan) : make_plan(o, w, &e->plan);
+  if (s != Status::ok) locate_bad_element(o, s);
+  return s;
 }
 
 const Entry* entry(int handle, int kind) {
@@ -97,29 +142,25 @@ bool count_arg(double count, std::size_t* n) {
 
 }  // namespace
 
-double option_values_address() { return address(g_option_values); }
-double option_given_address() { return address(g_option_given); }
-double numbers_address(int option, double length) {
+double request_address(double doubles) {
+  // Every option given, each array option at its longest.
+  constexpr std::size_t kMost = 1 + 2 * std::size_t(kOptionCount) * (1 + std::size_t(kMaxDModel));
   std::size_t n = 0;
-  if (option < 0 || option >= kOptionCount || !to_integer<std::size_t>(length, 0, kMaxDModel, &n)) return 0;
-  g_numbers[option].resize(n);
-  return address(g_numbers[option].data());
+  if (!to_integer<std::size_t>(doubles, 1, kMost, &n)) return 0;
+  if (g_request.size() < n) g_request.resize(n);
+  return address(g_request.data());
 }
 double scratch_address() { return address(g_scratch.data()); }
 double scratch_floats() { return double(kScratchFloats); }
 double positions_address() { return address(g_positions.data()); }
 double positions_capacity() { return double(kPositionChunk); }
 double lut_address() { return address(g_lut); }
+double lut_bytes() { return double(kLutBytes); }
+std::string kind_names() { return "rows,grid,rope"; }
 double result_address() { return address(g_result); }
 
-int plan(int kind, int family, int layout, double width) {
-  const Status s = make(kind, family, layout, width, &g_handles[0], true);
-  return s == Status::ok ? 0 : -code(s);
-}
-
-int prepare(int kind, int family, int layout, double width) {
-  Entry e;
-  if (const Status s = make(kind, family, layout, width, &e, false); s != Status::ok) return -code(s);
+// A free handle for `e`.
+int keep(Entry&& e) {
   for (std::size_t h = 1; h < g_handles.size(); ++h)
     if (!g_handles[h].used) {
       g_handles[h] = std::move(e);
@@ -127,6 +168,20 @@ int prepare(int kind, int family, int layout, double width) {
     }
   g_handles.push_back(std::move(e));
   return int(g_handles.size() - 1);
+}
+
+int plan(int kind, int family, int layout, double width, double request_doubles) {
+  Entry e;
+  if (const Status s = make(kind, family, layout, width, request_doubles, &e, true); s != Status::ok)
+    return -code(s);
+  return keep(std::move(e));
+}
+
+int prepare(int kind, int family, int layout, double width, double request_doubles) {
+  Entry e;
+  if (const Status s = make(kind, family, layout, width, request_doubles, &e, false); s != Status::ok)
+    return -code(s);
+  return keep(std::move(e));
 }
 
 void release(int handle) {

@@ -1,9 +1,11 @@
-// The binding's glue: everything the JS layer calls, in plain numbers. Values
-// cross in memory shared with JS (option slots, scratch buffers at fixed
-// addresses); results are JS-owned arrays, filled chunk by chunk from the
-// scratch by the JS layer (js/engine.js). The glue converts arguments (size
-// guards before every double -> integer conversion) and calls the core, which
-// validates everything else.
+// The binding's glue: everything the JS layer calls, in plain numbers. A call's
+// options cross as a request block the JS layer writes and the plan call reads
+// and clears in the same synchronous step; positions and chunks cross in
+// scratch buffers at fixed addresses; results are JS-owned arrays, filled chunk
+// by chunk from the scratch by the JS layer (js/engine.js). Nothing a call
+// leaves in module memory is read by a later call. The glue converts arguments
+// (size guards before every double -> integer conversion) and calls the core,
+// which validates everything else.
 #pragma once
 
 #include <string>
@@ -11,22 +13,32 @@
 namespace sinpe::glue {
 
 // Addresses (byte offsets into wasm memory) and sizes of the shared buffers.
-double option_values_address();  // double[option count]: each option's value (array options: its length)
-double option_given_address();   // double[option count]: 1 where the option was given
-double numbers_address(int option, double length);  // double[length] for an array option, or 0 if too long
-double scratch_address();                           // float[scratch_floats()]: results, in-place data
+// request_address(n): room for a request block of n doubles (0 when n is out
+// of range); it may grow memory. A block is the given options only:
+//   [entry count, then per entry: option index, value
+//                                 (array options: length, values...)]
+double request_address(double doubles);
+double scratch_address();  // float[scratch_floats()]: results, in-place data
 double scratch_floats();
 double positions_address();  // double[positions_capacity()]
 double positions_capacity();
-double lut_address();     // uint8[1024]: a heatmap's RGBA colormap
-double result_address();  // double[4]: the bad position's index, attention factor, ...
+double lut_address();  // uint8[lut_bytes()]: a heatmap's RGBA colormap
+double lut_bytes();
+double result_address();  // double[4]: the bad position's index, the bad element of an array option
 
-// Plans. kind: 0 rows, 1 grid2d, 2 rope. family: preset or rope type index;
-// layout: -1 (the preset's own) or a layout index. Options come from the
-// option slots. Returns a handle (>= 0) or -status. Handle 0 is the plan of
-// the last plan() call; prepare() returns a handle owned until release().
-int plan(int kind, int family, int layout, double width);
-int prepare(int kind, int family, int layout, double width);
+// Plan kinds, in order ("rows,grid,rope"): the JS layer's names for `kind`.
+std::string kind_names();
+
+// Plans. family: preset or rope type index; layout: -1 (the preset's own) or
+// a layout index; request_doubles: the length of the request block just
+// written at request_address(), which this call reads and clears. Returns a
+// handle (>= 1) owned by the caller until release(), or -status. plan() may
+// reuse a cached plan; prepare() makes its own. When the status is bad_<an
+// array option>, result[0] is the index of its first element against the
+// option's rule (-1: none; the length is wrong) and result[1] that element
+// (else the length).
+int plan(int kind, int family, int layout, double width, double request_doubles);
+int prepare(int kind, int family, int layout, double width, double request_doubles);
 void release(int handle);
 
 // Checks of a whole request, run before its first chunk; statuses.

@@ -10,7 +10,7 @@
 namespace sinpe::detail {
 
 enum class Kind { number, boolean, numberArray };
-enum class Rule { positive, finite, index, count, any };
+enum class Rule { positive, finite, index, count, length, any };
 
 struct OptionInfo {
   const char* name;  // as JS spells it
@@ -48,6 +48,9 @@ const std::vector<double>* given_numbers(const Options& o, Option id) noexcept;
 Status check_options(const Options& o, Reads reads) noexcept;
 // The given value, else the default (NaN when there is none).
 double number_or_default(const Options& o, Reads reads, Option id) noexcept;
+
+// Whether one value (an array option's element) follows the option's rule.
+bool value_follows_rule(Option id, double v) noexcept;
 
 Status bad_status(Option id) noexcept;
 Status not_read_status(Option id) noexcept;

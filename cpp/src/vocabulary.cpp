@@ -144,6 +144,8 @@ bool follows_rule(Rule rule, double v) {
     case Rule::index:
       return std::isfinite(v) && v == std::floor(v) && std::fabs(v) < limits::max_abs_position;
     case Rule::count: return std::isfinite(v) && v == std::floor(v) && v >= 1 && v < limits::max_abs_position;
+    case Rule::length:
+      return std::isfinite(v) && v == std::floor(v) && v >= 1 && v <= limits::max_abs_position;
     case Rule::any: return true;
   }
   return false;
@@ -238,6 +240,11 @@ const std::vector<double>* given_numbers(const Options& o, Option id) noexcept {
     // clang-format on
   }
   return nullptr;
+}
+
+bool value_follows_rule(Option id, double v) noexcept {
+  const int i = int(id);
+  return i >= 0 && i < kOptionCount && follows_rule(kOptionInfo[i].rule, v);
 }
 
 Status bad_status(Option id) noexcept { return Status(kFirstOptionStatus + 3 * int(id)); }

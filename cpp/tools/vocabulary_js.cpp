@@ -42,6 +42,7 @@ std::string number(double v) {
 const char* rule_text(const char* type, const char* rule) {
   const std::string t = type, r = rule;
   if (t == "numberArray") return "an array of rotaryDim/2 = {pairs} positive finite numbers";
+  if (r == "length") return "an integer in [1, 2^24]";
   if (t == "boolean") return "a boolean";
   if (r == "positive") return "a positive finite number";
   if (r == "finite") return "a finite number";
@@ -136,7 +137,8 @@ int main(int argc, char** argv) {
 #include "sinpe/vocabulary.def"
 #define SINPE_OPTION(id, name, type, rule, config_key, doc) \
   status(Status::bad_##id, "RangeError", std::string("options.") + name, \
-         std::string("options.") + name + " must be " + rule_text(#type, #rule) + ", got {value}"); \
+         std::string("options.") + name + " must be " + rule_text(#type, #rule) + ", got " + \
+             (std::string(#type) == "numberArray" ? "{element}" : "{value}")); \
   status(Status::id##_not_read, "TypeError", std::string("options.") + name, \
          std::string("options.") + name + " does not apply to {family} '{familyName}' (it reads: {reads})"); \
   status(Status::id##_missing, "TypeError", std::string("options.") + name, \

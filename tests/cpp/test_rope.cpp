@@ -758,6 +758,8 @@ TEST_CASE("option values against their rules are refused by name", "[rope][error
       std::vector<double> bad = {kNaN, kInf, -kInf};
       if (info.rule == sinpe::detail::Rule::positive) bad.insert(bad.end(), {0.0, -0.0, -1.0, -1e-300});
       if (info.rule == sinpe::detail::Rule::count) bad.insert(bad.end(), {0.0, -3.0, 1.5, 16777216.0, 1e300});
+      if (info.rule == sinpe::detail::Rule::length)
+        bad.insert(bad.end(), {0.0, -3.0, 1.5, 16777217.0, 1e300});
       if (info.kind == sinpe::detail::Kind::boolean) continue;  // any boolean is a value
       for (double v : bad) {
         sinpe::Options o = computable(type, 16);

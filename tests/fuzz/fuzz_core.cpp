@@ -235,6 +235,7 @@ bool follows_rule(sinpe::detail::Rule rule, double v) {
     case sinpe::detail::Rule::finite: return std::isfinite(v);
     case sinpe::detail::Rule::index: return std::isfinite(v) && std::trunc(v) == v && std::fabs(v) < kMaxPos;
     case sinpe::detail::Rule::count: return std::isfinite(v) && std::trunc(v) == v && v >= 1 && v < kMaxPos;
+    case sinpe::detail::Rule::length: return std::isfinite(v) && std::trunc(v) == v && v >= 1 && v <= kMaxPos;
     case sinpe::detail::Rule::any: return true;
   }
   return false;

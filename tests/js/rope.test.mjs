@@ -717,3 +717,24 @@ describe('ropeOptionsFromConfig: a config.json missing what it needs, or holding
     });
   }
 });
+
+describe('regressions', () => {
+  test('regression: dynamic seqLen 2^24 (the length that covers position 2^24 − 1) was refused; 2^24 + 1 still is', () => {
+    for (const flavour of ['simd', 'baseline']) {
+      const pe = flavours[flavour];
+      const o = { ropeType: 'dynamic', factor: 2, maxPositions: 4096, seqLen: 2 ** 24 };
+      const p = [0, 5, 2 ** 24 - 1];
+      const got = pe.ropeCache(p, 8, o);
+      const want = referenceCache(p, 8, o);
+      for (let i = 0; i < want.cos.length; i++) {
+        assert.ok(Math.abs(got.cos[i] - want.cos[i]) <= CACHE_TOLERANCE, `${flavour} cos[${i}]`);
+        assert.ok(Math.abs(got.sin[i] - want.sin[i]) <= CACHE_TOLERANCE, `${flavour} sin[${i}]`);
+      }
+      assert.throws(() => pe.ropeCache(p, 8, { ...o, seqLen: 2 ** 24 + 1 }), (e) => e instanceof RangeError && /^sinpe: options\.seqLen .*got 16777217$/.test(e.message));
+    }
+  });
+
+  test('regression: ropeCacheRows(0, 2^24, 128) blamed "the result" instead of count', () => {
+    assert.throws(() => flavours.simd.ropeCacheRows(0, 2 ** 24, 128), (e) => e instanceof RangeError && /^sinpe: count = 16777216: /.test(e.message));
+  });
+});

@@ -1,0 +1,172 @@
+// Every status of the vocabulary raised through the public API (both
+// flavours): the error has the status's class, its message is the status's
+// template with every placeholder filled (no `{…}` left), names the argument
+// and shows the value at fault (for an array option: the index and value of
+// its first bad element, or its length). The option statuses (bad_<option>,
+// <option>_not_read, <option>_missing) are generated from the vocabulary's
+// options and the presets and rope types that read them. The statuses the
+// public API cannot reach are listed below with the reason; the test fails
+// if one of them becomes reachable by the generator or a listed one is
+// missing from the vocabulary. Prints its case count.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { appendFileSync } from 'node:fs';
+import sinpe, { vocabulary } from 'sinpe.wasm';
+
+const flavours = {};
+let cases = 0;
+before(async () => {
+  flavours.simd = await sinpe({ simd: true });
+  flavours.baseline = await sinpe({ simd: false });
+});
+after(() => {
+  const line = `all statuses: ${cases} messages checked (${vocabulary.statuses.length} statuses, ${UNREACHABLE.size} unreachable through the API)`;
+  console.log(line);
+  if (process.env.SINPE_SUMMARY) appendFileSync(process.env.SINPE_SUMMARY, `${line}\n`);
+});
+
+const OPTIONS = vocabulary.options;
+const FAMILIES = [
+  ...vocabulary.presets.map((entry) => ({ key: 'preset', entry })),
+  ...vocabulary.ropeTypes.map((entry) => ({ key: 'ropeType', entry })),
+];
+const R = 8; // rotary dimension of the RoPE calls: arrays of 4
+
+// Statuses no call of the public API can raise, and why.
+const UNREACHABLE = new Map([
+  ['ok', 'not an error'],
+  ['bad_buffer', "the glue's answer to a malformed request block or handle, which the package never makes"],
+  ...OPTIONS.filter((o) => o.type === 'boolean').map((o) => [
+    `bad_${snake(o.name)}`,
+    'a boolean option follows its rule whatever its value; a non-boolean is the package\'s TypeError first',
+  ]),
+  ...OPTIONS.filter((o) => !FAMILIES.some((f) => f.entry.required.includes(o.name))).map((o) => [
+    `${snake(o.name)}_missing`,
+    'no preset or rope type requires it',
+  ]),
+]);
+
+function snake(name) {
+  return name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+// A value an option's rule accepts, and one it refuses (with how the message shows it).
+function good(option) {
+  if (option.type === 'numberArray') return Array(R / 2).fill(1);
+  if (option.type === 'boolean') return true;
+  return { positive: 2, finite: 1, index: 3, count: 4096, length: 64 }[option.rule];
+}
+function bad(option) {
+  if (option.type === 'numberArray') return { value: [1, 1, -2, 1], shows: [`options.${option.name}[2] = -2`, `rotaryDim/2 = ${R / 2}`] };
+  return {
+    positive: { value: -1, shows: ['got -1'] },
+    finite: { value: Infinity, shows: ['got Infinity'] },
+    index: { value: 0.5, shows: ['got 0.5'] },
+    count: { value: 0, shows: ['got 0'] },
+    length: { value: 2 ** 24 + 1, shows: ['got 16777217'] },
+  }[option.rule];
+}
+
+// A call of `family` with `options` (plus its other required options, valid).
+function familyCall(family, options) {
+  const o = { [family.key]: family.entry.name };
+  for (const name of family.entry.required) o[name] = good(OPTIONS.find((x) => x.name === name));
+  Object.assign(o, options);
+  for (const [k, v] of Object.entries(o)) if (v === undefined) delete o[k];
+  return family.key === 'preset' ? (pe) => pe.table(2, 8, o) : (pe) => pe.ropeCache([1], R, o);
+}
+
+// status name -> [{ call, shows: [substrings], argument }]
+const CASES = new Map();
+const add = (status, call, argument, shows) => {
+  if (!CASES.has(status)) CASES.set(status, []);
+  CASES.get(status).push({ call, argument, shows });
+};
+
+// The fixed statuses.
+const x8 = () => new Float32Array(8);
+add('bad_preset', (pe) => pe.table(2, 8, { preset: 'nope' }), 'options.preset', ['"nope"', "'vaswani'"]);
+add('bad_layout', (pe) => pe.table(2, 8, { layout: 'diagonal' }), 'options.layout', ['"diagonal"']);
+add('layout_conflict', (pe) => pe.table(2, 8, { preset: 'diffusers', flipSinToCos: true, layout: 'concat' }), 'options.flipSinToCos', ['options.layout']);
+add('d_model_out_of_range', (pe) => pe.table(2, 0), 'dModel', ['got 0', '65536']);
+add('d_model_out_of_range', (pe) => pe.prepare(70000), 'dModel', ['got 70000']);
+add('d_model_odd', (pe) => pe.table(2, 7), 'dModel', ['got 7', "'vaswani'"]);
+add('d_model_not_multiple_of_4', (pe) => pe.grid2d(2, 2, 6, { preset: 'mae' }), 'dModel', ['got 6', "'mae'"]);
+add('d_model_too_small', (pe) => pe.table(2, 2, { preset: 'fairseq' }), 'dModel', ['dModel 2', "'fairseq'"]);
+add('d_model_too_small', (pe) => pe.table(2, 2, { preset: 'whisper' }), 'dModel', ['dModel 2', "'whisper'"]);
+add('frequencies_not_finite', (pe) => pe.table(2, 8, { preset: 'tensor2tensor', minTimescale: 1e-300, maxTimescale: 1e300 }), 'options', ['options.minTimescale', "'tensor2tensor'"]);
+add('frequencies_not_finite', (pe) => pe.ropeCache([1], 8, { ropeType: 'linear', factor: 1e-320 }), 'options', ['options.factor', "'linear'"]);
+add('bad_count', (pe) => pe.table(-1, 8), 'length', ['got -1']);
+add('bad_count', (pe) => pe.rows(0, 2.5, 8), 'count', ['got 2.5']);
+add('bad_count', (pe) => pe.grid2d(-2, 2, 8), 'height/width', ['-2 × 2']);
+add('bad_start', (pe) => pe.rows(0.5, 2, 8), 'start', ['got 0.5']);
+add('position_not_finite', (pe) => pe.encode([0, NaN], 8), 'positions[1]', ['got NaN']);
+add('position_not_finite', (pe) => pe.ropeCache([Infinity], 8), 'positions[0]', ['got Infinity']);
+add('position_out_of_range', (pe) => pe.encode([1, 2, 2 ** 24], 8), 'positions[2]', ['got 16777216']);
+add('position_out_of_range', (pe) => pe.rows(2 ** 24 - 1, 2, 8), 'rows [16777215, 16777217)', ['got 16777216']);
+add('too_large', (pe) => pe.ropeCacheRows(0, 2 ** 24, 128), 'count', ['count = 16777216', '16777216 × 64']);
+add('too_large', (pe) => pe.table(2 ** 24, 65536), 'length', ['length = 16777216', '16777216 × 65536']);
+add('too_large', (pe) => pe.grid2d(2 ** 14, 2 ** 14, 8), 'height/width', ['16384 × 16384']);
+add('bad_column_window', (pe) => pe.heatmap(0, 2, 8, { columnStart: 6, columns: 4 }), 'options.columnStart', ['[0, 8)', '[6, 10)']);
+add('bad_value_range', (pe) => pe.heatmap(0, 2, 8, { vmin: 2, vmax: 1 }), 'options.vmin', ['(2)', '(1)']);
+add('bad_rope_type', (pe) => pe.ropeCache([1], 8, { ropeType: 'ntk' }), 'options.ropeType', ['"ntk"', "'yarn'"]);
+add('bad_rope_layout', (pe) => pe.applyRope(x8(), [1], 8, { layout: 'concat' }), 'options.layout', ['"concat"', "'half'"]);
+add('bad_rotary_dim', (pe) => pe.ropeCache([1], 3), 'rotaryDim', ['got 3']);
+add('bad_rotary_dim', (pe) => pe.applyRope(x8(), [1], 8, { rotaryDim: 5 }), 'options.rotaryDim', ['got 5']);
+add('bad_rotary_dim', (pe) => pe.applyRope(new Float32Array(7), [1], 7), 'headDim', ['got 7']);
+add('bad_head_dim', (pe) => pe.applyRope(x8(), [1], 70000, { rotaryDim: 8 }), 'headDim', ['got 70000']);
+add('rotary_dim_above_head_dim', (pe) => pe.applyRope(x8(), [1], 4, { rotaryDim: 8 }), 'options.rotaryDim', ['(8)', '(4)']);
+add('bad_x_length', (pe) => pe.applyRope(new Float32Array(3), [1, 2], 8), 'x', ['(3)', '(16)']);
+add('rope_base_not_above_one', (pe) => pe.ropeCache([1], 8, { base: 0.5 }), 'options.base', ['got 0.5']);
+add('rope_base_not_above_one', (pe) => pe.ropeCacheRows(0, 2, 8, { ropeType: 'linear', factor: 2, base: 1 }), 'options.base', ['got 1']);
+add('freq_factor_order', (pe) => pe.ropeCache([1], 8, { ropeType: 'llama3', lowFreqFactor: 5 }), 'options.lowFreqFactor', ['(5)', '(4)']);
+add('freq_factor_order', (pe) => pe.ropeCache([1], 8, { ropeType: 'llama3', lowFreqFactor: 3, highFreqFactor: 2 }), 'options.lowFreqFactor', ['(3)', '(2)']);
+
+// The option statuses, generated.
+for (const option of OPTIONS) {
+  const id = snake(option.name);
+  const reader = FAMILIES.find((f) => f.entry.reads.includes(option.name));
+  const b = bad(option);
+  if (reader && b) add(`bad_${id}`, familyCall(reader, { [option.name]: b.value }), `options.${option.name}`, b.shows);
+  if (option.type === 'numberArray' && reader)
+    add(`bad_${id}`, familyCall(reader, { [option.name]: [1, 1] }), `options.${option.name}`, ['2 values', `rotaryDim/2 = ${R / 2}`]);
+  const other = FAMILIES.find((f) => !f.entry.reads.includes(option.name));
+  if (other) add(`${id}_not_read`, familyCall(other, { [option.name]: good(option) }), `options.${option.name}`, [`'${other.entry.name}'`]);
+  const requirer = FAMILIES.find((f) => f.entry.required.includes(option.name));
+  if (requirer) add(`${id}_missing`, familyCall(requirer, { [option.name]: undefined }), `options.${option.name}`, [`'${requirer.entry.name}'`]);
+}
+
+// A template as a pattern: its placeholders match anything but braces.
+const templatePattern = (message) =>
+  new RegExp(`^sinpe: ${message.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{\w+\\?\}|\{\w+\}/g, '[^{}]+')}$`);
+
+test('the unreachable list names statuses of the vocabulary, none of which the generator reaches', () => {
+  const names = new Set(vocabulary.statuses.map((s) => s.name));
+  for (const name of UNREACHABLE.keys()) assert.ok(names.has(name), `${name} is no status`);
+  for (const name of CASES.keys()) assert.ok(!UNREACHABLE.has(name), `${name} is listed as unreachable but a case raises it`);
+});
+
+for (const status of vocabulary.statuses) {
+  if (UNREACHABLE.has(status.name)) continue;
+  test(`${status.name}: raised through the API, its message filled, naming the argument and showing the value`, () => {
+    const list = CASES.get(status.name) ?? [];
+    assert.ok(list.length > 0, `no call raises ${status.name}: add one, or list it as unreachable with the reason`);
+    const pattern = templatePattern(status.message);
+    for (const flavour of ['simd', 'baseline'])
+      for (const { call, argument, shows } of list) {
+        cases++;
+        let error;
+        try {
+          call(flavours[flavour]);
+        } catch (e) {
+          error = e;
+        }
+        assert.ok(error, `${status.name} (${flavour}): ${call} did not throw`);
+        assert.equal(error.constructor.name, status.error, `${status.name}: ${error.message}`);
+        assert.doesNotMatch(error.message, /\{\w+\}/, `${status.name}: a placeholder is left`);
+        assert.match(error.message, pattern, `${status.name}: not this status's message`);
+        assert.ok(error.message.includes(argument), `${status.name}: "${error.message}" does not name ${argument}`);
+        for (const s of shows) assert.ok(error.message.includes(s), `${status.name}: "${error.message}" does not show ${s}`);
+      }
+  });
+}
