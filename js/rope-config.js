@@ -7,7 +7,8 @@
 // of transformers v5, which also reads the older layout):
 // - the RoPE parameters sit in `rope_scaling` (older files; the type key may be
 //   spelled `type`) or `rope_parameters` (transformers v5, which also holds
-//   rope_theta and may hold partial_rotary_factor); neither means 'default';
+//   rope_theta and may hold partial_rotary_factor); a non-empty rope_scaling
+//   wins when a file has both; neither means 'default';
 // - rope_theta, max_position_embeddings and partial_rotary_factor sit at the
 //   top level; original_max_position_embeddings inside the parameters or at
 //   the top level (Phi-3), where it takes precedence;
@@ -121,12 +122,16 @@ function checkValue(option, value, path, rotaryDim) {
   return value;
 }
 
-// The object holding the RoPE parameters and its name, or null.
+// The object holding the RoPE parameters and its name, or null. A non-empty
+// rope_scaling wins over rope_parameters, as in transformers v5
+// (RotaryEmbeddingConfigMixin.convert_rope_params_to_dict:
+// `self.rope_parameters = rope_scaling or self.rope_parameters`).
 function ropeObject(config, at) {
-  for (const key of ['rope_parameters', 'rope_scaling']) {
+  for (const key of ['rope_scaling', 'rope_parameters']) {
     const value = config[key];
     if (!present(value)) continue;
     if (!isObject(value)) throw fail(TypeError, `${at}.${key} must be an object or null, got ${show(value)}`);
+    if (key === 'rope_scaling' && Object.keys(value).length === 0 && present(config.rope_parameters)) continue;
     // transformers v5 allows one parameter set per attention layer type.
     const layerTypes = Array.isArray(config.layer_types) ? config.layer_types : [];
     const keys = Object.keys(value);

@@ -316,18 +316,6 @@ const KNOWN_REFUSALS = [
   [/^yarn mscale 0/, 'mscale'],
 ];
 
-// Configs where ropeOptionsFromConfig reads a different value than
-// transformers does (so the package and the JavaScript reference, fed its
-// options, compute something else). They are kept out of the checks above and
-// run as a todo test below, which fails until the mapping follows transformers.
-const KNOWN_DIFFERENCES = [
-  // transformers v5 RotaryEmbeddingConfigMixin.convert_rope_params_to_dict:
-  // `rope_scaling = kwargs.pop("rope_scaling", None); self.rope_parameters =
-  // rope_scaling or self.rope_parameters` — a non-empty rope_scaling wins;
-  // ropeOptionsFromConfig reads rope_parameters first.
-  /^mapping: rope_scaling wins over rope_parameters/,
-];
-const isKnownDifference = (c) => KNOWN_DIFFERENCES.some((pattern) => pattern.test(c.name));
 
 // sinpe's options for one case: the package's own config mapping, plus the
 // run-time sequence length for the types that read it; null where the
@@ -407,7 +395,6 @@ describe('RoPE against the independent Python reference', () => {
         return;
       }
       assert.equal(known, undefined, `${c.name}: ropeOptionsFromConfig no longer refuses it; move it out of KNOWN_REFUSALS`);
-      if (isKnownDifference(c)) return;
       const { headDim, rotaryDim, options } = mapped;
       assert.equal(options.ropeType ?? 'default', answers[i].ropeType, `${c.name}: rope type`);
       assert.equal(rotaryDim, answers[i].rotaryDim, `${c.name}: rotary dim`);
@@ -422,7 +409,7 @@ describe('RoPE against the independent Python reference', () => {
       cases.forEach((c, i) => {
         const want = answers[i];
         const mapped = optionsOf(c);
-        if (mapped === null || isKnownDifference(c)) return;
+        if (mapped === null) return;
         const { rotaryDim } = mapped;
         const options = packageOptions(pe, c, mapped);
         const label = `${flavour}, ${c.name}`;
@@ -441,26 +428,11 @@ describe('RoPE against the independent Python reference', () => {
     });
   }
 
-  test(
-    'known differences: ropeOptionsFromConfig against transformers',
-    { todo: 'the package reads these configs differently from transformers v5 (see KNOWN_DIFFERENCES)' },
-    () => {
-      const known = cases.map((c, i) => [c, answers[i]]).filter(([c]) => isKnownDifference(c));
-      assert.equal(known.length, KNOWN_DIFFERENCES.length, 'each known difference has a case');
-      for (const [c, want] of known) {
-        const { rotaryDim, options } = optionsOf(c);
-        checkFrequencies(flavours.simd.ropeFrequencies(rotaryDim, options), want.invFreq, FREQUENCY_TOLERANCE, c.name);
-        const e = relativeError(flavours.simd.ropeCache([0], rotaryDim, options).attentionFactor, want.attentionFactor);
-        assert.ok(e <= FREQUENCY_TOLERANCE, `${c.name}: attention factor`);
-      }
-    },
-  );
-
   test('the JavaScript reference (rope-reference.mjs): inv_j to 1e-12, attention factor, float64 caches', () => {
     cases.forEach((c, i) => {
       const want = answers[i];
       const mapped = optionsOf(c);
-      if (mapped === null || isKnownDifference(c)) return;
+      if (mapped === null) return;
       const { rotaryDim, options } = mapped;
       const label = `JS reference, ${c.name}`;
       const { invFreq, attentionFactor } = ropeParameters(rotaryDim, options);
