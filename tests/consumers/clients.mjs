@@ -10,6 +10,7 @@
 // A missing runtime or browser is a failure, not a skip (scripts/setup.sh
 // installs them). Prints one line per check and appends the counts to
 // $SINPE_SUMMARY (or the file after --summary).
+// Usage: node tests/consumers/clients.mjs [--project DIR] [--summary FILE]
 import { execFileSync, spawnSync } from 'node:child_process';
 import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -48,14 +49,20 @@ function run(cmd, args, cwd, env = {}) {
   return r.stdout.trim();
 }
 
+// The project that installed the tarball: the one given after --project (run.mjs
+// passes its own), or a new one.
+const projectIdx = process.argv.indexOf('--project');
 const packStart = performance.now();
-const project = execFileSync('bash', [join(root, 'scripts/pack-into-project.sh'), 'module'], { encoding: 'utf8' }).trim().split('\n').pop();
+const project =
+  projectIdx < 0
+    ? execFileSync('bash', [join(root, 'scripts/pack-into-project.sh'), 'module'], { encoding: 'utf8' }).trim().split('\n').pop()
+    : resolve(process.argv[projectIdx + 1]);
 const scratch = mkdtempSync(join(tmpdir(), 'sinpe-clients-'));
 process.on('exit', () => {
-  rmSync(project, { recursive: true, force: true });
+  if (projectIdx < 0) rmSync(project, { recursive: true, force: true });
   rmSync(scratch, { recursive: true, force: true });
 });
-console.log(`installed sinpe.wasm from its tarball into ${project} (${((performance.now() - packStart) / 1000).toFixed(1)} s)`);
+if (projectIdx < 0) console.log(`installed sinpe.wasm from its tarball into ${project} (${((performance.now() - packStart) / 1000).toFixed(1)} s)`);
 for (const f of ['js/reference.mjs', 'js/rope-reference.mjs', 'consumers/runtimes.mjs']) cpSync(join(root, 'tests', f), join(project, f.split('/').pop()));
 
 // --- Deno and Bun, from the binaries their npm platform packages ship.
@@ -192,12 +199,7 @@ await check('headless Chromium loads sinpe.wasm and onnxruntime-web as ES module
   const ready = await page.evaluate(() => window.__ready);
   if (ready.error) throw new Error(`the page threw: ${ready.error}`);
   if (problems.length) throw new Error(problems.join('\n'));
-  const missing = server.requests.filter((q) => q.status !== 200).map((q) => `${q.status}: ${q.path}`);
-  if (missing.length) throw new Error(missing.join('\n'));
-  // onnxruntime-web's .wasm came from the installed package's files, through this server.
-  const ortWasm = server.requests.filter((q) => /^\/ort\/.*\.wasm$/.test(q.path)).map((q) => q.path.slice(5));
-  if (ortWasm.length !== 1) throw new Error(`onnxruntime-web fetched ${ortWasm.length} .wasm files: ${ortWasm.join(', ')}`);
-  return `Chromium ${browser.version()}, onnxruntime-web ${ready.ort.web ?? ortVersion} (wasm backend, 1 thread, ${ortWasm[0]} from the package), sinpe.wasm ${ready.version} (${ready.simd ? 'SIMD' : 'baseline'})`;
+  return `Chromium ${browser.version()}, onnxruntime-web ${ready.ort.web ?? ortVersion} (wasm backend, 1 thread), sinpe.wasm ${ready.version} (${ready.simd ? 'SIMD' : 'baseline'})`;
 });
 
 /** Runs one case in the page; resolves with the page's result or throws what onnxruntime said. */
@@ -304,11 +306,19 @@ for (const dtype of ['float32', 'float16']) {
     }
   }
 }
+await check('onnxruntime-web loaded its .wasm from the installed package, served here', () => {
+  if (!server) throw new Error('no server');
+  const missing = server.requests.filter((q) => q.status !== 200).map((q) => `${q.status}: ${q.path}`);
+  if (missing.length) throw new Error(missing.join('\n'));
+  const ortWasm = server.requests.filter((q) => /^\/ort\/.*\.wasm$/.test(q.path)).map((q) => q.path.slice(1));
+  if (ortWasm.length !== 1) throw new Error(`onnxruntime-web fetched ${ortWasm.length} .wasm files: ${ortWasm.join(', ')}`);
+  return `${ortWasm[0]} (the page made ${server.requests.length} requests, all to 127.0.0.1, none failed)`;
+});
 await browser?.close();
 await server?.close();
 
 const failed = results.filter((r) => !r.ok).map((r) => r.name);
-const ortRuns = results.filter((r) => r.name.startsWith('onnxruntime-web'));
+const ortRuns = results.filter((r) => r.name.startsWith('onnxruntime-web RotaryEmbedding'));
 const line =
   `clients: ${results.filter((r) => r.ok).length}/${results.length} passed; runtimes ${runtimeLines.join(', ')}; ` +
   `onnxruntime-web ${ortVersion} RotaryEmbedding ${ortRuns.filter((r) => r.ok).length}/${ortRuns.length} ` +
