@@ -113,7 +113,8 @@ function toFloat16Bits(v) {
   const sign = v < 0 || Object.is(v, -0) ? 0x8000 : 0;
   const a = Math.abs(v);
   if (a >= 65520) return sign | 0x7c00; // 65520 is the tie between 65504 and 2^16: even is infinity
-  if (a < 2 ** -14) return sign | roundHalfEven(a / TWO_M24); // subnormal (a multiple of 2^-24); 1024 is 2^-14
+  // Subnormal: in units of 2^-24 (dividing by a power of two is exact); 1024 units is 2^-14.
+  if (a < 2 ** -14) return sign | roundHalfEven(a / TWO_M24);
   let e = Math.floor(Math.log2(a));
   if (2 ** e > a) e--; // log2 may round up just below a power of two
   if (2 ** (e + 1) <= a) e++;
