@@ -3,7 +3,8 @@
 //   the binaries) run the consumer checks of runtimes.mjs in a fresh project
 //   that installed the tarball; Node runs the same file as the control;
 //   onnxruntime-web (wasm backend, one thread) in headless Chromium runs a
-//   com.microsoft RotaryEmbedding model built here with onnx-proto, fed by
+//   com.microsoft RotaryEmbedding model built here with onnx-proto (the page
+//   served by serve.mjs under its strict CSP), fed by
 //   pe.ropeCacheRows in the page (float32), and a float16 model fed by caches
 //   rounded here from the float64 reference; outputs are compared with a
 //   float64 rotation computed here (tests/js/rope-reference.mjs), not by sinpe.
