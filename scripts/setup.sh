@@ -27,6 +27,10 @@ bash "$root/scripts/fetch-xsimd.sh"
 # npm packages (dev tools only: the package itself has no dependencies).
 # --ignore-scripts: onnxruntime-node's install script would download GPU
 # binaries from outside the npm registry; its CPU binary ships in the package.
+# deno's install script only links the binary its optional platform package
+# (@deno/<os>-<arch>-glibc) ships; bun's copies the one @oven/bun-<os>-<arch>
+# ships, or downloads it when that package is missing. tests/consumers/clients.mjs
+# runs both binaries from their platform packages.
 stamp=node_modules/.package-lock.json
 if [ ! -f "$stamp" ] || [ package.json -nt "$stamp" ] || { [ -f package-lock.json ] && [ package-lock.json -nt "$stamp" ]; }; then
   echo "setup: npm install"

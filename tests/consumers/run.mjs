@@ -13,6 +13,7 @@
 //   (tests/js/reference.mjs); the Vite app also runs a module Web Worker;
 //   engines: the same four apps in Debian's Firefox ESR, driven by
 //   puppeteer-core over WebDriver BiDi;
+//   Deno, Bun and onnxruntime-web (clients.mjs) on the same project;
 //   package hygiene (hygiene.mjs) on the same tarball.
 // Prints one line per check and appends the counts to $SINPE_SUMMARY (or the
 // file after --summary). No network: every tool is a repository devDependency.
@@ -209,6 +210,11 @@ for (const engine of engines) {
 }
 for (const app of apps) await app.server?.close();
 
+// --- Other clients of the same project: Deno, Bun, onnxruntime-web in headless Chromium.
+await check('consumer', 'Deno, Bun and onnxruntime-web (clients.mjs)', () =>
+  run('node', [join(here, 'clients.mjs'), '--project', esm, ...(SUMMARY ? ['--summary', SUMMARY] : [])], root),
+);
+
 // --- Hygiene of the same tarball.
 await check('hygiene', 'package hygiene', () => run('node', [join(here, 'hygiene.mjs'), '--project', esm, ...(SUMMARY ? ['--summary', SUMMARY] : [])], root));
 
@@ -224,7 +230,7 @@ const engineLine = engines
   })
   .join(', ');
 const line =
-  `consumers: ${count('consumer')} passed (Node ESM, CJS, baseline = SIMD, tsc node16/nodenext/bundler, Vite + worker, webpack, esbuild, Rollup); ` +
+  `consumers: ${count('consumer')} passed (Node ESM, CJS, baseline = SIMD, tsc node16/nodenext/bundler, Vite + worker, webpack, esbuild, Rollup, Deno + Bun + onnxruntime-web); ` +
   `engines: ${engineLine}; hygiene: ${count('hygiene')}${failed.length ? `; FAILED: ${failed.join('; ')}` : ''}`;
 console.log(line);
 if (SUMMARY) appendFileSync(SUMMARY, `${line}\n`);
