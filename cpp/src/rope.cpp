@@ -233,6 +233,58 @@ Status rope_cache(const RopePlan& plan, const double* positions, std::size_t n, 
   return Status::ok;
 }
 
+namespace {
+
+// Cache rows at positions[i], i < n: the rows plan's concat row is sines then cosines.
+void half_cache(const RopePlan& plan, const double* positions, std::size_t n, Dtype dtype, std::uint16_t* cos,
+                std::uint16_t* sin, Path path) {
+  const detail::PlanData& P = plan.rows_plan().data();
+  detail::Work& w = detail::Work::get(P.freq.size());
+  const std::size_t half = std::size_t(plan.rotary_dim() / 2);
+  const auto store = [=](std::size_t i, std::size_t c, std::uint16_t v) {
+    if (c < half) sin[i * half + c] = v;
+    else cos[i * half + c - half] = v;
+  };
+  const bool simd = path == Path::best;
+  if (dtype == Dtype::float16) detail::half_rows<detail::round_float16>(P, positions, n, w, simd, store);
+  else detail::half_rows<detail::round_bfloat16>(P, positions, n, w, simd, store);
+}
+
+bool is_half(Dtype dtype) { return dtype == Dtype::float16 || dtype == Dtype::bfloat16; }
+
+}  // namespace
+
+Status rope_cache_rows(const RopePlan& plan, double start, std::size_t count, Dtype dtype, std::uint16_t* cos,
+                       std::uint16_t* sin, Path path) {
+  if (!plan.valid()) return Status::bad_buffer;
+  if (!is_half(dtype)) return Status::bad_dtype;
+  if (Status s = check_row_range(start, count); s != Status::ok) return s;
+  if (Status s = check_elements(count, std::size_t(plan.rotary_dim() / 2)); s != Status::ok) return s;
+  if (count == 0) return Status::ok;
+  if (cos == nullptr || sin == nullptr) return Status::bad_buffer;
+  constexpr std::size_t kChunk = 4096;
+  std::vector<double> p(std::min(count, kChunk));
+  const std::size_t half = std::size_t(plan.rotary_dim() / 2);
+  for (std::size_t i0 = 0; i0 < count; i0 += kChunk) {
+    const std::size_t m = std::min(kChunk, count - i0);
+    for (std::size_t i = 0; i < m; ++i) p[i] = start + double(i0 + i);
+    half_cache(plan, p.data(), m, dtype, cos + i0 * half, sin + i0 * half, path);
+  }
+  return Status::ok;
+}
+
+Status rope_cache(const RopePlan& plan, const double* positions, std::size_t n, Dtype dtype,
+                  std::uint16_t* cos, std::uint16_t* sin, Path path) {
+  if (!plan.valid()) return Status::bad_buffer;
+  if (!is_half(dtype)) return Status::bad_dtype;
+  if (Status s = check_elements(n, std::size_t(plan.rotary_dim() / 2)); s != Status::ok) return s;
+  if (n == 0) return Status::ok;
+  if (positions == nullptr || cos == nullptr || sin == nullptr) return Status::bad_buffer;
+  if (Status s = check_positions(positions, n, nullptr); s != Status::ok) return s;
+  half_cache(plan, positions, n, dtype, cos, sin, path);
+  return Status::ok;
+}
+
 Status check_head_dim(const RopePlan& plan, int head_dim) noexcept {
   if (head_dim < 1 || head_dim > kMaxDModel) return Status::bad_head_dim;
   if (plan.valid() && plan.rotary_dim() > head_dim) return Status::rotary_dim_above_head_dim;

@@ -73,6 +73,17 @@ const char* rope_layout_name(RopeLayout l) noexcept {
   return "unknown";
 }
 
+const char* dtype_name(Dtype t) noexcept {
+  switch (t) {
+// clang-format off
+#define SINPE_DTYPE(id, name, bytes) \
+  case Dtype::id: return name;
+#include "sinpe/vocabulary.def"
+    // clang-format on
+  }
+  return "unknown";
+}
+
 const char* version() noexcept { return SINPE_VERSION; }
 
 const char* option_name(Option o) noexcept {

@@ -90,7 +90,8 @@ int main(int argc, char** argv) {
 #define SINPE_LIMIT(id, type, value, doc) limits.add(camel(#id) + ": " + number(double(value)));
 #include "sinpe/vocabulary.def"
 
-  Item layouts, rope_layouts;
+  Item layouts, rope_layouts, dtypes;
+#define SINPE_DTYPE(id, name, bytes) dtypes.add(quote(name));
 #define SINPE_LAYOUT(id, name) layouts.add(quote(name));
 #define SINPE_ROPE_LAYOUT(id, name) rope_layouts.add(quote(name));
 #include "sinpe/vocabulary.def"
@@ -148,6 +149,7 @@ int main(int argc, char** argv) {
   js += "  limits: " + freeze("{ " + limits.text + " }") + ",\n";
   js += "  layouts: " + freeze("[" + layouts.text + "]") + ",\n";
   js += "  ropeLayouts: " + freeze("[" + rope_layouts.text + "]") + ",\n";
+  js += "  dtypes: " + freeze("[" + dtypes.text + "]") + ",\n";
   js += "  options: " + freeze("[\n    " + options.text + "]") + ",\n";
   js += "  presets: " + freeze("[\n    " + presets.text + "]") + ",\n";
   js += "  ropeTypes: " + freeze("[\n    " + rope_types.text + "]") + ",\n";

@@ -81,6 +81,19 @@ std::vector<double> rope_inv(int r) {
   return inv;
 }
 
+// A float16 / bfloat16 bit pattern's value.
+double decode16(sinpe::Dtype dtype, std::uint16_t b) {
+  if (dtype == sinpe::Dtype::bfloat16) {
+    const std::uint32_t u = std::uint32_t(b) << 16;
+    float f;
+    std::memcpy(&f, &u, sizeof f);
+    return f;
+  }
+  const int e = (b >> 10) & 31, m = b & 1023;
+  const double v = e == 0 ? std::ldexp(m, -24) : std::ldexp(1024 + m, e - 25);
+  return (b & 0x8000) ? -v : v;
+}
+
 bool first = true;
 void emit(const char* key, Timing t, double err) {
   char e[32] = "null";  // no error figure (heatmap: colour indices, checked in cases.mjs)
@@ -172,6 +185,23 @@ int main(int argc, char** argv) {
     emit("ropeCacheRows131072x128", t, err);
     t = median_ms([&] { sinpe::rope_cache(rope128, positions.data(), n, cos.data(), sin.data()); });
     emit("ropeCache131072x128", t, err);
+    // The same cache as float16 / bfloat16 bit patterns (each value rounded
+    // once from float64); err: max |decoded - float64|, at most half a unit
+    // in the last place (2^-12 for float16, 2^-9 for bfloat16, near 1).
+    std::vector<std::uint16_t> cos16(n * half), sin16(n * half);
+    for (sinpe::Dtype dtype : {sinpe::Dtype::float16, sinpe::Dtype::bfloat16}) {
+      t = median_ms([&] { sinpe::rope_cache_rows(rope128, 0, n, dtype, cos16.data(), sin16.data()); });
+      double err16 = 0;
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < half; ++j) {
+          const double a = double(i) * inv[j];
+          err16 = std::max({err16, std::fabs(decode16(dtype, cos16[i * half + j]) - std::cos(a)),
+                            std::fabs(decode16(dtype, sin16[i * half + j]) - std::sin(a))});
+        }
+      emit(dtype == sinpe::Dtype::float16 ? "ropeCacheRows131072x128Float16"
+                                          : "ropeCacheRows131072x128Bfloat16",
+           t, err16);
+    }
   }
 
   // --- RoPE rotation in place, 2048 tokens x 32 heads x 128 (half layout); the

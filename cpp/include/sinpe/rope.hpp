@@ -50,6 +50,14 @@ Status rope_cache(const RopePlan& plan, const double* positions, std::size_t n, 
 Status rope_cache_rows(const RopePlan& plan, double start, std::size_t count, float* cos, float* sin,
                        Path path = Path::best);
 
+// Half-precision caches: dtype float16 or bfloat16 (else Status::bad_dtype),
+// each value cos(p inv_j) att (and sin) in float64 rounded once to
+// nearest-even, as bit patterns.
+Status rope_cache(const RopePlan& plan, const double* positions, std::size_t n, Dtype dtype,
+                  std::uint16_t* cos, std::uint16_t* sin, Path path = Path::best);
+Status rope_cache_rows(const RopePlan& plan, double start, std::size_t count, Dtype dtype, std::uint16_t* cos,
+                       std::uint16_t* sin, Path path = Path::best);
+
 // Rotates x in place: x holds n tokens, each num_heads vectors of head_dim
 // floats ([token][head][dim]); token i is at positions[i]. Dimensions
 // rotary_dim ... head_dim-1 pass through unchanged.
