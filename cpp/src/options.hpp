@@ -10,7 +10,7 @@
 namespace sinpe::detail {
 
 enum class Kind { number, boolean, numberArray };
-enum class Rule { positive, finite, index, count, any };
+enum class Rule { positive, finite, index, count, fraction, any };
 
 struct OptionInfo {
   const char* name;  // as JS spells it

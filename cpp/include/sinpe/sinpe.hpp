@@ -56,6 +56,13 @@ enum class RopeLayout : int {
 #define SINPE_ROPE_LAYOUT(id, name) id,
 #include "sinpe/vocabulary.def"
 };
+// How a multi-axis RoPE maps position axes to rotary pairs (vocabulary.def);
+// none: one position per token, unless mropeSection is given (sectioned).
+enum class RopeAxes : int {
+  none = -1,
+#define SINPE_ROPE_AXES(id, name) id,
+#include "sinpe/vocabulary.def"
+};
 // The element type of a result: float32 (float*), or float16 / bfloat16 bit
 // patterns (std::uint16_t*), each the float64 value rounded once to
 // nearest-even.
@@ -80,6 +87,10 @@ constexpr int kLayoutCount = 0
 #define SINPE_LAYOUT(id, name) +1
 #include "sinpe/vocabulary.def"
     ;
+constexpr int kRopeAxesCount = 0
+#define SINPE_ROPE_AXES(id, name) +1
+#include "sinpe/vocabulary.def"
+    ;
 constexpr int kDtypeCount = 0
 #define SINPE_DTYPE(id, name, bytes) +1
 #include "sinpe/vocabulary.def"
@@ -95,6 +106,7 @@ const char* layout_name(Layout l) noexcept;
 const char* rope_layout_name(RopeLayout l) noexcept;
 const char* option_name(Option o) noexcept;  // the JS name, e.g. "maxTimescale"
 const char* dtype_name(Dtype t) noexcept;
+const char* rope_axes_name(RopeAxes a) noexcept;
 
 // One float64 value as an IEEE binary16 / bfloat16 bit pattern, rounded once
 // to nearest, ties to even: subnormals kept, infinity only past the largest
@@ -113,6 +125,7 @@ struct Options {
   Preset preset = Preset::vaswani;          // read by make_plan / make_grid_plan
   RopeType rope_type = RopeType::standard;  // read by make_rope_plan
   Layout layout = Layout::preset_default;   // sinusoidal presets only
+  RopeAxes rope_axes = RopeAxes::none;      // read by make_rope_plan
 #define SINPE_OPTION(id, name, type, rule, config_key, doc) SINPE_OPTION_TYPE_##type id;
 #define SINPE_OPTION_TYPE_number NumberOption
 #define SINPE_OPTION_TYPE_boolean BooleanOption
