@@ -204,6 +204,35 @@ int main(int argc, char** argv) {
     }
   }
 
+  // --- M-RoPE cache (Qwen2-VL: mropeSection [16, 24, 24], base 1e6), 131072 tokens x rotaryDim 128,
+  // positions (t, h, w) = (i, i + i % 7, i + i % 11); err against float64 cos/sin of each pair's axis.
+  {
+    const std::size_t n = 131072, half = 64;
+    sinpe::Options o;
+    o.base = 1e6;
+    o.mrope_section = std::vector<double>{16, 24, 24};
+    sinpe::RopePlan mrope;
+    if (sinpe::make_rope_plan(o, 128, &mrope) != sinpe::Status::ok) return 1;
+    std::vector<double> pos(3 * n);
+    for (std::size_t i = 0; i < n; ++i) {
+      pos[3 * i] = double(i);
+      pos[3 * i + 1] = double(i + i % 7);
+      pos[3 * i + 2] = double(i + i % 11);
+    }
+    std::vector<float> cos(n * half), sin(n * half);
+    t = median_ms([&] { sinpe::rope_cache_axes(mrope, pos.data(), n, cos.data(), sin.data()); });
+    std::vector<double> inv(half);
+    for (std::size_t j = 0; j < half; ++j) inv[j] = 1.0 / std::pow(1e6, 2.0 * double(j) / 128);
+    double err = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < half; ++j) {
+        const double a = pos[3 * i + (j < 16 ? 0 : j < 40 ? 1 : 2)] * inv[j];
+        err = std::max(
+            {err, std::fabs(cos[i * half + j] - std::cos(a)), std::fabs(sin[i * half + j] - std::sin(a))});
+      }
+    emit("mropeCache131072x128", t, err);
+  }
+
   // --- RoPE rotation in place, 2048 tokens x 32 heads x 128 (half layout); the
   // error is max |x' - exact| / (|x_a| + |x_b|) over the pairs of one application.
   {
