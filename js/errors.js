@@ -14,6 +14,9 @@ const COMMON = {
   layouts: list(vocabulary.layouts),
   ropeTypes: list(vocabulary.ropeTypes.map((t) => t.name)),
   ropeLayouts: list(vocabulary.ropeLayouts),
+  ropeAxesNames: list(vocabulary.ropeAxes),
+  dtypes: list(vocabulary.dtypes),
+  maxRopeAxes: vocabulary.limits.maxRopeAxes,
   maxDModel: vocabulary.limits.maxDModel,
   maxCount: 2 * vocabulary.limits.maxAbsPosition,
 };

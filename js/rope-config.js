@@ -98,7 +98,9 @@ function checkValue(option, value, path, rotaryDim) {
   }
   if (isArrayOption(option)) {
     if (!Array.isArray(value)) throw fail(TypeError, `${path} must be an array of numbers, got ${show(value)}`);
-    if (value.length !== rotaryDim / 2) {
+    // Per-pair factors (rule positive) have one entry per pair; a section list
+    // (mrope_section, rule count) is checked against the width by the core.
+    if (option.rule === 'positive' && value.length !== rotaryDim / 2) {
       throw fail(RangeError, `${path} must have rotaryDim / 2 = ${rotaryDim / 2} entries, got ${value.length}`);
     }
     value.forEach((v, i) => {
@@ -120,6 +122,14 @@ function checkValue(option, value, path, rotaryDim) {
     throw fail(RangeError, `${path} must be an integer in [1, ${limit}), got ${value}`);
   }
   return value;
+}
+
+// The vocabulary entry of the rope type params names (undefined when it names
+// none sinpe computes; the caller reports that).
+function ropeTypeEntry(params) {
+  const typeName = present(params.rope_type) ? params.rope_type : present(params.type) ? params.type : 'default';
+  const name = ROPE_TYPE_ALIASES.get(typeName) ?? typeName;
+  return vocabulary.ropeTypes.find((t) => t.name === name);
 }
 
 // The object holding the RoPE parameters and its name, or null. A non-empty
@@ -203,7 +213,12 @@ export function ropeOptionsFromConfig(config) {
     throw fail(TypeError, `${fractionPath} must be a number, got ${show(fraction)}`);
   }
   if (!(fraction > 0 && fraction <= 1)) throw fail(RangeError, `${fractionPath} must be in (0, 1], got ${fraction}`);
-  const rotaryDim = Math.floor(headDim * fraction);
+  // A rope type that reads the fraction itself (proportional: exponents over
+  // the whole head, the pairs beyond the fraction unrotated) gets the whole
+  // head width; the others rotate the first floor(headDim * fraction) channels.
+  const typeForWidth = ropeTypeEntry(params);
+  const readsFraction = typeForWidth !== undefined && readNames(typeForWidth).includes('partialRotaryFactor');
+  const rotaryDim = readsFraction ? headDim : Math.floor(headDim * fraction);
   if (rotaryDim < 2 || rotaryDim % 2 !== 0) {
     throw fail(
       RangeError,

@@ -221,7 +221,7 @@ export interface PreparedEncoder {
 }
 
 /** RoPE frequency types (Hugging Face `rope_type`). */
-export type RopeType = 'default' | 'linear' | 'dynamic' | 'yarn' | 'longrope' | 'llama3';
+export type RopeType = 'default' | 'linear' | 'dynamic' | 'yarn' | 'longrope' | 'llama3' | 'proportional';
 
 /**
  * RoPE rotation layouts. `half`: pair j is (j, j + rotaryDim/2) (GPT-NeoX,
@@ -267,6 +267,17 @@ export interface RopeOptions {
   shortFactor?: ArrayLike<number>;
   /** longrope (required): rotaryDim/2 positive rescale factors used beyond L. */
   longFactor?: ArrayLike<number>;
+  /**
+   * `partial_rotary_factor`, proportional: the fraction of the pairs that turn, in (0, 1]; default 1. The rotary
+   * dimension is the whole head; the pairs beyond the fraction keep frequency 0 (transformers v5
+   * `_compute_proportional_rope_parameters`, Gemma 4's full-attention layers).
+   */
+  partialRotaryFactor?: number;
+  /**
+   * `mrope_section`, every type: rotary pairs per position axis (Qwen2-VL: [16, 24, 24]), integers adding up to
+   * rotaryDim/2. With one position per token every axis takes that position, which is plain RoPE.
+   */
+  mropeSection?: ArrayLike<number>;
 }
 
 export interface RopeCacheOptions extends RopeOptions {

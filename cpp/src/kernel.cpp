@@ -67,6 +67,57 @@ Status encode(const Plan& plan, const double* positions, std::size_t n, float* o
   return Status::ok;
 }
 
+std::uint16_t round_to_float16(double v) noexcept { return detail::round_float16(v); }
+std::uint16_t round_to_bfloat16(double v) noexcept { return detail::round_bfloat16(v); }
+
+namespace {
+
+// Rows at positions[i], i < n, into out (row i at out + i * dModel), as dtype.
+void half_rows_into(const Plan& plan, const double* positions, std::size_t n, Dtype dtype, std::uint16_t* out,
+                    Path path) {
+  const PlanData& P = plan.data();
+  Work& w = Work::get(P.freq.size());
+  const std::size_t d = std::size_t(P.d_model);
+  const auto store = [out, d](std::size_t i, std::size_t c, std::uint16_t v) { out[i * d + c] = v; };
+  const bool simd = path == Path::best;
+  if (dtype == Dtype::float16) detail::half_rows<detail::round_float16>(P, positions, n, w, simd, store);
+  else detail::half_rows<detail::round_bfloat16>(P, positions, n, w, simd, store);
+}
+
+bool is_half(Dtype dtype) { return dtype == Dtype::float16 || dtype == Dtype::bfloat16; }
+
+}  // namespace
+
+Status rows(const Plan& plan, double start, std::size_t count, Dtype dtype, std::uint16_t* out, Path path) {
+  if (!plan.valid()) return Status::bad_buffer;
+  if (!is_half(dtype)) return Status::bad_dtype;
+  if (Status s = check_row_range(start, count); s != Status::ok) return s;
+  if (Status s = check_elements(count, std::size_t(plan.d_model())); s != Status::ok) return s;
+  if (count == 0) return Status::ok;
+  if (out == nullptr) return Status::bad_buffer;
+  // Positions in chunks, so a long range needs no long array.
+  constexpr std::size_t kChunk = 4096;
+  std::vector<double> p(std::min(count, kChunk));
+  for (std::size_t i0 = 0; i0 < count; i0 += kChunk) {
+    const std::size_t m = std::min(kChunk, count - i0);
+    for (std::size_t i = 0; i < m; ++i) p[i] = start + double(i0 + i);
+    half_rows_into(plan, p.data(), m, dtype, out + i0 * std::size_t(plan.d_model()), path);
+  }
+  return Status::ok;
+}
+
+Status encode(const Plan& plan, const double* positions, std::size_t n, Dtype dtype, std::uint16_t* out,
+              Path path) {
+  if (!plan.valid()) return Status::bad_buffer;
+  if (!is_half(dtype)) return Status::bad_dtype;
+  if (Status s = check_elements(n, std::size_t(plan.d_model())); s != Status::ok) return s;
+  if (n == 0) return Status::ok;
+  if (positions == nullptr || out == nullptr) return Status::bad_buffer;
+  if (Status s = check_positions(positions, n, nullptr); s != Status::ok) return s;
+  half_rows_into(plan, positions, n, dtype, out, path);
+  return Status::ok;
+}
+
 Status grid2d(const Plan& axis, std::size_t height, std::size_t width, bool cls_token, std::size_t first,
               std::size_t count, float* out, Path path) {
   if (!axis.valid()) return Status::bad_buffer;

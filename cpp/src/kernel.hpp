@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "half.hpp"
 #include "plan_data.hpp"
 #include "simd.hpp"
 #include "trig.hpp"
@@ -223,6 +224,80 @@ inline void positions_into(const PlanData& P, const double* positions, std::size
     while (j < n && positions[j] == positions[j - 1] + 1.0) ++j;
     rows_into<false>(P, positions[i], j - i, dst.at_row(i), w, simd);
     i = j;
+  }
+}
+
+// ---- half-precision output --------------------------------------------------
+// Each value is its float64 value (a direct anchor: trig.hpp's sincos of the
+// angle as the float64 formula rounds it, times the amplitude) rounded once.
+// Computing that for every value costs a sincos per value, so the block
+// kernel's float32 value v decides instead wherever it can: it lies within
+// E = 2.5e-7 max(1, amplitude) of the float64 value (the accuracy contract),
+// and rounding is monotonic, so when v - E and v + E round to the same
+// pattern the float64 value does too. Only values that close to a rounding
+// boundary (a few in a thousand for float16) get their own float64 sincos.
+
+// What column c of a row holds: pair k's sine or cosine, or a zero.
+struct HalfColumn {
+  std::size_t k;
+  enum class Kind : std::uint8_t { sine, cosine, zero } kind;
+};
+
+inline std::vector<HalfColumn> half_columns(const PlanData& P) {
+  const std::size_t h = std::size_t(P.pairs);
+  std::vector<HalfColumn> cols(std::size_t(P.d_model));
+  using K = HalfColumn::Kind;
+  for (std::size_t k = 0; k < h; ++k) {
+    switch (P.layout) {
+      case Layout::interleaved:
+        cols[2 * k] = {k, K::sine};
+        cols[2 * k + 1] = {k, K::cosine};
+        break;
+      case Layout::cos_first:
+        cols[k] = {k, K::cosine};
+        cols[h + k] = {k, K::sine};
+        break;
+      default: cols[k] = {k, K::sine}; cols[h + k] = {k, K::cosine};
+    }
+  }
+  if (P.odd != OddColumn::none) cols[2 * h] = {h, P.odd == OddColumn::sine ? K::sine : K::zero};
+  return cols;
+}
+
+// Rows at positions[i], i < n, as Round's format: store(i, c, bits) for every
+// column c. Works in chunks of the block kernel's float32 rows.
+template <std::uint16_t (*Round)(double) noexcept, class Store>
+void half_rows(const PlanData& P, const double* positions, std::size_t n, Work& w, bool simd, Store store) {
+  const std::size_t d = std::size_t(P.d_model);
+  const std::vector<HalfColumn> cols = half_columns(P);
+  const double E = 2.5e-7 * std::max(1.0, P.amplitude);
+  constexpr std::size_t kChunk = 64;
+  thread_local std::vector<float> scratch;
+  scratch.resize(kChunk * d);
+  for (std::size_t i0 = 0; i0 < n; i0 += kChunk) {
+    const std::size_t m = std::min(kChunk, n - i0);
+    positions_into(P, positions + i0, m, rows_at(P, scratch.data()), w, simd);
+    for (std::size_t i = 0; i < m; ++i) {
+      const double p = positions[i0 + i];
+      const bool padding = P.has_padding && p == P.padding_idx;
+      const float* row = scratch.data() + i * d;
+      for (std::size_t c = 0; c < d; ++c) {
+        const HalfColumn col = cols[c];
+        std::uint16_t bits;
+        if (col.kind == HalfColumn::Kind::zero || padding) {
+          bits = Round(0.0);
+        } else {
+          const double v = row[c];
+          bits = Round(v - E);
+          if (bits != Round(v + E)) {
+            double sd, cd;
+            trig::sincos_scaled_scalar(p, P.freq.data() + col.k, 1, &sd, &cd);
+            bits = Round((col.kind == HalfColumn::Kind::sine ? sd : cd) * P.amplitude);
+          }
+        }
+        store(i0 + i, c, bits);
+      }
+    }
   }
 }
 

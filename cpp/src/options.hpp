@@ -10,7 +10,7 @@
 namespace sinpe::detail {
 
 enum class Kind { number, boolean, numberArray };
-enum class Rule { positive, finite, index, count, length, any };
+enum class Rule { positive, finite, index, count, length, fraction, any };
 
 struct OptionInfo {
   const char* name;  // as JS spells it

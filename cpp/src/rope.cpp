@@ -16,6 +16,12 @@ struct RopeData {
   std::vector<double> inv;
   double attention = 1.0;
   Plan rows;  // width r, concat, frequencies inv, amplitude attention
+  int axes = 1;
+  std::vector<int> pair_axes;  // r/2 entries
+  // With several axes: per axis, its pairs (ascending) and a plan of their
+  // frequencies alone (width 2 x pairs, concat), made from that axis's positions.
+  std::vector<std::vector<std::size_t>> axis_pairs;
+  std::vector<Plan> axis_rows;
 };
 }  // namespace detail
 
@@ -23,6 +29,8 @@ int RopePlan::rotary_dim() const noexcept { return data_->rotary_dim; }
 const std::vector<double>& RopePlan::inv_freq() const noexcept { return data_->inv; }
 double RopePlan::attention_factor() const noexcept { return data_->attention; }
 const Plan& RopePlan::rows_plan() const noexcept { return data_->rows; }
+int RopePlan::axes() const noexcept { return data_->axes; }
+const std::vector<int>& RopePlan::pair_axes() const noexcept { return data_->pair_axes; }
 
 namespace {
 
@@ -41,6 +49,7 @@ struct Args {
 struct Result {
   std::vector<double> inv;
   double attention = 1.0;
+  std::vector<char> still;  // per pair: 1 = frequency 0 on purpose (proportional); empty = none
 };
 
 Status standard(const Args& a, Result& out) {
@@ -149,6 +158,19 @@ Status llama3(const Args& a, Result& out) {
   return Status::ok;
 }
 
+// transformers v5 _compute_proportional_rope_parameters: exponents over the
+// whole head (r), rope_angles = int(partial_rotary_factor * head_dim // 2)
+// pairs turning, the rest frequency 0, everything divided by the factor.
+Status proportional(const Args& a, Result& out) {
+  const double fraction = a.get(Option::partial_rotary_factor), s = a.get(Option::factor);
+  const std::size_t angles = std::size_t(std::floor(fraction * a.r / 2));
+  for (int j = 0; j < a.r / 2; ++j) {
+    out.inv.push_back(std::size_t(j) < angles ? a.standard(j) / s : 0.0);
+    out.still.push_back(std::size_t(j) < angles ? 0 : 1);
+  }
+  return Status::ok;
+}
+
 using RopeFormula = Status (*)(const Args&, Result&);
 constexpr RopeFormula kFormulas[] = {
 #define SINPE_ROPE_TYPE(id, name, ...) &id,
@@ -158,10 +180,50 @@ static_assert(sizeof(kFormulas) / sizeof(kFormulas[0]) == kRopeTypeCount, "one f
 
 // Every inv_j positive (not NaN, not underflowed to zero) and every angle
 // p inv_j with |p| < 2^24 finite, as the sinusoidal presets require.
-bool finite_positive(const std::vector<double>& v) {
-  for (double x : v)
-    if (!std::isfinite(x * kMaxAbsPosition) || !(x > 0)) return false;
+// Pairs marked still must be exactly 0 (no rotation).
+bool finite_positive(const std::vector<double>& v, const std::vector<char>& still) {
+  for (std::size_t j = 0; j < v.size(); ++j) {
+    const double x = v[j];
+    if (j < still.size() && still[j] ? x != 0 : (!std::isfinite(x * kMaxAbsPosition) || !(x > 0)))
+      return false;
+  }
   return true;
+}
+
+}  // namespace
+
+namespace {
+
+Plan concat_plan(const std::vector<double>& inv, double attention) {
+  detail::PlanData rows;
+  rows.d_model = int(2 * inv.size());
+  rows.pairs = int(inv.size());
+  rows.layout = Layout::concat;
+  rows.amplitude = attention;
+  rows.freq = inv;
+  return detail::finish_plan(std::move(rows));
+}
+
+// The multi-axis layout the options ask for, its sections checked.
+Status axes_layout(const Options& o, int r, RopeAxes* layout, std::vector<std::size_t>* sections) {
+  if (int(o.rope_axes) < int(RopeAxes::none) || int(o.rope_axes) >= kRopeAxesCount)
+    return Status::bad_rope_axes;
+  const std::vector<double>* given = detail::given_numbers(o, Option::mrope_section);
+  *layout = o.rope_axes == RopeAxes::none && given ? RopeAxes::sectioned : o.rope_axes;
+  if (*layout == RopeAxes::none) return Status::ok;
+  if (*layout == RopeAxes::pixtral) {
+    if (given) return detail::not_read_status(Option::mrope_section);
+    if (r % 4 != 0) return Status::rotary_dim_not_multiple_of_4;
+    sections->assign(2, std::size_t(r / 4));
+    return Status::ok;
+  }
+  if (!given) return detail::missing_status(Option::mrope_section);
+  if (given->empty() || given->size() > std::size_t(limits::max_rope_axes)) return Status::mrope_section_sum;
+  double sum = 0;
+  for (double v : *given) sum += v;  // integers below 2^24 each (the option's rule): exact
+  if (sum != r / 2) return Status::mrope_section_sum;
+  sections->assign(given->begin(), given->end());
+  return Status::ok;
 }
 
 }  // namespace
@@ -175,24 +237,74 @@ Status make_rope_plan(const Options& o, int r, RopePlan* plan) {
   if (Status s = detail::check_options(o, reads); s != Status::ok) return s;
   if (!(detail::number_or_default(o, reads, Option::base) > 1)) return Status::rope_base_not_above_one;
   if (r < 2 || r > kMaxDModel || r % 2 != 0) return Status::bad_rotary_dim;
+  RopeAxes layout;
+  std::vector<std::size_t> sections;
+  if (Status s = axes_layout(o, r, &layout, &sections); s != Status::ok) return s;
   Result res;
-  if (Status s = kFormulas[int(o.rope_type)](Args{o, reads, r}, res); s != Status::ok) return s;
+  if (layout == RopeAxes::axial) {
+    // Each axis its own rope of rotary dimension 2 s_a; the attention factor
+    // depends on no rotary dimension (modeling_rope_utils), so axis 0's is all's.
+    for (std::size_t a = 0; a < sections.size(); ++a) {
+      Result axis;
+      if (Status s = kFormulas[int(o.rope_type)](Args{o, reads, int(2 * sections[a])}, axis); s != Status::ok)
+        return s;
+      res.still.resize(res.inv.size(), 0);
+      res.still.insert(res.still.end(), axis.still.begin(), axis.still.end());
+      res.inv.insert(res.inv.end(), axis.inv.begin(), axis.inv.end());
+      if (a == 0) res.attention = axis.attention;
+    }
+  } else if (Status s = kFormulas[int(o.rope_type)](Args{o, reads, r}, res); s != Status::ok) {
+    return s;
+  }
   // The attention factor scales float32 values; a row's a*c + b*s may reach
   // twice it before rounding, so twice it must be a finite float32 too.
-  if (!finite_positive(res.inv) || !std::isfinite(float(2 * res.attention)) || !(res.attention > 0))
+  if (!finite_positive(res.inv, res.still) || !std::isfinite(float(2 * res.attention)) ||
+      !(res.attention > 0))
     return Status::frequencies_not_finite;
 
-  detail::PlanData rows;
-  rows.d_model = r;
-  rows.pairs = r / 2;
-  rows.layout = Layout::concat;
-  rows.amplitude = res.attention;
-  rows.freq = res.inv;
+  const std::size_t half = std::size_t(r / 2);
   auto data = std::make_shared<detail::RopeData>();
+  data->pair_axes.assign(half, 0);
+  switch (layout) {
+    case RopeAxes::none: break;
+    case RopeAxes::sectioned:
+    case RopeAxes::axial:
+      for (std::size_t a = 0, j = 0; a < sections.size(); ++a)
+        for (std::size_t k = 0; k < sections[a]; ++k) data->pair_axes[j++] = int(a);
+      break;
+    case RopeAxes::interleaved:
+      // apply_interleaved_mrope: axis a > 0 takes pairs a, a + N, ... below N s_a; axis 0 the rest.
+      for (std::size_t j = 0; j < half; ++j) {
+        const std::size_t a = j % sections.size();
+        if (a > 0 && j < sections.size() * sections[a]) data->pair_axes[j] = int(a);
+      }
+      break;
+    case RopeAxes::pixtral: {
+      // freqs[::2] for the row, then freqs[1::2] for the column.
+      std::vector<double> inv(half);
+      for (std::size_t j = 0; j < half / 2; ++j) {
+        inv[j] = res.inv[2 * j];
+        inv[half / 2 + j] = res.inv[2 * j + 1];
+        data->pair_axes[half / 2 + j] = 1;
+      }
+      res.inv = std::move(inv);
+      break;
+    }
+  }
+  data->axes = layout == RopeAxes::none ? 1 : int(sections.size());
+  if (data->axes > 1) {
+    data->axis_pairs.resize(std::size_t(data->axes));
+    for (std::size_t j = 0; j < half; ++j) data->axis_pairs[std::size_t(data->pair_axes[j])].push_back(j);
+    for (const auto& pairs : data->axis_pairs) {
+      std::vector<double> inv;
+      for (std::size_t j : pairs) inv.push_back(res.inv[j]);
+      data->axis_rows.push_back(concat_plan(inv, res.attention));
+    }
+  }
   data->rotary_dim = r;
-  data->inv = std::move(res.inv);
   data->attention = res.attention;
-  data->rows = detail::finish_plan(std::move(rows));
+  data->rows = concat_plan(res.inv, res.attention);
+  data->inv = std::move(res.inv);
   *plan = RopePlan(std::move(data));
   return Status::ok;
 }
@@ -230,6 +342,58 @@ Status rope_cache(const RopePlan& plan, const double* positions, std::size_t n, 
   const detail::PlanData& P = plan.rows_plan().data();
   detail::Work& w = detail::Work::get(P.freq.size());
   detail::positions_into(P, positions, n, split_rows(cos, sin, half), w, path == Path::best);
+  return Status::ok;
+}
+
+namespace {
+
+// Cache rows at positions[i], i < n: the rows plan's concat row is sines then cosines.
+void half_cache(const RopePlan& plan, const double* positions, std::size_t n, Dtype dtype, std::uint16_t* cos,
+                std::uint16_t* sin, Path path) {
+  const detail::PlanData& P = plan.rows_plan().data();
+  detail::Work& w = detail::Work::get(P.freq.size());
+  const std::size_t half = std::size_t(plan.rotary_dim() / 2);
+  const auto store = [=](std::size_t i, std::size_t c, std::uint16_t v) {
+    if (c < half) sin[i * half + c] = v;
+    else cos[i * half + c - half] = v;
+  };
+  const bool simd = path == Path::best;
+  if (dtype == Dtype::float16) detail::half_rows<detail::round_float16>(P, positions, n, w, simd, store);
+  else detail::half_rows<detail::round_bfloat16>(P, positions, n, w, simd, store);
+}
+
+bool is_half(Dtype dtype) { return dtype == Dtype::float16 || dtype == Dtype::bfloat16; }
+
+}  // namespace
+
+Status rope_cache_rows(const RopePlan& plan, double start, std::size_t count, Dtype dtype, std::uint16_t* cos,
+                       std::uint16_t* sin, Path path) {
+  if (!plan.valid()) return Status::bad_buffer;
+  if (!is_half(dtype)) return Status::bad_dtype;
+  if (Status s = check_row_range(start, count); s != Status::ok) return s;
+  if (Status s = check_elements(count, std::size_t(plan.rotary_dim() / 2)); s != Status::ok) return s;
+  if (count == 0) return Status::ok;
+  if (cos == nullptr || sin == nullptr) return Status::bad_buffer;
+  constexpr std::size_t kChunk = 4096;
+  std::vector<double> p(std::min(count, kChunk));
+  const std::size_t half = std::size_t(plan.rotary_dim() / 2);
+  for (std::size_t i0 = 0; i0 < count; i0 += kChunk) {
+    const std::size_t m = std::min(kChunk, count - i0);
+    for (std::size_t i = 0; i < m; ++i) p[i] = start + double(i0 + i);
+    half_cache(plan, p.data(), m, dtype, cos + i0 * half, sin + i0 * half, path);
+  }
+  return Status::ok;
+}
+
+Status rope_cache(const RopePlan& plan, const double* positions, std::size_t n, Dtype dtype,
+                  std::uint16_t* cos, std::uint16_t* sin, Path path) {
+  if (!plan.valid()) return Status::bad_buffer;
+  if (!is_half(dtype)) return Status::bad_dtype;
+  if (Status s = check_elements(n, std::size_t(plan.rotary_dim() / 2)); s != Status::ok) return s;
+  if (n == 0) return Status::ok;
+  if (positions == nullptr || cos == nullptr || sin == nullptr) return Status::bad_buffer;
+  if (Status s = check_positions(positions, n, nullptr); s != Status::ok) return s;
+  half_cache(plan, positions, n, dtype, cos, sin, path);
   return Status::ok;
 }
 
@@ -283,19 +447,46 @@ constexpr std::size_t kTokensPerChunk = 64;
 
 }  // namespace
 
-Status apply_rope(const RopePlan& plan, RopeLayout layout, int head_dim, const double* positions,
-                  std::size_t n, std::size_t num_heads, float* x, Path path) {
-  if (!plan.valid()) return Status::bad_buffer;
-  if (int(layout) < 0 || int(layout) > int(RopeLayout::interleaved)) return Status::bad_rope_layout;
-  if (Status s = check_head_dim(plan, head_dim); s != Status::ok) return s;
-  if (num_heads != 0 && n > kMaxElements / num_heads / std::size_t(head_dim)) return Status::too_large;
-  if (n == 0 || num_heads == 0) return Status::ok;
-  if (positions == nullptr || x == nullptr) return Status::bad_buffer;
-  if (Status s = check_positions(positions, n, nullptr); s != Status::ok) return s;
-  const detail::PlanData& P = plan.rows_plan().data();
+namespace {
+
+// Cache rows of tokens [0, n) of a multi-axis plan: per axis, the rows of its
+// pairs' frequencies at that axis's positions, scattered to their pairs.
+void axes_rows(const detail::RopeData& D, const double* positions, std::size_t n, float* cos, float* sin,
+               bool simd) {
+  const std::size_t axes = std::size_t(D.axes), half = std::size_t(D.rotary_dim / 2);
+  constexpr std::size_t kChunk = 64;
+  thread_local std::vector<double> p;
+  thread_local std::vector<float> tmp;
+  p.resize(kChunk);
+  for (std::size_t i0 = 0; i0 < n; i0 += kChunk) {
+    const std::size_t m = std::min(kChunk, n - i0);
+    for (std::size_t a = 0; a < axes; ++a) {
+      const detail::PlanData& P = D.axis_rows[a].data();
+      const std::vector<std::size_t>& pairs = D.axis_pairs[a];
+      const std::size_t k = pairs.size(), w = 2 * k;
+      tmp.resize(m * w);
+      for (std::size_t i = 0; i < m; ++i) p[i] = positions[(i0 + i) * axes + a];
+      detail::Work& work = detail::Work::get(P.freq.size());
+      detail::positions_into(P, p.data(), m, detail::rows_at(P, tmp.data()), work, simd);
+      for (std::size_t i = 0; i < m; ++i) {
+        const float* row = tmp.data() + i * w;
+        float* s = sin + (i0 + i) * half;
+        float* c = cos + (i0 + i) * half;
+        for (std::size_t q = 0; q < k; ++q) {
+          s[pairs[q]] = row[q];
+          c[pairs[q]] = row[k + q];
+        }
+      }
+    }
+  }
+}
+
+// Rotates n tokens of x; fill(t0, tokens, cos, sin) makes the cache rows of
+// tokens [t0, t0 + tokens).
+template <class Fill>
+void rotate(const RopePlan& plan, RopeLayout layout, int head_dim, std::size_t n, std::size_t num_heads,
+            float* x, bool simd, Fill fill) {
   const std::size_t r = std::size_t(plan.rotary_dim()), half = r / 2, hd = std::size_t(head_dim);
-  const bool simd = path == Path::best && simd_compiled();
-  detail::Work& w = detail::Work::get(P.freq.size());
   thread_local std::vector<float> cos, sin, c2, s2;
   cos.resize(kTokensPerChunk * half);
   sin.resize(kTokensPerChunk * half);
@@ -303,7 +494,7 @@ Status apply_rope(const RopePlan& plan, RopeLayout layout, int head_dim, const d
   s2.resize(r);
   for (std::size_t t0 = 0; t0 < n; t0 += kTokensPerChunk) {
     const std::size_t tokens = std::min(kTokensPerChunk, n - t0);
-    detail::positions_into(P, positions + t0, tokens, split_rows(cos.data(), sin.data(), half), w, simd);
+    fill(t0, tokens, cos.data(), sin.data());
     for (std::size_t t = 0; t < tokens; ++t) {
       const float* c = cos.data() + t * half;
       const float* s = sin.data() + t * half;
@@ -329,6 +520,89 @@ Status apply_rope(const RopePlan& plan, RopeLayout layout, int head_dim, const d
         }
       }
     }
+  }
+}
+
+// The checks apply_rope and apply_rope_axes share, before anything is read.
+Status check_apply(const RopePlan& plan, RopeLayout layout, int head_dim, std::size_t n,
+                   std::size_t num_heads) {
+  if (!plan.valid()) return Status::bad_buffer;
+  if (int(layout) < 0 || int(layout) > int(RopeLayout::interleaved)) return Status::bad_rope_layout;
+  if (Status s = check_head_dim(plan, head_dim); s != Status::ok) return s;
+  if (num_heads != 0 && n > kMaxElements / num_heads / std::size_t(head_dim)) return Status::too_large;
+  return Status::ok;
+}
+
+}  // namespace
+
+Status apply_rope(const RopePlan& plan, RopeLayout layout, int head_dim, const double* positions,
+                  std::size_t n, std::size_t num_heads, float* x, Path path) {
+  if (Status s = check_apply(plan, layout, head_dim, n, num_heads); s != Status::ok) return s;
+  if (n == 0 || num_heads == 0) return Status::ok;
+  if (positions == nullptr || x == nullptr) return Status::bad_buffer;
+  if (Status s = check_positions(positions, n, nullptr); s != Status::ok) return s;
+  const detail::PlanData& P = plan.rows_plan().data();
+  const std::size_t half = std::size_t(plan.rotary_dim() / 2);
+  const bool simd = path == Path::best && simd_compiled();
+  detail::Work& w = detail::Work::get(P.freq.size());
+  rotate(plan, layout, head_dim, n, num_heads, x, simd,
+         [&](std::size_t t0, std::size_t tokens, float* cos, float* sin) {
+           detail::positions_into(P, positions + t0, tokens, split_rows(cos, sin, half), w, simd);
+         });
+  return Status::ok;
+}
+
+Status rope_cache_axes(const RopePlan& plan, const double* positions, std::size_t n, float* cos, float* sin,
+                       Path path) {
+  if (!plan.valid()) return Status::bad_buffer;
+  if (plan.axes() == 1) return rope_cache(plan, positions, n, cos, sin, path);
+  const std::size_t half = std::size_t(plan.rotary_dim() / 2), axes = std::size_t(plan.axes());
+  if (Status s = check_elements(n, half); s != Status::ok) return s;
+  if (n == 0) return Status::ok;
+  if (positions == nullptr || cos == nullptr || sin == nullptr) return Status::bad_buffer;
+  if (Status s = check_positions(positions, n * axes, nullptr); s != Status::ok) return s;
+  axes_rows(*plan.data(), positions, n, cos, sin, path == Path::best);
+  return Status::ok;
+}
+
+Status apply_rope_axes(const RopePlan& plan, RopeLayout layout, int head_dim, const double* positions,
+                       std::size_t n, std::size_t num_heads, float* x, Path path) {
+  if (Status s = check_apply(plan, layout, head_dim, n, num_heads); s != Status::ok) return s;
+  if (plan.axes() == 1) return apply_rope(plan, layout, head_dim, positions, n, num_heads, x, path);
+  if (n == 0 || num_heads == 0) return Status::ok;
+  if (positions == nullptr || x == nullptr) return Status::bad_buffer;
+  const std::size_t axes = std::size_t(plan.axes());
+  if (Status s = check_positions(positions, n * axes, nullptr); s != Status::ok) return s;
+  const bool simd = path == Path::best && simd_compiled();
+  const detail::RopeData& D = *plan.data();
+  rotate(plan, layout, head_dim, n, num_heads, x, simd,
+         [&](std::size_t t0, std::size_t tokens, float* cos, float* sin) {
+           axes_rows(D, positions + t0 * axes, tokens, cos, sin, path == Path::best);
+         });
+  return Status::ok;
+}
+
+Status rope_cache_grid(const RopePlan& plan, std::size_t height, std::size_t width, float* cos, float* sin,
+                       Path path) {
+  if (!plan.valid()) return Status::bad_buffer;
+  if (plan.axes() != 2) return Status::axes_mismatch;
+  // Every row and column index is a position below 2^24.
+  if (height > std::size_t(kMaxAbsPosition) || width > std::size_t(kMaxAbsPosition)) return Status::bad_count;
+  const std::size_t half = std::size_t(plan.rotary_dim() / 2);
+  if (width != 0 && height > kMaxElements / width) return Status::too_large;
+  const std::size_t n = height * width;
+  if (Status s = check_elements(n, half); s != Status::ok) return s;
+  if (n == 0) return Status::ok;
+  if (cos == nullptr || sin == nullptr) return Status::bad_buffer;
+  constexpr std::size_t kChunk = 4096;
+  std::vector<double> p(2 * std::min(n, kChunk));
+  for (std::size_t m0 = 0; m0 < n; m0 += kChunk) {
+    const std::size_t m = std::min(kChunk, n - m0);
+    for (std::size_t i = 0; i < m; ++i) {
+      p[2 * i] = double((m0 + i) / width);
+      p[2 * i + 1] = double((m0 + i) % width);
+    }
+    axes_rows(*plan.data(), p.data(), m, cos + m0 * half, sin + m0 * half, path == Path::best);
   }
   return Status::ok;
 }

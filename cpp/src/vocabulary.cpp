@@ -73,6 +73,30 @@ const char* rope_layout_name(RopeLayout l) noexcept {
   return "unknown";
 }
 
+const char* dtype_name(Dtype t) noexcept {
+  switch (t) {
+// clang-format off
+#define SINPE_DTYPE(id, name, bytes) \
+  case Dtype::id: return name;
+#include "sinpe/vocabulary.def"
+    // clang-format on
+  }
+  return "unknown";
+}
+
+const char* rope_axes_name(RopeAxes a) noexcept {
+  switch (a) {
+    case RopeAxes::none:
+      return "none";
+// clang-format off
+#define SINPE_ROPE_AXES(id, name) \
+  case RopeAxes::id: return name;
+#include "sinpe/vocabulary.def"
+      // clang-format on
+  }
+  return "unknown";
+}
+
 const char* version() noexcept { return SINPE_VERSION; }
 
 const char* option_name(Option o) noexcept {
@@ -81,7 +105,8 @@ const char* option_name(Option o) noexcept {
 }
 
 bool Options::operator==(const Options& o) const {
-  if (preset != o.preset || rope_type != o.rope_type || layout != o.layout) return false;
+  if (preset != o.preset || rope_type != o.rope_type || layout != o.layout || rope_axes != o.rope_axes)
+    return false;
   // Bitwise for numbers, so that a given NaN equals itself (a cache key).
   const auto same = [](const auto& a, const auto& b) {
     if (a.has_value() != b.has_value()) return false;
@@ -146,6 +171,7 @@ bool follows_rule(Rule rule, double v) {
     case Rule::count: return std::isfinite(v) && v == std::floor(v) && v >= 1 && v < limits::max_abs_position;
     case Rule::length:
       return std::isfinite(v) && v == std::floor(v) && v >= 1 && v <= limits::max_abs_position;
+    case Rule::fraction: return std::isfinite(v) && v > 0 && v <= 1;
     case Rule::any: return true;
   }
   return false;

@@ -41,6 +41,7 @@ std::string number(double v) {
 
 const char* rule_text(const char* type, const char* rule) {
   const std::string t = type, r = rule;
+  if (t == "numberArray" && r == "count") return "an array of integers in [1, 2^24)";
   if (t == "numberArray") return "an array of rotaryDim/2 = {pairs} positive finite numbers";
   if (r == "length") return "an integer in [1, 2^24]";
   if (t == "boolean") return "a boolean";
@@ -48,6 +49,7 @@ const char* rule_text(const char* type, const char* rule) {
   if (r == "finite") return "a finite number";
   if (r == "index") return "an integer with |value| < 2^24";
   if (r == "count") return "an integer in [1, 2^24)";
+  if (r == "fraction") return "a number in (0, 1]";
   return "valid";
 }
 
@@ -91,7 +93,9 @@ int main(int argc, char** argv) {
 #define SINPE_LIMIT(id, type, value, doc) limits.add(camel(#id) + ": " + number(double(value)));
 #include "sinpe/vocabulary.def"
 
-  Item layouts, rope_layouts;
+  Item layouts, rope_layouts, dtypes, rope_axes;
+#define SINPE_ROPE_AXES(id, name) rope_axes.add(quote(name));
+#define SINPE_DTYPE(id, name, bytes) dtypes.add(quote(name));
 #define SINPE_LAYOUT(id, name) layouts.add(quote(name));
 #define SINPE_ROPE_LAYOUT(id, name) rope_layouts.add(quote(name));
 #include "sinpe/vocabulary.def"
@@ -150,6 +154,8 @@ int main(int argc, char** argv) {
   js += "  limits: " + freeze("{ " + limits.text + " }") + ",\n";
   js += "  layouts: " + freeze("[" + layouts.text + "]") + ",\n";
   js += "  ropeLayouts: " + freeze("[" + rope_layouts.text + "]") + ",\n";
+  js += "  ropeAxes: " + freeze("[" + rope_axes.text + "]") + ",\n";
+  js += "  dtypes: " + freeze("[" + dtypes.text + "]") + ",\n";
   js += "  options: " + freeze("[\n    " + options.text + "]") + ",\n";
   js += "  presets: " + freeze("[\n    " + presets.text + "]") + ",\n";
   js += "  ropeTypes: " + freeze("[\n    " + rope_types.text + "]") + ",\n";

@@ -81,6 +81,19 @@ std::vector<double> rope_inv(int r) {
   return inv;
 }
 
+// A float16 / bfloat16 bit pattern's value.
+double decode16(sinpe::Dtype dtype, std::uint16_t b) {
+  if (dtype == sinpe::Dtype::bfloat16) {
+    const std::uint32_t u = std::uint32_t(b) << 16;
+    float f;
+    std::memcpy(&f, &u, sizeof f);
+    return f;
+  }
+  const int e = (b >> 10) & 31, m = b & 1023;
+  const double v = e == 0 ? std::ldexp(m, -24) : std::ldexp(1024 + m, e - 25);
+  return (b & 0x8000) ? -v : v;
+}
+
 bool first = true;
 void emit(const char* key, Timing t, double err) {
   char e[32] = "null";  // no error figure (heatmap: colour indices, checked in cases.mjs)
@@ -172,6 +185,52 @@ int main(int argc, char** argv) {
     emit("ropeCacheRows131072x128", t, err);
     t = median_ms([&] { sinpe::rope_cache(rope128, positions.data(), n, cos.data(), sin.data()); });
     emit("ropeCache131072x128", t, err);
+    // The same cache as float16 / bfloat16 bit patterns (each value rounded
+    // once from float64); err: max |decoded - float64|, at most half a unit
+    // in the last place (2^-12 for float16, 2^-9 for bfloat16, near 1).
+    std::vector<std::uint16_t> cos16(n * half), sin16(n * half);
+    for (sinpe::Dtype dtype : {sinpe::Dtype::float16, sinpe::Dtype::bfloat16}) {
+      t = median_ms([&] { sinpe::rope_cache_rows(rope128, 0, n, dtype, cos16.data(), sin16.data()); });
+      double err16 = 0;
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < half; ++j) {
+          const double a = double(i) * inv[j];
+          err16 = std::max({err16, std::fabs(decode16(dtype, cos16[i * half + j]) - std::cos(a)),
+                            std::fabs(decode16(dtype, sin16[i * half + j]) - std::sin(a))});
+        }
+      emit(dtype == sinpe::Dtype::float16 ? "ropeCacheRows131072x128Float16"
+                                          : "ropeCacheRows131072x128Bfloat16",
+           t, err16);
+    }
+  }
+
+  // --- M-RoPE cache (Qwen2-VL: mropeSection [16, 24, 24], base 1e6), 131072 tokens x rotaryDim 128,
+  // positions (t, h, w) = (i, i + i % 7, i + i % 11); err against float64 cos/sin of each pair's axis.
+  {
+    const std::size_t n = 131072, half = 64;
+    sinpe::Options o;
+    o.base = 1e6;
+    o.mrope_section = std::vector<double>{16, 24, 24};
+    sinpe::RopePlan mrope;
+    if (sinpe::make_rope_plan(o, 128, &mrope) != sinpe::Status::ok) return 1;
+    std::vector<double> pos(3 * n);
+    for (std::size_t i = 0; i < n; ++i) {
+      pos[3 * i] = double(i);
+      pos[3 * i + 1] = double(i + i % 7);
+      pos[3 * i + 2] = double(i + i % 11);
+    }
+    std::vector<float> cos(n * half), sin(n * half);
+    t = median_ms([&] { sinpe::rope_cache_axes(mrope, pos.data(), n, cos.data(), sin.data()); });
+    std::vector<double> inv(half);
+    for (std::size_t j = 0; j < half; ++j) inv[j] = 1.0 / std::pow(1e6, 2.0 * double(j) / 128);
+    double err = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < half; ++j) {
+        const double a = pos[3 * i + (j < 16 ? 0 : j < 40 ? 1 : 2)] * inv[j];
+        err = std::max(
+            {err, std::fabs(cos[i * half + j] - std::cos(a)), std::fabs(sin[i * half + j] - std::sin(a))});
+      }
+    emit("mropeCache131072x128", t, err);
   }
 
   // --- RoPE rotation in place, 2048 tokens x 32 heads x 128 (half layout); the

@@ -93,6 +93,17 @@ Frequencies compute(const RopeParams& p, int r) {
     for (std::size_t j = 0; j < half; ++j) f.inv[j] = 1.0 / (ext[j] * std::pow(b, 2.0 * double(j) / r));
     return f;
   }
+  if (type == "proportional") {
+    // transformers v5 _compute_proportional_rope_parameters (head_dim = r):
+    // rope_angles = int(rope_proportion * head_dim // 2);
+    // inv_freq_rotated = 1.0 / base ** (arange(0, 2 * rope_angles, 2) / head_dim);
+    // nope_angles zeros appended; inv_freq /= factor; attention_factor 1.
+    const double proportion = or_default(p.partial_rotary_factor, 1.0), s = or_default(p.factor, 1.0);
+    const std::size_t rope_angles = std::size_t(std::floor(proportion * r / 2));
+    for (std::size_t j = 0; j < half; ++j)
+      f.inv[j] = j < rope_angles ? 1.0 / std::pow(b, 2.0 * double(j) / r) / s : 0.0;
+    return f;
+  }
   if (type == "llama3") {
     const double s = or_default(p.factor, 8), low = or_default(p.low_freq_factor, 1);
     const double high = or_default(p.high_freq_factor, 4), L = or_default(p.original_max_positions, 8192);

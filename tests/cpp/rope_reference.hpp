@@ -14,7 +14,7 @@ namespace ref {
 // RoPE options with sinpe's meaning. An absent option is NaN (or an empty
 // vector); its rope type's default then applies, as in the package.
 struct RopeParams {
-  std::string rope_type = "default";  // default | linear | dynamic | yarn | longrope | llama3
+  std::string rope_type = "default";  // default | linear | dynamic | yarn | longrope | llama3 | proportional
   double base = 10000;
   double factor = kAbsent;
   double max_positions = kAbsent;           // M (max_position_embeddings)
@@ -24,6 +24,7 @@ struct RopeParams {
   double beta_fast = kAbsent, beta_slow = kAbsent;               // yarn (32, 1)
   double attention_factor = kAbsent;                             // yarn, longrope
   double mscale = kAbsent, mscale_all_dim = kAbsent;             // yarn (DeepSeek)
+  double partial_rotary_factor = kAbsent;                        // proportional (1)
   bool truncate = true;                                          // yarn
   std::vector<double> short_factor, long_factor;                 // longrope, rotary_dim/2 each
 

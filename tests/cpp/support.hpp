@@ -70,6 +70,7 @@ inline ref::RopeParams to_rope_params(const sinpe::Options& o) {
   p.attention_factor = num(o.attention_factor);
   p.mscale = num(o.mscale);
   p.mscale_all_dim = num(o.mscale_all_dim);
+  p.partial_rotary_factor = num(o.partial_rotary_factor);
   if (o.truncate) p.truncate = *o.truncate;
   if (o.short_factor) p.short_factor = *o.short_factor;
   if (o.long_factor) p.long_factor = *o.long_factor;

@@ -248,6 +248,22 @@ const std::vector<RopeCase>& rope_cases() {
          o.original_max_positions = 4096;
          return o;
        }},
+      // Gemma 4's full-attention layers: base 1e6, a quarter of the pairs turning.
+      {"proportional partialRotaryFactor 0.25 base 1e6",
+       [](int) {
+         auto o = rope(RopeType::proportional);
+         o.base = 1e6;
+         o.partial_rotary_factor = 0.25;
+         return o;
+       }},
+      {"proportional factor 8 partialRotaryFactor 0.6",
+       [](int) {
+         auto o = rope(RopeType::proportional);
+         o.factor = 8;
+         o.partial_rotary_factor = 0.6;
+         return o;
+       }},
+      {"proportional (defaults: every pair turns)", [](int) { return rope(RopeType::proportional); }},
   };
   return cases;
 }
@@ -327,7 +343,9 @@ TEST_CASE("RoPE frequencies and attention factor equal the float64 reference", "
       REQUIRE(plan.inv_freq().size() == want.size());
       double largest = 0;
       for (std::size_t j = 0; j < want.size(); ++j) {
-        const double rel = std::fabs(plan.inv_freq()[j] - want[j]) / want[j];
+        // proportional's still pairs: exactly 0 both sides.
+        const double got = plan.inv_freq()[j];
+        const double rel = want[j] == 0 ? (got == 0 ? 0.0 : kInf) : std::fabs(got - want[j]) / want[j];
         if (!(rel <= largest)) largest = rel;
       }
       CHECK(largest <= kFrequencyTolerance);
@@ -363,6 +381,23 @@ TEST_CASE("the cases exercise every branch they name", "[rope]") {
   CHECK(att(find("longrope Phi-3 short (no seqLen)")) > 1.0);
   CHECK(att(find("yarn attentionFactor 1.25")) == 1.25);
   CHECK(inv(find("llama3 Llama 3.1 (defaults, base 500000)")) != inv(find("default base 500000")));
+  // proportional: exponents over the whole rotary dimension (not a quarter of it),
+  // pairs beyond the fraction still; the factor divides.
+  {
+    const auto p = inv(find("proportional partialRotaryFactor 0.25 base 1e6"));
+    auto d = rope(RopeType::standard);
+    d.base = 1e6;
+    const auto full = inv(d);
+    CHECK(p[7] == full[7]);
+    CHECK(p[7] > 0);
+    CHECK(p[8] == 0);
+    CHECK(p[31] == 0);
+    const auto f = inv(find("proportional factor 8 partialRotaryFactor 0.6"));  // floor(0.6 * 64 / 2) = 19
+    CHECK(f[18] > 0);
+    CHECK(f[19] == 0);
+    CHECK(f[3] == inv(rope(RopeType::standard))[3] / 8);
+    CHECK(inv(find("proportional (defaults: every pair turns)")) == inv(rope(RopeType::standard)));
+  }
 }
 
 TEST_CASE("rope_cache and rope_cache_rows are within the contract", "[rope]") {
@@ -636,7 +671,9 @@ void set_valid(sinpe::Options& o, Option id, int r) {
   with_field(o, id, [&](auto& field) {
     using T = typename std::decay_t<decltype(field)>::value_type;
     if constexpr (std::is_same_v<T, double>) {
-      field = info.rule == sinpe::detail::Rule::count ? 4096.0 : 2.0;
+      field = info.rule == sinpe::detail::Rule::count      ? 4096.0
+              : info.rule == sinpe::detail::Rule::fraction ? 0.5
+                                                           : 2.0;
     } else if constexpr (std::is_same_v<T, bool>) {
       field = true;
     } else {
@@ -760,6 +797,8 @@ TEST_CASE("option values against their rules are refused by name", "[rope][error
       if (info.rule == sinpe::detail::Rule::count) bad.insert(bad.end(), {0.0, -3.0, 1.5, 16777216.0, 1e300});
       if (info.rule == sinpe::detail::Rule::length)
         bad.insert(bad.end(), {0.0, -3.0, 1.5, 16777217.0, 1e300});
+      if (info.rule == sinpe::detail::Rule::fraction)
+        bad.insert(bad.end(), {0.0, -0.0, -0.5, 1.0000001, 2.0});
       if (info.kind == sinpe::detail::Kind::boolean) continue;  // any boolean is a value
       for (double v : bad) {
         sinpe::Options o = computable(type, 16);

@@ -236,6 +236,7 @@ bool follows_rule(sinpe::detail::Rule rule, double v) {
     case sinpe::detail::Rule::index: return std::isfinite(v) && std::trunc(v) == v && std::fabs(v) < kMaxPos;
     case sinpe::detail::Rule::count: return std::isfinite(v) && std::trunc(v) == v && v >= 1 && v < kMaxPos;
     case sinpe::detail::Rule::length: return std::isfinite(v) && std::trunc(v) == v && v >= 1 && v <= kMaxPos;
+    case sinpe::detail::Rule::fraction: return std::isfinite(v) && v > 0 && v <= 1;
     case sinpe::detail::Rule::any: return true;
   }
   return false;
@@ -703,9 +704,10 @@ Reads rope_reads(sinpe::RopeType t) {
 
 // A frequency the core must refuse: zero, negative, NaN, or with angles p inv
 // that overflow for |p| < 2^24; an attention factor whose double is no finite float32.
-bool frequencies_bad(const std::vector<double>& inv, double att) {
+// proportional's pairs beyond its fraction are 0 on purpose (`still`).
+bool frequencies_bad(const std::vector<double>& inv, double att, bool still_allowed) {
   for (double x : inv)
-    if (!(x > 0) || !std::isfinite(x * kMaxPos)) return true;
+    if (!(still_allowed && x == 0) && (!(x > 0) || !std::isfinite(x * kMaxPos))) return true;
   return !(att > 0) || !std::isfinite(float(2 * att));
 }
 
@@ -736,11 +738,22 @@ bool check_rope_plan(const sinpe::Options& o, int r, Status st, const sinpe::Rop
       o.rope_type == sinpe::RopeType::yarn || o.rope_type == sinpe::RopeType::longrope;
   const bool no_context = yarn_or_longrope && !o.original_max_positions && !o.max_positions;
   const bool no_factor = yarn_or_longrope && !o.factor && !o.max_positions;
+  // mropeSection: 1 to max_rope_axes integers adding up to r/2 (rope.cpp, axes_layout).
+  double section_total = 0;
+  if (o.mrope_section)
+    for (double v : *o.mrope_section) section_total += v;
+  const bool section_sum =
+      o.mrope_section &&
+      (o.mrope_section->empty() || o.mrope_section->size() > std::size_t(sinpe::limits::max_rope_axes) ||
+       section_total != double(half));
   const bool order =
       o.rope_type == sinpe::RopeType::llama3 && !(value_or_default(o, reads, Option::low_freq_factor) <
                                                   value_or_default(o, reads, Option::high_freq_factor));
   switch (st) {
-    case Status::ok: EXPECT(!short_len && !long_len && !no_context && !no_factor && !order); break;
+    case Status::ok:
+      EXPECT(!short_len && !long_len && !no_context && !no_factor && !order && !section_sum);
+      break;
+    case Status::mrope_section_sum: EXPECT(section_sum); break;
     case Status::bad_short_factor: EXPECT(short_len); break;
     case Status::bad_long_factor: EXPECT(long_len); break;
     case Status::original_max_positions_missing: EXPECT(no_context); break;
@@ -764,11 +777,12 @@ bool check_rope_plan(const sinpe::Options& o, int r, Status st, const sinpe::Rop
     return false;
   }
   if (st == Status::frequencies_not_finite) {
-    EXPECT(frequencies_bad(inv, att));  // the reference's frequencies overflow too
+    EXPECT(frequencies_bad(
+        inv, att, o.rope_type == sinpe::RopeType::proportional));  // the reference's frequencies overflow too
     EXPECT(!plan.valid());
     return false;
   }
-  EXPECT(!frequencies_bad(inv, att));
+  EXPECT(!frequencies_bad(inv, att, o.rope_type == sinpe::RopeType::proportional));
   EXPECT(plan.valid() && plan.rotary_dim() == r && plan.inv_freq().size() == half);
   for (std::size_t j = 0; j < half; ++j)
     EXPECT(std::fabs(plan.inv_freq()[j] - inv[j]) <= kFreqTol * inv[j], plan.inv_freq()[j], inv[j]);

@@ -28,10 +28,16 @@ class RopePlan {
   // Radians per position of each pair, float64.
   const std::vector<double>& inv_freq() const noexcept;
   double attention_factor() const noexcept;
+  // Position axes per token: 1, or the sections of a multi-axis plan
+  // (Options::rope_axes, mropeSection; 2 for pixtral).
+  int axes() const noexcept;
+  // The axis pair j turns with, j < r/2.
+  const std::vector<int>& pair_axes() const noexcept;
   // The sinusoidal plan (width r, concat layout, frequencies inv_j) whose
   // block kernel makes the cache rows.
   const Plan& rows_plan() const noexcept;
   bool valid() const noexcept { return data_ != nullptr; }
+  const detail::RopeData* data() const noexcept { return data_.get(); }
 
   explicit RopePlan(std::shared_ptr<const detail::RopeData> data) : data_(std::move(data)) {}
   RopePlan() = default;
@@ -50,11 +56,37 @@ Status rope_cache(const RopePlan& plan, const double* positions, std::size_t n, 
 Status rope_cache_rows(const RopePlan& plan, double start, std::size_t count, float* cos, float* sin,
                        Path path = Path::best);
 
+// Half-precision caches: dtype float16 or bfloat16 (else Status::bad_dtype),
+// each value cos(p inv_j) att (and sin) in float64 rounded once to
+// nearest-even, as bit patterns.
+Status rope_cache(const RopePlan& plan, const double* positions, std::size_t n, Dtype dtype,
+                  std::uint16_t* cos, std::uint16_t* sin, Path path = Path::best);
+Status rope_cache_rows(const RopePlan& plan, double start, std::size_t count, Dtype dtype, std::uint16_t* cos,
+                       std::uint16_t* sin, Path path = Path::best);
+
 // Rotates x in place: x holds n tokens, each num_heads vectors of head_dim
 // floats ([token][head][dim]); token i is at positions[i]. Dimensions
 // rotary_dim ... head_dim-1 pass through unchanged.
 Status apply_rope(const RopePlan& plan, RopeLayout layout, int head_dim, const double* positions,
                   std::size_t n, std::size_t num_heads, float* x, Path path = Path::best);
+
+// ---- several position axes per token (M-RoPE, 2-D vision RoPE) ----------------
+// positions holds n tokens x plan.axes() values, token-major: token i's
+// position on axis a is positions[i * axes + a]. Pair j's angle is
+// positions[i * axes + pair_axes()[j]] * inv_j; caches and rotation are
+// otherwise those above (same layouts, same contract). The one-position
+// entry points above, given a multi-axis plan, use each token's one
+// position on every axis, as transformers' Qwen2-VL/Qwen3-VL rotary
+// embeddings do for text-only position ids.
+Status rope_cache_axes(const RopePlan& plan, const double* positions, std::size_t n, float* cos, float* sin,
+                       Path path = Path::best);
+Status apply_rope_axes(const RopePlan& plan, RopeLayout layout, int head_dim, const double* positions,
+                       std::size_t n, std::size_t num_heads, float* x, Path path = Path::best);
+// A height x width patch grid for a two-axis plan (axis 0 the row, axis 1 the
+// column): patch m = i * width + j (row-major) is at (i, j); cos and sin hold
+// height * width rows of r/2 values. Status::axes_mismatch for another plan.
+Status rope_cache_grid(const RopePlan& plan, std::size_t height, std::size_t width, float* cos, float* sin,
+                       Path path = Path::best);
 
 Status check_head_dim(const RopePlan& plan, int head_dim) noexcept;
 

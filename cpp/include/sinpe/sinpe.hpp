@@ -56,6 +56,20 @@ enum class RopeLayout : int {
 #define SINPE_ROPE_LAYOUT(id, name) id,
 #include "sinpe/vocabulary.def"
 };
+// How a multi-axis RoPE maps position axes to rotary pairs (vocabulary.def);
+// none: one position per token, unless mropeSection is given (sectioned).
+enum class RopeAxes : int {
+  none = -1,
+#define SINPE_ROPE_AXES(id, name) id,
+#include "sinpe/vocabulary.def"
+};
+// The element type of a result: float32 (float*), or float16 / bfloat16 bit
+// patterns (std::uint16_t*), each the float64 value rounded once to
+// nearest-even.
+enum class Dtype : int {
+#define SINPE_DTYPE(id, name, bytes) id,
+#include "sinpe/vocabulary.def"
+};
 enum class Option : int {
 #define SINPE_OPTION(id, name, type, rule, config_key, doc) id,
 #include "sinpe/vocabulary.def"
@@ -73,6 +87,14 @@ constexpr int kLayoutCount = 0
 #define SINPE_LAYOUT(id, name) +1
 #include "sinpe/vocabulary.def"
     ;
+constexpr int kRopeAxesCount = 0
+#define SINPE_ROPE_AXES(id, name) +1
+#include "sinpe/vocabulary.def"
+    ;
+constexpr int kDtypeCount = 0
+#define SINPE_DTYPE(id, name, bytes) +1
+#include "sinpe/vocabulary.def"
+    ;
 constexpr int kOptionCount = 0
 #define SINPE_OPTION(id, name, type, rule, config_key, doc) +1
 #include "sinpe/vocabulary.def"
@@ -83,6 +105,14 @@ const char* rope_type_name(RopeType t) noexcept;
 const char* layout_name(Layout l) noexcept;
 const char* rope_layout_name(RopeLayout l) noexcept;
 const char* option_name(Option o) noexcept;  // the JS name, e.g. "maxTimescale"
+const char* dtype_name(Dtype t) noexcept;
+const char* rope_axes_name(RopeAxes a) noexcept;
+
+// One float64 value as an IEEE binary16 / bfloat16 bit pattern, rounded once
+// to nearest, ties to even: subnormals kept, infinity only past the largest
+// finite value after rounding, NaN only from NaN.
+std::uint16_t round_to_float16(double v) noexcept;
+std::uint16_t round_to_bfloat16(double v) noexcept;
 
 // Options as a user states them: an empty optional is "absent" (the formula's
 // default, where it has one). A preset or rope type refuses an option its
@@ -95,6 +125,7 @@ struct Options {
   Preset preset = Preset::vaswani;          // read by make_plan / make_grid_plan
   RopeType rope_type = RopeType::standard;  // read by make_rope_plan
   Layout layout = Layout::preset_default;   // sinusoidal presets only
+  RopeAxes rope_axes = RopeAxes::none;      // read by make_rope_plan
 #define SINPE_OPTION(id, name, type, rule, config_key, doc) SINPE_OPTION_TYPE_##type id;
 #define SINPE_OPTION_TYPE_number NumberOption
 #define SINPE_OPTION_TYPE_boolean BooleanOption
@@ -155,6 +186,14 @@ Status rows(const Plan& plan, double start, std::size_t count, float* out, Path 
 Status add_rows(const Plan& plan, double start, std::size_t count, float* inout, Path path = Path::best);
 // out[i*d + c] = PE(positions[i], c); any order, fractional allowed.
 Status encode(const Plan& plan, const double* positions, std::size_t n, float* out, Path path = Path::best);
+
+// The same rows in half precision: dtype float16 or bfloat16 (else
+// Status::bad_dtype); each value is its float64 value (a direct float64
+// anchor per row, no float32 step) rounded once to nearest-even.
+Status rows(const Plan& plan, double start, std::size_t count, Dtype dtype, std::uint16_t* out,
+            Path path = Path::best);
+Status encode(const Plan& plan, const double* positions, std::size_t n, Dtype dtype, std::uint16_t* out,
+              Path path = Path::best);
 
 // 2-D grid (ViT / MAE): cell m = r*width + c (+1 after a leading zero row when
 // cls_token); columns [0, d/2) encode the column coordinate c, [d/2, d) the row r,

@@ -1,0 +1,323 @@
+// float16 / bfloat16 output against an independent rounding: every finite
+// half value decoded from its bit fields, the nearest one found by comparing
+// with the exact midpoint of two neighbours (ties to the even pattern), on
+// the float64 reference's values. Covers ties, values one double-ulp either
+// side of each midpoint, subnormals, the largest finite value and overflow,
+// and the half-precision rows, encode, rope_cache and rope_cache_rows.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <iostream>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "reference.hpp"
+#include "rope_reference.hpp"
+#include "sinpe/rope.hpp"
+#include "sinpe/sinpe.hpp"
+#include "support.hpp"
+
+namespace {
+
+using sinpe::Dtype;
+using sinpe::Path;
+using sinpe::Status;
+
+// A half format as a sorted table of its non-negative finite values.
+struct Format {
+  const char* name;
+  std::uint16_t max_finite;  // pattern
+  double beyond;             // the value the next pattern would have without overflow
+  std::uint16_t inf;
+  std::uint16_t (*core)(double) noexcept;
+  double (*decode)(std::uint16_t);
+};
+
+// binary16: sign, 5 exponent bits (bias 15), 10 fraction bits.
+double decode_f16(std::uint16_t b) {
+  const int e = (b >> 10) & 31, m = b & 1023;
+  const double mag = e == 0 ? std::ldexp(double(m), -24) : std::ldexp(double(1024 + m), e - 25);
+  return (b & 0x8000) ? -mag : mag;
+}
+// bfloat16: the top half of a float32.
+double decode_bf16(std::uint16_t b) {
+  const std::uint32_t u = std::uint32_t(b) << 16;
+  float f;
+  std::memcpy(&f, &u, sizeof f);
+  return double(f);
+}
+
+const Format kF16{"float16", 0x7bff, 65536.0, 0x7c00, sinpe::round_to_float16, decode_f16};
+const Format kBF16{"bfloat16", 0x7f7f, std::ldexp(1.0, 128), 0x7f80, sinpe::round_to_bfloat16, decode_bf16};
+
+// The nearest pattern to v, ties to the even pattern, by exact midpoints.
+std::uint16_t round_ref(const Format& f, double v) {
+  if (std::isnan(v)) return std::uint16_t(f.inf | 1);  // any NaN; compared as "is NaN"
+  const std::uint16_t sign = std::signbit(v) ? 0x8000 : 0;
+  const double a = std::fabs(v);
+  // Largest pattern p <= max_finite with decode(p) <= a (patterns are monotonic).
+  std::uint32_t lo = 0, hi = f.max_finite;
+  while (lo < hi) {
+    const std::uint32_t mid = (lo + hi + 1) / 2;
+    if (f.decode(std::uint16_t(mid)) <= a) lo = mid;
+    else hi = mid - 1;
+  }
+  const double below = f.decode(std::uint16_t(lo));
+  if (below == a) return std::uint16_t(sign | lo);
+  const double above = lo == f.max_finite ? f.beyond : f.decode(std::uint16_t(lo + 1));
+  const double midpoint = (below + above) / 2;  // exact: both have few significant bits
+  std::uint32_t p;
+  if (a < midpoint) p = lo;
+  else if (a > midpoint) p = lo + 1;
+  else p = (lo % 2 == 0) ? lo : lo + 1;
+  if (p > f.max_finite) p = f.inf;
+  return std::uint16_t(sign | p);
+}
+
+bool is_nan_pattern(const Format& f, std::uint16_t b) {
+  return (b & f.inf) == f.inf && (b & ~(f.inf | 0x8000));
+}
+
+// Every value worth trying near each representable one: itself, the midpoint
+// to the next (a tie), one double-ulp either side of it, and a quarter of the
+// way; with both signs.
+void check_all_patterns(const Format& f) {
+  std::size_t checked = 0;
+  for (std::uint32_t p = 0; p <= f.max_finite; ++p) {
+    const double v = f.decode(std::uint16_t(p));
+    const double next = p == f.max_finite ? f.beyond : f.decode(std::uint16_t(p + 1));
+    const double mid = (v + next) / 2;
+    for (double x : {v, mid, std::nextafter(mid, 0.0), std::nextafter(mid, 1e300), v + (next - v) / 4,
+                     next - (next - v) / 4})
+      for (double s : {x, -x}) {
+        const std::uint16_t want = round_ref(f, s), got = f.core(s);
+        if (got != want) {
+          INFO(f.name << " value " << s << " (pattern near " << p << ")");
+          REQUIRE(got == want);
+        }
+        ++checked;
+      }
+  }
+  CHECK(checked > 6 * std::size_t(f.max_finite));
+}
+
+}  // namespace
+
+TEST_CASE("round_to_float16 and round_to_bfloat16 are correctly rounded", "[half]") {
+  for (const Format* f : {&kF16, &kBF16}) {
+    SECTION(f->name) {
+      check_all_patterns(*f);
+      // Log-uniform random values over the whole range, subnormals to overflow.
+      std::mt19937_64 rng(17);
+      std::uniform_real_distribution<double> exponent(-140, 130), mant(1, 2);
+      for (int i = 0; i < 200000; ++i) {
+        const double v = std::ldexp(mant(rng), int(std::floor(exponent(rng)))) * (i % 2 ? -1 : 1);
+        INFO(f->name << " " << v);
+        REQUIRE(f->core(v) == round_ref(*f, v));
+      }
+      // Specials.
+      const double inf = std::numeric_limits<double>::infinity();
+      CHECK(f->core(0.0) == 0);
+      CHECK(f->core(-0.0) == 0x8000);
+      CHECK(f->core(inf) == f->inf);
+      CHECK(f->core(-inf) == (0x8000 | f->inf));
+      CHECK(is_nan_pattern(*f, f->core(std::numeric_limits<double>::quiet_NaN())));
+      CHECK(f->core(std::numeric_limits<double>::denorm_min()) == 0);
+      CHECK(f->core(std::numeric_limits<double>::max()) == f->inf);
+      // No finite input gives NaN.
+      for (double v : {1e308, -1e308, 1e-308, 5e-324}) CHECK_FALSE(is_nan_pattern(*f, f->core(v)));
+    }
+  }
+  // Named values: float16's largest finite 65504, the overflow midpoint 65520
+  // (a tie whose even neighbour is infinity), the smallest subnormal 2^-24 and
+  // half of it (a tie that goes to zero).
+  CHECK(sinpe::round_to_float16(65504.0) == 0x7bff);
+  CHECK(sinpe::round_to_float16(std::nextafter(65520.0, 0.0)) == 0x7bff);
+  CHECK(sinpe::round_to_float16(65520.0) == 0x7c00);
+  CHECK(sinpe::round_to_float16(std::ldexp(1.0, -24)) == 0x0001);
+  CHECK(sinpe::round_to_float16(std::ldexp(1.0, -25)) == 0x0000);
+  CHECK(sinpe::round_to_float16(std::nextafter(std::ldexp(1.0, -25), 1.0)) == 0x0001);
+  CHECK(sinpe::round_to_float16(std::ldexp(3.0, -25)) == 0x0002);        // 1.5 * 2^-24: tie, to even
+  CHECK(sinpe::round_to_float16(std::ldexp(3.0, -26)) == 0x0001);        // 0.75 * 2^-24
+  CHECK(sinpe::round_to_float16(1.0 - std::ldexp(1.0, -12)) == 0x3c00);  // tie between 1 - 2^-11 and 1
+  // One rounding, not two: 1 + 2^-11 + 2^-40 lies just above the midpoint of
+  // 1 and 1 + 2^-10, but rounding it to float32 first loses the 2^-40 and
+  // leaves a tie that goes down to 1.
+  const double above_tie = 1.0 + std::ldexp(1.0, -11) + std::ldexp(1.0, -40);
+  CHECK(sinpe::round_to_float16(above_tie) == 0x3c01);
+  CHECK(sinpe::round_to_float16(double(float(above_tie))) == 0x3c00);
+  // bfloat16: position 15962 rounds to 15936 (spacing 64 there).
+  CHECK(decode_bf16(sinpe::round_to_bfloat16(15962.0)) == 15936.0);
+  CHECK(sinpe::round_to_bfloat16(std::ldexp(255.0, 120)) == 0x7f7f);
+  CHECK(sinpe::round_to_bfloat16(std::ldexp(511.0, 119)) == 0x7f80);  // (2 - 2^-8) 2^127: tie to infinity
+}
+
+namespace {
+
+// The core's float64 values agree with the reference's to a few ulp (trig.hpp),
+// so a value within a few ulp of a rounding boundary may round either way;
+// elsewhere the patterns must be equal. Counts the boundary cases.
+struct HalfCompare {
+  const Format& f;
+  std::size_t values = 0, equal = 0, boundary = 0;
+  double worst_rel = 0;  // |decoded - reference| / |reference|, for the report
+  void operator()(std::uint16_t got, double want, const std::string& what) {
+    ++values;
+    const std::uint16_t exact = round_ref(f, want);
+    if (got == exact) {
+      ++equal;
+    } else {
+      const double e = 4 * std::numeric_limits<double>::epsilon() * std::fabs(want);
+      const bool near = got == round_ref(f, want - e) || got == round_ref(f, want + e);
+      if (!near) {
+        INFO(what << ": " << f.name << " of " << want << ": got pattern " << got << " want " << exact);
+        REQUIRE(got == exact);
+      }
+      ++boundary;
+    }
+    const double d = std::fabs(f.decode(got) - want);
+    if (want != 0 && !(d / std::fabs(want) <= worst_rel) && std::fabs(want) > 1e-4)
+      worst_rel = d / std::fabs(want);
+  }
+  void report(const std::string& form) const {
+    std::cout << "  [half] " << form << " " << f.name << ": " << equal << " of " << values
+              << " patterns equal the independent rounding (" << boundary
+              << " within 4 ulp of a boundary); largest relative error " << worst_rel << "\n";
+  }
+};
+
+std::vector<double> half_positions() {
+  std::vector<double> p = {0,     1,      2,  3,       1857,     2047,      2048, 2049, 4095,     15962,
+                           65535, 131071, -5, -131072, 16777215, -16777215, 0.5,  1e-3, 12345.678};
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> u(-16777215, 16777215);
+  for (int i = 0; i < 200; ++i) p.push_back(std::floor(u(rng)));
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("rope_cache and rope_cache_rows in float16 and bfloat16 are the reference rounded once",
+          "[half][rope]") {
+  sinpe::Options yarn;
+  yarn.rope_type = sinpe::RopeType::yarn;
+  yarn.factor = 4;
+  yarn.original_max_positions = 32768;
+  sinpe::Options standard;
+  const auto positions = half_positions();
+  for (const Format* f : {&kF16, &kBF16}) {
+    const Dtype dtype = f == &kF16 ? Dtype::float16 : Dtype::bfloat16;
+    HalfCompare cmp{*f};
+    for (const sinpe::Options& o : {standard, yarn})
+      for (int r : {128, 6, 96}) {
+        sinpe::RopePlan plan;
+        REQUIRE(sinpe::make_rope_plan(o, r, &plan) == Status::ok);
+        const auto prm = to_rope_params(o);
+        const std::size_t half = std::size_t(r / 2);
+        std::vector<double> wc, ws;
+        ref::rope_cache(prm, r, positions, wc, ws);
+        for (Path path : {Path::best, Path::scalar}) {
+          std::vector<std::uint16_t> c(positions.size() * half, 0xdead), s(c.size(), 0xdead);
+          REQUIRE(sinpe::rope_cache(plan, positions.data(), positions.size(), dtype, c.data(), s.data(),
+                                    path) == Status::ok);
+          for (std::size_t i = 0; i < c.size(); ++i) {
+            cmp(c[i], wc[i], "rope_cache cos");
+            cmp(s[i], ws[i], "rope_cache sin");
+          }
+          for (double start : {0.0, 1790.0, 16777215.0 - 300, -300.0}) {
+            const std::size_t n = 300;
+            std::vector<double> p(n);
+            for (std::size_t i = 0; i < n; ++i) p[i] = start + double(i);
+            std::vector<double> rc, rs;
+            ref::rope_cache(prm, r, p, rc, rs);
+            std::vector<std::uint16_t> cr(n * half, 0xdead), sr(cr.size(), 0xdead);
+            REQUIRE(sinpe::rope_cache_rows(plan, start, n, dtype, cr.data(), sr.data(), path) == Status::ok);
+            for (std::size_t i = 0; i < cr.size(); ++i) {
+              cmp(cr[i], rc[i], "rope_cache_rows cos");
+              cmp(sr[i], rs[i], "rope_cache_rows sin");
+            }
+          }
+        }
+      }
+    CHECK(cmp.values > 100000);
+    CHECK(cmp.boundary * 1000 <= cmp.values);  // boundary cases are rare, not the rule
+    cmp.report("rope_cache / rope_cache_rows");
+  }
+}
+
+TEST_CASE("rows and encode in float16 and bfloat16 are the reference rounded once", "[half]") {
+  const auto positions = half_positions();
+  for (const Format* f : {&kF16, &kBF16}) {
+    const Dtype dtype = f == &kF16 ? Dtype::float16 : Dtype::bfloat16;
+    HalfCompare cmp{*f};
+    ref::Params vaswani, diffusers, fairseq, t2t;
+    diffusers.preset = "diffusers";
+    diffusers.scale = 3;
+    fairseq.preset = "fairseq";
+    fairseq.has_padding = true;
+    fairseq.padding_idx = 1;
+    t2t.preset = "tensor2tensor";
+    for (const ref::Params& prm : {vaswani, diffusers, fairseq, t2t})
+      for (int d : {64, 7, 2, 9}) {
+        sinpe::Plan plan;
+        if (sinpe::make_plan(to_options(prm), d, &plan) != Status::ok)
+          continue;  // odd widths some presets refuse
+        for (Path path : {Path::best, Path::scalar}) {
+          std::vector<std::uint16_t> out(positions.size() * std::size_t(d), 0xdead);
+          REQUIRE(sinpe::encode(plan, positions.data(), positions.size(), dtype, out.data(), path) ==
+                  Status::ok);
+          for (std::size_t i = 0; i < positions.size(); ++i) {
+            const auto want = ref::row(prm, d, positions[i]);
+            for (int c = 0; c < d; ++c)
+              cmp(out[i * std::size_t(d) + std::size_t(c)], want[std::size_t(c)], prm.preset);
+          }
+          const std::size_t n = 130;
+          std::vector<std::uint16_t> rows(n * std::size_t(d), 0xdead);
+          REQUIRE(sinpe::rows(plan, -3, n, dtype, rows.data(), path) == Status::ok);
+          for (std::size_t i = 0; i < n; ++i) {
+            const auto want = ref::row(prm, d, -3.0 + double(i));
+            for (int c = 0; c < d; ++c)
+              cmp(rows[i * std::size_t(d) + std::size_t(c)], want[std::size_t(c)], prm.preset);
+          }
+        }
+      }
+    CHECK(cmp.values > 50000);
+    CHECK(cmp.boundary * 1000 <= cmp.values);
+    cmp.report("rows / encode");
+  }
+}
+
+TEST_CASE("half-precision entry points refuse float32 and bad input, writing nothing", "[half][errors]") {
+  sinpe::RopePlan rp;
+  REQUIRE(sinpe::make_rope_plan(sinpe::Options{}, 8, &rp) == Status::ok);
+  sinpe::Plan plan;
+  REQUIRE(sinpe::make_plan(sinpe::Options{}, 8, &plan) == Status::ok);
+  std::vector<std::uint16_t> a(64, 0xabcd), b(64, 0xabcd);
+  const auto untouched = [&] {
+    return std::all_of(a.begin(), a.end(), [](std::uint16_t v) { return v == 0xabcd; }) &&
+           std::all_of(b.begin(), b.end(), [](std::uint16_t v) { return v == 0xabcd; });
+  };
+  const double p[] = {0, 1, std::numeric_limits<double>::quiet_NaN()};
+  CHECK(sinpe::rope_cache_rows(rp, 0, 4, Dtype::float32, a.data(), b.data()) == Status::bad_dtype);
+  CHECK(sinpe::rope_cache_rows(rp, 0, 4, Dtype(7), a.data(), b.data()) == Status::bad_dtype);
+  CHECK(sinpe::rope_cache(rp, p, 2, Dtype::float32, a.data(), b.data()) == Status::bad_dtype);
+  CHECK(sinpe::rope_cache(rp, p, 3, Dtype::float16, a.data(), b.data()) == Status::position_not_finite);
+  CHECK(sinpe::rope_cache_rows(rp, 0.5, 4, Dtype::bfloat16, a.data(), b.data()) == Status::bad_start);
+  CHECK(sinpe::rope_cache_rows(rp, 16777214, 4, Dtype::float16, a.data(), b.data()) ==
+        Status::position_out_of_range);
+  CHECK(sinpe::rope_cache_rows(rp, 0, 4, Dtype::float16, nullptr, b.data()) == Status::bad_buffer);
+  CHECK(sinpe::rows(plan, 0, 4, Dtype::float32, a.data()) == Status::bad_dtype);
+  CHECK(sinpe::encode(plan, p, 2, Dtype::float32, a.data()) == Status::bad_dtype);
+  CHECK(sinpe::encode(plan, p, 3, Dtype::bfloat16, a.data()) == Status::position_not_finite);
+  CHECK(sinpe::rows(plan, std::numeric_limits<double>::infinity(), 2, Dtype::float16, a.data()) ==
+        Status::bad_start);
+  CHECK(sinpe::rows(sinpe::Plan{}, 0, 2, Dtype::float16, a.data()) == Status::bad_buffer);
+  CHECK(untouched());
+  CHECK(std::string(sinpe::dtype_name(Dtype::bfloat16)) == "bfloat16");
+  CHECK(std::string(sinpe::status_name(Status::bad_dtype)) == "bad_dtype");
+}

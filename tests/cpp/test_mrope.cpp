@@ -1,0 +1,372 @@
+// Multi-axis RoPE (M-RoPE and 2-D vision RoPE) against an independent float64
+// reference written from transformers' code, not from the core:
+// - sectioned: Qwen2VLRotaryEmbedding.forward (one angle per axis, the
+//   frequencies doubled by cat(freqs, freqs)) then
+//   apply_multimodal_rotary_pos_emb, which splits the doubled width by
+//   mrope_section * 2 and takes chunk i from axis i % 3
+//   (models/qwen2_vl/modeling_qwen2_vl.py; Qwen2.5-VL copies it);
+// - interleaved: Qwen3VLTextRotaryEmbedding.apply_interleaved_mrope, which
+//   overwrites the t-axis angles at indices offset, offset + 3, ... below
+//   mrope_section[axis] * 3 before doubling (models/qwen3_vl/modeling_qwen3_vl.py);
+// - pixtral: PixtralRotaryEmbedding.compute_default_rope_parameters: the row
+//   index times freqs[::2], then the column index times freqs[1::2], doubled
+//   (models/pixtral/modeling_pixtral.py);
+// - axial: Qwen2-VL's VisionRotaryEmbedding(head_dim / 2) on the row and
+//   column indices, concatenated, doubled (modeling_qwen2_vl.py,
+//   Qwen2VisionTransformerPretrainedModel.rot_pos_emb);
+// then q * cos + rotate_half(q) * sin. Frequencies come from the RoPE
+// reference (rope_reference.cpp); the angles are float64 where transformers
+// has float32.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "rope_reference.hpp"
+#include "sinpe/rope.hpp"
+#include "sinpe/sinpe.hpp"
+#include "support.hpp"
+
+namespace {
+
+using sinpe::Path;
+using sinpe::RopeAxes;
+using sinpe::Status;
+
+constexpr double kCacheTolerance = 2.5e-7;  // x max(1, att)
+constexpr double kRotateTolerance = 5e-7;   // x max(1, att) (|x_a| + |x_b|)
+
+// The doubled angles (width r) of one token, as transformers builds them.
+// pos: the token's positions, one per axis.
+std::vector<double> emb_angles(const std::string& layout, const ref::RopeParams& prm, int r,
+                               const std::vector<double>& sections, const double* pos) {
+  const std::size_t half = std::size_t(r / 2), A = sections.size();
+  std::vector<double> out(static_cast<std::size_t>(r), 0.0);
+  if (layout == "sectioned") {
+    const auto inv = ref::rope_inv_freq(prm, r);
+    // emb[a] = cat(freqs_a, freqs_a), freqs_a = pos_a * inv
+    std::vector<std::vector<double>> emb(A, std::vector<double>(std::size_t(r)));
+    for (std::size_t a = 0; a < A; ++a)
+      for (std::size_t j = 0; j < half; ++j) emb[a][j] = emb[a][j + half] = pos[a] * inv[j];
+    // cos.split(mrope_section * 2): chunk i from axis i % 3.
+    std::vector<double> sizes(sections);
+    sizes.insert(sizes.end(), sections.begin(), sections.end());
+    std::size_t at = 0;
+    for (std::size_t i = 0; i < sizes.size(); ++i)
+      for (std::size_t c = 0; c < std::size_t(sizes[i]); ++c, ++at) out[at] = emb[i % A][at];
+    REQUIRE(at == std::size_t(r));
+  } else if (layout == "interleaved") {
+    const auto inv = ref::rope_inv_freq(prm, r);
+    std::vector<double> freqs_t(half);
+    for (std::size_t j = 0; j < half; ++j) freqs_t[j] = pos[0] * inv[j];
+    for (std::size_t dim = 1; dim < A; ++dim) {  // enumerate((1, 2), start=1): offset == dim
+      const std::size_t length = std::size_t(sections[dim]) * A;
+      for (std::size_t idx = dim; idx < std::min(length, half); idx += A) freqs_t[idx] = pos[dim] * inv[idx];
+    }
+    for (std::size_t j = 0; j < half; ++j) out[j] = out[j + half] = freqs_t[j];
+  } else if (layout == "pixtral") {
+    const auto freqs = ref::rope_inv_freq(prm, r);
+    std::vector<double> inv;
+    for (std::size_t j = 0; j < half; j += 2) inv.push_back(pos[0] * freqs[j]);  // freqs_h
+    for (std::size_t j = 1; j < half; j += 2) inv.push_back(pos[1] * freqs[j]);  // freqs_w
+    for (std::size_t j = 0; j < half; ++j) out[j] = out[j + half] = inv[j];
+  } else {  // axial
+    std::vector<double> rpe;
+    for (std::size_t a = 0; a < A; ++a) {
+      const auto inv = ref::rope_inv_freq(prm, int(2 * sections[a]));
+      for (double f : inv) rpe.push_back(pos[a] * f);
+    }
+    REQUIRE(rpe.size() == half);
+    for (std::size_t j = 0; j < half; ++j) out[j] = out[j + half] = rpe[j];
+  }
+  return out;
+}
+
+struct Case {
+  const char* name;
+  std::string layout;
+  RopeAxes axes;
+  sinpe::Options options;
+  int r;
+  std::vector<double> sections;  // also the reference's for pixtral: {r/4, r/4}
+};
+
+sinpe::Options with(sinpe::RopeType t, std::vector<double> sections, RopeAxes axes) {
+  sinpe::Options o;
+  o.rope_type = t;
+  if (!sections.empty()) o.mrope_section = sections;
+  o.rope_axes = axes;
+  return o;
+}
+
+std::vector<Case> cases() {
+  std::vector<Case> c;
+  // Qwen2-VL / Qwen2.5-VL: head_dim 128, mrope_section [16, 24, 24], theta 1e6.
+  auto qwen2 = with(sinpe::RopeType::standard, {16, 24, 24}, RopeAxes::none);
+  qwen2.base = 1e6;
+  c.push_back({"Qwen2-VL sectioned (mropeSection alone)",
+               "sectioned",
+               RopeAxes::sectioned,
+               qwen2,
+               128,
+               {16, 24, 24}});
+  auto yarn = with(sinpe::RopeType::yarn, {8, 12, 12}, RopeAxes::sectioned);
+  yarn.factor = 4;
+  yarn.original_max_positions = 32768;
+  c.push_back({"sectioned yarn r 64", "sectioned", RopeAxes::sectioned, yarn, 64, {8, 12, 12}});
+  // Qwen3-VL: [24, 20, 20], theta 5e6.
+  auto qwen3 = with(sinpe::RopeType::standard, {24, 20, 20}, RopeAxes::interleaved);
+  qwen3.base = 5e6;
+  c.push_back({"Qwen3-VL interleaved", "interleaved", RopeAxes::interleaved, qwen3, 128, {24, 20, 20}});
+  // Qwen3.5-like: [11, 11, 10] on r = 64.
+  c.push_back({"interleaved [11, 11, 10]",
+               "interleaved",
+               RopeAxes::interleaved,
+               with(sinpe::RopeType::standard, {11, 11, 10}, RopeAxes::interleaved),
+               64,
+               {11, 11, 10}});
+  auto lin = with(sinpe::RopeType::linear, {3, 2, 1}, RopeAxes::interleaved);
+  lin.factor = 2;
+  c.push_back({"interleaved linear r 12", "interleaved", RopeAxes::interleaved, lin, 12, {3, 2, 1}});
+  // Pixtral: head_dim 64, theta 10000.
+  c.push_back({"Pixtral",
+               "pixtral",
+               RopeAxes::pixtral,
+               with(sinpe::RopeType::standard, {}, RopeAxes::pixtral),
+               64,
+               {16, 16}});
+  c.push_back({"Pixtral r 8",
+               "pixtral",
+               RopeAxes::pixtral,
+               with(sinpe::RopeType::standard, {}, RopeAxes::pixtral),
+               8,
+               {2, 2}});
+  // Qwen2-VL vision: head_dim 80 -> two axes of 20 pairs, each its own rope of dimension 40.
+  c.push_back({"axial (Qwen2-VL vision)",
+               "axial",
+               RopeAxes::axial,
+               with(sinpe::RopeType::standard, {20, 20}, RopeAxes::axial),
+               80,
+               {20, 20}});
+  c.push_back({"axial three uneven",
+               "axial",
+               RopeAxes::axial,
+               with(sinpe::RopeType::standard, {4, 6, 2}, RopeAxes::axial),
+               24,
+               {4, 6, 2}});
+  return c;
+}
+
+// Token positions, axes per token: a Qwen-like text + image layout, large
+// and negative positions, fractional ones, and runs of consecutive ones.
+std::vector<double> token_positions(std::size_t axes, std::size_t* n) {
+  std::vector<double> p;
+  const auto token = [&](std::vector<double> v) {
+    for (std::size_t a = 0; a < axes; ++a) p.push_back(v[a % v.size()]);
+  };
+  for (int i = 0; i < 5; ++i) token({double(i)});  // text: every axis the same
+  for (int h = 0; h < 4; ++h)
+    for (int w = 0; w < 6; ++w) token({5, 5.0 + h, 5.0 + w});  // an image grid after the text
+  for (int i = 0; i < 70; ++i) token({11.0 + i});              // text again, a run longer than a block
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> u(-16777215, 16777215);
+  for (int i = 0; i < 100; ++i) token({std::floor(u(rng)), std::floor(u(rng)), std::floor(u(rng))});
+  token({16777215, -16777215, 0.25});
+  *n = p.size() / axes;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("multi-axis rope caches and rotation equal transformers' M-RoPE and 2-D RoPE in float64",
+          "[rope][mrope]") {
+  double worst_cache = 0, worst_rotate = 0;
+  for (const Case& c : cases()) {
+    INFO(c.name);
+    sinpe::RopePlan plan;
+    REQUIRE(sinpe::make_rope_plan(c.options, c.r, &plan) == Status::ok);
+    const std::size_t axes = c.sections.size(), half = std::size_t(c.r / 2);
+    REQUIRE(plan.axes() == int(axes));
+    const auto prm = to_rope_params([&] {
+      sinpe::Options o = c.options;  // the reference's frequencies: the rope type's own options
+      o.mrope_section.reset();
+      return o;
+    }());
+    const double att = ref::rope_attention(prm, c.r), tol = kCacheTolerance * std::max(1.0, att);
+    std::size_t n;
+    const auto pos = token_positions(axes, &n);
+    std::vector<std::vector<double>> emb(n);
+    for (std::size_t i = 0; i < n; ++i) emb[i] = emb_angles(c.layout, prm, c.r, c.sections, &pos[i * axes]);
+    double worst = 0;
+    for (Path path : {Path::best, Path::scalar}) {
+      std::vector<float> cos(n * half, -7.f), sin(cos.size(), -7.f);
+      REQUIRE(sinpe::rope_cache_axes(plan, pos.data(), n, cos.data(), sin.data(), path) == Status::ok);
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < half; ++j) {
+          // Both halves of the doubled reference hold the same angle; the cache is one half.
+          REQUIRE(emb[i][j] == emb[i][j + half]);
+          const double e = std::max(std::fabs(cos[i * half + j] - std::cos(emb[i][j]) * att),
+                                    std::fabs(sin[i * half + j] - std::sin(emb[i][j]) * att));
+          if (!(e <= worst)) worst = e;
+        }
+      // Rotation: q * cos + rotate_half(q) * sin, 3 heads, partial rotary (head_dim = r + 6).
+      const int hd = c.r + 6;
+      const std::size_t heads = 3;
+      std::mt19937 rng(11);
+      std::uniform_real_distribution<float> u(-2.f, 2.f);
+      std::vector<float> x(n * heads * std::size_t(hd));
+      for (float& v : x) v = u(rng);
+      for (sinpe::RopeLayout layout : {sinpe::RopeLayout::half, sinpe::RopeLayout::interleaved}) {
+        std::vector<float> y = x;
+        REQUIRE(sinpe::apply_rope_axes(plan, layout, hd, pos.data(), n, heads, y.data(), path) == Status::ok);
+        for (std::size_t i = 0; i < n; ++i)
+          for (std::size_t h = 0; h < heads; ++h) {
+            const std::size_t o = (i * heads + h) * std::size_t(hd);
+            for (std::size_t c2 = 0; c2 < std::size_t(hd); ++c2) {
+              double want, scale;
+              if (c2 >= std::size_t(c.r)) {
+                want = x[o + c2];
+                scale = 1;
+              } else if (layout == sinpe::RopeLayout::half) {
+                // rotate_half(q) = cat(-q2, q1); emb angle c2 (doubled width).
+                const double rh = c2 < half ? -double(x[o + c2 + half]) : double(x[o + c2 - half]);
+                want = x[o + c2] * std::cos(emb[i][c2]) * att + rh * std::sin(emb[i][c2]) * att;
+                scale = std::fabs(x[o + c2]) + std::fabs(rh);
+              } else {
+                // Pairs (2j, 2j + 1) turn by pair j's angle.
+                const std::size_t j = c2 / 2, a = o + 2 * j, b = a + 1;
+                const double cs = std::cos(emb[i][j]) * att, sn = std::sin(emb[i][j]) * att;
+                want = c2 % 2 == 0 ? x[a] * cs - x[b] * sn : x[b] * cs + x[a] * sn;
+                scale = std::fabs(x[a]) + std::fabs(x[b]);
+              }
+              const double e = std::fabs(double(y[o + c2]) - want);
+              if (!(e <= kRotateTolerance * std::max(1.0, att) * scale)) {
+                INFO("token " << i << " head " << h << " column " << c2 << " layout " << int(layout));
+                REQUIRE(y[o + c2] == Approx(want));
+              }
+              if (scale > 0 && !(e / scale <= worst_rotate)) worst_rotate = e / scale;
+            }
+          }
+      }
+      // One position per token on a multi-axis plan: every axis that position.
+      std::vector<double> one(n), same(n * axes);
+      for (std::size_t i = 0; i < n; ++i) {
+        one[i] = pos[i * axes];
+        for (std::size_t a = 0; a < axes; ++a) same[i * axes + a] = one[i];
+      }
+      std::vector<float> c1(n * half), s1(c1.size()), c3(c1.size()), s3(c1.size());
+      REQUIRE(sinpe::rope_cache(plan, one.data(), n, c1.data(), s1.data(), path) == Status::ok);
+      REQUIRE(sinpe::rope_cache_axes(plan, same.data(), n, c3.data(), s3.data(), path) == Status::ok);
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < half; ++j) {
+          const double a = emb_angles(c.layout, prm, c.r, c.sections, &same[i * axes])[j];
+          CHECK(std::fabs(c1[i * half + j] - std::cos(a) * att) <= tol);
+          CHECK(std::fabs(s3[i * half + j] - std::sin(a) * att) <= tol);
+        }
+    }
+    CHECK(worst <= tol);
+    std::cout << "  [mrope] " << c.name << ": largest cache error " << worst << " (contract " << tol << ")\n";
+    worst_cache = std::max(worst_cache, worst);
+  }
+  std::cout << "  [mrope] largest cache error " << worst_cache
+            << ", largest rotation error / (|x_a| + |x_b|) " << worst_rotate << "\n";
+}
+
+TEST_CASE("rope_cache_grid is the patch grid, row-major, of the two-axis reference", "[rope][mrope]") {
+  for (const Case& c : cases()) {
+    if (c.sections.size() != 2) continue;
+    INFO(c.name);
+    sinpe::RopePlan plan;
+    REQUIRE(sinpe::make_rope_plan(c.options, c.r, &plan) == Status::ok);
+    const auto prm = to_rope_params([&] {
+      sinpe::Options o = c.options;
+      o.mrope_section.reset();
+      return o;
+    }());
+    const std::size_t half = std::size_t(c.r / 2);
+    for (auto [h, w] : {std::pair<std::size_t, std::size_t>{24, 37}, {1, 1}, {70, 3}, {2, 5000}}) {
+      std::vector<float> cos(h * w * half, -7.f), sin(cos.size(), -7.f);
+      REQUIRE(sinpe::rope_cache_grid(plan, h, w, cos.data(), sin.data()) == Status::ok);
+      double worst = 0;
+      for (std::size_t i = 0; i < h; ++i)
+        for (std::size_t j = 0; j < w; ++j) {
+          const double p[2] = {double(i), double(j)};
+          const auto emb = emb_angles(c.layout, prm, c.r, c.sections, p);
+          const std::size_t m = i * w + j;
+          for (std::size_t k = 0; k < half; ++k)
+            worst = std::max({worst, std::fabs(cos[m * half + k] - std::cos(emb[k])),
+                              std::fabs(sin[m * half + k] - std::sin(emb[k]))});
+        }
+      CHECK(worst <= kCacheTolerance);
+    }
+  }
+}
+
+TEST_CASE("multi-axis options and calls refuse bad input by name, writing nothing", "[rope][mrope][errors]") {
+  const auto status = [](sinpe::Options o, int r) {
+    sinpe::RopePlan plan;
+    const Status s = sinpe::make_rope_plan(o, r, &plan);
+    CHECK(plan.valid() == (s == Status::ok));
+    return s;
+  };
+  using T = sinpe::RopeType;
+  CHECK(status(with(T::standard, {16, 24, 24}, RopeAxes::none), 128) == Status::ok);
+  CHECK(status(with(T::standard, {16, 24, 23}, RopeAxes::none), 128) == Status::mrope_section_sum);
+  CHECK(status(with(T::standard, {16, 24, 24}, RopeAxes::interleaved), 126) == Status::mrope_section_sum);
+  CHECK(status(with(T::standard, {8, 8, 8, 8, 32}, RopeAxes::sectioned), 128) == Status::mrope_section_sum);
+  CHECK(status(with(T::standard, {64, 0}, RopeAxes::sectioned), 128) == Status::bad_mrope_section);
+  CHECK(status(with(T::standard, {31.5, 32.5}, RopeAxes::sectioned), 128) == Status::bad_mrope_section);
+  CHECK(status(with(T::standard, {}, RopeAxes::interleaved), 128) == Status::mrope_section_missing);
+  CHECK(status(with(T::standard, {}, RopeAxes::axial), 128) == Status::mrope_section_missing);
+  CHECK(status(with(T::standard, {16, 16}, RopeAxes::pixtral), 64) == Status::mrope_section_not_read);
+  CHECK(status(with(T::standard, {}, RopeAxes::pixtral), 62) == Status::rotary_dim_not_multiple_of_4);
+  CHECK(status(with(T::standard, {}, RopeAxes(4)), 64) == Status::bad_rope_axes);
+  CHECK(status(with(T::standard, {}, RopeAxes(-2)), 64) == Status::bad_rope_axes);
+  // Axial: each axis its own rope type; longrope's factors must fit the whole rotary dimension.
+  auto lr = with(T::longrope, {2, 2}, RopeAxes::axial);
+  lr.short_factor = std::vector<double>(4, 1.0);
+  lr.long_factor = std::vector<double>(4, 1.0);
+  lr.original_max_positions = 4096;
+  CHECK(status(lr, 8) == Status::bad_short_factor);
+
+  sinpe::RopePlan plan, text, pix;
+  REQUIRE(sinpe::make_rope_plan(with(T::standard, {2, 3, 3}, RopeAxes::interleaved), 16, &plan) ==
+          Status::ok);
+  REQUIRE(sinpe::make_rope_plan(sinpe::Options{}, 16, &text) == Status::ok);
+  REQUIRE(sinpe::make_rope_plan(with(T::standard, {}, RopeAxes::pixtral), 16, &pix) == Status::ok);
+  const std::size_t n = 80, half = 8;
+  std::vector<float> a(n * half * 3, 0.5f), b(a.size(), 0.5f);
+  const auto untouched = [&] {
+    return std::all_of(a.begin(), a.end(), [](float v) { return v == 0.5f; }) &&
+           std::all_of(b.begin(), b.end(), [](float v) { return v == 0.5f; });
+  };
+  for (auto [bad, want] : {std::pair{std::numeric_limits<double>::quiet_NaN(), Status::position_not_finite},
+                           std::pair{16777216.0, Status::position_out_of_range}})
+    for (std::size_t at : {std::size_t(2), std::size_t(3 * 70 + 1), std::size_t(3 * n - 1)}) {
+      std::vector<double> p(3 * n, 1.0);
+      p[at] = bad;
+      CHECK(sinpe::rope_cache_axes(plan, p.data(), n, a.data(), b.data()) == want);
+      CHECK(sinpe::apply_rope_axes(plan, sinpe::RopeLayout::half, 16, p.data(), n, 1, a.data()) == want);
+      CHECK(untouched());
+    }
+  std::vector<double> p(3 * n, 1.0);
+  CHECK(sinpe::rope_cache_axes(plan, nullptr, n, a.data(), b.data()) == Status::bad_buffer);
+  CHECK(sinpe::rope_cache_axes(plan, p.data(), n, a.data(), nullptr) == Status::bad_buffer);
+  CHECK(sinpe::apply_rope_axes(plan, sinpe::RopeLayout::half, 15, p.data(), n, 1, a.data()) ==
+        Status::rotary_dim_above_head_dim);
+  CHECK(sinpe::apply_rope_axes(plan, sinpe::RopeLayout(5), 16, p.data(), n, 1, a.data()) ==
+        Status::bad_rope_layout);
+  CHECK(sinpe::rope_cache_grid(plan, 4, 4, a.data(), b.data()) == Status::axes_mismatch);
+  CHECK(sinpe::rope_cache_grid(text, 4, 4, a.data(), b.data()) == Status::axes_mismatch);
+  CHECK(sinpe::rope_cache_grid(pix, 16777217, 1, a.data(), b.data()) == Status::bad_count);
+  CHECK(sinpe::rope_cache_grid(pix, 1u << 20, 1u << 20, a.data(), b.data()) == Status::too_large);
+  CHECK(sinpe::rope_cache_grid(pix, 4, 4, nullptr, b.data()) == Status::bad_buffer);
+  CHECK(sinpe::rope_cache_grid(pix, 0, 4, nullptr, nullptr) == Status::ok);
+  CHECK(untouched());
+  CHECK(std::string(sinpe::rope_axes_name(RopeAxes::interleaved)) == "interleaved");
+}
