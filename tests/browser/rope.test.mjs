@@ -99,12 +99,13 @@ describe('lesson 9: RoPE', () => {
     const q = Float32Array.from(seededVector(r, seed));
     const key = Float32Array.from(seededVector(r, seed + 10007));
     const w = (j) => base ** ((-2 * j) / r);
-    // ⟨R(p)q, R(p+k)key⟩ = Σ_j (q_a key_a + q_b key_b) cos kω_j + (q_a key_b − q_b key_a) sin kω_j, pairs (j, j + r/2)
+    // ⟨R(p)q, R(p+k)key⟩ = ⟨q, R(k)key⟩ with R(θ)(a, b) = (a cos θ − b sin θ, a sin θ + b cos θ) on each pair
+    // (j, j + r/2): Σ_j (q_a key_a + q_b key_b) cos kω_j + (q_b key_a − q_a key_b) sin kω_j
     const ropeScore = (k) => {
       let s = 0;
       for (let j = 0; j < r / 2; j++) {
         const [a, b] = [j, j + r / 2];
-        s += (q[a] * key[a] + q[b] * key[b]) * Math.cos(k * w(j)) + (q[a] * key[b] - q[b] * key[a]) * Math.sin(k * w(j));
+        s += (q[a] * key[a] + q[b] * key[b]) * Math.cos(k * w(j)) + (q[b] * key[a] - q[a] * key[b]) * Math.sin(k * w(j));
       }
       return s;
     };
@@ -146,6 +147,10 @@ describe('lesson 9: RoPE', () => {
       assert.ok(Math.abs(verdict[1] - expected) < 2e-5 * Math.max(1, Math.abs(expected)), `verdict score ${verdict[1]} vs ${expected}`);
     }
     assert.ok(Math.abs(ropeScore(5) - ropeScore(40)) > 0.01, 'the two offsets give different scores');
+    // the formula the section prints is the one derived above (the sin term's sign included)
+    const formula = await page.$$eval('.lesson-rope annotation', (as) => as.map((a) => a.textContent.replace(/\s+/g, ' ')).find((t) => t.includes('R(p+k)')));
+    assert.ok(formula, 'the score formula is typeset');
+    assert.match(formula, /\(q_a k_a \+ q_b k_b\)\\cos k\\omega_j \+ \(q_b k_a - q_a k_b\)\\sin k\\omega_j/, formula);
     // the chart: the RoPE line is flat, the added one is not
     const ys = await chart.locator('path.chart-line').evaluateAll((paths) => paths.map((path) => [...path.getAttribute('d').matchAll(/[ML][^,]+,([-\d.e]+)/g)].map((m) => Number(m[1]))));
     assert.equal(ys.length, 2);
