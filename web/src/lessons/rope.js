@@ -162,7 +162,7 @@ export default {
       section(
         L('checkTitle'),
         ...paragraphs(L('checkText')),
-        tex('\\langle R(p)\\,q,\\; R(p+k)\\,k \\rangle = \\langle q,\\; R(k)\\,k \\rangle = \\sum_j \\big[(q_a k_a + q_b k_b)\\cos k\\omega_j + (q_a k_b - q_b k_a)\\sin k\\omega_j\\big]', true),
+        tex('\\langle R(p)\\,q,\\; R(p+k)\\,k \\rangle = \\langle q,\\; R(k)\\,k \\rangle = \\sum_j \\big[(q_a k_a + q_b k_b)\\cos k\\omega_j + (q_b k_a - q_a k_b)\\sin k\\omega_j\\big]', true),
         h('div', { class: 'lesson-controls' }, checkControls.element),
         checkChart.element,
         checkVerdict,
