@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync } from 'node:fs';
-import { launchFirefox, expectedColor, canvasPixel, closeColor, SITE } from './helpers.mjs';
+import { launchFirefox, expectedColor, canvasPixel, closeColor, siteUrl } from './helpers.mjs';
 
 let firefox;
 before(async () => {
@@ -25,9 +25,9 @@ test('lesson 1 in Firefox ESR: loads cleanly, table and heatmap show the formula
   await page.evaluateOnNewDocument(() => {
     document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
   });
-  await page.goto(`${SITE}#lesson=formula`);
+  await page.goto(`${siteUrl()}#lesson=formula`);
   await page.waitForSelector('html[data-ready="true"]');
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 30)))));
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
   // The 3 × 4 example (d = 4, base 10000): row p is [sin p, cos p, sin(p/100), cos(p/100)].
   const cell = (v) => v.toFixed(4).replace('-', '−');

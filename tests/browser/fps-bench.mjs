@@ -159,7 +159,7 @@ try {
   await page.close();
 } finally {
   await browser.close();
-  served.close();
+  await served.close();
 }
 
 console.log(`\nkeyboard step → repaint, headless Chromium (SIMD ${simd}), ${STEPS} steps per slider; goal 50 ms`);

@@ -4,9 +4,7 @@
 // round-trips its state through the URL, and leaves a screenshot.
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import zh from '../../web/src/i18n/zh.js';
-import en from '../../web/src/i18n/en.js';
-import { launch, openPage, settle, hashSettled, expectedColor, canvasPixel, closeColor, hoverCell, screenshot, numbersIn } from './helpers.mjs';
+import { launch, openPage, settle, hashSettled, expectedColor, canvasPixel, closeColor, hoverCell, screenshot, numbersIn, assertLanguage } from './helpers.mjs';
 
 let browser;
 before(async () => {
@@ -32,16 +30,22 @@ function near(actual, expected, tolerance, what) {
 
 /** The common part of every lesson test: language switch, URL round trip, screenshot. */
 async function commonChecks(page, lesson, { change, verify }) {
-  // language: switch to 简体中文 and back
+  // language: switch to 简体中文 and back; the same lesson, its title in the other language and back
+  const title = await page.textContent('h1.lesson-title');
+  assertLanguage(title, 'en', `${lesson} title`);
   await page.click('button[data-lang="zh"]');
   await settle(page);
-  assert.equal(await page.textContent('h1.lesson-title'), zh.lessons[lesson].title);
+  assert.equal(await page.getAttribute('article.lesson', 'data-lesson'), lesson);
+  const zhTitle = await page.textContent('h1.lesson-title');
+  assertLanguage(zhTitle, 'zh', `${lesson} title`);
+  assert.notEqual(zhTitle, title);
   assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
   assert.match(await hashSettled(page), /lang=zh/);
   await screenshot(page, `${lesson}-zh`);
   await page.click('button[data-lang="en"]');
   await settle(page);
-  assert.equal(await page.textContent('h1.lesson-title'), en.lessons[lesson].title);
+  assert.equal(await page.textContent('h1.lesson-title'), title);
+  assert.equal(await page.getAttribute('html', 'lang'), 'en');
 
   // URL state: change something, read the hash, open it in a fresh page
   await change(page);
@@ -118,21 +122,25 @@ describe('lesson 2: reading the heatmap', () => {
     await settle(page);
     await assertPixel(page, canvas, 1, 0, 1);
     await assertPixel(page, canvas, 1, 3, Math.cos(3));
-    // the row-0 and slow-column paragraphs describe the layout shown
+    // the row-0 and slow-column paragraphs describe the layout shown: row 0 is sin 0 = 0 (neutral)
+    // and cos 0 = 1 (saturated), alternating when interleaved; the slow columns are the right side
     const heatmapText = () => page.textContent('.lesson-heatmap');
-    assert.ok((await heatmapText()).includes(en.lessons.heatmap.row0Layout.interleaved), 'row 0 text follows the interleaved layout');
-    assert.ok((await heatmapText()).includes(en.lessons.heatmap.flatLayout.interleaved), 'slow-column text follows the interleaved layout');
-    assert.ok(!(await heatmapText()).includes('In the concatenated layout'), 'no text about the concatenated layout while interleaved is shown');
+    let text = await heatmapText();
+    assert.match(text, /interleaved layout[^.]*row 0[^.]*alternates: neutral, saturated/, 'row 0 text follows the interleaved layout');
+    assert.match(text, /interleaved layout[^.]*slow columns are the whole right side[^.]*neutral \(sin\) and saturated \(cos\)/, 'slow-column text follows the interleaved layout');
+    assert.doesNotMatch(text, /In the (concatenated|cos-first) layout/, 'no text about another layout while interleaved is shown');
     await page.check('input[data-key="layout"][value="cos-first"]');
     await settle(page);
-    assert.ok((await heatmapText()).includes(en.lessons.heatmap.row0Layout['cos-first']), 'row 0 text follows the cos-first layout');
-    assert.ok((await heatmapText()).includes(en.lessons.heatmap.flatLayout['cos-first']), 'slow-column text follows the cos-first layout');
+    text = await heatmapText();
+    assert.match(text, /cos-first layout[^.]*row 0[^.]*half saturated \(the cos half on the left\) and half neutral \(the sin half on the right\)/, 'row 0 text follows the cos-first layout');
+    assert.match(text, /cos-first layout[^.]*right end of each half[^.]*saturated colour in the middle of the picture \(cos\)/, 'slow-column text follows the cos-first layout');
+    assert.doesNotMatch(text, /In the (concatenated|interleaved) layout/);
     await assertPixel(page, canvas, 0, 0, 1);
     await assertPixel(page, canvas, 32, 3, Math.sin(3));
     await hoverCell(page, canvas, 32, 3);
-    const text = await readout(page, '.heatmap-readout');
-    assert.match(text, /position 3, column 32 = sin of frequency i = 0/);
-    near(numbersIn(text).at(-1), Math.sin(3), 1e-6, 'sin 3');
+    const hovered = await readout(page, '.heatmap-readout');
+    assert.match(hovered, /position 3, column 32 = sin of frequency i = 0/);
+    near(numbersIn(hovered).at(-1), Math.sin(3), 1e-6, 'sin 3');
     // far beyond max_len: rows made on demand
     await page.fill('.lesson-heatmap input.number[data-key="start"]', '1000000');
     await page.press('.lesson-heatmap input.number[data-key="start"]', 'Enter');
@@ -355,10 +363,40 @@ describe('lesson 5: editable token embeddings', () => {
   });
 });
 
+/**
+ * Lesson 6's check that PE(pos + k) = M_k·PE(pos), recomputed here: every
+ * row of its table against float64 sin/cos, the verdict from the values
+ * shown, and the page's stated verdict against the recomputed one.
+ */
+async function assertRotationCheck(page, { d, pos, k, base = 10000 }) {
+  const rows = await page.$$eval('.rotation-table tbody tr', (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+  assert.equal(rows.length, Math.min(d / 2, 8), 'one row per frequency shown');
+  let worst = 0;
+  rows.forEach(([i, omega, angle, at, rotated, target], row) => {
+    const w = base ** ((-2 * row) / d);
+    assert.equal(Number(i), row);
+    near(numbersIn(omega)[0], w, 1e-6 * w + 5e-7, `ω_${row}`);
+    near(numbersIn(angle)[0], w * k, 1e-6 * w * k + 5e-7, `ω_${row}·k`);
+    const pairs = [at, rotated, target].map((cell) => numbersIn(cell));
+    const exact = [pos, pos + k, pos + k].map((p) => [Math.sin(p * w), Math.cos(p * w)]);
+    pairs.forEach((pair, c) => pair.forEach((v, m) => near(v, exact[c][m], 1.5e-6, `row ${row}, column ${c}, ${m ? 'cos' : 'sin'}`)));
+    worst = Math.max(worst, ...pairs[1].map((v, m) => Math.abs(v - pairs[2][m])));
+  });
+  // the verdict from the values shown: M_k·PE(pos) and PE(pos + k) agree to the 6 decimals shown
+  const pass = worst <= 2e-6;
+  assert.ok(pass, `M_k·PE(${pos}) and PE(${pos + k}) differ by ${worst}`);
+  const check = await page.textContent('.rotation-check');
+  const stated = numbersIn(check);
+  assert.deepEqual(stated.slice(0, 3), [pos, k, pos + k], check);
+  assert.ok(stated[3] >= 0 && stated[3] <= 2e-6, `stated difference ${stated[3]}`);
+  assert.equal(await page.$$eval('.rotation-check .pass', (e) => e.length), pass ? 1 : 0, 'the verdict shown is the recomputed one');
+  assert.equal(await page.$$eval('.rotation-check .fail', (e) => e.length), pass ? 0 : 1);
+}
+
 describe('lesson 6: relative position', () => {
   test('rotation check, dot products, readout, language, URL', async () => {
-    const page = await openPage(browser.context, '#lesson=relative&d=16&len=32');
-    assert.ok(await page.$('.rotation-check .pass'), 'rotation check passes');
+    const page = await openPage(browser.context, '#lesson=relative&d=16&len=32&pos=3&k=2');
+    await assertRotationCheck(page, { d: 16, pos: 3, k: 2 });
     const canvas = '.lesson-relative .heatmap-canvas';
     const dot = (offset) => {
       let sum = 0;
@@ -380,8 +418,7 @@ describe('lesson 6: relative position', () => {
       change: (pg) => pg.fill('input.number[data-key="k"]', '7').then(() => pg.press('input.number[data-key="k"]', 'Enter')),
       verify: async (pg, hash) => {
         assert.match(hash, /k=7/);
-        assert.match(await pg.textContent('.rotation-check'), /k = 7/);
-        assert.ok(await pg.$('.rotation-check .pass'));
+        await assertRotationCheck(pg, { d: 16, pos: 3, k: 7 });
       },
     });
     await page.close();

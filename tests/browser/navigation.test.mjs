@@ -3,7 +3,8 @@
 // entries, and on a phone the lesson menu shows the current lesson.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, settle } from './helpers.mjs';
+import { LESSON_IDS } from '../../web/src/lessons/index.js';
+import { launch, openPage, settle, hashSettled } from './helpers.mjs';
 
 let browser;
 before(async () => {
@@ -22,13 +23,15 @@ test('a plain wheel over the heatmap scrolls the page; Ctrl + wheel zooms the he
   const box = await plot.boundingBox();
   await page.mouse.move(box.x + box.width / 2, box.y + Math.min(box.height / 2, 200));
   const before = await page.evaluate(() => window.scrollY);
-  for (let i = 0; i < 5; i++) {
-    await page.mouse.wheel(0, 100);
-    await page.waitForTimeout(60);
-  }
+  for (let i = 0; i < 5; i++) await page.mouse.wheel(0, 100);
+  // wait for the scroll itself (it may be animated), not for a fixed time
+  const scrolled = await page
+    .waitForFunction((y) => window.scrollY > y + 100, before, { timeout: 5000 })
+    .then(() => true)
+    .catch(() => false);
   await settle(page);
   const after = await page.evaluate(() => window.scrollY);
-  assert.ok(after > before + 100, `the page scrolled (${before} → ${after})`);
+  assert.ok(scrolled && after > before + 100, `the page scrolled (${before} → ${after})`);
   const s = await siteState(page);
   assert.equal(s.start, 0, 'the wheel does not move the start position');
   assert.equal(s.len, 100, 'nor the zoom');
@@ -53,7 +56,7 @@ test('a plain wheel over the heatmap scrolls the page; Ctrl + wheel zooms the he
 test('a lesson chosen in the menu opens at its title, and Back/Forward move between lessons', async () => {
   const page = await openPage(browser.context, '#lesson=heatmap');
   await page.evaluate(() => window.scrollTo(0, 1400));
-  await page.waitForTimeout(100);
+  await page.waitForFunction(() => window.scrollY > 0);
   const length0 = await page.evaluate(() => history.length);
   await page.click('nav a[data-lesson="waves"]');
   await settle(page);
@@ -61,8 +64,7 @@ test('a lesson chosen in the menu opens at its title, and Back/Forward move betw
   const title = await page.$eval('h1.lesson-title', (h) => h.getBoundingClientRect().top);
   assert.ok(title > -2 && title < 120, `the title is at the top of the window (top = ${title}px)`);
   assert.equal(await page.evaluate(() => history.length), length0 + 1, 'a history entry per lesson change');
-  await page.waitForTimeout(300);
-  assert.match(await page.evaluate(() => location.hash), /lesson=waves/);
+  assert.match(await hashSettled(page), /lesson=waves/);
   await page.goBack();
   await settle(page);
   assert.equal(await page.getAttribute('article.lesson', 'data-lesson'), 'heatmap');
@@ -94,7 +96,7 @@ test('Back keeps what was changed in the lesson left behind', async () => {
 test('on a phone the lesson menu shows the current lesson', async () => {
   const phone = await launch({ viewport: { width: 360, height: 740 } });
   try {
-    for (const lesson of ['formula', 'heatmap', 'waves', 'binary', 'embeddings', 'relative', 'pitfalls', 'variants']) {
+    for (const lesson of LESSON_IDS) {
       const page = await openPage(phone.context, `#lesson=${lesson}`);
       const r = await page.$eval(`nav a[data-lesson="${lesson}"]`, (a) => {
         const b = a.getBoundingClientRect();

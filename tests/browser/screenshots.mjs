@@ -34,6 +34,6 @@ try {
     }
   }
 } finally {
-  served.close();
+  await served.close();
 }
 console.log(`screenshots in build/screenshots/ (${problems} console problems)`);

@@ -3,7 +3,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, mkdirSync } from 'node:fs';
-import { launch, openPage, settle, hashSettled, screenshot, screenshotDir, SITE } from './helpers.mjs';
+import { LESSON_IDS } from '../../web/src/lessons/index.js';
+import { launch, openPage, settle, hashSettled, screenshot, screenshotDir, siteUrl, pageColors, luminance, contrast } from './helpers.mjs';
 
 let browser;
 before(async () => {
@@ -24,7 +25,7 @@ test('hostile and out-of-range URL values are clamped or rejected with a visible
   });
   const problems = [];
   page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
-  await page.goto(SITE + hash);
+  await page.goto(siteUrl() + hash);
   await page.waitForSelector('html[data-ready="true"]');
   await settle(page);
   const messages = await page.$$eval('#messages p', (ps) => ps.map((p) => p.textContent));
@@ -61,7 +62,7 @@ test('typed values are validated too', async () => {
 });
 
 test('the server and the page carry the strict Content-Security-Policy', async () => {
-  const response = await fetch(SITE);
+  const response = await fetch(siteUrl());
   const header = response.headers.get('content-security-policy');
   assert.match(header, /script-src 'self' 'wasm-unsafe-eval'/);
   assert.doesNotMatch(header, /unsafe-inline|'unsafe-eval'/);
@@ -69,16 +70,20 @@ test('the server and the page carry the strict Content-Security-Policy', async (
   const meta = await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content');
   assert.match(meta, /default-src 'self'/);
   assert.match(meta, /style-src 'self'(;|$)/);
-  // an injected inline script must be refused by the policy
-  const ran = await page.evaluate(async () => {
+  // an injected inline script must be refused by the policy: it does not run (an inline
+  // script runs as it is inserted) and the browser reports the violation
+  const ran = await page.evaluate(() => {
     window.inlineRan = false;
+    window.violated = null;
+    document.addEventListener('securitypolicyviolation', (e) => (window.violated = e.violatedDirective), { once: true });
     const s = document.createElement('script');
     s.textContent = 'window.inlineRan = true';
     document.body.append(s);
-    await new Promise((r) => setTimeout(r, 50));
     return window.inlineRan;
   });
   assert.equal(ran, false);
+  await page.waitForFunction(() => window.violated !== null, null, { timeout: 5000 });
+  assert.match(await page.evaluate(() => window.violated), /^script-src/);
   await page.close();
 });
 
@@ -115,7 +120,7 @@ test('the "简体中文" button is drawn with a CJK font in both languages, from
       page.on('response', async (r) => {
         if (/\.woff2$/.test(r.url())) fonts.push({ name: r.url().split('/').pop(), bytes: (await r.body()).length });
       });
-      await page.goto(`${SITE}#lesson=heatmap&lang=${lang}`);
+      await page.goto(`${siteUrl()}#lesson=heatmap&lang=${lang}`);
       await page.waitForSelector('html[data-ready="true"]');
       await page.evaluate(() => document.fonts.ready);
       await settle(page);
@@ -193,16 +198,34 @@ test('controls work from the keyboard', async () => {
   await page.close();
 });
 
+// the text of the page: the lesson, the menu, the header
+const TEXT = 'main p, main h1, main h2, main h3, main li, main label, main legend, main td, main th, main caption, main summary, main .readout, nav a, nav h2, .site-header *';
+
+/**
+ * Asserts that a page is drawn in dark colours: a dark background (WCAG
+ * relative luminance below 0.05), light body text (above 0.4), and every
+ * visible text at 4.5:1 or better against the background behind it.
+ */
+async function assertDark(page, what) {
+  const { background, text, texts } = await pageColors(page, TEXT);
+  assert.ok(background, `${what}: the page has an opaque background`);
+  assert.ok(luminance(background) < 0.05, `${what}: background rgb(${background}) is dark (luminance ${luminance(background).toFixed(3)})`);
+  assert.ok(luminance(text) > 0.4, `${what}: body text rgb(${text}) is light (luminance ${luminance(text).toFixed(3)})`);
+  assert.ok(contrast(text, background) >= 4.5, `${what}: body text at ${contrast(text, background).toFixed(2)}:1`);
+  assert.ok(texts.length >= 20, `${what}: ${texts.length} texts measured`);
+  const low = texts.map((t) => ({ ...t, ratio: contrast(t.fg, t.bg ?? background) })).filter((t) => t.ratio < 4.5);
+  assert.deepEqual(low.slice(0, 5).map((t) => `${t.what} at ${t.ratio.toFixed(2)}:1`), [], `${what}: ${low.length} of ${texts.length} texts below 4.5:1`);
+}
+
 test('a 360 px phone in dark mode: no horizontal scrolling, dark colours, screenshots', async () => {
   const phone = await launch({ viewport: { width: 360, height: 740 }, colorScheme: 'dark' });
   try {
-    for (const lesson of ['formula', 'heatmap', 'waves', 'binary', 'embeddings', 'relative', 'pitfalls', 'variants']) {
+    for (const lesson of LESSON_IDS) {
       const page = await openPage(phone.context, `#lesson=${lesson}`);
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       assert.ok(width <= 360, `${lesson}: page is ${width} px wide`);
-      const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-      assert.equal(bg, 'rgb(21, 23, 27)');
-      if (['formula', 'heatmap', 'variants'].includes(lesson)) await screenshot(page, `${lesson}-phone-dark`);
+      await assertDark(page, `${lesson} on a phone`);
+      await screenshot(page, `${lesson}-phone-dark`);
       assert.deepEqual(page.problems, []);
       await page.close();
     }
@@ -211,13 +234,22 @@ test('a 360 px phone in dark mode: no horizontal scrolling, dark colours, screen
   }
 });
 
-test('desktop dark mode screenshot', async () => {
+test('desktop dark mode: dark background, light text at 4.5:1 or better, in both languages; screenshot', async () => {
   const dark = await launch({ colorScheme: 'dark' });
   try {
-    const page = await openPage(dark.context, '#lesson=heatmap&lang=zh');
-    await screenshot(page, 'heatmap-zh-dark');
-    assert.deepEqual(page.problems, []);
+    for (const lang of ['zh', 'en']) {
+      const page = await openPage(dark.context, `#lesson=heatmap&lang=${lang}`);
+      await assertDark(page, `heatmap, ${lang}`);
+      if (lang === 'zh') await screenshot(page, 'heatmap-zh-dark');
+      assert.deepEqual(page.problems, []);
+      await page.close();
+    }
   } finally {
     await dark.close();
   }
+  // the same check fails in light mode: the page is light there
+  const page = await openPage(browser.context, '#lesson=heatmap');
+  const { background } = await pageColors(page, 'main p');
+  assert.ok(!background || luminance(background) > 0.5, `light mode: background rgb(${background})`);
+  await page.close();
 });

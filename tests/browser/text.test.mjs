@@ -4,6 +4,7 @@
 // notebooks' mistakes.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { LESSON_IDS } from '../../web/src/lessons/index.js';
 import { launch, openPage } from './helpers.mjs';
 
 let browser;
@@ -14,7 +15,8 @@ after(async () => {
   await browser?.close();
 });
 
-const LESSONS = ['formula', 'heatmap', 'waves', 'binary', 'embeddings', 'relative', 'pitfalls', 'variants'];
+// every lesson of the registry
+const LESSONS = LESSON_IDS;
 const lessonText = (page) => page.$eval('main', (m) => m.textContent);
 
 test('no lesson refers to "seed" documents; the notebooks are named as the original tutorials', async () => {
@@ -33,6 +35,7 @@ test('no lesson refers to "seed" documents; the notebooks are named as the origi
 });
 
 test('in 简体中文 the code comments are Chinese too', async () => {
+  let checked = 0;
   for (const lesson of LESSONS) {
     const page = await openPage(browser.context, `#lesson=${lesson}&lang=zh`);
     const comments = await page.$$eval('main pre code', (codes) =>
@@ -40,14 +43,18 @@ test('in 简体中文 the code comments are Chinese too', async () => {
     );
     const english = comments.filter((c) => !/[\u4e00-\u9fff]/.test(c));
     assert.deepEqual(english, [], `${lesson}: comments without Chinese`);
+    checked += comments.length;
     await page.close();
   }
+  assert.ok(checked > 0, `${checked} code comments found in ${LESSONS.length} lessons`);
 });
 
 test('inline maths never breaks across lines (widths 320 to 1280 px, both languages)', async () => {
   for (const lang of ['en', 'zh']) {
+    let formulas = 0;
     for (const lesson of LESSONS) {
       const page = await openPage(browser.context, `#lesson=${lesson}&lang=${lang}`);
+      formulas += await page.$$eval('main .math-inline', (ms) => ms.length);
       for (let width = 320; width <= 1280; width += 10) {
         await page.setViewportSize({ width, height: 900 });
         await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
@@ -60,6 +67,7 @@ test('inline maths never breaks across lines (widths 320 to 1280 px, both langua
       }
       await page.close();
     }
+    assert.ok(formulas >= LESSONS.length, `${lang}: ${formulas} inline formulas in ${LESSONS.length} lessons`);
   }
 });
 

@@ -3,6 +3,7 @@
 // match what is drawn, colour bars, colour ranges that use the whole map.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { LESSON_IDS } from '../../web/src/lessons/index.js';
 import { launch, openPage, canvasPixel, closeColor, expectedColor, hoverCell, numbersIn } from './helpers.mjs';
 
 let browser;
@@ -13,7 +14,8 @@ after(async () => {
   await browser?.close();
 });
 
-const LESSONS = ['formula', 'heatmap', 'waves', 'binary', 'embeddings', 'relative', 'pitfalls', 'variants'];
+// every lesson of the registry
+const LESSONS = LESSON_IDS;
 
 /** WCAG contrast of every table cell's text against the background it sits on. */
 function cellContrasts(page, selector) {
@@ -62,7 +64,9 @@ test('dark mode: every number in the lesson 1 tables reads at 4.5:1 or better', 
   }
   // light mode too, for the coloured PE cells
   const page = await openPage(browser.context, '#lesson=formula&d=16&len=8');
-  const low = (await cellContrasts(page, '.pe-table td')).filter((c) => c.ratio < 4.5);
+  const light = await cellContrasts(page, '.pe-table td');
+  assert.equal(light.length, 8 * 16, 'every cell of the 8 × 16 table');
+  const low = light.filter((c) => c.ratio < 4.5);
   assert.deepEqual(low.slice(0, 5), []);
   await page.close();
 });
@@ -129,12 +133,15 @@ test('variants: frequency lines that coincide are drawn once and named together;
 });
 
 test('no code block is cut off at 1280 px', async () => {
+  let blocks = 0;
   for (const lesson of LESSONS) {
     const page = await openPage(browser.context, `#lesson=${lesson}`);
     const cut = await page.$$eval('main pre', (ps) => ps.filter((p) => p.scrollWidth > p.clientWidth + 1).map((p) => p.textContent.slice(0, 60)));
     assert.deepEqual(cut, [], `${lesson}: code wider than its box`);
+    blocks += await page.$$eval('main pre', (ps) => ps.filter((p) => p.checkVisibility()).length);
     await page.close();
   }
+  assert.ok(blocks > 0, `${blocks} code blocks measured in ${LESSONS.length} lessons`);
 });
 
 test('phone: lesson 1’s formula shows whole (sin and cos)', async () => {

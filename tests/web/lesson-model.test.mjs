@@ -166,15 +166,3 @@ test('the correct float64 table agrees with the buggy one exactly in row 0 and c
   near(right[3 * d + 5], Math.cos(3 / 10000 ** (4 / 16)), 1e-15, 'column 5 is the cos of pair 2');
 });
 
-test('valuesToRGBA colours JS-computed values exactly as the kernel colours the same values', async () => {
-  const { valuesToRGBA, colormapLUT } = await import('../../web/src/lib/colormap.js');
-  const d = 48;
-  for (const [vmin, vmax, layout] of [[-1, 1, 'interleaved'], [-0.5, 0.75, 'concat']]) {
-    const values = pe.rows(100, 64, d, { layout });
-    const kernel = pe.heatmap(100, 64, d, { layout, colormap: colormapLUT('viridis'), vmin, vmax });
-    assert.deepEqual(valuesToRGBA(values, 'viridis', vmin, vmax), new Uint8ClampedArray(kernel));
-  }
-  // NaN takes entry 0, like the kernel
-  const nan = valuesToRGBA(new Float32Array([NaN]), 'rdbu');
-  assert.deepEqual([...nan], [...colormapLUT('rdbu').subarray(0, 4)]);
-});

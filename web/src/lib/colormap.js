@@ -5,10 +5,11 @@ import { rgb } from 'd3-color';
 import { interpolateRdBu, interpolatePuOr, interpolateViridis, interpolateCividis, interpolateBlues } from 'd3-scale-chromatic';
 import { colorIndex, colorScale } from '../model/colour.js';
 
-// Diverging maps are reversed so that −1 is blue/purple and +1 red/orange.
+// Diverging maps run from blue/purple at −1 to red/orange at +1 (d3's RdBu is
+// reversed for that; its PuOr already runs purple → orange).
 export const COLORMAP_INTERPOLATORS = {
   rdbu: (t) => interpolateRdBu(1 - t),
-  puor: (t) => interpolatePuOr(1 - t), // colour-blind safe
+  puor: interpolatePuOr, // colour-blind safe; d3's PuOr already runs purple → orange
   viridis: interpolateViridis, // perceptually uniform, colour-blind safe
   cividis: interpolateCividis, // designed for colour-vision deficiency
   blues: interpolateBlues, // sequential, light to dark: the colormap of d2l's figures
