@@ -115,7 +115,8 @@ class ErrorTracker {
   }
   // Index of the first non-finite error if any, else of the largest finite one.
   std::size_t at() const { return non_finite() ? first_non_finite_ : at_; }
-  bool within(double tolerance) const { return worst() <= tolerance; }
+  // Something was compared, every error was finite, and the largest is at most `tolerance`.
+  bool within(double tolerance) const { return count_ > 0 && non_finite() == 0 && largest_ <= tolerance; }
   // The largest finite error, for reports; NaN when there is none.
   double largest_finite() const {
     return count_ - nan_ - inf_ ? largest_ : std::numeric_limits<double>::quiet_NaN();

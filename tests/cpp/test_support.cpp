@@ -29,6 +29,7 @@ TEST_CASE("ErrorTracker: NaN or infinity anywhere fails, an empty set fails", "[
   CHECK_FALSE(track({0, 1e-9, kNaN}).within(1e-8));  // NaN last
   CHECK_FALSE(track({0, kInf, 1e-9}).within(1e-8));
   CHECK_FALSE(track({0, -kInf, 1e-9}).within(1e-8));
+  CHECK_FALSE(track({0, kInf}).within(kInf));  // an infinite error fails whatever the tolerance
   CHECK(track({0, kInf, 1e-9}).worst() == kInf);
   CHECK(track({0, kInf, 1e-9}).at() == 1);
   CHECK(std::isnan(track({kInf, kNaN}).worst()));  // NaN wins over infinity
