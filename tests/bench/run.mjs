@@ -252,7 +252,7 @@ function contractViolations(results, native) {
       if (!isSinpe(r.key)) continue;
       const c = CASES.find((x) => x.name === r.case);
       const bound = r.key === 'chunks-lifetime' ? 0 : c?.bound;
-      if (!(typeof r.err === 'number' && r.err <= bound)) out.push(`${res.env}: ${r.case}: ${r.method}: error ${fmtErr(r.err)} (limit ${bound})`);
+      if (!(typeof r.err === 'number' && r.err <= bound)) out.push(`${res.env}: ${r.case}: ${r.method}: error ${errText(r.err)} (limit ${bound})`);
     }
   }
   if (native)
@@ -260,10 +260,14 @@ function contractViolations(results, native) {
       const x = native.cases?.[c.native];
       if (!x) out.push(`native: ${c.name}: missing`);
       else if (c.nativeUnchecked ? x.err !== null : !(typeof x.err === 'number' && x.err <= c.bound))
-        out.push(`native: ${c.name}: error ${fmtErr(x.err)} (limit ${c.bound})`);
+        out.push(`native: ${c.name}: error ${errText(x.err)} (limit ${c.bound})`);
     }
   return out;
 }
+
+// An error for a violation message: NaN and infinite errors reach here as null
+// (JSON has neither), and so does a missing one.
+const errText = (e) => (e == null ? 'NaN, infinite or missing' : fmtErr(e));
 
 // The number of sinpe methods whose values were checked, over the runtimes that ran.
 function checkedCount(results, native) {
