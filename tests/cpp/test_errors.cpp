@@ -102,7 +102,8 @@ void compare_reads(const std::string& name, sinpe::detail::Reads got, const expe
   for (const auto& w : want->reads) {
     INFO("reads " << expected::id(w.option));
     const sinpe::detail::Read* g = expected::find_read(got, w.option);
-    REQUIRE(g != nullptr);
+    CHECK(g != nullptr);
+    if (g == nullptr) continue;
     CHECK(int(g->kind) == int(w.kind));
     if (w.kind == expected::Default::value) CHECK(g->value == w.value);
   }
