@@ -57,13 +57,14 @@ count_of() {
 
 # Catch2 through ctest: ctest shows a passing test's output only in its log,
 # Testing/Temporary/LastTest.log, where each Catch2 binary ends with
-# "All tests passed (A assertions in N test cases)"; prints N per binary.
+# "All tests passed (A assertions in N test cases)" (coloured under Node);
+# prints N per binary.
 catch2_ctest() {
   local preset="$1" last="$root/build/$1/Testing/Temporary/LastTest.log"
   rm -f "$last"
   ctest --preset "$preset" || return 1
   [ -f "$last" ] || { echo "ctest wrote no log ($last)"; return 1; }
-  grep -oP 'All tests passed \(\K[0-9]+ assertions? in [0-9]+ test cases?' "$last" |
+  sed 's/\x1b\[[0-9;]*m//g' "$last" | grep -oP 'All tests passed \(\K[0-9]+ assertions? in [0-9]+ test cases?' |
     while read -r a _ _ n _; do echo "catch2 count: $n test cases ($a assertions)"; done
 }
 
@@ -83,7 +84,7 @@ run() {
   [ "${PIPESTATUS[0]}" -eq 0 ] || ok=0
   local n
   n="$(count_of "$key" "$log")"
-  local line="$key: ${n:-no count reported} ${unit[$key]} (floor ${floor[$key]})"
+  local line="$key: ${n:-no count of} ${unit[$key]} reported (floor ${floor[$key]})"
   if [ -z "$n" ] || [ "$n" -lt "${floor[$key]}" ]; then
     ok=0
     line="$line: BELOW THE FLOOR"
