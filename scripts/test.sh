@@ -2,6 +2,10 @@
 # `npm test`: sets up what is missing, builds, runs every suite grouped by
 # subject, prints a summary. A suite may append one-line counts to the file
 # named by $SINPE_SUMMARY; they are printed with the summary.
+#
+# No suite passes by running nothing: each reports how many tests (or files,
+# fuzz runs, checked benchmark methods, consumer setups) it ran, read from its
+# own output, and a suite that ran fewer than its floor below fails.
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -10,18 +14,88 @@ bash scripts/build.sh || exit 1
 
 export SINPE_SUMMARY="$root/build/test-summary.txt"
 : >"$SINPE_SUMMARY"
+logs="$root/build/test-logs"
+rm -rf "$logs"
+mkdir -p "$logs"
+
+# The floors: the least count each suite must report (a bit below today's).
+declare -A floor=(
+  [lint]=90                 # files linted (96 today)
+  [format]=34               # C++ files checked (37 today)
+  [native]=38               # Catch2 test cases (41 today)
+  [wasm]=76                 # Catch2 test cases, both flavours together (82 today)
+  [sanitizers]=38           # Catch2 test cases (41 today)
+  [fuzz]=200                # fuzz runs (executions) after the regression inputs; the rate depends on the load
+  [js]=390                  # node --test tests passed (416 today)
+  [consumers]=8            # consumer setups passed
+  [bench]=28                # sinpe methods whose values were checked (31 today)
+  [web]=25                  # node --test tests passed (28 today)
+  [browser]=70              # node --test tests passed
+  [webkit]=5                # WebKitGTK checks passed
+  [faults]=2                # injected faults caught (quick form)
+)
+declare -A unit=(
+  [lint]="files linted" [format]="files checked" [native]="Catch2 test cases" [wasm]="Catch2 test cases"
+  [sanitizers]="Catch2 test cases" [fuzz]="fuzz runs" [js]="tests" [consumers]="consumer setups"
+  [bench]="methods checked" [web]="tests" [browser]="tests" [webkit]="checks" [faults]="faults caught"
+)
+
+# The count a suite reported, from its log; empty when it reported none.
+add_up() { awk '{ s += $1 } END { if (NR) print s }'; }
+count_of() {
+  local key="$1" log="$2"
+  case "$key" in
+    lint) grep -oP '^eslint: \K[0-9]+(?= files linted)' "$log" | tail -1 ;;
+    format) grep -oP '^check-format: \K[0-9]+(?= files formatted)' "$log" | tail -1 ;;
+    native | wasm) grep -oP '^catch2 count: \K[0-9]+' "$log" | add_up ;;
+    sanitizers) grep -oP 'All tests passed \([0-9]+ assertions? in \K[0-9]+' "$log" | add_up ;;
+    fuzz) grep -oP '^fuzz: \K[0-9]+(?= executions)' "$log" | tail -1 ;;
+    # node --test: "ℹ pass N" (spec reporter) or "# pass N" (tap), once per run.
+    js | web | browser) grep -aoP '^(ℹ|#) pass \K[0-9]+' "$log" | add_up ;;
+    consumers) grep -oP '^consumers: \K[0-9]+(?=/[0-9]+ passed)' "$log" | tail -1 ;;
+    bench) grep -oP '^bench: \K[0-9]+(?= sinpe methods checked)' "$log" | tail -1 ;;
+    webkit) grep -oP '^WebKitGTK.*?: \K[0-9]+(?=/[0-9]+ checks passed)' "$log" | tail -1 ;;
+    faults) grep -oP '^faults: \K[0-9]+(?= of [0-9]+ injected faults caught)' "$log" | tail -1 ;;
+  esac
+}
+
+# Catch2 through ctest: ctest shows a passing test's output only in its log,
+# Testing/Temporary/LastTest.log, where each Catch2 binary ends with
+# "All tests passed (A assertions in N test cases)" (coloured under Node);
+# prints N per binary.
+catch2_ctest() {
+  local preset="$1" last="$root/build/$1/Testing/Temporary/LastTest.log"
+  rm -f "$last"
+  ctest --preset "$preset" || return 1
+  [ -f "$last" ] || { echo "ctest wrote no log ($last)"; return 1; }
+  sed 's/\x1b\[[0-9;]*m//g' "$last" | grep -oP 'All tests passed \(\K[0-9]+ assertions? in [0-9]+ test cases?' |
+    while read -r a _ _ n _; do echo "catch2 count: $n test cases ($a assertions)"; done
+}
 
 passed=0
 failed=0
 summary=()
-# run NAME COMMAND...: one suite; its output streams through.
+counts=()
+# run NAME KEY COMMAND...: one suite; its output streams through and is kept in
+# build/test-logs/KEY.log, from which its count is read.
 run() {
-  local name="$1"
-  shift
+  local name="$1" key="$2"
+  shift 2
   echo
   echo "=== $name: $*"
-  local t0=$SECONDS
-  if "$@"; then
+  local t0=$SECONDS log="$logs/$key.log" ok=1
+  "$@" 2>&1 | tee "$log"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || ok=0
+  local n
+  n="$(count_of "$key" "$log")"
+  local line="$key: ${n:-no count of} ${unit[$key]} reported (floor ${floor[$key]})"
+  if [ -z "$n" ] || [ "$n" -lt "${floor[$key]}" ]; then
+    ok=0
+    line="$line: BELOW THE FLOOR"
+  fi
+  echo "$line"
+  counts+=("  $line")
+  if [ "$ok" -eq 1 ]; then
     passed=$((passed + 1))
     summary+=("  ok    $name ($((SECONDS - t0)) s)")
   else
@@ -31,32 +105,37 @@ run() {
 }
 
 # Source checks
-run "lint (ESLint)" npm run --silent lint
-run "C++ format (clang-format)" bash scripts/check-format.sh
+run "lint (ESLint)" lint npm run --silent lint
+run "C++ format (clang-format)" format bash scripts/check-format.sh
 
 # C++ core
-run "Catch2, native (g++)" ctest --preset native
-run "Catch2, wasm (em++ SIMD + baseline, under Node)" ctest --preset wasm
-run "Catch2 under ASan + UBSan (clang++)" bash tests/cpp/sanitizers.sh
-run "libFuzzer on the core (${SINPE_FUZZ_SECONDS:-30} s)" bash tests/fuzz/fuzz.sh
+run "Catch2, native (g++)" native catch2_ctest native
+run "Catch2, wasm (em++ SIMD + baseline, under Node)" wasm catch2_ctest wasm
+run "Catch2 under ASan + UBSan (clang++)" sanitizers bash tests/cpp/sanitizers.sh
+run "libFuzzer on the core (${SINPE_FUZZ_SECONDS:-30} s)" fuzz bash tests/fuzz/fuzz.sh
 
 # The package, installed from its packed tarball
-run "package API, properties (fast-check), memory over 1,000,000 calls (node --test)" bash tests/js/run.sh
-run "consumers, engines and package hygiene" node tests/consumers/run.mjs
+run "package API, properties (fast-check), memory over 1,000,000 calls (node --test)" js bash tests/js/run.sh
+run "consumers, engines and package hygiene" consumers node tests/consumers/run.mjs
 
 # The benchmark, reduced: every value checked, nothing asserted about time
-run "benchmark, quick form" npm run --silent bench -- --quick
+run "benchmark, quick form" bench npm run --silent bench -- --quick
 
 # The lesson site
-run "site model (node --test)" node --test tests/web/
-run "lesson site (headless Chromium; lesson 1 in Firefox ESR)" bash tests/browser/run.sh
-run "WebKitGTK (the Vite app from the tarball, both flavours; lessons 1, 2, 9)" node tests/browser/webkit.mjs
+run "site model (node --test)" web node --test tests/web/
+run "lesson site (headless Chromium; lesson 1 in Firefox ESR)" browser bash tests/browser/run.sh
+run "WebKitGTK (the Vite app from the tarball, both flavours; lessons 1, 2, 9)" webkit node tests/browser/webkit.mjs
+
+# Fault injection, quick form: plausible bugs built into a copy of the tree must each fail a suite
+run "injected faults, quick form (npm run test:faults runs all)" faults node tests/faults/run.mjs --quick
 
 echo
 echo "=== summary"
 printf '%s\n' "${summary[@]}"
+echo "--- counts (floors in scripts/test.sh)"
+printf '%s\n' "${counts[@]}"
 if [ -s "$SINPE_SUMMARY" ]; then
-  echo "--- counts"
+  echo "--- details"
   sed 's/^/  /' "$SINPE_SUMMARY"
 fi
 echo "suites: $passed passed, $failed failed"

@@ -8,6 +8,7 @@
 // { rows, skipped, meta }: one row per (case, method) with the median time and
 // the error. It asserts nothing; run.mjs turns errors into the exit code and
 // the timings into ratios and goal lines.
+import { ErrorTracker, maxAbsError as maxAbsErrorTracker } from '../js/errors-helper.mjs';
 
 export const BENCH = Object.freeze({
   table: { n: 4096, d: 512 },
@@ -108,14 +109,11 @@ function referenceAt(positions, d) {
   return ref;
 }
 
+// The largest error, NaN when any value is NaN, the lengths differ or there is
+// nothing to compare, Infinity when one is infinite (errors-helper.mjs): such
+// an error is outside any bound.
 function maxAbsError(values, ref) {
-  if (values.length !== ref.length) return Infinity;
-  let m = 0;
-  for (let i = 0; i < ref.length; i++) {
-    const e = Math.abs(values[i] - ref[i]);
-    if (!(e <= m)) m = e; // NaN propagates as a failure
-  }
-  return m;
+  return maxAbsErrorTracker(values, ref).worst;
 }
 
 // RoPE 'default' (transformers' _compute_default_rope_parameters) in float64:
@@ -129,24 +127,24 @@ function ropeInv(r, base) {
 // max |cos - cos(p inv_j)|, |sin - sin(p inv_j)| over a cache of rows at `positions`.
 function ropeCacheError(cos, sin, positions, inv) {
   const h = inv.length;
-  if (cos.length !== positions.length * h || sin.length !== cos.length) return Infinity;
-  let m = 0;
+  if (cos.length !== positions.length * h || sin.length !== cos.length) return NaN;
+  const m = new ErrorTracker();
   for (let i = 0; i < positions.length; i++) {
     const o = i * h;
     for (let j = 0; j < h; j++) {
       const a = positions[i] * inv[j];
-      const e = Math.max(Math.abs(cos[o + j] - Math.cos(a)), Math.abs(sin[o + j] - Math.sin(a)));
-      if (!(e <= m)) m = e;
+      m.addDifference(cos[o + j], Math.cos(a), o + j);
+      m.addDifference(sin[o + j], Math.sin(a), o + j);
     }
   }
-  return m;
+  return m.worst;
 }
 
 // max |x' - exact| / (|x_a| + |x_b|) over every rotated pair (half layout),
 // exact being the float64 rotation of the float32 inputs x0.
 function rotationError(x, x0, positions, heads, headDim, inv) {
   const h = headDim / 2;
-  let m = 0;
+  const m = new ErrorTracker();
   for (let t = 0; t < positions.length; t++)
     for (let j = 0; j < h; j++) {
       const c = Math.cos(positions[t] * inv[j]);
@@ -156,12 +154,15 @@ function rotationError(x, x0, positions, heads, headDim, inv) {
         const a = x0[o + j];
         const b = x0[o + j + h];
         const scale = Math.abs(a) + Math.abs(b);
-        if (scale === 0) continue;
-        const e = Math.max(Math.abs(x[o + j] - (a * c - b * s)), Math.abs(x[o + j + h] - (b * c + a * s))) / scale;
-        if (!(e <= m)) m = e;
+        if (scale === 0) {
+          m.add(x[o + j] === 0 && x[o + j + h] === 0 ? 0 : NaN, o + j); // a zero pair stays zero
+          continue;
+        }
+        m.add(Math.abs(x[o + j] - (a * c - b * s)) / scale, o + j);
+        m.add(Math.abs(x[o + j + h] - (b * c + a * s)) / scale, o + j + h);
       }
     }
-  return m;
+  return m.worst;
 }
 
 // ---------------------------------------------------------------- idiomatic JS
@@ -270,13 +271,13 @@ function makeLut() {
 // max |index used - index of the float64 value| over a heatmap of rows 0 … n-1.
 function colourIndexError(px, n, d, vmin, vmax) {
   const ref = referenceRows(0, n, d);
-  let m = 0;
+  if (px.length !== 4 * ref.length) return NaN;
+  const m = new ErrorTracker();
   for (let i = 0; i < ref.length; i++) {
     const t = Math.floor((ref[i] - vmin) * (255 / (vmax - vmin)) + 0.5);
-    const e = Math.abs(px[4 * i] - (t < 0 ? 0 : t > 255 ? 255 : t));
-    if (e > m) m = e;
+    m.addDifference(px[4 * i], t < 0 ? 0 : t > 255 ? 255 : t, i);
   }
-  return m;
+  return m.worst;
 }
 
 // The rows per chunk of a prepared encoder (the module's scratch size / d).
@@ -319,7 +320,7 @@ export async function runBench({ simd, baseline, now, log = () => {}, quick = fa
     const missing = names.filter((n) => !has(n));
     for (const n of missing) {
       skipped.push({ case: caseName, api: n });
-      log(`  ${caseName}: not available: pe.${n} (methods using it skipped)`);
+      log(`  ${caseName}: MISSING: pe.${n} (methods using it not run; run.mjs fails the bench)`);
     }
     return missing.length === 0;
   };

@@ -3,14 +3,15 @@
 import assert from 'node:assert/strict';
 import sinpe, { presets } from 'sinpe.wasm';
 import { referenceRow, TOLERANCE } from './reference.mjs';
+import { ErrorTracker } from './errors-helper.mjs';
 
 const simd = await sinpe({ simd: true });
 const base = await sinpe({ simd: false });
 assert.equal(simd.simd, true);
 assert.equal(base.simd, false);
 let values = 0;
-let worstPair = 0;
-let worstRef = 0;
+const worstPair = new ErrorTracker();
+const worstRef = new ErrorTracker();
 for (const preset of presets)
   for (const d of [4, 16, 36, 64, 130, 512]) {
     const o = { preset };
@@ -21,13 +22,14 @@ for (const preset of presets)
         const want = referenceRow(start + r, d, o);
         for (let c = 0; c < d; c++) {
           const i = r * d + c;
-          worstPair = Math.max(worstPair, Math.abs(a[i] - b[i]));
-          worstRef = Math.max(worstRef, Math.abs(a[i] - want[c]), Math.abs(b[i] - want[c]));
+          worstPair.addDifference(a[i], b[i], i);
+          worstRef.addDifference(a[i], want[c], i);
+          worstRef.addDifference(b[i], want[c], i);
         }
       }
       values += a.length;
     }
   }
-assert.ok(worstRef <= TOLERANCE, `worst error vs reference ${worstRef}`);
-assert.ok(worstPair <= 2 * TOLERANCE, `SIMD and baseline differ by ${worstPair}`);
-console.log(`baseline vs SIMD: ${values} values each; max |simd - baseline| ${worstPair.toExponential(2)}, both within ${worstRef.toExponential(2)} of float64`);
+assert.ok(worstRef.within(TOLERANCE), `error vs reference: ${worstRef.describe()}`);
+assert.ok(worstPair.within(2 * TOLERANCE), `SIMD and baseline differ: ${worstPair.describe()}`);
+console.log(`baseline vs SIMD: ${values} values each; max |simd - baseline| ${worstPair.worst.toExponential(2)}, both within ${worstRef.worst.toExponential(2)} of float64`);

@@ -60,7 +60,7 @@ process.on('exit', () => {
   rmSync(esm, { recursive: true, force: true });
   rmSync(cjs, { recursive: true, force: true });
 });
-for (const dir of [esm, cjs]) cpSync(join(root, 'tests/js/reference.mjs'), join(dir, 'reference.mjs'));
+for (const dir of [esm, cjs]) for (const f of ['reference.mjs', 'errors-helper.mjs']) cpSync(join(root, 'tests/js', f), join(dir, f));
 for (const f of ['esm.mjs', 'parity.mjs', 'usage.ts', 'tsconfig.json', 'app']) cpSync(join(here, f), join(esm, f), { recursive: true });
 cpSync(join(here, 'cjs.cjs'), join(cjs, 'cjs.cjs'));
 const installedDir = join(esm, 'node_modules/sinpe.wasm');

@@ -1,5 +1,8 @@
 #pragma once
 #include <cmath>
+#include <cstddef>
+#include <limits>
+#include <sstream>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -77,16 +80,84 @@ inline ref::RopeParams to_rope_params(const sinpe::Options& o) {
   return p;
 }
 
-// Largest |got - reference| over rows of width d at the given positions.
+namespace sinpe_test {
+
+// The largest of a set of errors, where a NaN or infinite error (a NaN or
+// infinite output, or reference) is a failure no later finite error can clear:
+// worst() is then NaN (any NaN) or +inf, so `worst() <= tolerance` is false.
+// An empty set is a failure too (worst() is NaN): a comparison of nothing
+// checks nothing.
+class ErrorTracker {
+ public:
+  // One error; `at` is where it was found, for the message.
+  void add(double error, std::size_t at = 0) {
+    ++count_;
+    if (std::isnan(error)) {
+      if (nan_ == 0) first_non_finite_ = at;
+      ++nan_;
+    } else if (std::isinf(error)) {
+      if (nan_ == 0 && inf_ == 0) first_non_finite_ = at;
+      ++inf_;
+    } else if (error > largest_ || count_ - nan_ - inf_ == 1) {
+      largest_ = error;
+      at_ = at;
+    }
+  }
+  // |got - want|, with want's own non-finite values failing too.
+  void add(double got, double want, std::size_t at) {
+    add(std::isfinite(want) ? std::fabs(got - want) : std::numeric_limits<double>::quiet_NaN(), at);
+  }
+  std::size_t count() const { return count_; }
+  std::size_t non_finite() const { return nan_ + inf_; }
+  double worst() const {
+    if (count_ == 0 || nan_ > 0) return std::numeric_limits<double>::quiet_NaN();
+    if (inf_ > 0) return std::numeric_limits<double>::infinity();
+    return largest_;
+  }
+  // Index of the first non-finite error if any, else of the largest finite one.
+  std::size_t at() const { return non_finite() ? first_non_finite_ : at_; }
+  // Something was compared, every error was finite, and the largest is at most `tolerance`.
+  bool within(double tolerance) const { return count_ > 0 && non_finite() == 0 && largest_ <= tolerance; }
+  // The largest finite error, for reports; NaN when there is none.
+  double largest_finite() const {
+    return count_ - nan_ - inf_ ? largest_ : std::numeric_limits<double>::quiet_NaN();
+  }
+  std::string describe() const {
+    std::ostringstream s;
+    if (count_ == 0) return "no values compared";
+    s << count_ << " values, worst " << worst() << " at " << at();
+    if (non_finite()) s << " (" << nan_ << " NaN, " << inf_ << " infinite errors)";
+    return s.str();
+  }
+
+ private:
+  std::size_t count_ = 0, nan_ = 0, inf_ = 0, at_ = 0, first_non_finite_ = 0;
+  double largest_ = 0;
+};
+
+// max |got[i] - want[i]| as an ErrorTracker (sizes must match: a size
+// mismatch is recorded as a NaN error).
+template <class Got, class Want>
+ErrorTracker max_abs_error(const Got& got, const Want& want) {
+  ErrorTracker t;
+  if (got.size() != want.size()) t.add(std::numeric_limits<double>::quiet_NaN(), 0);
+  for (std::size_t i = 0; i < got.size() && i < want.size(); ++i) t.add(double(got[i]), double(want[i]), i);
+  return t;
+}
+
+}  // namespace sinpe_test
+
+// Largest |got - reference| over rows of width d at the given positions
+// (NaN/inf in the output or an empty comparison make it NaN/inf; see ErrorTracker).
 inline double max_error(const ref::Params& prm, int d, const std::vector<double>& positions,
                         const std::vector<float>& got) {
-  double worst = 0;
+  sinpe_test::ErrorTracker t;
   for (std::size_t i = 0; i < positions.size(); ++i) {
     const auto want = ref::row(prm, d, positions[i]);
     for (int c = 0; c < d; ++c) {
-      const double e = std::fabs(double(got[i * std::size_t(d) + std::size_t(c)]) - want[std::size_t(c)]);
-      if (!(e <= worst)) worst = e;  // NaN counts as worst
+      const std::size_t at = i * std::size_t(d) + std::size_t(c);
+      t.add(double(got[at]), want[std::size_t(c)], at);
     }
   }
-  return worst;
+  return t.worst();
 }

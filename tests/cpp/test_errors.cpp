@@ -4,8 +4,8 @@
 #include <limits>
 #include <string>
 
+#include "expected_reads.hpp"
 #include "options.hpp"
-
 #include "support.hpp"
 
 using sinpe::Status;
@@ -92,26 +92,80 @@ TEST_CASE("heatmap rejects bad windows and value ranges", "[errors]") {
   CHECK(sinpe::heatmap(plan, 0, 1, 0, 8, nullptr, -1, 1, out) == Status::bad_buffer);
 }
 
+namespace {
+
+// The vocabulary's reads of one formula against the test's own (expected_reads.hpp).
+void compare_reads(const std::string& name, sinpe::detail::Reads got, const expected::Formula* want) {
+  INFO(name);
+  REQUIRE(want != nullptr);
+  CHECK(got.count == want->reads.size());
+  for (const auto& w : want->reads) {
+    INFO("reads " << expected::id(w.option));
+    const sinpe::detail::Read* g = expected::find_read(got, w.option);
+    CHECK(g != nullptr);
+    if (g == nullptr) continue;
+    CHECK(int(g->kind) == int(w.kind));
+    if (w.kind == expected::Default::value) CHECK(g->value == w.value);
+  }
+  for (std::size_t i = 0; i < got.count; ++i) {
+    INFO("the vocabulary also reads " << expected::id(got.first[i].option));
+    CHECK(expected::find_read(expected::as_reads(want), got.first[i].option) != nullptr);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("the vocabulary's reads and defaults are the references'", "[errors][vocabulary]") {
+  REQUIRE(expected::options().size() == std::size_t(sinpe::kOptionCount));
+  for (const auto& o : expected::options()) {
+    INFO(o.id);
+    CHECK(sinpe::status_name(sinpe::detail::not_read_status(o.option)) == expected::not_read(o.option));
+    CHECK(sinpe::status_name(sinpe::detail::missing_status(o.option)) == expected::missing(o.option));
+    CHECK(sinpe::status_name(sinpe::detail::bad_status(o.option)) == expected::bad(o.option));
+  }
+  REQUIRE(expected::presets().size() == std::size_t(sinpe::kPresetCount));
+  for (int p = 0; p < sinpe::kPresetCount; ++p) {
+    const auto preset = sinpe::Preset(p);
+    compare_reads(sinpe::preset_name(preset), sinpe::detail::preset_reads(preset),
+                  expected::find(expected::presets(), sinpe::preset_name(preset)));
+  }
+  REQUIRE(expected::rope_types().size() == std::size_t(sinpe::kRopeTypeCount));
+  for (int t = 0; t < sinpe::kRopeTypeCount; ++t) {
+    const auto type = sinpe::RopeType(t);
+    compare_reads(sinpe::rope_type_name(type), sinpe::detail::rope_reads(type),
+                  expected::find(expected::rope_types(), sinpe::rope_type_name(type)));
+  }
+}
+
 TEST_CASE("every option a preset's formula does not read is refused by name", "[errors][vocabulary]") {
-  // Generated from the vocabulary: each (preset, option) pair outside the
-  // preset's reads, e.g. tensor2tensor + base, vaswani + maxPeriod, whisper + scale.
-  int pairs = 0;
-  for (int p = 0; p < sinpe::kPresetCount; ++p)
-    for (int i = 0; i < sinpe::kOptionCount; ++i) {
-      const auto preset = sinpe::Preset(p);
-      const auto option = sinpe::Option(i);
-      if (sinpe::detail::preset_reads(preset).find(option)) continue;
+  // Each (preset, option) pair outside the preset's reads in the test's own
+  // table, e.g. tensor2tensor + base, vaswani + maxPeriod, whisper + scale;
+  // each option it reads is not refused as unread.
+  int pairs = 0, read = 0;
+  for (const expected::Formula& f : expected::presets()) {
+    sinpe::Preset preset = sinpe::Preset(sinpe::kPresetCount);
+    for (int p = 0; p < sinpe::kPresetCount; ++p)
+      if (f.name == std::string(sinpe::preset_name(sinpe::Preset(p)))) preset = sinpe::Preset(p);
+    INFO(f.name);
+    REQUIRE(int(preset) < sinpe::kPresetCount);
+    for (const auto& opt : expected::options()) {
       sinpe::Options o;
       o.preset = preset;
-      set_option(o, option);
+      set_option(o, opt.option);
       sinpe::Plan plan;
-      INFO(sinpe::preset_name(preset) << " + " << sinpe::option_name(option));
-      CHECK(sinpe::make_plan(o, 8, &plan) == sinpe::detail::not_read_status(option));
-      CHECK(std::string(sinpe::status_name(sinpe::make_plan(o, 8, &plan))).find("_not_read") !=
-            std::string::npos);
-      ++pairs;
+      INFO(f.name << " + " << opt.id);
+      const std::string got = sinpe::status_name(sinpe::make_plan(o, 8, &plan));
+      if (expected::find_read(expected::as_reads(&f), opt.option)) {
+        CHECK(got != expected::not_read(opt.option));
+        ++read;
+      } else {
+        CHECK(got == expected::not_read(opt.option));
+        ++pairs;
+      }
     }
-  CHECK(pairs > 100);
+  }
+  CHECK(pairs == 8 * 22 - 13);
+  CHECK(read == 13);
   // The three pairs the core once accepted silently, by name.
   sinpe::Plan plan;
   sinpe::Options o;

@@ -86,10 +86,9 @@ TEST_CASE("the SIMD and scalar paths agree", "[kernel]") {
       std::vector<float> a(300 * std::size_t(d)), b(a.size());
       REQUIRE(sinpe::rows(plan, 777, 300, a.data(), sinpe::Path::best) == sinpe::Status::ok);
       REQUIRE(sinpe::rows(plan, 777, 300, b.data(), sinpe::Path::scalar) == sinpe::Status::ok);
-      double worst = 0;
-      for (std::size_t i = 0; i < a.size(); ++i) worst = std::max(worst, double(std::fabs(a[i] - b[i])));
-      INFO(preset << " d " << d);
-      CHECK(worst <= 2 * kTolerance);
+      const auto err = sinpe_test::max_abs_error(a, b);
+      INFO(preset << " d " << d << ": " << err.describe());
+      CHECK(err.within(2 * kTolerance));
     }
 }
 
@@ -104,15 +103,16 @@ TEST_CASE("add_rows adds the table to an embedding buffer", "[kernel]") {
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = float(i % 13) * 0.25f - 1.0f;
   const auto before = x;
   REQUIRE(sinpe::add_rows(plan, 0, 20, x.data()) == sinpe::Status::ok);
-  double worst = 0;
+  sinpe_test::ErrorTracker err;
   for (int r = 0; r < 20; ++r) {
     const auto want = ref::row(prm, d, r);
     for (int c = 0; c < d; ++c) {
       const std::size_t i = std::size_t(r * d + c);
-      worst = std::max(worst, std::fabs(double(x[i]) - (double(before[i]) + want[std::size_t(c)])));
+      err.add(double(x[i]), double(before[i]) + want[std::size_t(c)], i);
     }
   }
-  CHECK(worst <= 2 * kTolerance);  // one more float32 rounding for the sum
+  INFO(err.describe());
+  CHECK(err.within(2 * kTolerance));  // one more float32 rounding for the sum
   for (int c = 0; c < d; ++c) CHECK(x[std::size_t(5 * d + c)] == before[std::size_t(5 * d + c)]);
 }
 
@@ -127,9 +127,9 @@ TEST_CASE("grid2d reproduces MAE's get_2d_sincos_pos_embed", "[kernel]") {
     REQUIRE(sinpe::grid2d(axis, H, W, cls, out.data()) == sinpe::Status::ok);
     const auto want = ref::grid2d(prm, H, W, d, cls);
     REQUIRE(want.size() == out.size());
-    double worst = 0;
-    for (std::size_t i = 0; i < out.size(); ++i) worst = std::max(worst, std::fabs(double(out[i]) - want[i]));
-    CHECK(worst <= kTolerance);
+    const auto err = sinpe_test::max_abs_error(out, want);
+    INFO(err.describe());
+    CHECK(err.within(kTolerance));
   }
   sinpe::Plan axis;
   CHECK(sinpe::make_grid_plan(to_options(prm), 66, &axis) == sinpe::Status::d_model_not_multiple_of_4);

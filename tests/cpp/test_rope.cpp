@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "expected_reads.hpp"
 #include "options.hpp"
 #include "rope_reference.hpp"
 #include "sinpe/rope.hpp"
@@ -270,10 +271,10 @@ const std::vector<RopeCase>& rope_cases() {
 
 // Largest errors per rope type over a test case, as fractions of the contract.
 struct Worst {
-  double absolute = 0, ratio = 0;
+  sinpe_test::ErrorTracker absolute, ratio;
   void add(double err, double tol) {
-    if (!(err <= absolute)) absolute = err;  // NaN counts as worst
-    if (!(err / tol <= ratio)) ratio = err / tol;
+    absolute.add(err);
+    ratio.add(err / tol);
   }
 };
 using WorstByType = std::map<std::string, Worst>;
@@ -281,7 +282,8 @@ using WorstByType = std::map<std::string, Worst>;
 void report(const char* what, const WorstByType& worst) {
   std::ostringstream s;
   s << what << ", largest error per rope type (absolute; fraction of the contract):";
-  for (const auto& [type, w] : worst) s << "\n  " << type << ": " << w.absolute << " (" << w.ratio << ")";
+  for (const auto& [type, w] : worst)
+    s << "\n  " << type << ": " << w.absolute.worst() << " (" << w.ratio.worst() << ")";
   WARN(s.str());
 }
 
@@ -317,15 +319,14 @@ void compare_cache(const std::vector<float>& cos, const std::vector<float>& sin,
                    Worst& worst, const std::string& what) {
   const double tol = kCacheTolerance * std::max(1.0, att);
   REQUIRE(cos.size() == want_cos.size());
-  double largest = 0;
-  std::size_t at = 0;
+  sinpe_test::ErrorTracker err;
   for (std::size_t i = 0; i < cos.size(); ++i)
     for (double e : {std::fabs(double(cos[i]) - want_cos[i]), std::fabs(double(sin[i]) - want_sin[i])}) {
       worst.add(e, tol);
-      if (!(e <= largest)) largest = e, at = i;
+      err.add(e, i);
     }
-  INFO(what << ": largest error " << largest << " at value " << at << " (tolerance " << tol << ")");
-  CHECK(largest <= tol);
+  INFO(what << ": " << err.describe() << " (tolerance " << tol << ")");
+  CHECK(err.within(tol));
 }
 
 }  // namespace
@@ -341,17 +342,18 @@ TEST_CASE("RoPE frequencies and attention factor equal the float64 reference", "
       const double att = ref::rope_attention(prm, r);
       INFO(c.name << " r " << r);
       REQUIRE(plan.inv_freq().size() == want.size());
-      double largest = 0;
+      sinpe_test::ErrorTracker rel;
       for (std::size_t j = 0; j < want.size(); ++j) {
         // proportional's still pairs: exactly 0 both sides.
         const double got = plan.inv_freq()[j];
-        const double rel = want[j] == 0 ? (got == 0 ? 0.0 : kInf) : std::fabs(got - want[j]) / want[j];
-        if (!(rel <= largest)) largest = rel;
+        rel.add(want[j] == 0 ? (got == 0 ? 0.0 : kInf) : std::fabs(got - want[j]) / want[j], j);
       }
-      CHECK(largest <= kFrequencyTolerance);
+      INFO(rel.describe());
+      CHECK(rel.within(kFrequencyTolerance));
       const double att_rel = std::fabs(plan.attention_factor() - att) / att;
       CHECK(att_rel <= kFrequencyTolerance);
-      worst[sinpe::rope_type_name(o.rope_type)].add(std::max(largest, att_rel), kFrequencyTolerance);
+      rel.add(att_rel, want.size());
+      worst[sinpe::rope_type_name(o.rope_type)].add(rel.worst(), kFrequencyTolerance);
     }
   report("inv_j and attention factor (relative)", worst);
 }
@@ -547,7 +549,7 @@ TEST_CASE("apply_rope rotates both layouts within the contract", "[rope]") {
             auto got = x;
             REQUIRE(sinpe::apply_rope(plan, layout, d.head_dim, positions.data(), n, heads, got.data(),
                                       path) == Status::ok);
-            double largest_ratio = 0;
+            sinpe_test::ErrorTracker ratios;
             std::size_t changed_pass_through = 0;
             for (std::size_t v = 0; v < n * heads; ++v)
               for (std::size_t i = 0; i < hd; ++i) {
@@ -562,10 +564,11 @@ TEST_CASE("apply_rope rotates both layouts within the contract", "[rope]") {
                 const double e = std::fabs(double(got[at]) - want[at]);
                 const double ratio = scale > 0 ? e / (kRotateTolerance * scale) : (e == 0 ? 0 : kInf);
                 w.add(ratio * kRotateTolerance, kRotateTolerance);
-                if (!(ratio <= largest_ratio)) largest_ratio = ratio;
+                ratios.add(ratio, at);
               }
             CHECK(changed_pass_through == 0);
-            CHECK(largest_ratio <= 1.0);
+            INFO(ratios.describe());
+            CHECK(ratios.within(1.0));
           }
         }
     }
@@ -682,10 +685,10 @@ void set_valid(sinpe::Options& o, Option id, int r) {
   });
 }
 
-// The rope type with every option it requires given a valid value.
+// The rope type with every option it requires (by the test's own table) given a valid value.
 sinpe::Options complete(RopeType t, int r) {
   sinpe::Options o = rope(t);
-  const auto reads = sinpe::detail::rope_reads(t);
+  const auto reads = expected::rope_reads(t);
   for (std::size_t i = 0; i < reads.count; ++i)
     if (reads.first[i].kind == sinpe::detail::Read::Default::required) set_valid(o, reads.first[i].option, r);
   return o;
@@ -717,24 +720,23 @@ Status plan_status(const sinpe::Options& o, int r) {
 }  // namespace
 
 TEST_CASE("every option a rope type does not read is refused by name", "[rope][errors][vocabulary]") {
-  // Generated from the vocabulary: each (rope type, option) pair outside the
-  // rope type's reads, the type's required options given.
+  // Each (rope type, option) pair outside the rope type's reads in the test's
+  // own table (expected_reads.hpp), the type's required options given.
   int pairs = 0;
   for (int t = 0; t < sinpe::kRopeTypeCount; ++t)
-    for (int i = 0; i < sinpe::kOptionCount; ++i) {
+    for (const auto& opt : expected::options()) {
       const auto type = RopeType(t);
-      const auto option = Option(i);
-      if (sinpe::detail::rope_reads(type).find(option)) continue;
+      const auto option = opt.option;
+      REQUIRE(expected::rope_reads(type).count > 0);
+      if (expected::find_read(expected::rope_reads(type), option)) continue;
       sinpe::Options o = computable(type, 16);
       REQUIRE(plan_status(o, 16) == Status::ok);
       set_option(o, option);
-      INFO(sinpe::rope_type_name(type) << " + " << sinpe::option_name(option));
-      const Status s = plan_status(o, 16);
-      CHECK(s == sinpe::detail::not_read_status(option));
-      CHECK(std::string(sinpe::status_name(s)).find("_not_read") != std::string::npos);
+      INFO(sinpe::rope_type_name(type) << " + " << opt.id);
+      CHECK(sinpe::status_name(plan_status(o, 16)) == expected::not_read(option));
       ++pairs;
     }
-  CHECK(pairs > 80);
+  CHECK(pairs == 6 * 22 - 30);
   // By name, a few a user would try.
   auto o = rope(RopeType::standard);
   o.factor = 2;
@@ -758,13 +760,13 @@ TEST_CASE("required options that are missing are named", "[rope][errors][vocabul
   int required = 0;
   for (int t = 0; t < sinpe::kRopeTypeCount; ++t) {
     const auto type = RopeType(t);
-    const auto reads = sinpe::detail::rope_reads(type);
+    const auto reads = expected::rope_reads(type);
     for (std::size_t i = 0; i < reads.count; ++i) {
       if (reads.first[i].kind != sinpe::detail::Read::Default::required) continue;
       sinpe::Options o = complete(type, 16);
       with_field(o, reads.first[i].option, [](auto& field) { field.reset(); });
-      INFO(sinpe::rope_type_name(type) << " without " << sinpe::option_name(reads.first[i].option));
-      CHECK(plan_status(o, 16) == sinpe::detail::missing_status(reads.first[i].option));
+      INFO(sinpe::rope_type_name(type) << " without " << expected::id(reads.first[i].option));
+      CHECK(sinpe::status_name(plan_status(o, 16)) == expected::missing(reads.first[i].option));
       ++required;
     }
   }
@@ -788,7 +790,7 @@ TEST_CASE("option values against their rules are refused by name", "[rope][error
   int tried = 0;
   for (int t = 0; t < sinpe::kRopeTypeCount; ++t) {
     const auto type = RopeType(t);
-    const auto reads = sinpe::detail::rope_reads(type);
+    const auto reads = expected::rope_reads(type);
     for (std::size_t i = 0; i < reads.count; ++i) {
       const Option id = reads.first[i].option;
       const auto& info = sinpe::detail::kOptionInfo[int(id)];
@@ -809,7 +811,7 @@ TEST_CASE("option values against their rules are refused by name", "[rope][error
             field = std::vector<double>{1, 2, v, 4, 5, 6, 7, 8};
         });
         INFO(sinpe::rope_type_name(type) << " " << sinpe::option_name(id) << " = " << v);
-        CHECK(plan_status(o, 16) == sinpe::detail::bad_status(id));
+        CHECK(sinpe::status_name(plan_status(o, 16)) == expected::bad(id));
         ++tried;
       }
     }

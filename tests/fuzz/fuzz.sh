@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Fuzzes the C++ core (tests/fuzz/fuzz_core.cpp, libFuzzer + ASan + UBSan, CMake
 # preset fuzz, build dir build/fuzz) for a bounded time, after replaying every
-# regression input. New corpus entries go to build/fuzz/corpus (not the repo);
-# a crash is saved in build/fuzz/ and fails the run: copy it to
+# regression input. Each run starts from the same corpus, a fresh temporary
+# copy of tests/fuzz/corpus and tests/fuzz/regressions, so one run does not
+# depend on what earlier runs on this machine found; new entries are dropped
+# with it. A crash is saved in build/fuzz/ and fails the run: copy it to
 # tests/fuzz/regressions/ so every later run replays it.
 # SINPE_FUZZ_SECONDS overrides the 30 s budget, SINPE_FUZZ_SEED the seed.
 set -euo pipefail
@@ -24,10 +26,12 @@ regressions=("$root"/tests/fuzz/regressions/*)
 "$build/sinpe_fuzz" "${regressions[@]}" >regressions.log 2>&1 || { cat regressions.log; exit 1; }
 echo "regressions: ${#regressions[@]} inputs replayed, all pass"
 
-# 2. Bounded fuzzing from the seed corpus plus what previous runs on this
-# machine kept in build/fuzz/corpus.
-mkdir -p corpus
-"$build/sinpe_fuzz" corpus "$root/tests/fuzz/corpus" -seed="${SINPE_FUZZ_SEED:-0}" -max_total_time="$seconds" \
+# 2. Bounded fuzzing from a fresh corpus: the seeds and the regressions.
+corpus="$(mktemp -d)"
+trap 'rm -rf "$corpus"' EXIT
+cp "$root"/tests/fuzz/corpus/* "$root"/tests/fuzz/regressions/* "$corpus"/
+seeded=$(ls "$corpus" | wc -l)
+"$build/sinpe_fuzz" "$corpus" -seed="${SINPE_FUZZ_SEED:-0}" -max_total_time="$seconds" \
   -max_len=512 -timeout=20 -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix="$build/" >fuzz.log 2>&1 || {
   grep -v "^#[0-9]" fuzz.log | tail -60
   echo "fuzz: FAILED; reproducer saved as $(ls -t "$build"/crash-* "$build"/leak-* "$build"/timeout-* 2>/dev/null | head -1)"
@@ -36,6 +40,6 @@ mkdir -p corpus
 execs=$(awk -F: '/stat::number_of_executed_units/ {gsub(/ /, "", $NF); print $NF}' fuzz.log)
 rate=$(awk -F: '/stat::average_exec_per_sec/ {gsub(/ /, "", $NF); print $NF}' fuzz.log)
 cov=$(grep -oE "cov: [0-9]+ ft: [0-9]+" fuzz.log | tail -1)
-units=$(ls corpus | wc -l)
-echo "fuzz: $execs executions in $seconds s ($rate exec/s), $cov, corpus $units inputs, no crash"
+units=$(ls "$corpus" | wc -l)
+echo "fuzz: $execs executions in $seconds s ($rate exec/s), $cov, corpus $seeded inputs at the start, $units at the end, no crash"
 echo "fuzz: $execs executions in $seconds s ($rate/s, $cov), ${#regressions[@]} regression inputs replayed, no crash, leak or UB" >>"$summary"

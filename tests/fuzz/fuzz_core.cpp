@@ -50,6 +50,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "../cpp/expected_reads.hpp"
 #include "../cpp/reference.hpp"
 #include "../cpp/rope_reference.hpp"
 #include "../cpp/support.hpp"
@@ -210,7 +211,7 @@ void read_slot(Reader& r, sinpe::Options& o, Option id, Reads reads, bool rope, 
       break;
     case sinpe::detail::Kind::numberArray: numbers = numbers_value(r, kind, rotary_dim); break;
   }
-  if (!reads.find(id) && kind < 0xF0) return;
+  if (!expected::find_read(reads, id) && kind < 0xF0) return;
   with_field(o, id, [&](auto& field) {
     using T = typename std::decay_t<decltype(field)>::value_type;
     if constexpr (std::is_same_v<T, double>) field = number;
@@ -248,7 +249,7 @@ std::vector<Status> option_errors(const sinpe::Options& o, Reads reads) {
   std::vector<Status> errors;
   for (int i = 0; i < sinpe::kOptionCount; ++i) {
     const Option id = Option(i);
-    const auto* read = reads.find(id);
+    const auto* read = expected::find_read(reads, id);
     if (!given(o, id)) {
       if (read && read->kind == sinpe::detail::Read::Default::required)
         errors.push_back(sinpe::detail::missing_status(id));
@@ -285,7 +286,7 @@ double value_or_default(const sinpe::Options& o, Reads reads, Option id) {
       if (field) v = double(*field);
   });
   if (!given(o, id))
-    if (const auto* read = reads.find(id)) v = read->value;
+    if (const auto* read = expected::find_read(reads, id)) v = read->value;
   return v;
 }
 
@@ -395,7 +396,7 @@ struct Guarded {
 
 struct Setup {
   sinpe::Options opt;
-  ref::Params prm;  // the same options with the vocabulary's defaults filled in, for the reference
+  ref::Params prm;  // the same options with the defaults of expected_reads.hpp filled in, for the reference
 };
 
 // Preset and layout bytes as the vocabulary counts them, one beyond each end.
@@ -404,7 +405,7 @@ sinpe::Layout layout_value(std::uint8_t b) { return sinpe::Layout(int(b % (sinpe
 bool valid_preset(sinpe::Preset p) { return int(p) >= 0 && int(p) < sinpe::kPresetCount; }
 bool valid_layout(sinpe::Layout l) { return int(l) >= -1 && int(l) < sinpe::kLayoutCount; }
 Reads preset_reads(sinpe::Preset p) {
-  return valid_preset(p) ? sinpe::detail::preset_reads(p) : Reads{nullptr, 0};
+  return valid_preset(p) ? expected::preset_reads(p) : Reads{nullptr, 0};
 }
 
 constexpr int kClassicSlots = 7;  // base ... paddingIdx: the slots every input has had since the first corpus
@@ -699,7 +700,7 @@ sinpe::RopeType rope_type_value(std::uint8_t b) {
 }
 bool valid_rope_type(sinpe::RopeType t) { return int(t) >= 0 && int(t) < sinpe::kRopeTypeCount; }
 Reads rope_reads(sinpe::RopeType t) {
-  return valid_rope_type(t) ? sinpe::detail::rope_reads(t) : Reads{nullptr, 0};
+  return valid_rope_type(t) ? expected::rope_reads(t) : Reads{nullptr, 0};
 }
 
 // A frequency the core must refuse: zero, negative, NaN, or with angles p inv
@@ -722,7 +723,8 @@ bool check_rope_plan(const sinpe::Options& o, int r, Status st, const sinpe::Rop
   const Reads reads = rope_reads(o.rope_type);
   const std::vector<Status> option = option_errors(o, reads);
   for (Status e : option) errors.push_back(e);
-  if (option.empty() && reads.find(Option::base) && !(value_or_default(o, reads, Option::base) > 1))
+  if (option.empty() && expected::find_read(reads, Option::base) &&
+      !(value_or_default(o, reads, Option::base) > 1))
     errors.push_back(Status::rope_base_not_above_one);
   if (r < 2 || r > sinpe::kMaxDModel || r % 2 != 0) errors.push_back(Status::bad_rotary_dim);
   if (!errors.empty()) {

@@ -3,6 +3,7 @@ import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
 import sinpe from 'sinpe.wasm';
 import { referenceRow, referenceGrid, maxError, TOLERANCE } from './reference.mjs';
+import { ErrorTracker } from './errors-helper.mjs';
 import { loadWithMemory } from './wasm-memory.mjs';
 
 const PRESETS = ['vaswani', 'keras', 'tensor2tensor', 'fairseq', 'whisper', 'diffusers', 'guided-diffusion', 'mae'];
@@ -114,9 +115,9 @@ test('grid2d reproduces MAE get_2d_sincos_pos_embed, with and without the class 
     const got = pe.grid2d(14, 14, 64, { preset: 'mae', clsToken });
     const want = referenceGrid(14, 14, 64, { preset: 'mae', clsToken });
     assert.equal(got.length, want.length * 64);
-    let worst = 0;
-    want.forEach((row, m) => row.forEach((v, c) => (worst = Math.max(worst, Math.abs(got[m * 64 + c] - v)))));
-    assert.ok(worst <= TOLERANCE, `worst ${worst}`);
+    const err = new ErrorTracker();
+    want.forEach((row, m) => row.forEach((v, c) => err.addDifference(got[m * 64 + c], v, m * 64 + c)));
+    assert.ok(err.within(TOLERANCE), err.describe());
   }
   assert.throws(() => pe.grid2d(2, 2, 66, { preset: 'mae' }), (e) => e instanceof RangeError && /multiple of 4/.test(e.message));
 });

@@ -13,6 +13,7 @@ import { appendFileSync } from 'node:fs';
 import ort from 'onnxruntime-node';
 import sinpe from 'sinpe.wasm';
 import { ropeRotate, pairMagnitudes } from './rope-reference.mjs';
+import { ErrorTracker } from './errors-helper.mjs';
 import { makeRotaryModel } from './fixtures/make-rotary-model.mjs';
 
 const ROTATION_TOLERANCE = 5e-7; // the contract: × max(1, att) × (|x_a| + |x_b|)
@@ -73,7 +74,7 @@ function transpose(x, heads, headDim, toHeadsFirst) {
 }
 
 let pe;
-const worst = { reference: 0, applyRope: 0 };
+const worst = { reference: new ErrorTracker(), applyRope: new ErrorTracker() };
 let runs = 0;
 before(async () => {
   pe = await sinpe();
@@ -81,7 +82,7 @@ before(async () => {
 after(() => {
   const text =
     `onnxruntime RotaryEmbedding fed by ropeCache: ${runs} runs, largest |ORT − float64| ` +
-    `${worst.reference.toExponential(2)}, |ORT − applyRope| ${worst.applyRope.toExponential(2)} ` +
+    `${worst.reference.worst.toExponential(2)}, |ORT − applyRope| ${worst.applyRope.worst.toExponential(2)} ` +
     '(× max(1, att) × (|x_a| + |x_b|))';
   console.log(text);
   if (process.env.SINPE_SUMMARY) appendFileSync(process.env.SINPE_SUMMARY, `${text}\n`);
@@ -141,8 +142,8 @@ for (const [label, options, headDim, rotaryDim, numHeads] of CASES) {
           const unit = scale * magnitude[i];
           const toReference = Math.abs(fromOrt[i] - exact[i]);
           const toApplyRope = Math.abs(fromOrt[i] - rotated[i]);
-          worst.reference = Math.max(worst.reference, toReference / unit);
-          worst.applyRope = Math.max(worst.applyRope, toApplyRope / unit);
+          worst.reference.add(toReference / unit, i);
+          worst.applyRope.add(toApplyRope / unit, i);
           assert.ok(
             toReference <= ROTATION_TOLERANCE * unit,
             `value ${i}: onnxruntime ${fromOrt[i]}, float64 rotation ${exact[i]} (|Δ| ${toReference})`,

@@ -1,5 +1,6 @@
 // An independent float64 reference for tests: each preset's formula written
 // out as its library writes it, one row at a time. Shares no code with sinpe.
+import { ErrorTracker } from './errors-helper.mjs';
 
 const ln = Math.log;
 
@@ -111,17 +112,19 @@ export function referenceGrid(height, width, d, o = {}) {
   return rows;
 }
 
-/** Largest |got - want| over rows for the given positions. NaN counts as Infinity. */
+/**
+ * Largest |got - want| over rows for the given positions: NaN if any value is
+ * NaN, if got has the wrong length or if there is nothing to compare, Infinity
+ * if any is infinite (errors-helper.mjs), so `maxError(...) <= TOLERANCE` fails.
+ */
 export function maxError(got, positions, d, o = {}) {
-  let worst = 0;
+  const t = new ErrorTracker();
+  if (got.length !== positions.length * d) t.add(NaN, -1);
   positions.forEach((p, i) => {
     const want = referenceRow(p, d, o);
-    for (let c = 0; c < d; c++) {
-      const e = Math.abs(got[i * d + c] - want[c]);
-      worst = e <= worst ? worst : Number.isNaN(e) ? Infinity : e;
-    }
+    for (let c = 0; c < d; c++) t.addDifference(got[i * d + c], want[c], i * d + c);
   });
-  return worst;
+  return t.worst;
 }
 
 export const TOLERANCE = 2.5e-7;

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, readFileSync } from 'node:fs';
 import sinpe, { ropeOptionsFromConfig } from 'sinpe.wasm';
 import { ropeParameters, ropeCache as referenceCache, ropeRotate, pairMagnitudes } from './rope-reference.mjs';
+import { ErrorTracker } from './errors-helper.mjs';
 
 // The accuracy contract (README, "RoPE").
 const CACHE_TOLERANCE = 2.5e-7; // × max(1, att)
@@ -95,8 +96,8 @@ const describeCase = ({ type, r, options }) => {
 // Largest errors measured, per rope type, for the report.
 const measured = {};
 function record(type, key, value) {
-  measured[type] ??= { frequency: 0, cache: 0, rotation: 0 };
-  if (!(value <= measured[type][key])) measured[type][key] = value;
+  measured[type] ??= { frequency: new ErrorTracker(), cache: new ErrorTracker(), rotation: new ErrorTracker() };
+  measured[type][key].add(value);
 }
 
 const flavours = {};
@@ -110,13 +111,13 @@ before(async () => {
 after(() => {
   const lines = Object.entries(measured).map(
     ([type, m]) =>
-      `${type}: inv_j ${m.frequency.toExponential(1)} rel, cache ${m.cache.toExponential(2)}·max(1,att), ` +
-      `rotation ${m.rotation.toExponential(2)}·max(1,att)·(|x_a|+|x_b|)`,
+      `${type}: inv_j ${m.frequency.worst.toExponential(1)} rel, cache ${m.cache.worst.toExponential(2)}·max(1,att), ` +
+      `rotation ${m.rotation.worst.toExponential(2)}·max(1,att)·(|x_a|+|x_b|)`,
   );
   console.log(`RoPE, largest error measured per rope type (both flavours):\n  ${lines.join('\n  ')}`);
   if (process.env.SINPE_SUMMARY) {
     const short = Object.entries(measured)
-      .map(([type, m]) => `${type} ${m.cache.toExponential(1)}/${m.rotation.toExponential(1)}`)
+      .map(([type, m]) => `${type} ${m.cache.worst.toExponential(1)}/${m.rotation.worst.toExponential(1)}`)
       .join(', ');
     appendFileSync(process.env.SINPE_SUMMARY, `rope: largest cache/rotation error per type (contract 2.5e-7/5e-7): ${short}\n`);
   }
@@ -125,19 +126,20 @@ after(() => {
 // Checks a cache against the reference; returns the largest |Δ| / max(1, att).
 function checkCache(got, want, label) {
   const scale = Math.max(1, Math.abs(want.attentionFactor));
-  let worst = 0;
+  const worst = new ErrorTracker();
   for (const part of ['cos', 'sin']) {
     assert.ok(got[part] instanceof Float32Array, `${label}: ${part} is a Float32Array`);
     assert.equal(got[part].length, want[part].length, `${label}: ${part} length`);
     for (let i = 0; i < want[part].length; i++) {
       const e = Math.abs(got[part][i] - want[part][i]) / scale;
-      if (!(e <= worst)) worst = e;
+      worst.add(e, i);
       if (!(e <= CACHE_TOLERANCE)) {
         assert.fail(`${label}: ${part}[${i}] = ${got[part][i]}, reference ${want[part][i]} (error ${e} × max(1, att))`);
       }
     }
   }
-  return worst;
+  assert.ok(worst.within(CACHE_TOLERANCE), `${label}: ${worst.describe()}`);
+  return worst.worst;
 }
 
 // Random float32 head vectors of mixed magnitudes.
@@ -158,7 +160,7 @@ function checkRotation(got, x, positions, headDim, o, att, label) {
   const want = ropeRotate(x, positions, headDim, o);
   const magnitude = pairMagnitudes(x, headDim, r, layout);
   const scale = Math.max(1, Math.abs(att));
-  let worst = 0;
+  const worst = new ErrorTracker();
   for (let i = 0; i < x.length; i++) {
     if (i % headDim >= r) {
       if (!Object.is(got[i], x[i])) assert.fail(`${label}: pass-through x[${i}] changed from ${x[i]} to ${got[i]}`);
@@ -166,10 +168,10 @@ function checkRotation(got, x, positions, headDim, o, att, label) {
     }
     const e = Math.abs(got[i] - want[i]);
     const bound = ROTATION_TOLERANCE * scale * magnitude[i];
-    if (magnitude[i] > 0 && !(e / (scale * magnitude[i]) <= worst)) worst = e / (scale * magnitude[i]);
+    if (magnitude[i] > 0) worst.add(e / (scale * magnitude[i]), i);
     if (!(e <= bound)) assert.fail(`${label}: x'[${i}] = ${got[i]}, reference ${want[i]} (error ${e}, bound ${bound})`);
   }
-  return worst;
+  return worst.count ? worst.worst : 0; // all pairs zero: nothing to scale, each checked exactly above
 }
 
 for (const flavour of ['simd', 'baseline']) {
