@@ -129,7 +129,11 @@ for (const f of faults) {
 // Control: the suites pass on the unmodified copy.
 const used = [...new Set(faults.flatMap((f) => f.suites))];
 for (const key of used) {
-  const r = runSuite(key, faults.find((f) => f.suites.includes(key)), 'control');
+  // The control runs what the faults will run: every file they name (all, if one names none), built as they need.
+  const users = faults.filter((f) => f.suites.includes(key));
+  const files = users.some((f) => !f.files) ? undefined : [...new Set(users.flatMap((f) => f.files))];
+  const control = { file: users.every((f) => f.file.startsWith('js/')) ? 'js/' : 'cpp/', files };
+  const r = runSuite(key, control, 'control');
   if (r.failed) fail(`control: ${SUITES[key].name} fails without any fault (${r.test ?? 'see build/faults/logs/control.' + key + '.log'})`);
   console.log(`control: ${SUITES[key].name} passes on the unmodified copy`);
 }
