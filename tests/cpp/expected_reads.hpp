@@ -49,6 +49,8 @@ inline const std::vector<OptionId>& options() {
       {O::truncate, "truncate"},
       {O::short_factor, "short_factor"},
       {O::long_factor, "long_factor"},
+      {O::partial_rotary_factor, "partial_rotary_factor"},
+      {O::mrope_section, "mrope_section"},
   };
   return all;
 }
@@ -103,26 +105,35 @@ inline const std::vector<Formula>& presets() {
 // defaults are sinpe's own, as REFERENCE-ROPE.md says).
 inline const std::vector<Formula>& rope_types() {
   using O = sinpe::Option;
+  // mrope_section (Qwen2-VL / Qwen2.5-VL / Qwen3-VL rope_scaling, modeling_qwen2_vl.py
+  // apply_multimodal_rotary_pos_emb) may accompany any rope type; none by default.
   static const std::vector<Formula> all = {
       // _compute_default_rope_parameters: rope_theta (10000).
-      {"default", {value(O::base, 10000)}},
+      {"default", {value(O::base, 10000), none(O::mrope_section)}},
       // _compute_linear_scaling_rope_parameters: factor required.
-      {"linear", {value(O::base, 10000), required(O::factor)}},
+      {"linear", {value(O::base, 10000), required(O::factor), none(O::mrope_section)}},
       // _compute_dynamic_ntk_parameters: factor, max_position_embeddings required; seq_len optional.
-      {"dynamic", {value(O::base, 10000), required(O::factor), required(O::max_positions), none(O::seq_len)}},
+      {"dynamic",
+       {value(O::base, 10000), required(O::factor), required(O::max_positions), none(O::seq_len),
+        none(O::mrope_section)}},
       // _compute_yarn_parameters: beta_fast 32, beta_slow 1, truncate True; the rest optional.
       {"yarn",
        {value(O::base, 10000), none(O::factor), none(O::max_positions), none(O::original_max_positions),
         value(O::beta_fast, 32), value(O::beta_slow, 1), none(O::attention_factor), none(O::mscale),
-        none(O::mscale_all_dim), value(O::truncate, 1)}},
+        none(O::mscale_all_dim), value(O::truncate, 1), none(O::mrope_section)}},
       // _compute_longrope_parameters: short_factor, long_factor required.
       {"longrope",
        {value(O::base, 10000), none(O::factor), none(O::max_positions), none(O::original_max_positions),
-        none(O::seq_len), none(O::attention_factor), required(O::short_factor), required(O::long_factor)}},
+        none(O::seq_len), none(O::attention_factor), required(O::short_factor), required(O::long_factor),
+        none(O::mrope_section)}},
       // _compute_llama3_parameters (Llama 3.1's values as sinpe's defaults).
       {"llama3",
        {value(O::base, 10000), value(O::factor, 8), value(O::low_freq_factor, 1),
-        value(O::high_freq_factor, 4), value(O::original_max_positions, 8192)}},
+        value(O::high_freq_factor, 4), value(O::original_max_positions, 8192), none(O::mrope_section)}},
+      // _compute_proportional_rope_parameters (transformers v5): factor 1.0, partial_rotary_factor 1.0.
+      {"proportional",
+       {value(O::base, 10000), value(O::factor, 1), value(O::partial_rotary_factor, 1),
+        none(O::mrope_section)}},
   };
   return all;
 }
