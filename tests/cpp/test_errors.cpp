@@ -164,7 +164,7 @@ TEST_CASE("every option a preset's formula does not read is refused by name", "[
       }
     }
   }
-  CHECK(pairs == 8 * 22 - 13);
+  CHECK(pairs == 8 * 24 - 13);
   CHECK(read == 13);
   // The three pairs the core once accepted silently, by name.
   sinpe::Plan plan;

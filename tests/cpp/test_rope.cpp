@@ -736,7 +736,7 @@ TEST_CASE("every option a rope type does not read is refused by name", "[rope][e
       CHECK(sinpe::status_name(plan_status(o, 16)) == expected::not_read(option));
       ++pairs;
     }
-  CHECK(pairs == 6 * 22 - 30);
+  CHECK(pairs == 7 * 24 - 40);
   // By name, a few a user would try.
   auto o = rope(RopeType::standard);
   o.factor = 2;
