@@ -238,7 +238,8 @@ int main(int argc, char** argv) {
     for (std::size_t i = 0; i < n; ++i)
       for (std::size_t j = 0; j < half; ++j) {
         const double a = pos[3 * i + (j < 16 ? 0 : j < 40 ? 1 : 2)] * inv[j];
-        err = worse(err, worse(std::fabs(cos[i * half + j] - std::cos(a)), std::fabs(sin[i * half + j] - std::sin(a))));
+        err = worse(err, worse(std::fabs(cos[i * half + j] - std::cos(a)),
+                               std::fabs(sin[i * half + j] - std::sin(a))));
       }
     emit("mropeCache131072x128", t, err);
   }
