@@ -40,6 +40,11 @@ const UNREACHABLE = new Map([
     `bad_${snake(o.name)}`,
     'a boolean option follows its rule whatever its value; a non-boolean is the package\'s TypeError first',
   ]),
+  // The core's multi-axis and half-precision entry points have no JS method yet.
+  ['bad_dtype', 'no package method takes a dtype yet (the core writes float16/bfloat16; the JS layer does not expose it)'],
+  ['bad_rope_axes', 'no package method takes ropeAxes yet (the core computes M-RoPE and 2-D vision RoPE; the JS layer does not expose it)'],
+  ['rotary_dim_not_multiple_of_4', "only ropeAxes 'pixtral' raises it, which no package method takes yet"],
+  ['axes_mismatch', 'no package method takes positions with several axes yet'],
   ...OPTIONS.filter((o) => !FAMILIES.some((f) => f.entry.required.includes(o.name))).map((o) => [
     `${snake(o.name)}_missing`,
     'no preset or rope type requires it',
@@ -52,11 +57,13 @@ function snake(name) {
 
 // A value an option's rule accepts, and one it refuses (with how the message shows it).
 function good(option) {
+  if (option.name === 'mropeSection') return [R / 2]; // one axis holding every pair
   if (option.type === 'numberArray') return Array(R / 2).fill(1);
   if (option.type === 'boolean') return true;
-  return { positive: 2, finite: 1, index: 3, count: 4096, length: 64 }[option.rule];
+  return { positive: 2, finite: 1, index: 3, count: 4096, length: 64, fraction: 0.5 }[option.rule];
 }
 function bad(option) {
+  if (option.name === 'mropeSection') return { value: [1, -2, 1], shows: ['options.mropeSection[1] = -2'] };
   if (option.type === 'numberArray') return { value: [1, 1, -2, 1], shows: [`options.${option.name}[2] = -2`, `rotaryDim/2 = ${R / 2}`] };
   return {
     positive: { value: -1, shows: ['got -1'] },
@@ -64,6 +71,7 @@ function bad(option) {
     index: { value: 0.5, shows: ['got 0.5'] },
     count: { value: 0, shows: ['got 0'] },
     length: { value: 2 ** 24 + 1, shows: ['got 16777217'] },
+    fraction: { value: 1.5, shows: ['got 1.5'] },
   }[option.rule];
 }
 
@@ -119,6 +127,9 @@ add('rotary_dim_above_head_dim', (pe) => pe.applyRope(x8(), [1], 4, { rotaryDim:
 add('bad_x_length', (pe) => pe.applyRope(new Float32Array(3), [1, 2], 8), 'x', ['(3)', '(16)']);
 add('rope_base_not_above_one', (pe) => pe.ropeCache([1], 8, { base: 0.5 }), 'options.base', ['got 0.5']);
 add('rope_base_not_above_one', (pe) => pe.ropeCacheRows(0, 2, 8, { ropeType: 'linear', factor: 2, base: 1 }), 'options.base', ['got 1']);
+add('mrope_section_sum', (pe) => pe.ropeCache([1], R, { mropeSection: [1, 1] }), 'options.mropeSection', [`rotaryDim ${R}`]);
+// five axes: more than the core's limit, although they add up to R/2 + 1
+add('mrope_section_sum', (pe) => pe.ropeCacheRows(0, 2, R, { mropeSection: [1, 1, 1, 1, 1] }), 'options.mropeSection', [`rotaryDim ${R}`]);
 add('freq_factor_order', (pe) => pe.ropeCache([1], 8, { ropeType: 'llama3', lowFreqFactor: 5 }), 'options.lowFreqFactor', ['(5)', '(4)']);
 add('freq_factor_order', (pe) => pe.ropeCache([1], 8, { ropeType: 'llama3', lowFreqFactor: 3, highFreqFactor: 2 }), 'options.lowFreqFactor', ['(3)', '(2)']);
 
@@ -128,7 +139,7 @@ for (const option of OPTIONS) {
   const reader = FAMILIES.find((f) => f.entry.reads.includes(option.name));
   const b = bad(option);
   if (reader && b) add(`bad_${id}`, familyCall(reader, { [option.name]: b.value }), `options.${option.name}`, b.shows);
-  if (option.type === 'numberArray' && reader)
+  if (option.type === 'numberArray' && option.rule === 'positive' && reader)
     add(`bad_${id}`, familyCall(reader, { [option.name]: [1, 1] }), `options.${option.name}`, ['2 values', `rotaryDim/2 = ${R / 2}`]);
   const other = FAMILIES.find((f) => !f.entry.reads.includes(option.name));
   if (other) add(`${id}_not_read`, familyCall(other, { [option.name]: good(option) }), `options.${option.name}`, [`'${other.entry.name}'`]);

@@ -708,6 +708,7 @@ describe('ropeOptionsFromConfig: a config.json missing what it needs, or holding
     ['original_max_position_embeddings fractional at the top level', () => ({ ...fixture('phi-3-mini-128k-instruct.json'), original_max_position_embeddings: 4096.5 }), RangeError, /config\.original_max_position_embeddings/],
     ['rope_parameters per layer type', () => ({
       ...base(),
+      rope_scaling: undefined, // a non-empty rope_scaling would win over rope_parameters
       layer_types: ['full_attention', 'sliding_attention'],
       rope_parameters: { full_attention: { rope_type: 'default', rope_theta: 1e6 }, sliding_attention: { rope_type: 'default', rope_theta: 1e4 } },
     }), RangeError, /config\.rope_parameters/],
