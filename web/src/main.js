@@ -26,6 +26,11 @@ let renderQueued = false;
 let lastHash = '';
 let hashTimer = 0;
 let previous = null;
+// Each lesson's last state (Previous / Next come back to it) and each
+// lesson's own memory of what lives outside the state (lesson 9's pasted
+// config): both outlive a lesson's page, which a lesson or language change rebuilds.
+const keptStates = new Map();
+const lessonMemory = new Map();
 
 /** The string at a dotted key in the current language (English if missing). */
 function t(key, vars, fallback) {
@@ -72,7 +77,8 @@ function setState(patch, { fromUser = false } = {}) {
   let next = { ...state };
   const messages = [];
   if (patch.lesson && patch.lesson !== state.lesson && LESSONS.includes(patch.lesson)) {
-    next = { ...defaultState(patch.lesson, state.lang), cmap: state.cmap };
+    const kept = keptStates.get(patch.lesson);
+    next = kept ? { ...kept, lang: state.lang } : { ...defaultState(patch.lesson, state.lang), cmap: state.cmap };
   }
   if (LANGS.includes(patch.lang)) next.lang = patch.lang;
   for (const [key, raw] of Object.entries(patch)) {
@@ -90,6 +96,7 @@ function setState(patch, { fromUser = false } = {}) {
   // the lesson left behind keeps its own history entry, with all of its state
   if (lessonChanged) flushHash();
   state = next;
+  keptStates.set(state.lesson, state);
   if (langChanged) rememberLang(state.lang);
   if (langChanged || lessonChanged) {
     buildPage();
@@ -158,6 +165,7 @@ function followLocation() {
   const lessonChanged = parsed.lesson !== state.lesson;
   const rebuild = lessonChanged || parsed.lang !== state.lang;
   state = parsed;
+  keptStates.set(state.lesson, state);
   lastHash = location.hash;
   if (rebuild) buildPage();
   else scheduleRender();
@@ -277,6 +285,8 @@ function lessonContext(lesson, controlsElement) {
     t,
     setState,
     lesson,
+    // what the lesson keeps outside the state across rebuilds of its page
+    memory: lessonMemory.get(lesson.id) ?? lessonMemory.set(lesson.id, {}).get(lesson.id),
     controls: controlsElement,
     lessonIds: LESSONS,
   };

@@ -587,7 +587,7 @@ export default {
       firstTurn: {
         prompt: 'On the clock dials, which hand is first to come round a full turn as the position grows?',
         choices: { first: 'pair 0, the first', last: 'the last pair', together: 'they all turn together' },
-        explain: 'Pair 0 turns one radian per position and is back where it started after {fast} positions (the dials now show position 6). The last pair, $i = {last}$, turns at {slow} rad per position and needs {wavelength} positions for one turn.',
+        explain: 'Pair 0 turns one radian per position and is back where it started after {fast} positions (set the dials’ position to 6 to see it). The last pair, $i = {last}$, turns at {slow} rad per position and needs {wavelength} positions for one turn.',
       },
       ratio: {
         prompt: 'Each wavelength is a fixed multiple of the one before: $\\lambda_{i+1} / \\lambda_i$ = ?',
@@ -658,14 +658,14 @@ export default {
       t2tLayout: {
         prompt: 'Which column layout does tensor2tensor use?',
         choices: { interleaved: 'interleaved (sin, cos, sin, cos, …)', concat: 'concatenated (all sin, then all cos)', 'cos-first': 'cos first' },
-        explain: 'Concatenated: its row 0 is {first} … {last} in the first half (sines of 0) and {second} from the middle on (cosines of 0). The tensor2tensor card is selected now.',
+        explain: 'Concatenated: its row 0 is {first} … {last} in the first half (sines of 0) and {second} from the middle on (cosines of 0). Its card, tensor2tensor, shows it.',
       },
     },
     rope: {
       turn: {
         prompt: 'At position p = 3, how far has the hand of pair 0 turned from where it started?',
         choices: { degrees172: 'about 172° (3 radians)', degrees3: 'about 3°', fullTurn: 'a full turn' },
-        explain: 'Pair 0 turns at ω = {omega} rad per position, so at p = 3 it has turned {radians} rad = {degrees}°; the dials now show position 3.',
+        explain: 'Pair 0 turns at ω = {omega} rad per position, so at p = 3 it has turned {radians} rad = {degrees}°; set the dials’ position to 3 to see it.',
       },
       shift: {
         prompt: 'A query at position 5 and a key at position 7 score S. Move both 100 positions later (105 and 107). The new score is …',

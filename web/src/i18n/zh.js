@@ -587,7 +587,7 @@ export default {
       firstTurn: {
         prompt: '位置增大时，哪个表盘的指针最先转满一圈？',
         choices: { first: '第 0 对，也就是第一个', last: '最后一对', together: '它们一起转' },
-        explain: '第 0 对每个位置转 1 弧度，{fast} 个位置后回到起点（表盘现在显示位置 6）。最后一对 $i = {last}$ 每个位置只转 {slow} 弧度，转一圈要 {wavelength} 个位置。',
+        explain: '第 0 对每个位置转 1 弧度，{fast} 个位置后回到起点（把表盘的位置设为 6 即可看到）。最后一对 $i = {last}$ 每个位置只转 {slow} 弧度，转一圈要 {wavelength} 个位置。',
       },
       ratio: {
         prompt: '每个波长都是前一个的固定倍数：$\\lambda_{i+1} / \\lambda_i$ = ？',
@@ -658,14 +658,14 @@ export default {
       t2tLayout: {
         prompt: 'tensor2tensor 用哪种列排列方式？',
         choices: { interleaved: '交错（sin, cos, sin, cos, …）', concat: '拼接（先全部 sin，再全部 cos）', 'cos-first': 'cos 在前' },
-        explain: '拼接：它的第 0 行前一半是 {first} … {last}（0 的正弦），从中间开始是 {second}（0 的余弦）。现在已选中 tensor2tensor 的卡片。',
+        explain: '拼接：它的第 0 行前一半是 {first} … {last}（0 的正弦），从中间开始是 {second}（0 的余弦）。tensor2tensor 的卡片显示了这一点。',
       },
     },
     rope: {
       turn: {
         prompt: '在位置 p = 3，第 0 对的指针从起点转了多少？',
         choices: { degrees172: '约 172°（3 弧度）', degrees3: '约 3°', fullTurn: '整整一圈' },
-        explain: '第 0 对每个位置转 ω = {omega} 弧度，所以在 p = 3 时转了 {radians} 弧度 = {degrees}°；表盘现在显示位置 3。',
+        explain: '第 0 对每个位置转 ω = {omega} 弧度，所以在 p = 3 时转了 {radians} 弧度 = {degrees}°；把表盘的位置设为 3 即可看到。',
       },
       shift: {
         prompt: '位置 5 的 query 与位置 7 的 key 得分 S。把两者都往后移 100 个位置（105 和 107），新的分数……',

@@ -46,8 +46,15 @@ export function mount(root, ctx) {
   const figureBox = h('div', { class: 'config-figure', hidden: true }, chart.element, h('details', { class: 'data-details' }, h('summary', {}, L('configTableSummary')), tableBox, h('div', { class: 'button-row' }, csvButton)));
   root.append(section(L('configTitle'), ...paragraphs(L('configText')), exampleRow, h('label', { for: configId, class: 'config-label' }, L('configLabelText')), textarea, h('div', { class: 'button-row' }, parseButton), result, figureBox));
 
+  // a pasted text outlives a rebuild of the page (a language switch, Previous / Next)
+  const memory = ctx.memory ?? {};
+  textarea.addEventListener('input', () => {
+    memory.configText = textarea.value;
+  });
+
   function loadExample(id) {
     textarea.value = CONFIG_EXAMPLES[id];
+    memory.configText = textarea.value;
     ctx.setState({ model: id });
     readConfig();
   }
@@ -126,7 +133,11 @@ export function mount(root, ctx) {
 
   return {
     update(s, changed) {
-      if (changed('model') && CONFIG_EXAMPLES[s.model] && textarea.value !== CONFIG_EXAMPLES[s.model]) {
+      if (memory.configText !== undefined && textarea.value === '') {
+        // first draw after a rebuild: the text the learner left, read again
+        textarea.value = memory.configText;
+        readConfig();
+      } else if (changed('model') && CONFIG_EXAMPLES[s.model] && textarea.value !== CONFIG_EXAMPLES[s.model]) {
         textarea.value = CONFIG_EXAMPLES[s.model];
         readConfig();
       }
