@@ -3,7 +3,7 @@
 import 'katex/dist/katex.min.css';
 import './style.css';
 import sinpe from 'sinpe.wasm';
-import { LESSONS, LANGS, defaultState, normalize, parseHash, toHash, validateField, rangeOf } from './state.js';
+import { LESSONS, LANGS, defaultState, normalize, parseHash, toHash, validateField, rangeOf, oneMessagePerField } from './state.js';
 import { renderMessages } from './lib/messages.js';
 import { LESSONS as REGISTRY, lessonById } from './lessons/index.js';
 import { h, clear } from './lib/dom.js';
@@ -85,12 +85,12 @@ function setState(patch, { fromUser = false } = {}) {
     if (key === 'lesson' || key === 'lang') continue;
     const { value, problem } = validateField(key, raw, next);
     if (value !== null) next[key] = value;
-    if (problem && fromUser) messages.push({ key, problem, value: next[key] });
+    if (problem && fromUser) messages.push({ key, problem, value: next[key], typed: String(raw) });
   }
   const normalized = normalize(next, { check: dModelCheck, previous: state });
   next = normalized.state;
   // a refused d_model is always reported: the value shown changed
-  messages.push(...normalized.messages);
+  messages.splice(0, messages.length, ...oneMessagePerField([...messages, ...normalized.messages]));
   const langChanged = next.lang !== state.lang;
   const lessonChanged = next.lesson !== state.lesson;
   // the lesson left behind keeps its own history entry, with all of its state

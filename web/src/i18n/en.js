@@ -49,6 +49,10 @@ export default {
   },
   message: {
     rule: '{name} = {typed} cannot be used here. The package says: “{rule}”. Changed to {value}.',
+    ruleRounded: '{name} takes whole numbers, and {rounded}, the nearest to {typed}, cannot be used here. The package says: “{rule}”. Changed to {value}.',
+    clampedTyped: '{typed} is outside the range of “{name}”; changed to {value}.',
+    rounded: '“{name}” takes whole numbers: {typed} was changed to {value}.',
+    rejectedTyped: '“{typed}” cannot be used for “{name}”; still using {value}.',
     clamped: 'The value of “{name}” was out of range and has been changed to {value}.',
     rejected: 'The value given for “{name}” was not valid and has been ignored (using {value}).',
     unknown: '{count} unknown URL parameter(s) ignored.',

@@ -49,6 +49,10 @@ export default {
   },
   message: {
     rule: '{name} = {typed} 在这里不能用。程序包的说明：“{rule}”。已改为 {value}。',
+    ruleRounded: '{name} 只取整数，离 {typed} 最近的 {rounded} 在这里不能用。程序包的说明：“{rule}”。已改为 {value}。',
+    clampedTyped: '{typed} 超出“{name}”的范围，已改为 {value}。',
+    rounded: '“{name}”只取整数：{typed} 已改为 {value}。',
+    rejectedTyped: '“{typed}”不能用作“{name}”，仍使用 {value}。',
     clamped: '“{name}”的取值超出范围，已改为 {value}。',
     rejected: '给“{name}”的取值无效，已忽略（仍使用 {value}）。',
     unknown: '已忽略 {count} 个无法识别的网址参数。',
