@@ -8,6 +8,7 @@ import { renderMessages } from './lib/messages.js';
 import { LESSONS as REGISTRY, lessonById } from './lessons/index.js';
 import { h, clear } from './lib/dom.js';
 import { createControls } from './lib/controls.js';
+import { formatInteger } from './lib/numbers.js';
 import { attachFigureExports } from './lib/figure/buttons.js';
 import { attachGuide } from './lessons/guide.js';
 import en from './i18n/en.js';
@@ -38,7 +39,9 @@ function t(key, vars, fallback) {
   let s = lookup(STRINGS[state?.lang ?? 'en']);
   if (s === undefined) s = lookup(en);
   if (s === undefined) return fallback !== undefined ? fallback : key;
-  if (vars && typeof s === 'string') s = s.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
+  // integers as the page's language writes them (grouped from 10,000 on), like every readout and axis
+  const show = (v) => (Number.isInteger(v) ? formatInteger(v, state?.lang) : String(v));
+  if (vars && typeof s === 'string') s = s.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? show(vars[name]) : m));
   return s;
 }
 

@@ -390,7 +390,7 @@ export default {
         '第 1–8 课把一个由正弦、余弦组成的向量加到每个词元上。如今几乎所有大语言模型（Llama、Mistral、Qwen、Phi、Gemma、DeepSeek、gpt-oss）用同样的频率做了另一件事：把每个注意力头的 query 和 key **旋转**一个随位置增长的角度。什么都不加，位置信息就在旋转里。',
       ],
       symbols: [
-        '头向量中参与旋转的 $r$ 个维度（旋转维度，通常就是整个头）两两组成 $r/2$ 对 $(x_a, x_b)$。在位置 $p$，第 $j$ 对旋转角度 $p\\,\\omega_j$，频率与正弦位置编码表相同：$\\omega_j = b^{-2j/r}$，$b$ 是底数（`rope_theta`，模型没有另外规定时为 10 000）。',
+        '头向量中参与旋转的 $r$ 个维度（旋转维度，通常就是整个头）两两组成 $r/2$ 对 $(x_a, x_b)$。在位置 $p$，第 $j$ 对旋转角度 $p\\,\\omega_j$，频率与正弦位置编码表相同：$\\omega_j = b^{-2j/r}$，$b$ 是底数（`rope_theta`，模型没有另外规定时为 10,000）。',
       ],
       dialsTitle: '每一对维度都是表盘上的一根指针',
       dialsText: [
@@ -495,7 +495,7 @@ export default {
       cfgAttention: '注意力系数',
       precisionTitle: '精度陷阱',
       precisionText: [
-        '角度 $p\\,\\omega_j$ 随位置增长，而一定位宽的浮点数只有固定个数的有效位。Hugging Face 用 float32（24 位）计算角度：在位置 1 048 575，第 0 对的角度约为一百万弧度，那里相邻的 float32 数相差 $1/16$，cos 和 sin 可能差出百分之几。若用 bfloat16（8 位）存放角度（例如把频率缓冲区随 bf16 权重一起转换类型时），几百个位置之后角度就没有意义了：在位置 16 383，相邻的 bf16 数相差 64——整整十圈。',
+        '角度 $p\\,\\omega_j$ 随位置增长，而一定位宽的浮点数只有固定个数的有效位。Hugging Face 用 float32（24 位）计算角度：在位置 1,048,575，第 0 对的角度约为一百万弧度，那里相邻的 float32 数相差 $1/16$，cos 和 sin 可能差出百分之几。若用 bfloat16（8 位）存放角度（例如把频率缓冲区随 bf16 权重一起转换类型时），几百个位置之后角度就没有意义了：在位置 16,383，相邻的 bf16 数相差 64——整整十圈。',
         'sinpe 用 float64 计算角度，只对最后的 cos 和 sin 舍入一次，所以在任何位置误差都低于 $2.5\\times10^{-7}$。',
       ],
       jump: '位置：',
@@ -504,7 +504,7 @@ export default {
       seriesBf16: 'bfloat16 角度',
       seriesSinpe: 'sinpe（float64 角度，只舍入一次）',
       markContract: 'sinpe 的上界 2.5e-7',
-      precisionSummary: '位置 4 096 以下 float32 角度的最大误差：{e4k}；65 536 以下：{e64k}；1 048 576 以下：{e1m}。sinpe 的缓存：在测量的所有位置上至多 {sinpe}。',
+      precisionSummary: '位置 4096 以下 float32 角度的最大误差：{e4k}；65,536 以下：{e64k}；1,048,576 以下：{e1m}。sinpe 的缓存：在测量的所有位置上至多 {sinpe}。',
       precisionCaption: '旋转维度 r = {r}、底数 {base} 的头在所有对上的最大 |cos − cos_exact| 与 |sin − sin_exact|，在每个 2 的幂以下的最后 192 个位置及该区间内均匀分布的另外 32 个位置上测量；float32：Hugging Face 的做法（float32 频率、float32 角度）；bfloat16：把该角度舍入到 bfloat16；sinpe：ropeCache。',
       precisionSpacing: '在位置 {p}，第 0 对的角度是 {angle} 弧度。在它附近，相邻的 float32 数相差 {f32}，相邻的 bfloat16 数相差 {bf16}（位置本身在 bfloat16 中是 {bfPos}）。',
       precisionCaptionTable: '位置 {p} 处角度的 cos（r = {r}，底数 {base}）',
@@ -583,7 +583,7 @@ export default {
       },
       repeat: {
         prompt: '沿着最快频率（$i = 0$）的正弦列往下，大约隔多少行图案会重复？',
-        choices: { six: '约 6 行（2π）', hundred: '约 100 行', huge: '约 63 000 行（2π · 10 000）' },
+        choices: { six: '约 6 行（2π）', hundred: '约 100 行', huge: '约 63,000 行（2π · 10,000）' },
         explain: '这一列（第 {column} 列）每个位置转 ω = {omega} 弧度，所以每 $2\\pi/\\omega$ = {wavelength} 个位置重复一次。第 0、6、7 行的值是 {v0}、{v6}、{v7}：第 6 行差一点转满一圈，第 7 行刚过一圈。',
       },
     },

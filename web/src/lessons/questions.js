@@ -10,6 +10,7 @@ import { columnOf } from '../model/layout.js';
 import { buggyTable } from '../model/pitfalls.js';
 import { seededVector, dot, defaultInvFreq } from '../model/rope.js';
 import { scalingOptions, SCALING_ROTARY_DIM, CHECK_HEAD_DIM } from '../model/rope-lesson.js';
+import { formatInteger } from '../lib/numbers.js';
 
 const choices = (app, lesson, q, values) => values.map((value) => ({ value, label: app.t(`questions.${lesson}.${q}.choices.${value}`) }));
 
@@ -275,7 +276,7 @@ const BUILDERS = {
           const same = (a, b) => Math.abs(a - b) <= 1e-12 * b;
           const kept = Array.from(scaled).filter((w, j) => same(w, plain[j])).length;
           const divided = Array.from(scaled).filter((w, j) => !same(w, plain[j]) && same(w, plain[j] / s.factor)).length;
-          return t('questions.rope.llama3.explain', { kept, divided, half: r / 2, between: r / 2 - kept - divided, factor: s.factor, ctx: s.ctx.toLocaleString('en-US') });
+          return t('questions.rope.llama3.explain', { kept, divided, half: r / 2, between: r / 2 - kept - divided, factor: s.factor, ctx: formatInteger(s.ctx) });
         },
         show: () => point(view.figures?.scalingChart, 0, true),
       }),
