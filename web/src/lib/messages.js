@@ -44,7 +44,8 @@ export function renderMessages(messages, ctx) {
     if (slot) {
       slot.textContent = slot.textContent ? `${slot.textContent} ${text}` : text;
       // typed into this control: the message below it must not sit under the fold
-      if (slot.parentElement.contains(document.activeElement)) slot.scrollIntoView({ block: 'nearest' });
+      // (after the redraw queued for this frame, which may move it)
+      if (slot.parentElement.contains(document.activeElement)) requestAnimationFrame(() => slot.scrollIntoView({ block: 'nearest' }));
     } else unplaced++;
   }
   box.setAttribute('aria-live', unplaced ? 'assertive' : 'off');
