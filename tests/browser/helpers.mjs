@@ -260,7 +260,9 @@ export async function screenshot(page, name) {
 
 /** Numbers in a text (with − as minus). */
 export function numbersIn(text) {
-  return (text.replace(/−/g, '-').match(/-?\d+(\.\d+)?(e-?\d+)?/gi) ?? []).map(Number);
+  // the site groups integers from 10,000 on with commas (1,048,576 is one number)
+  const ungrouped = text.replace(/−/g, '-').replace(/(?<![\d.,])\d{1,3}(?:,\d{3})+(?!\d|,\d)/g, (m) => m.replace(/,/g, ''));
+  return (ungrouped.match(/-?\d+(\.\d+)?(e-?\d+)?/gi) ?? []).map(Number);
 }
 
 /**

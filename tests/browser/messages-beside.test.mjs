@@ -28,7 +28,8 @@ function besideMessage(page, key) {
     return {
       text: el.textContent,
       live: el.getAttribute('aria-live'),
-      inView: box.height > 0 && box.top >= 0 && box.bottom <= window.innerHeight,
+      // 1 px: scrolling to the nearest edge leaves sub-pixel offsets
+      inView: box.height > 0 && box.top >= -1 && box.bottom <= window.innerHeight + 1,
     };
   });
 }

@@ -52,7 +52,7 @@ test('typed values are validated too', async () => {
   await page.fill('input[data-key="cols"]', '3, 999, <b>');
   await page.press('input[data-key="cols"]', 'Enter');
   await settle(page);
-  assert.match(await page.textContent('#messages'), /“columns to plot” was not valid/);
+  assert.match(await page.textContent('#messages'), /“3, 999, <b>” cannot be used for “columns to plot”/);
   await page.fill('input[data-key="cols"]', '3, 999');
   await page.press('input[data-key="cols"]', 'Enter');
   await settle(page);

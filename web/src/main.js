@@ -3,11 +3,12 @@
 import 'katex/dist/katex.min.css';
 import './style.css';
 import sinpe from 'sinpe.wasm';
-import { LESSONS, LANGS, defaultState, normalize, parseHash, toHash, validateField, rangeOf } from './state.js';
+import { LESSONS, LANGS, defaultState, normalize, parseHash, toHash, validateField, rangeOf, oneMessagePerField } from './state.js';
 import { renderMessages } from './lib/messages.js';
 import { LESSONS as REGISTRY, lessonById } from './lessons/index.js';
 import { h, clear } from './lib/dom.js';
 import { createControls } from './lib/controls.js';
+import { formatInteger } from './lib/numbers.js';
 import { attachFigureExports } from './lib/figure/buttons.js';
 import { attachGuide } from './lessons/guide.js';
 import en from './i18n/en.js';
@@ -26,6 +27,11 @@ let renderQueued = false;
 let lastHash = '';
 let hashTimer = 0;
 let previous = null;
+// Each lesson's last state (Previous / Next come back to it) and each
+// lesson's own memory of what lives outside the state (lesson 9's pasted
+// config): both outlive a lesson's page, which a lesson or language change rebuilds.
+const keptStates = new Map();
+const lessonMemory = new Map();
 
 /** The string at a dotted key in the current language (English if missing). */
 function t(key, vars, fallback) {
@@ -33,7 +39,9 @@ function t(key, vars, fallback) {
   let s = lookup(STRINGS[state?.lang ?? 'en']);
   if (s === undefined) s = lookup(en);
   if (s === undefined) return fallback !== undefined ? fallback : key;
-  if (vars && typeof s === 'string') s = s.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? String(vars[name]) : m));
+  // integers as the page's language writes them (grouped from 10,000 on), like every readout and axis
+  const show = (v) => (Number.isInteger(v) ? formatInteger(v, state?.lang) : String(v));
+  if (vars && typeof s === 'string') s = s.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? show(vars[name]) : m));
   return s;
 }
 
@@ -72,24 +80,26 @@ function setState(patch, { fromUser = false } = {}) {
   let next = { ...state };
   const messages = [];
   if (patch.lesson && patch.lesson !== state.lesson && LESSONS.includes(patch.lesson)) {
-    next = { ...defaultState(patch.lesson, state.lang), cmap: state.cmap };
+    const kept = keptStates.get(patch.lesson);
+    next = kept ? { ...kept, lang: state.lang } : { ...defaultState(patch.lesson, state.lang), cmap: state.cmap };
   }
   if (LANGS.includes(patch.lang)) next.lang = patch.lang;
   for (const [key, raw] of Object.entries(patch)) {
     if (key === 'lesson' || key === 'lang') continue;
     const { value, problem } = validateField(key, raw, next);
     if (value !== null) next[key] = value;
-    if (problem && fromUser) messages.push({ key, problem, value: next[key] });
+    if (problem && fromUser) messages.push({ key, problem, value: next[key], typed: String(raw) });
   }
   const normalized = normalize(next, { check: dModelCheck, previous: state });
   next = normalized.state;
   // a refused d_model is always reported: the value shown changed
-  messages.push(...normalized.messages);
+  messages.splice(0, messages.length, ...oneMessagePerField([...messages, ...normalized.messages]));
   const langChanged = next.lang !== state.lang;
   const lessonChanged = next.lesson !== state.lesson;
   // the lesson left behind keeps its own history entry, with all of its state
   if (lessonChanged) flushHash();
   state = next;
+  keptStates.set(state.lesson, state);
   if (langChanged) rememberLang(state.lang);
   if (langChanged || lessonChanged) {
     buildPage();
@@ -158,6 +168,7 @@ function followLocation() {
   const lessonChanged = parsed.lesson !== state.lesson;
   const rebuild = lessonChanged || parsed.lang !== state.lang;
   state = parsed;
+  keptStates.set(state.lesson, state);
   lastHash = location.hash;
   if (rebuild) buildPage();
   else scheduleRender();
@@ -277,6 +288,8 @@ function lessonContext(lesson, controlsElement) {
     t,
     setState,
     lesson,
+    // what the lesson keeps outside the state across rebuilds of its page
+    memory: lessonMemory.get(lesson.id) ?? lessonMemory.set(lesson.id, {}).get(lesson.id),
     controls: controlsElement,
     lessonIds: LESSONS,
   };

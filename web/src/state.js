@@ -89,6 +89,24 @@ export function normalize(state, env = {}) {
 }
 
 /**
+ * One message per field: a value first corrected to fit its range (12.5 →
+ * 13) and then refused by the package (13 → 12) is one 'rule' message that
+ * names what was given (typed: 12.5), the corrected value (rounded: 13) and
+ * the value in use, never two messages that contradict each other.
+ */
+export function oneMessagePerField(messages) {
+  const out = [];
+  for (const m of messages) {
+    const earlier = m.key ? out.findIndex((o) => o.key === m.key) : -1;
+    if (earlier >= 0 && m.problem === 'rule') {
+      const first = out[earlier];
+      out[earlier] = { ...m, typed: first.typed ?? m.typed, rounded: m.typed };
+    } else out.push(m);
+  }
+  return out;
+}
+
+/**
  * Parses a location hash. Returns { state, messages }; messages are
  * { key, problem: 'clamped'|'rejected'|'rule', value } for known keys (value is the
  * value now in use) and { problem: 'unknown', count } for unknown keys.
@@ -120,7 +138,7 @@ export function parseHash(hash, fallbackLang = 'en', env = {}) {
   for (const key of params.keys()) if (key !== 'lesson' && key !== 'lang' && !(key in FIELDS)) unknown++;
   if (unknown > 0) messages.push({ problem: 'unknown', count: unknown });
   const normalized = normalize(state, env);
-  return { state: normalized.state, messages: [...messages, ...normalized.messages] };
+  return { state: normalized.state, messages: oneMessagePerField([...messages, ...normalized.messages]) };
 }
 
 /** The hash of a state: the lesson, what differs from the lesson's defaults, and the language. */

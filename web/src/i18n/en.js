@@ -49,6 +49,10 @@ export default {
   },
   message: {
     rule: '{name} = {typed} cannot be used here. The package says: “{rule}”. Changed to {value}.',
+    ruleRounded: '{name} takes whole numbers, and {rounded}, the nearest to {typed}, cannot be used here. The package says: “{rule}”. Changed to {value}.',
+    clampedTyped: '{typed} is outside the range of “{name}”; changed to {value}.',
+    rounded: '“{name}” takes whole numbers: {typed} was changed to {value}.',
+    rejectedTyped: '“{typed}” cannot be used for “{name}”; still using {value}.',
     clamped: 'The value of “{name}” was out of range and has been changed to {value}.',
     rejected: 'The value given for “{name}” was not valid and has been ignored (using {value}).',
     unknown: '{count} unknown URL parameter(s) ignored.',
@@ -160,8 +164,8 @@ export default {
       },
       flatTitle: 'Why the right-hand columns are flat',
       flat: [
-        'Column pair $i$ turns at the frequency $\\omega_i = 1/\\text{base}^{2i/d}$. The first pair turns once every $2\\pi \\approx 6.3$ positions and makes dense stripes; the last pairs have wavelengths close to $\\text{base} \\cdot 2\\pi$ (about 63 000 positions for base 10 000). Over a few hundred rows their angle barely moves, so their sin stays near 0 and their cos near 1. That takes a large base: with base 2, say, even the slowest wavelength is under $2 \\cdot 2\\pi \\approx 12.6$ positions and no column is flat (try it with the base control).',
-        'Jump to position 100 000 or 10 000 000: the slow columns now show other colours, because over so many positions even a slow angle has grown, but down the rows on screen they still barely change (vertical bands). Along the rows they change only over tens of thousands of positions.',
+        'Column pair $i$ turns at the frequency $\\omega_i = 1/\\text{base}^{2i/d}$. The first pair turns once every $2\\pi \\approx 6.3$ positions and makes dense stripes; the last pairs have wavelengths close to $\\text{base} \\cdot 2\\pi$ (about 63,000 positions for base 10,000). Over a few hundred rows their angle barely moves, so their sin stays near 0 and their cos near 1. That takes a large base: with base 2, say, even the slowest wavelength is under $2 \\cdot 2\\pi \\approx 12.6$ positions and no column is flat (try it with the base control).',
+        'Jump to position 100,000 or 10,000,000: the slow columns now show other colours, because over so many positions even a slow angle has grown, but down the rows on screen they still barely change (vertical bands). Along the rows they change only over tens of thousands of positions.',
       ],
       flatLayout: {
         interleaved: 'In the interleaved layout shown now, these slow columns are the whole right side of the picture, alternating neutral (sin) and saturated (cos).',
@@ -312,14 +316,14 @@ export default {
       bugReadout: 'Position {position}, column {column}: buggy {buggy} (exponent {buggyExp}), correct {correct} (exponent {correctExp}), difference {difference}.',
       floatTitle: 'float32 angles lose precision',
       floatText: [
-        'The usual recipe computes `div_term` and `position * div_term` in float32. A float32 number has 24 significant bits: just below position 65 536 neighbouring float32 values are 1/256 ≈ 0.004 apart, so the angle can be off by half that, and the tiny error of the float32 frequency is multiplied by the position as well. The error of sin and cos therefore grows in proportion to the position. sinpe computes frequencies and angles in float64 and rounds only the final value, so its error stays below 2.5e−7 at every position below $2^{24}$.',
+        'The usual recipe computes `div_term` and `position * div_term` in float32. A float32 number has 24 significant bits: just below position 65,536 neighbouring float32 values are 1/256 ≈ 0.004 apart, so the angle can be off by half that, and the tiny error of the float32 frequency is multiplied by the position as well. The error of sin and cos therefore grows in proportion to the position. sinpe computes frequencies and angles in float64 and rounds only the final value, so its error stays below 2.5e−7 at every position below $2^{24}$.',
       ],
       errorAxis: 'largest |float32 − exact|',
       errorLabel: 'Largest error of the float32 recipe against position, log-log',
       errorSeries: 'float32 recipe, d = {d}',
       sinpeBound: 'sinpe ≤ 2.5e−7',
       seedTolerance: 'tolerance 1e−3',
-      errorSummary: 'For d = {d}, the largest error of the float32 recipe reaches {e4096} below position 4 096, {e65536} below 65 536 and {e1m} below 2²⁰.',
+      errorSummary: 'For d = {d}, the largest error of the float32 recipe reaches {e4096} below position 4096, {e65536} below 65,536 and {e1m} below 2²⁰.',
       tolTitle: 'A tolerance check, NumPy style',
       tolText: ['Another tutorial notebook compares two tables with `np.abs(a - b) < tolerance`. Here the float32 recipe is checked against sinpe’s exact rows, cell by cell: the +1 end of the colormap means True, the −1 end False. Scroll to large positions, or tighten the tolerance, and watch cells fail.'],
       tolScale: 'check: False ↦ −1, True ↦ +1',
@@ -362,7 +366,7 @@ export default {
         keras: 'keras-hub SinePositionEncoding, DistilBERT. Same numbers as vaswani; odd d allowed.',
         tensor2tensor: 'get_timing_signal_1d. Timescales from min to max, sin half | cos half.',
         fairseq: 'SinusoidalPositionalEmbedding. Last frequency exactly 1e−4; concatenated.',
-        whisper: 'OpenAI Whisper sinusoids(). Like fairseq, maxTimescale 10 000.',
+        whisper: 'OpenAI Whisper sinusoids(). Like fairseq, maxTimescale 10,000.',
         diffusers: 'get_timestep_embedding. Divides by h − freqShift; options flip and scale.',
         'guided-diffusion': 'timestep_embedding (Stable Diffusion UNet). Cos half first.',
         mae: 'MAE 2-D sin-cos: half the width encodes the patch column, half the row.',
@@ -372,7 +376,7 @@ export default {
         keras: ['Per column $j$: $(1/\\text{base})^{2\\lfloor j/2\\rfloor/d}$, which equals vaswani for even d. With odd d the last column is a sine.'],
         tensor2tensor: ['$\\omega_k = \\text{minTimescale}\\cdot e^{-k\\ln(\\text{max}/\\text{min})/(h-1)}$ (note: minTimescale multiplies, as in the original code); sin half then cos half; odd d gets a trailing zero column.'],
         fairseq: ['$\\omega_k = e^{-k\\ln(10000)/(h-1)}$, so the last frequency is exactly $10^{-4}$; concatenated. `paddingIdx` makes that row all zeros; fairseq’s own positions start at paddingIdx + 1.'],
-        whisper: ['$\\omega_k = e^{-k\\ln(\\text{maxTimescale})/(h-1)}$ with maxTimescale 10 000; concatenated; odd d is an error.'],
+        whisper: ['$\\omega_k = e^{-k\\ln(\\text{maxTimescale})/(h-1)}$ with maxTimescale 10,000; concatenated; odd d is an error.'],
         diffusers: ['$\\omega_k = e^{-\\ln(\\text{maxPeriod})\\,k/(h-\\text{freqShift})}$ with freqShift 1 by default; positions are (possibly fractional) diffusion timesteps, `scale` multiplies the angle, `flipSinToCos` puts the cos half first.'],
         'guided-diffusion': ['$\\omega_k = e^{-\\ln(\\text{maxPeriod})\\,k/h}$ (diffusers with freqShift 0) and the cos half first, as in Stable Diffusion’s UNet.'],
         mae: ['2-D: patch $m = r\\cdot W + c$ of an H × W grid. Columns $0\\dots D-1$ ($D = d/2$) encode the column $c$, columns $D\\dots d-1$ the row $r$, each half itself sin | cos with $\\omega_k = 10000^{-k/(D/2)}$. `clsToken` prepends an all-zero row. d must be a multiple of 4.'],
@@ -386,7 +390,7 @@ export default {
         'Lessons 1–8 add a vector of sines and cosines to each token. Nearly every current large language model (Llama, Mistral, Qwen, Phi, Gemma, DeepSeek, gpt-oss) does something else with the same frequencies: it **rotates** the query and the key of every attention head by an angle that grows with the position. Nothing is added; the rotation itself carries the position.',
       ],
       symbols: [
-        'The $r$ rotated dimensions of a head vector (the rotary dimension, usually the whole head) are taken in $r/2$ pairs $(x_a, x_b)$. Pair $j$ is turned by the angle $p\\,\\omega_j$ at position $p$, with the frequencies of the sinusoidal table: $\\omega_j = b^{-2j/r}$ for the base $b$ (`rope_theta`, 10 000 unless a model says otherwise).',
+        'The $r$ rotated dimensions of a head vector (the rotary dimension, usually the whole head) are taken in $r/2$ pairs $(x_a, x_b)$. Pair $j$ is turned by the angle $p\\,\\omega_j$ at position $p$, with the frequencies of the sinusoidal table: $\\omega_j = b^{-2j/r}$ for the base $b$ (`rope_theta`, 10,000 unless a model says otherwise).',
       ],
       dialsTitle: 'Each pair is a hand on a dial',
       dialsText: [
@@ -491,7 +495,7 @@ export default {
       cfgAttention: 'attention factor',
       precisionTitle: 'The precision pitfall',
       precisionText: [
-        'The angle $p\\,\\omega_j$ grows with the position, and a floating-point number of a given size has a fixed number of significant bits. Hugging Face computes the angle in float32 (24 bits): at position 1 048 575 the angle of pair 0 is about a million radians, where float32 numbers lie $1/16$ apart, so cos and sin can be off by several hundredths. Held in bfloat16 (8 bits, as when a model’s frequency buffer is cast to its bf16 weights’ type), the angle is useless beyond a few hundred positions: at position 16 383 neighbouring bf16 numbers are 64 apart — ten full turns.',
+        'The angle $p\\,\\omega_j$ grows with the position, and a floating-point number of a given size has a fixed number of significant bits. Hugging Face computes the angle in float32 (24 bits): at position 1,048,575 the angle of pair 0 is about a million radians, where float32 numbers lie $1/16$ apart, so cos and sin can be off by several hundredths. Held in bfloat16 (8 bits, as when a model’s frequency buffer is cast to its bf16 weights’ type), the angle is useless beyond a few hundred positions: at position 16,383 neighbouring bf16 numbers are 64 apart — ten full turns.',
         'sinpe computes the angle in float64 and rounds only the final cos and sin, so its error stays below $2.5\\times10^{-7}$ at every position.',
       ],
       jump: 'Position:',
@@ -500,7 +504,7 @@ export default {
       seriesBf16: 'bfloat16 angle',
       seriesSinpe: 'sinpe (float64 angle, one rounding)',
       markContract: 'sinpe’s bound 2.5e-7',
-      precisionSummary: 'Largest error below position 4 096: {e4k} with float32 angles; below 65 536: {e64k}; below 1 048 576: {e1m}. sinpe’s cache: at most {sinpe} at every position measured.',
+      precisionSummary: 'Largest error below position 4096: {e4k} with float32 angles; below 65,536: {e64k}; below 1,048,576: {e1m}. sinpe’s cache: at most {sinpe} at every position measured.',
       precisionCaption: 'Largest |cos − cos_exact| and |sin − sin_exact| over all pairs of a head with r = {r}, base {base}, measured on the last 192 positions below each power of two and 32 more spread over the octave; float32: Hugging Face’s pipeline (float32 frequencies, float32 angle); bfloat16: that angle rounded to bfloat16; sinpe: ropeCache.',
       precisionSpacing: 'At position {p}, pair 0’s angle is {angle} rad. Around it, float32 numbers are {f32} apart and bfloat16 numbers {bf16} apart (the position itself in bfloat16 is {bfPos}).',
       precisionCaptionTable: 'cos of the angle at position {p} (r = {r}, base {base})',
@@ -579,7 +583,7 @@ export default {
       },
       repeat: {
         prompt: 'Down the sine column of the fastest frequency ($i = 0$), after about how many rows does the pattern repeat?',
-        choices: { six: 'about 6 (2π)', hundred: 'about 100', huge: 'about 63 000 (2π · 10 000)' },
+        choices: { six: 'about 6 (2π)', hundred: 'about 100', huge: 'about 63,000 (2π · 10,000)' },
         explain: 'That column (column {column}) turns at ω = {omega} rad per position, so it repeats every $2\\pi/\\omega$ = {wavelength} positions. Rows 0, 6 and 7 read {v0}, {v6} and {v7}: row 6 is just short of a full turn, row 7 just past it.',
       },
     },
@@ -587,7 +591,7 @@ export default {
       firstTurn: {
         prompt: 'On the clock dials, which hand is first to come round a full turn as the position grows?',
         choices: { first: 'pair 0, the first', last: 'the last pair', together: 'they all turn together' },
-        explain: 'Pair 0 turns one radian per position and is back where it started after {fast} positions (the dials now show position 6). The last pair, $i = {last}$, turns at {slow} rad per position and needs {wavelength} positions for one turn.',
+        explain: 'Pair 0 turns one radian per position and is back where it started after {fast} positions (set the dials’ position to 6 to see it). The last pair, $i = {last}$, turns at {slow} rad per position and needs {wavelength} positions for one turn.',
       },
       ratio: {
         prompt: 'Each wavelength is a fixed multiple of the one before: $\\lambda_{i+1} / \\lambda_i$ = ?',
@@ -658,14 +662,14 @@ export default {
       t2tLayout: {
         prompt: 'Which column layout does tensor2tensor use?',
         choices: { interleaved: 'interleaved (sin, cos, sin, cos, …)', concat: 'concatenated (all sin, then all cos)', 'cos-first': 'cos first' },
-        explain: 'Concatenated: its row 0 is {first} … {last} in the first half (sines of 0) and {second} from the middle on (cosines of 0). The tensor2tensor card is selected now.',
+        explain: 'Concatenated: its row 0 is {first} … {last} in the first half (sines of 0) and {second} from the middle on (cosines of 0). Its card, tensor2tensor, shows it.',
       },
     },
     rope: {
       turn: {
         prompt: 'At position p = 3, how far has the hand of pair 0 turned from where it started?',
         choices: { degrees172: 'about 172° (3 radians)', degrees3: 'about 3°', fullTurn: 'a full turn' },
-        explain: 'Pair 0 turns at ω = {omega} rad per position, so at p = 3 it has turned {radians} rad = {degrees}°; the dials now show position 3.',
+        explain: 'Pair 0 turns at ω = {omega} rad per position, so at p = 3 it has turned {radians} rad = {degrees}°; set the dials’ position to 3 to see it.',
       },
       shift: {
         prompt: 'A query at position 5 and a key at position 7 score S. Move both 100 positions later (105 and 107). The new score is …',

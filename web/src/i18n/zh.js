@@ -49,6 +49,10 @@ export default {
   },
   message: {
     rule: '{name} = {typed} 在这里不能用。程序包的说明：“{rule}”。已改为 {value}。',
+    ruleRounded: '{name} 只取整数，离 {typed} 最近的 {rounded} 在这里不能用。程序包的说明：“{rule}”。已改为 {value}。',
+    clampedTyped: '{typed} 超出“{name}”的范围，已改为 {value}。',
+    rounded: '“{name}”只取整数：{typed} 已改为 {value}。',
+    rejectedTyped: '“{typed}”不能用作“{name}”，仍使用 {value}。',
     clamped: '“{name}”的取值超出范围，已改为 {value}。',
     rejected: '给“{name}”的取值无效，已忽略（仍使用 {value}）。',
     unknown: '已忽略 {count} 个无法识别的网址参数。',
@@ -386,7 +390,7 @@ export default {
         '第 1–8 课把一个由正弦、余弦组成的向量加到每个词元上。如今几乎所有大语言模型（Llama、Mistral、Qwen、Phi、Gemma、DeepSeek、gpt-oss）用同样的频率做了另一件事：把每个注意力头的 query 和 key **旋转**一个随位置增长的角度。什么都不加，位置信息就在旋转里。',
       ],
       symbols: [
-        '头向量中参与旋转的 $r$ 个维度（旋转维度，通常就是整个头）两两组成 $r/2$ 对 $(x_a, x_b)$。在位置 $p$，第 $j$ 对旋转角度 $p\\,\\omega_j$，频率与正弦位置编码表相同：$\\omega_j = b^{-2j/r}$，$b$ 是底数（`rope_theta`，模型没有另外规定时为 10 000）。',
+        '头向量中参与旋转的 $r$ 个维度（旋转维度，通常就是整个头）两两组成 $r/2$ 对 $(x_a, x_b)$。在位置 $p$，第 $j$ 对旋转角度 $p\\,\\omega_j$，频率与正弦位置编码表相同：$\\omega_j = b^{-2j/r}$，$b$ 是底数（`rope_theta`，模型没有另外规定时为 10,000）。',
       ],
       dialsTitle: '每一对维度都是表盘上的一根指针',
       dialsText: [
@@ -491,7 +495,7 @@ export default {
       cfgAttention: '注意力系数',
       precisionTitle: '精度陷阱',
       precisionText: [
-        '角度 $p\\,\\omega_j$ 随位置增长，而一定位宽的浮点数只有固定个数的有效位。Hugging Face 用 float32（24 位）计算角度：在位置 1 048 575，第 0 对的角度约为一百万弧度，那里相邻的 float32 数相差 $1/16$，cos 和 sin 可能差出百分之几。若用 bfloat16（8 位）存放角度（例如把频率缓冲区随 bf16 权重一起转换类型时），几百个位置之后角度就没有意义了：在位置 16 383，相邻的 bf16 数相差 64——整整十圈。',
+        '角度 $p\\,\\omega_j$ 随位置增长，而一定位宽的浮点数只有固定个数的有效位。Hugging Face 用 float32（24 位）计算角度：在位置 1,048,575，第 0 对的角度约为一百万弧度，那里相邻的 float32 数相差 $1/16$，cos 和 sin 可能差出百分之几。若用 bfloat16（8 位）存放角度（例如把频率缓冲区随 bf16 权重一起转换类型时），几百个位置之后角度就没有意义了：在位置 16,383，相邻的 bf16 数相差 64——整整十圈。',
         'sinpe 用 float64 计算角度，只对最后的 cos 和 sin 舍入一次，所以在任何位置误差都低于 $2.5\\times10^{-7}$。',
       ],
       jump: '位置：',
@@ -500,7 +504,7 @@ export default {
       seriesBf16: 'bfloat16 角度',
       seriesSinpe: 'sinpe（float64 角度，只舍入一次）',
       markContract: 'sinpe 的上界 2.5e-7',
-      precisionSummary: '位置 4 096 以下 float32 角度的最大误差：{e4k}；65 536 以下：{e64k}；1 048 576 以下：{e1m}。sinpe 的缓存：在测量的所有位置上至多 {sinpe}。',
+      precisionSummary: '位置 4096 以下 float32 角度的最大误差：{e4k}；65,536 以下：{e64k}；1,048,576 以下：{e1m}。sinpe 的缓存：在测量的所有位置上至多 {sinpe}。',
       precisionCaption: '旋转维度 r = {r}、底数 {base} 的头在所有对上的最大 |cos − cos_exact| 与 |sin − sin_exact|，在每个 2 的幂以下的最后 192 个位置及该区间内均匀分布的另外 32 个位置上测量；float32：Hugging Face 的做法（float32 频率、float32 角度）；bfloat16：把该角度舍入到 bfloat16；sinpe：ropeCache。',
       precisionSpacing: '在位置 {p}，第 0 对的角度是 {angle} 弧度。在它附近，相邻的 float32 数相差 {f32}，相邻的 bfloat16 数相差 {bf16}（位置本身在 bfloat16 中是 {bfPos}）。',
       precisionCaptionTable: '位置 {p} 处角度的 cos（r = {r}，底数 {base}）',
@@ -579,7 +583,7 @@ export default {
       },
       repeat: {
         prompt: '沿着最快频率（$i = 0$）的正弦列往下，大约隔多少行图案会重复？',
-        choices: { six: '约 6 行（2π）', hundred: '约 100 行', huge: '约 63 000 行（2π · 10 000）' },
+        choices: { six: '约 6 行（2π）', hundred: '约 100 行', huge: '约 63,000 行（2π · 10,000）' },
         explain: '这一列（第 {column} 列）每个位置转 ω = {omega} 弧度，所以每 $2\\pi/\\omega$ = {wavelength} 个位置重复一次。第 0、6、7 行的值是 {v0}、{v6}、{v7}：第 6 行差一点转满一圈，第 7 行刚过一圈。',
       },
     },
@@ -587,7 +591,7 @@ export default {
       firstTurn: {
         prompt: '位置增大时，哪个表盘的指针最先转满一圈？',
         choices: { first: '第 0 对，也就是第一个', last: '最后一对', together: '它们一起转' },
-        explain: '第 0 对每个位置转 1 弧度，{fast} 个位置后回到起点（表盘现在显示位置 6）。最后一对 $i = {last}$ 每个位置只转 {slow} 弧度，转一圈要 {wavelength} 个位置。',
+        explain: '第 0 对每个位置转 1 弧度，{fast} 个位置后回到起点（把表盘的位置设为 6 即可看到）。最后一对 $i = {last}$ 每个位置只转 {slow} 弧度，转一圈要 {wavelength} 个位置。',
       },
       ratio: {
         prompt: '每个波长都是前一个的固定倍数：$\\lambda_{i+1} / \\lambda_i$ = ？',
@@ -658,14 +662,14 @@ export default {
       t2tLayout: {
         prompt: 'tensor2tensor 用哪种列排列方式？',
         choices: { interleaved: '交错（sin, cos, sin, cos, …）', concat: '拼接（先全部 sin，再全部 cos）', 'cos-first': 'cos 在前' },
-        explain: '拼接：它的第 0 行前一半是 {first} … {last}（0 的正弦），从中间开始是 {second}（0 的余弦）。现在已选中 tensor2tensor 的卡片。',
+        explain: '拼接：它的第 0 行前一半是 {first} … {last}（0 的正弦），从中间开始是 {second}（0 的余弦）。tensor2tensor 的卡片显示了这一点。',
       },
     },
     rope: {
       turn: {
         prompt: '在位置 p = 3，第 0 对的指针从起点转了多少？',
         choices: { degrees172: '约 172°（3 弧度）', degrees3: '约 3°', fullTurn: '整整一圈' },
-        explain: '第 0 对每个位置转 ω = {omega} 弧度，所以在 p = 3 时转了 {radians} 弧度 = {degrees}°；表盘现在显示位置 3。',
+        explain: '第 0 对每个位置转 ω = {omega} 弧度，所以在 p = 3 时转了 {radians} 弧度 = {degrees}°；把表盘的位置设为 3 即可看到。',
       },
       shift: {
         prompt: '位置 5 的 query 与位置 7 的 key 得分 S。把两者都往后移 100 个位置（105 和 107），新的分数……',

@@ -11,6 +11,7 @@ import { downloadCSV, downloadNpy, toCSV } from '../lib/export.js';
 import { rowRangeName } from '../lib/figure/layout.js';
 import { LAYOUTS, MAX_POSITION } from '../model/fields.js';
 import { WAVELENGTH } from '../lib/maths/sinusoidal.js';
+import { formatInteger } from '../lib/numbers.js';
 
 /**
  * One-click views of the heatmap lesson that reproduce two well-known
@@ -58,7 +59,7 @@ export default {
       { class: 'button-row', role: 'group', 'aria-label': t('lessons.heatmap.jump') },
       h('span', { class: 'button-row-label' }, t('lessons.heatmap.jump')),
       [0, 1000, 100000, 10000000].map((p) =>
-        h('button', { type: 'button', class: 'button', onclick: () => app.setState({ start: p }) }, p.toLocaleString('en-US')),
+        h('button', { type: 'button', class: 'button', onclick: () => app.setState({ start: p }) }, formatInteger(p)),
       ),
     );
     const exportBar = createExportBar(app, {

@@ -8,6 +8,7 @@ import { colormapLUT, valuesToRGBA } from '../lib/colormap.js';
 import { createLineChart } from '../lib/chart.js';
 import { lessonHeader, section, readout, commented } from '../lib/lesson.js';
 import { buggyRows, correctRows, exponents, float32Row, octaveSample, toleranceSnippet } from '../model/pitfalls.js';
+import { formatInteger } from '../lib/numbers.js';
 
 const DIFFERENCE_RANGE = 2;
 
@@ -57,7 +58,7 @@ export default {
       'div',
       { class: 'button-row' },
       h('span', { class: 'button-row-label' }, t('lessons.pitfalls.jump')),
-      [0, 4096, 65536, 1048576].map((p) => h('button', { type: 'button', class: 'button', onclick: () => app.setState({ start: p }) }, p.toLocaleString('en-US'))),
+      [0, 4096, 65536, 1048576].map((p) => h('button', { type: 'button', class: 'button', onclick: () => app.setState({ start: p }) }, formatInteger(p))),
     );
 
     root.append(

@@ -10,14 +10,14 @@ import { columnOf } from '../model/layout.js';
 import { buggyTable } from '../model/pitfalls.js';
 import { seededVector, dot, defaultInvFreq } from '../model/rope.js';
 import { scalingOptions, SCALING_ROTARY_DIM, CHECK_HEAD_DIM } from '../model/rope-lesson.js';
+import { formatInteger } from '../lib/numbers.js';
 
 const choices = (app, lesson, q, values) => values.map((value) => ({ value, label: app.t(`questions.${lesson}.${q}.choices.${value}`) }));
 
-// Scrolls a figure into view (when the page can) and moves its cursor.
+// Moves a figure's cursor to the answer. Revealing never changes the
+// learner's settings nor scrolls away from the feedback being read.
 function point(figure, ...args) {
-  if (!figure) return;
-  figure.element?.scrollIntoView?.({ block: 'center', behavior: 'instant' });
-  figure.setCursor?.(...args);
+  figure?.setCursor?.(...args);
 }
 
 const BUILDERS = {
@@ -49,9 +49,8 @@ const BUILDERS = {
   heatmap(app, view) {
     const { t, pe } = app;
     const q = (id, values, rest) => ({ id, prompt: t(`questions.heatmap.${id}.prompt`), choices: choices(app, 'heatmap', id, values), ...rest });
-    const ensureStart = (s) => {
-      if (s.start !== 0) app.setState({ start: 0 });
-    };
+    // row 0 is pointed at only when the map shows it (the learner's start is kept)
+    const showsRow0 = (s) => s.start === 0;
     return [
       q('cosRow0', ['plusOne', 'zero', 'minusOne'], {
         answer: () => 'plusOne',
@@ -60,10 +59,7 @@ const BUILDERS = {
           const value = pe.rows(0, 1, s.d, { base: s.base, layout: s.layout })[col];
           return t('questions.heatmap.cosRow0.explain', { column: col, value: fmt(value, 4), layout: t(`layout.${s.layout}`) });
         },
-        show: (s) => {
-          ensureStart(s);
-          requestAnimationFrame(() => point(view.figures?.map, columnOf('cos', 0, s.d, s.layout), 0));
-        },
+        show: (s) => showsRow0(s) && point(view.figures?.map, columnOf('cos', 0, s.d, s.layout), 0),
       }),
       q('repeat', ['six', 'hundred', 'huge'], {
         answer: () => 'six',
@@ -80,10 +76,7 @@ const BUILDERS = {
             v7: fmt(rows[7 * s.d + col], 3),
           });
         },
-        show: (s) => {
-          ensureStart(s);
-          requestAnimationFrame(() => point(view.figures?.map, columnOf('sin', 0, s.d, s.layout), Math.min(6, s.len - 1)));
-        },
+        show: (s) => showsRow0(s) && point(view.figures?.map, columnOf('sin', 0, s.d, s.layout), Math.min(6, s.len - 1)),
       }),
     ];
   },
@@ -98,10 +91,6 @@ const BUILDERS = {
           const omega = pe.frequencies(s.d, { base: s.base });
           const last = omega.length - 1;
           return t('questions.waves.firstTurn.explain', { fast: fmt((2 * Math.PI) / omega[0], 2), last, slow: fmt(omega[last], 6), wavelength: fmt((2 * Math.PI) / omega[last], 0) });
-        },
-        show: () => {
-          app.setState({ pos: 6 });
-          view.figures?.clock?.element?.scrollIntoView?.({ block: 'center', behavior: 'instant' });
         },
       }),
       q('ratio', ['rootBase', 'base2d', 'two'], {
@@ -220,7 +209,7 @@ const BUILDERS = {
     ];
   },
 
-  variants(app, view) {
+  variants(app) {
     const { t, pe } = app;
     const q = (id, values, rest) => ({ id, prompt: t(`questions.variants.${id}.prompt`), choices: choices(app, 'variants', id, values), ...rest });
     const even = (d) => d - (d % 2);
@@ -236,7 +225,6 @@ const BUILDERS = {
           const v = pe.frequencies(even(s.d), { preset: 'vaswani' }).at(-1);
           return t('questions.variants.slowest.explain', { d: even(s.d), fairseq: fmt(f, 8), vaswani: fmt(v, 8) });
         },
-        show: () => view.figures?.chart?.element?.scrollIntoView?.({ block: 'center', behavior: 'instant' }),
       }),
       q('t2tLayout', ['interleaved', 'concat', 'cos-first'], {
         answer: () => 'concat',
@@ -245,7 +233,6 @@ const BUILDERS = {
           const half = even(s.d) / 2;
           return t('questions.variants.t2tLayout.explain', { first: fmt(row[0], 1), last: fmt(row[half - 1], 1), second: fmt(row[half], 1) });
         },
-        show: () => app.setState({ preset: 'tensor2tensor' }),
       }),
     ];
   },
@@ -260,10 +247,6 @@ const BUILDERS = {
           const inv = pe.ropeFrequencies(8, { base: s.base })[0];
           const angle = 3 * inv;
           return t('questions.rope.turn.explain', { omega: fmt(inv, 4), radians: fmt(angle, 4), degrees: fmt((angle * 180) / Math.PI, 1) });
-        },
-        show: () => {
-          app.setState({ pos: 3 });
-          view.figures?.dials?.element?.scrollIntoView?.({ block: 'center', behavior: 'instant' });
         },
       }),
       q('shift', ['same', 'larger', 'smaller', 'unknown'], {
@@ -283,10 +266,6 @@ const BUILDERS = {
           const s2 = score(105, 107);
           return t('questions.rope.shift.explain', { s1: fmt(s1, 6), s2: fmt(s2, 6), difference: Math.abs(s1 - s2).toExponential(1).replace(/-/g, '−') });
         },
-        show: () => {
-          app.setState({ k: 2 });
-          view.figures?.checkChart?.element?.scrollIntoView?.({ block: 'center', behavior: 'instant' });
-        },
       }),
       q('llama3', ['fast', 'slow', 'none'], {
         answer: () => 'fast',
@@ -297,7 +276,7 @@ const BUILDERS = {
           const same = (a, b) => Math.abs(a - b) <= 1e-12 * b;
           const kept = Array.from(scaled).filter((w, j) => same(w, plain[j])).length;
           const divided = Array.from(scaled).filter((w, j) => !same(w, plain[j]) && same(w, plain[j] / s.factor)).length;
-          return t('questions.rope.llama3.explain', { kept, divided, half: r / 2, between: r / 2 - kept - divided, factor: s.factor, ctx: s.ctx.toLocaleString('en-US') });
+          return t('questions.rope.llama3.explain', { kept, divided, half: r / 2, between: r / 2 - kept - divided, factor: s.factor, ctx: formatInteger(s.ctx) });
         },
         show: () => point(view.figures?.scalingChart, 0, true),
       }),

@@ -103,7 +103,11 @@ function textControl(key, field, lesson, app) {
     'data-key': key,
     spellcheck: 'false',
     autocomplete: 'off',
-    onchange: (e) => app.setState({ [key]: e.target.value }, { fromUser: true }),
+    onchange: (e) => {
+      app.setState({ [key]: e.target.value }, { fromUser: true });
+      // refused text does not stay in the box: it shows the value in use (the message names what was refused)
+      input.value = formatField(key, app.state[key]);
+    },
   });
   const element = h(
     'div',

@@ -6,11 +6,22 @@ import { FIELDS, formatField } from '../model/fields.js';
 function messageText(m, { t, state, rangeOf }) {
   if (m.problem === 'unknown') return t('message.unknown', { count: m.count });
   const name = t(`control.${m.key}`, null, m.key);
-  if (m.problem === 'rule') return t('message.rule', { name, typed: m.typed, value: m.value, rule: m.rule });
-  const text = t(`message.${m.problem}`, { name, value: Array.isArray(m.value) ? m.value.join(', ') : m.value });
+  if (m.problem === 'rule') {
+    const first = m.rounded !== undefined && String(m.rounded) !== String(m.typed) ? 'message.ruleRounded' : 'message.rule';
+    return t(first, { name, typed: m.typed, rounded: m.rounded, value: m.value, rule: m.rule });
+  }
+  const value = Array.isArray(m.value) ? m.value.join(', ') : m.value;
   const numeric = FIELDS[m.key] && ['int', 'number', 'dModel'].includes(FIELDS[m.key].type);
+  const [min, max] = numeric && state ? rangeOf(m.key, state) : [];
+  let problem = m.problem;
+  // typed by the learner: the message names what was typed; a number inside the range was only rounded
+  if (m.typed !== undefined) {
+    const typed = Number(m.typed);
+    if (problem === 'clamped' && numeric && m.typed.trim() !== '' && typed >= min && typed <= max) problem = 'rounded';
+    problem = { clamped: 'clampedTyped', rejected: 'rejectedTyped', rounded: 'rounded' }[problem] ?? problem;
+  }
+  const text = t(`message.${problem}`, { name, value, typed: m.typed });
   if (!numeric || !state) return text;
-  const [min, max] = rangeOf(m.key, state);
   return `${text} ${t('message.range', { min: formatField(m.key, min), max: formatField(m.key, max) })}`;
 }
 
@@ -33,7 +44,8 @@ export function renderMessages(messages, ctx) {
     if (slot) {
       slot.textContent = slot.textContent ? `${slot.textContent} ${text}` : text;
       // typed into this control: the message below it must not sit under the fold
-      if (slot.parentElement.contains(document.activeElement)) slot.scrollIntoView({ block: 'nearest' });
+      // (after the redraw queued for this frame, which may move it)
+      if (slot.parentElement.contains(document.activeElement)) requestAnimationFrame(() => slot.scrollIntoView({ block: 'nearest' }));
     } else unplaced++;
   }
   box.setAttribute('aria-live', unplaced ? 'assertive' : 'off');

@@ -1,7 +1,7 @@
 // Previous / Next at the foot of a lesson, in the order of the lesson
-// registry. Plain links to the neighbouring lesson's hash (in the current
-// language): following one adds a history entry and goes through the site's
-// hash navigation like any other lesson link; they open in a new tab too.
+// registry. Links to the neighbouring lesson's hash (in the current language)
+// that, clicked, change lessons like the lesson menu: a history entry, and the
+// settings left in that lesson come back; they open in a new tab too.
 import { h } from './dom.js';
 
 /** createPager(app, ids, current) → <nav> with up to two links. */
@@ -18,6 +18,13 @@ export function createPager(app, ids, current) {
         rel,
         class: `pager-link pager-${rel}`,
         'data-lesson': id,
+        // through the site's state, which brings back the settings left in that lesson
+        // (a new tab or window opens the link's defaults)
+        onclick: (e) => {
+          if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+          e.preventDefault();
+          app.setState({ lesson: id });
+        },
       },
       h('span', { class: 'pager-direction' }, t(`pager.${rel}`)),
       h('span', { class: 'pager-title' }, t(`lessons.${id}.nav`)),

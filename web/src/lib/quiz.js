@@ -1,9 +1,9 @@
 // Predict, then reveal: questions a learner answers before looking, each
 // settled by the live figure. Choosing is required before revealing (the
 // prediction is the point). Revealing marks the right choice, explains it
-// with numbers computed for the current state, and points the figure at the
-// answer (question.show). If the state changes afterwards, the explanation
-// follows it.
+// with numbers computed for the current state, and points the figure's cursor
+// at the answer (question.show) without changing the state or scrolling away
+// from the feedback. If the state changes afterwards, the explanation follows it.
 import { h, rich, clear } from './dom.js';
 
 let uid = 0;
@@ -46,7 +46,10 @@ export function createQuiz(app, { title, intro, questions }) {
     reveal.addEventListener('click', () => {
       entry.revealed = true;
       render(entry, app.state);
+      // show only points the figure's cursor: the settings stay the learner's
       q.show?.(app.state);
+      // the answer is read where it was asked for
+      feedback.scrollIntoView({ block: 'nearest' });
     });
   }
 

@@ -45,7 +45,6 @@ function build(app, id, values, rest) {
 /** The quiz of each section: { head, shuffle, distance } → { element, update(state) }. */
 export function createQuizzes(app, sections) {
   const { t } = app;
-  const scrollTo = (el) => el?.scrollIntoView?.({ block: 'center', behavior: 'instant' });
   const make = (questions) => createQuiz(app, { title: t('quiz.title'), intro: t('lessons.attention.quizIntro'), questions });
   const head = make([
     build(app, 'twice', ['same', 'close', 'different'], {
@@ -57,10 +56,6 @@ export function createQuizzes(app, sections) {
         for (let c = 0; c < s.d; c++) gap = Math.max(gap, Math.abs(run.out[i * s.d + c] - run.out[j * s.d + c]));
         return t('questions.attention.twice.explain', { sentence: words.join(' '), word: words[i], gap: small(gap) });
       },
-      show: (s) => {
-        app.setState({ tokens: withRepeat(s.tokens.split(' ')).words.join(' ') });
-        scrollTo(sections().head?.element.querySelector('.matrix-out'));
-      },
     }),
   ]);
   const shuffle = make([
@@ -70,18 +65,10 @@ export function createQuizzes(app, sections) {
         const words = s.tokens.split(' ');
         return t('questions.attention.swap.explain', { a: words[0], b: words[1] ?? words[0], gap: small(swapGap(app.pe, s, 'none').out) });
       },
-      show: (s) => {
-        app.setState({ enc: 'none', order: swapFirstTwo(s.tokens.split(' ').length) });
-        scrollTo(sections().shuffle?.element.querySelector('.gap-table'));
-      },
     }),
     build(app, 'pooled', ['yes', 'no'], {
       answer: () => 'no',
       explain: (s) => t('questions.attention.pooled.explain', { sin: small(swapGap(app.pe, s, 'sin').pooled), rope: small(swapGap(app.pe, s, 'rope').pooled), none: small(swapGap(app.pe, s, 'none').pooled) }),
-      show: (s) => {
-        app.setState({ enc: 'sin', order: swapFirstTwo(s.tokens.split(' ').length) });
-        scrollTo(sections().shuffle?.element.querySelector('.gap-table'));
-      },
     }),
   ]);
   const distance = make([
@@ -91,11 +78,7 @@ export function createQuizzes(app, sections) {
         const c = similarityCurves(app.pe, Number(s.dpos), s.span);
         return t('questions.attention.distance.explain', { k0: fmt(c.sin[0], 3), k1: fmt(c.sin[1], 3), k8: fmt(c.sin[Math.min(8, s.span)], 3), kLast: fmt(c.sin[s.span], 3), span: s.span, d: s.dpos });
       },
-      show: () => {
-        const chart = sections().distance?.chart;
-        scrollTo(chart?.element);
-        chart?.setCursor(8, true);
-      },
+      show: () => sections().distance?.chart?.setCursor(8, true),
     }),
   ]);
   return { head, shuffle, distance };

@@ -7,10 +7,11 @@ import { section } from '../../lib/lesson.js';
 import { defaultInvFreq, wavelengths, parseConfigText } from '../../model/rope.js';
 import { CONFIG_EXAMPLES } from '../../model/rope-lesson.js';
 import { wavelengthText, strings, figure } from './format.js';
+import { formatInteger, formatSignificant } from '../../lib/numbers.js';
 
 // Six significant digits, never fewer than the integer part has, without grouping or exponent
 // (the sentence above the table writes wavelengths the same way).
-const significant = (v) => v.toLocaleString('en-US', { maximumSignificantDigits: Math.min(21, Math.max(6, Math.floor(Math.log10(Math.abs(v))) + 1)), useGrouping: false });
+const significant = (v) => formatSignificant(v, 6);
 
 export function mount(root, ctx) {
   const L = strings(ctx);
@@ -46,8 +47,15 @@ export function mount(root, ctx) {
   const figureBox = h('div', { class: 'config-figure', hidden: true }, chart.element, h('details', { class: 'data-details' }, h('summary', {}, L('configTableSummary')), tableBox, h('div', { class: 'button-row' }, csvButton)));
   root.append(section(L('configTitle'), ...paragraphs(L('configText')), exampleRow, h('label', { for: configId, class: 'config-label' }, L('configLabelText')), textarea, h('div', { class: 'button-row' }, parseButton), result, figureBox));
 
+  // a pasted text outlives a rebuild of the page (a language switch, Previous / Next)
+  const memory = ctx.memory ?? {};
+  textarea.addEventListener('input', () => {
+    memory.configText = textarea.value;
+  });
+
   function loadExample(id) {
     textarea.value = CONFIG_EXAMPLES[id];
+    memory.configText = textarea.value;
     ctx.setState({ model: id });
     readConfig();
   }
@@ -90,7 +98,7 @@ export function mount(root, ctx) {
       { name: L('configSeries', { type }), points: lam.map((v, j) => [j, v]), color: SERIES_COLORS[0] },
       { name: L('configPlain', { base }), points: wavelengths(plain).map((v, j) => [j, v]), color: SERIES_COLORS[1] },
     ];
-    const marks = context ? [{ y: context, label: L('markContext', { ctx: context.toLocaleString('en-US') }) }] : [];
+    const marks = context ? [{ y: context, label: L('markContext', { ctx: formatInteger(context) }) }] : [];
     const all = [...series.flatMap((x) => x.points.map(([, v]) => v)), ...marks.map((m) => m.y)];
     figureBox.hidden = false;
     // its example's id only when the text is that example's, unchanged
@@ -107,7 +115,7 @@ export function mount(root, ctx) {
       return 'changed';
     });
     const turns = (w) => (context * w) / (2 * Math.PI);
-    const head = ['j', 'ω_j', 'λ_j', context ? L('thTurns', { ctx: context.toLocaleString('en-US') }) : null, L('thTreatment')].filter(Boolean);
+    const head = ['j', 'ω_j', 'λ_j', context ? L('thTurns', { ctx: formatInteger(context) }) : null, L('thTreatment')].filter(Boolean);
     const cell = (text, key) => h('td', { 'data-column': key }, text);
     const row = (w, j) =>
       h('tr', { 'data-pair': j }, cell(String(j), 'j'), cell(significant(w), 'omega'), cell(significant(lam[j]), 'lambda'), context ? cell(significant(turns(w)), 'turns') : null, cell(L(`treatment.${treatment[j]}`), 'treatment'));
@@ -126,7 +134,11 @@ export function mount(root, ctx) {
 
   return {
     update(s, changed) {
-      if (changed('model') && CONFIG_EXAMPLES[s.model] && textarea.value !== CONFIG_EXAMPLES[s.model]) {
+      if (memory.configText !== undefined && textarea.value === '') {
+        // first draw after a rebuild: the text the learner left, read again
+        textarea.value = memory.configText;
+        readConfig();
+      } else if (changed('model') && CONFIG_EXAMPLES[s.model] && textarea.value !== CONFIG_EXAMPLES[s.model]) {
         textarea.value = CONFIG_EXAMPLES[s.model];
         readConfig();
       }

@@ -7,6 +7,7 @@ import { section } from '../../lib/lesson.js';
 import { bf16, defaultInvFreq, hfInvFreqF32, maxAngleError, pipelineAngle, samplePositionsBelow, spacing } from '../../model/rope.js';
 import { PRECISION_ROTARY_DIM } from '../../model/rope-lesson.js';
 import { sci, strings, figure } from './format.js';
+import { formatInteger } from '../../lib/numbers.js';
 
 const OCTAVES = Array.from({ length: 9 }, (_, e) => 2 ** (12 + e)); // 4096 … 1 048 576
 const PIPELINES = ['exact', 'float32', 'bf16', 'sinpe'];
@@ -19,7 +20,7 @@ export function mount(root, ctx) {
     { class: 'button-row', role: 'group', 'aria-label': L('jump') },
     h('span', { class: 'button-row-label' }, L('jump')),
     [4096, 16384, 65536, 262144, 1048576].map((p) =>
-      h('button', { type: 'button', class: 'button precision-jump', 'data-position': p - 1, onclick: () => ctx.setState({ at: p - 1 }) }, `${(p - 1).toLocaleString('en-US')}`),
+      h('button', { type: 'button', class: 'button precision-jump', 'data-position': p - 1, onclick: () => ctx.setState({ at: p - 1 }) }, `${formatInteger(p - 1)}`),
     ),
   );
   let drawnBase = null;
@@ -98,7 +99,7 @@ export function mount(root, ctx) {
         ),
       );
     }
-    const spacingText = L('precisionSpacing', { p: p.toLocaleString('en-US'), angle: fmt(p * inv[0], 1), f32: String(spacing(p * inv[0], 24)), bf16: String(spacing(p * inv[0], 8)), bfPos: bf16(p).toLocaleString('en-US') });
+    const spacingText = L('precisionSpacing', { p: formatInteger(p), angle: fmt(p * inv[0], 1), f32: String(spacing(p * inv[0], 24)), bf16: String(spacing(p * inv[0], 8)), bfPos: formatInteger(bf16(p)) });
     clear(table).append(
       h('p', { class: 'precision-spacing' }, spacingText),
       h(
@@ -107,7 +108,7 @@ export function mount(root, ctx) {
         h(
           'table',
           { class: 'data precision-table' },
-          h('caption', {}, L('precisionCaptionTable', { p: p.toLocaleString('en-US'), r, base: s.base })),
+          h('caption', {}, L('precisionCaptionTable', { p: formatInteger(p), r, base: s.base })),
           h('thead', {}, h('tr', {}, [L('thPairCol'), L('thPipeline'), L('thAngle'), 'cos', L('thError')].map((c) => h('th', { scope: 'col' }, c)))),
           h('tbody', {}, rows),
         ),

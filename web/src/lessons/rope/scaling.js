@@ -9,6 +9,7 @@ import { wavelengths, rotationsWithin } from '../../model/rope.js';
 import { SCALING_TYPES, SCALING_ROTARY_DIM, scalingOptions } from '../../model/rope-lesson.js';
 import { SCALING_FORMULAS } from '../../lib/maths/rope.js';
 import { wavelengthText, strings, figure } from './format.js';
+import { formatInteger } from '../../lib/numbers.js';
 
 export function mount(root, ctx) {
   const L = strings(ctx);
@@ -66,18 +67,18 @@ export function mount(root, ctx) {
     const marks = rotations
       ? [{ y: 1, label: L('markOneTurn') }]
       : [
-          { y: s.ctx, label: L('markContext', { ctx: s.ctx.toLocaleString('en-US') }) },
-          { y: s.ctx * s.factor, label: L('markTarget', { target: Math.round(s.ctx * s.factor).toLocaleString('en-US') }) },
+          { y: s.ctx, label: L('markContext', { ctx: formatInteger(s.ctx) }) },
+          { y: s.ctx * s.factor, label: L('markTarget', { target: formatInteger(Math.round(s.ctx * s.factor)) }) },
         ];
     const markValues = marks.map((m) => m.y);
     const lo = Math.min(...values, ...markValues) / 2;
     const hi = Math.max(...values, ...markValues) * 2;
-    const yLabel = rotations ? L('axisRotations', { ctx: s.ctx.toLocaleString('en-US') }) : L('axisWavelength');
+    const yLabel = rotations ? L('axisRotations', { ctx: formatInteger(s.ctx) }) : L('axisWavelength');
     chart.draw({ series, xDomain: [0, r / 2 - 1], yDomain: [lo, hi], marks, snap: (v) => Math.round(v), yLabel, state: s });
     // what changed: pairs whose wavelength fits in the original context, per type
     const within = (inv) => wavelengths(inv).filter((l) => l <= s.ctx).length;
     summary.textContent = L('scalingSummary', {
-      ctx: s.ctx.toLocaleString('en-US'),
+      ctx: formatInteger(s.ctx),
       half: r / 2,
       parts: SCALING_TYPES.map((type) => L('scalingPart', { name: L(`type.${type}`), count: within(curves[type]) })).join(L('listJoin')),
       att: fmt(pe.ropeCache([0], r, scalingOptions('yarn', s, r)).attentionFactor, 4),

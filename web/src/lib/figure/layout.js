@@ -11,6 +11,7 @@
 // stored in the PNG as iTXt chunks ('Description', 'sinpe:plot').
 import { scaleLinear, scaleLog } from 'd3-scale';
 import { colormapLUT } from '../colormap.js';
+import { formatInteger } from '../numbers.js';
 
 export const FIGURE_FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', 'Noto Sans SC', sans-serif";
 export const PNG_SCALE = 2; // image pixels per CSS pixel
@@ -26,9 +27,9 @@ export function rowRangeName(first, count, word = 'rows') {
   return `${word}${first}-${first + count - 1}`;
 }
 
-/** Integers in full with thousands separators from 10 000 on (as the live heatmaps label positions). */
+/** Integers in full with thousands separators from 10,000 on (as the live heatmaps label positions). */
 export function fullInt(t) {
-  return Math.abs(t) < 1e4 ? String(t) : t.toLocaleString('en-US');
+  return formatInteger(t);
 }
 
 function powerOfTen(v) {
