@@ -91,9 +91,10 @@ export function mount(root, ctx) {
             { 'data-pair': j, 'data-pipeline': PIPELINES[k] },
             k === 0 ? h('th', { scope: 'rowgroup', rowspan: 4 }, L('pairCell', { j, omega: fmt(inv[j], 6) })) : null,
             h('th', { scope: 'row' }, name),
-            h('td', { class: 'angle' }, angle === null ? '—' : fmt(angle, 6)),
-            h('td', { class: 'cos' }, fmt(c, 6)),
-            h('td', { class: 'error' }, k === 0 ? '—' : sci(err)),
+            // data-label: a phone shows each row as stacked label: value lines
+            h('td', { class: 'angle', 'data-label': L('thAngle') }, angle === null ? '—' : fmt(angle, 6)),
+            h('td', { class: 'cos', 'data-label': 'cos' }, fmt(c, 6)),
+            h('td', { class: 'error', 'data-label': L('thError') }, k === 0 ? '—' : sci(err)),
           ),
         ),
       );
