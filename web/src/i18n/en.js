@@ -198,7 +198,7 @@ export default {
       lengthsTitle: 'A geometric progression of wavelengths',
       lengthsText: [
         'Frequency $i$ repeats every $\\lambda_i$ positions. The wavelengths grow by the same factor at each step, from $2\\pi$ for $i = 0$ up to almost $\\text{base}\\cdot 2\\pi$, so on a log axis they lie on a straight line.',
-        'That factor is `base^(2/d)` per frequency pair (the two columns of a pair share one wavelength). A tutorial gives the ratio as `10000^(1/d_model)`: that is its square root, the factor per column if consecutive columns each had their own wavelength, which they do not.',
+        'Which factor? Predict it in the question at the end of the lesson first, then read it off the chart; the answer comes with the question.',
       ],
       lengthsLabel: 'Wavelength of each frequency on a logarithmic axis, with max_len marked',
       lengthSeries: 'wavelength λ_i',
@@ -395,6 +395,9 @@ export default {
       dialsLabel: 'The four pairs of the query as dial hands',
       dialTitle: 'pair {j}: dims {a}, {b}',
       dialRate: 'ω = {omega} rad/pos',
+      dialLength: 'length {length}, drawn to the rim',
+      posStep: 'Position step:',
+      baseShared: 'One base for the whole lesson: this base control, the one by the dials and the one by the precision chart are the same setting (now {base}); each redraws all three.',
       dialTurned: 'turned {radians} rad ({degrees}° mod 360°)',
       dialDescription: 'Pair {j} turned by {radians} rad; now ({a}, {b}).',
       dialReadout: 'Position {p}: pair 0 has turned to {fast}° (mod 360°) from where it started, pair {last} by only {slow}°.',
@@ -402,6 +405,7 @@ export default {
       checkText: [
         'Attention scores a query $q$ at position $p$ against a key $k$ at position $p + m$ by their dot product. Rotating both, the score depends only on how far apart they are: turning $q$ by $p\\,\\omega_j$ and $k$ by $(p+m)\\,\\omega_j$ leaves the angle between them at $m\\,\\omega_j$, whatever $p$ is. (Here $m$ is the offset and $k$ the key vector.)',
         'The chart computes the score with the package’s `applyRope` for every $p$ from 0 to 255, with the offset $m$ fixed. For contrast, the dashed line adds the sinusoidal table of lesson 1 to the same $q$ and $k$ instead: that score wanders with $p$.',
+        'Why the dashed line wanders although lesson 6 showed that $PE(p)\\cdot PE(p+m)$ depends only on $m$: the added score has four terms, $\\langle q + PE(p),\\, k + PE(p+m)\\rangle = \\langle q, k\\rangle + \\langle q, PE(p+m)\\rangle + \\langle PE(p), k\\rangle + \\langle PE(p), PE(p+m)\\rangle$. The first depends on no position and the last only on $m$ (lesson 6’s result). The two middle ones, the **cross terms**, pair the content of one token with the position of the other; they change with $p$ itself, and they are what moves the dashed line. Lesson 6 looked at the encodings alone, without $q$ and $k$, so it had no cross terms; RoPE has none either, because it rotates $q$ and $k$ instead of adding to them.',
       ],
       checkLabel: 'Score of a rotated query and key at a fixed offset, against the query position',
       axisP: 'query position p',

@@ -198,7 +198,7 @@ export default {
       lengthsTitle: '波长构成等比数列',
       lengthsText: [
         '频率 $i$ 每隔 $\\lambda_i$ 个位置重复一次。波长每一步都乘以同一个公比，从 $i = 0$ 时的 $2\\pi$ 一直增长到接近 $\\text{base}\\cdot 2\\pi$，所以在对数坐标上排成一条直线。',
-        '这个公比按每一对频率计是 `base^(2/d)`（一对中的两列共用一个波长）。有一份教程把公比写成 `10000^(1/d_model)`：那只是它的平方根，相当于假设相邻的每一列都有自己的波长，而实际上并非如此。',
+        '公比是多少？先在本课末尾的问题里预测，再从图上读出来；答案在问题之后给出。',
       ],
       lengthsLabel: '各频率的波长（对数坐标），并标出 max_len',
       lengthSeries: '波长 λ_i',
@@ -395,6 +395,9 @@ export default {
       dialsLabel: 'query 的四对维度画成表盘指针',
       dialTitle: '第 {j} 对：维度 {a}、{b}',
       dialRate: 'ω = {omega} 弧度/位置',
+      dialLength: '长度 {length}，画到表盘边缘',
+      posStep: '位置步进：',
+      baseShared: '整课共用一个底数：这里的底数控件、表盘旁的和精度图旁的是同一个设置（现在是 {base}），改任何一个三张图都会重画。',
       dialTurned: '已转 {radians} 弧度（模 360° 为 {degrees}°）',
       dialDescription: '第 {j} 对转了 {radians} 弧度；现在是 ({a}, {b})。',
       dialReadout: '位置 {p}：第 0 对已从起点转到 {fast}°（模 360°），第 {last} 对只转了 {slow}°。',
@@ -402,6 +405,7 @@ export default {
       checkText: [
         '注意力用点积给位置 $p$ 的 query $q$ 和位置 $p + m$ 的 key $k$ 打分。两者都旋转以后，分数只取决于它们相隔多远：$q$ 转 $p\\,\\omega_j$，$k$ 转 $(p+m)\\,\\omega_j$，两者之间的夹角总是差 $m\\,\\omega_j$，与 $p$ 无关。（这里 $m$ 是偏移，$k$ 是 key 向量。）',
         '图中用程序包的 `applyRope` 对 $p$ 从 0 到 255 逐一计算分数，偏移 $m$ 固定。作为对照，虚线把第 1 课的正弦编码表加到同样的 $q$ 和 $k$ 上：这个分数会随 $p$ 起伏。',
+        '第 6 课说明了 $PE(p)\\cdot PE(p+m)$ 只取决于 $m$，为什么虚线还会起伏？相加后的分数有四项：$\\langle q + PE(p),\\, k + PE(p+m)\\rangle = \\langle q, k\\rangle + \\langle q, PE(p+m)\\rangle + \\langle PE(p), k\\rangle + \\langle PE(p), PE(p+m)\\rangle$。第一项与位置无关，最后一项只取决于 $m$（第 6 课的结论）。中间两项是**交叉项**，把一个词元的内容和另一个词元的位置配在一起；它们随 $p$ 本身变化，虚线的起伏正来自它们。第 6 课只看编码本身，没有 $q$ 和 $k$，所以没有交叉项；RoPE 也没有，因为它旋转 $q$ 和 $k$，而不是往上面加东西。',
       ],
       checkLabel: '固定偏移下，旋转后的 query 与 key 的分数随 query 位置的变化',
       axisP: 'query 的位置 p',

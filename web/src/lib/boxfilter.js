@@ -4,6 +4,7 @@
 // the screen has pixels by picking one cell per pixel (what a browser's
 // nearest-neighbour scaling does) shows patterns that are not in the data
 // (moiré); the mean of the covered cells does not.
+import { valuesToRGBA } from './colormap.js';
 
 /** The weights of source cells [first, …] covering output interval j of n over `size` cells. */
 function spans(size, n) {
@@ -51,4 +52,19 @@ export function boxFilter(values, columns, rows, width, height) {
     }
   }
   return out;
+}
+
+/**
+ * Paints a heatmap frame's box-filtered values into `display` at width × height device
+ * pixels (at most one pixel per cell): frame.values() → { data, rows }, frame.scale's colormap.
+ */
+export function paintMeans(display, frame, width, height) {
+  const { data, rows } = frame.values();
+  const w = Math.min(width, frame.columns);
+  const hgt = Math.min(height, rows);
+  const mean = boxFilter(data, frame.columns, rows, w, hgt);
+  display.width = w;
+  display.height = hgt;
+  const rgba = valuesToRGBA(mean, frame.scale.cmap, frame.scale.vmin, frame.scale.vmax);
+  display.getContext('2d', { alpha: false }).putImageData(new ImageData(rgba, w, hgt), 0, 0);
 }

@@ -6,8 +6,7 @@ import { scaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
 import { h, svgEl } from './dom.js';
 import { fullInt } from './figure/layout.js';
-import { boxFilter } from './boxfilter.js';
-import { valuesToRGBA } from './colormap.js';
+import { paintMeans } from './boxfilter.js';
 
 // one 2-D context for measuring tick labels, shared by every heatmap
 const textContext = document.createElement('canvas').getContext('2d');
@@ -234,13 +233,7 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
     }
     if (shown && shown.frame === frame && shown.width === width && shown.height === height) return;
     shown = { frame, width, height };
-    const { data, rows } = frame.values();
-    const w = Math.min(width, frame.columns);
-    const hgt = Math.min(height, rows);
-    const mean = boxFilter(data, frame.columns, rows, w, hgt);
-    display.width = w;
-    display.height = hgt;
-    display.getContext('2d', { alpha: false }).putImageData(new ImageData(valuesToRGBA(mean, frame.scale.cmap, frame.scale.vmin, frame.scale.vmax), w, hgt), 0, 0);
+    paintMeans(display, frame, width, height);
     display.hidden = false;
     if (note) note.hidden = false;
     canvas.style.visibility = 'hidden';

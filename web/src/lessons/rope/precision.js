@@ -13,7 +13,7 @@ const PIPELINES = ['exact', 'float32', 'bf16', 'sinpe'];
 
 export function mount(root, ctx) {
   const L = strings(ctx);
-  const controls = createControls(['at'], ctx, ctx.lesson);
+  const controls = createControls(['at', 'base'], ctx, ctx.lesson);
   const jumps = h(
     'div',
     { class: 'button-row', role: 'group', 'aria-label': L('jump') },
@@ -33,8 +33,10 @@ export function mount(root, ctx) {
     figure: figure(L, 'precision', (s) => L('precisionCaption', { r: PRECISION_ROTARY_DIM, base: s.base }), (s) => `sinpe_rope_precision_r${PRECISION_ROTARY_DIM}_b${s.base}_pos4095-1048575`),
   });
   const table = h('div', { class: 'precision-table-box' });
+  // the base is lesson-wide: say so beside each chart it redraws
+  const baseNote = h('p', { class: 'note base-shared' });
   const summary = h('p', { class: 'precision-summary' });
-  root.append(section(L('precisionTitle'), ...paragraphs(L('precisionText')), h('div', { class: 'lesson-controls' }, jumps, controls.element), chart.element, summary, table));
+  root.append(section(L('precisionTitle'), ...paragraphs(L('precisionText')), h('div', { class: 'lesson-controls' }, jumps, controls.element, baseNote), chart.element, summary, table));
 
   // the error of each pipeline's angles over octaves of positions
   function drawChart(s, inv, invF) {
@@ -119,6 +121,7 @@ export function mount(root, ctx) {
   return {
     update(s, changed) {
       controls.sync(s);
+      baseNote.textContent = L('baseShared', { base: s.base });
       if (!changed('at', 'base')) return;
       const inv = defaultInvFreq(PRECISION_ROTARY_DIM, s.base);
       const invF = hfInvFreqF32(PRECISION_ROTARY_DIM, s.base);
