@@ -561,6 +561,76 @@ export default {
     someShown: '{shown} of the {half} pairs are drawn, spread from the fastest to the slowest.',
     readout: 'Position {p}: the hand of pair 0 points at {fast}°, the hand of pair {last} at {slow}° (it turns {slowRate}° per position).',
   },
+  summary: {
+    title: 'In three points',
+    attention: [
+      'Self-attention without position information treats a sentence as a bag of words: shuffle the tokens and each output row moves with its token, unchanged.',
+      'Adding the sinusoidal table to the embeddings, or rotating q and k (RoPE), makes the outputs depend on the order.',
+      'From position information alone, nearby positions look more alike than distant ones.',
+    ],
+    formula: [
+      'PE[p, 2i] = sin(p·ω_i) and PE[p, 2i+1] = cos(p·ω_i), with ω_i = base^(−2i/d_model).',
+      'Frequency i is shared by the two columns of a pair; the frequencies fall geometrically from 1 to almost 1/base.',
+      'The whole table follows from the formula: nothing is learned, and d_model must be even for it.',
+    ],
+    heatmap: [
+      'Rows are positions, columns dimensions: the left columns change fast, the right ones barely at all.',
+      'Row 0 is sin 0 = 0 and cos 0 = 1 in every pair, whatever the layout.',
+      'Interleaved, concatenated and cos-first hold the same numbers in a different column order.',
+    ],
+    waves: [
+      'Every column is a sine or cosine wave over the positions, with wavelength λ_i = 2π/ω_i.',
+      'Wavelengths grow by the same factor from pair to pair, from 2π to almost base·2π.',
+      'Like the hands of a clock, fast and slow pairs together give every position a distinct row.',
+    ],
+    binary: [
+      'Binary counting also has fast and slow digits: bit b has period 2^(b+1).',
+      'The encoding’s wavelengths grow by base^(2/d) per pair instead of 2, and its values move smoothly.',
+      'Smooth values are what a model can interpolate between; bits jump.',
+    ],
+    embeddings: [
+      'The encoding is added to the token embeddings: X + P[:seq_len], same shape.',
+      'The same word at two positions gets two different rows after the addition.',
+      'Dropout is applied to the sum, as in the original Transformer.',
+    ],
+    relative: [
+      'PE(p + k) = M_k · PE(p): a fixed rotation per pair, the same for every p.',
+      'The dot product PE(p)·PE(p + k) = Σ cos(k·ω_i) depends only on the offset k.',
+      'It falls off, not monotonically, as |k| grows.',
+    ],
+    pitfalls: [
+      'A doubled exponent (2i/d where 2·(2i)/d is meant, or the reverse) gives wrong but plausible-looking tables.',
+      'Angles p·ω computed in float32 lose accuracy in proportion to the position.',
+      'Compare tables with a tolerance that suits float32, not with equality.',
+    ],
+    variants: [
+      'Libraries differ in the frequency exponent, the column layout and whether d_model may be odd.',
+      'Some reach 1/base exactly in the last pair, others stop one step short.',
+      'Name the library and its options when you quote a table.',
+    ],
+    rope: [
+      'RoPE rotates each pair of q and k by p·ω_j instead of adding a vector: the score then depends only on the offset m.',
+      'Long-context methods (linear, NTK, YaRN, llama3) change the slow frequencies so that a longer context stays within the angles seen in training.',
+      'Angles must be computed in float64 (or float32 with care) at long positions: bf16 angles are useless beyond a few hundred positions.',
+    ],
+  },
+  glossary: {
+    title: 'Glossary',
+    intro: 'The symbols and names used in the lessons. The first use of each in a lesson links here.',
+    terms: {
+      d_model: ['d_model, d', 'The number of dimensions of a token’s vector (the columns of the encoding table).'],
+      max_len: ['max_len, len', 'The number of positions in the table (its rows), the longest sequence it covers.'],
+      base: ['base, rope_theta', 'The constant of the frequencies ω_i = base^(−2i/d): 10 000 in the Transformer paper; rope_theta in a model’s config.json.'],
+      r: ['r', 'RoPE’s head size: the dimensions of one attention head’s q and k that are rotated (r/2 pairs).'],
+      omega: ['ω_i, ω_j', 'The frequency of pair i (j in RoPE), in radians per position.'],
+      lambda: ['λ_i, λ_j', 'The wavelength 2π/ω of a pair: how many positions one full turn takes.'],
+      p: ['p, pos', 'A position in the sequence (a row of the table), counted from 0.'],
+      i: ['i, j', 'The index of a frequency pair: columns 2i and 2i+1 (interleaved) share ω_i.'],
+      offset: ['k, m (offset)', 'The distance between two positions: k in lessons 0 and 6, m in lesson 9, where k is the key vector.'],
+      qk: ['q, k (vectors)', 'The query and the key of an attention head; their dot product is the attention score.'],
+      s: ['s, L', 'RoPE scaling: s is the factor by which the context is stretched, L the context length the model was trained on.'],
+    },
+  },
   questions: {
     attention: attention.questions,
     formula: {
