@@ -14,7 +14,7 @@ after(async () => {
   await browser?.close();
 });
 
-for (const lesson of ['relative', 'rope', 'formula', 'waves']) {
+for (const lesson of ['relative', 'rope', 'formula', 'heatmap']) {
   test(`lesson ${lesson} at 360 px: each display formula fits, or scrolls with a visible hint`, async () => {
     const page = await openPage(browser.context, `#lesson=${lesson}`);
     await page.waitForTimeout(100); // the overflow observer runs after layout

@@ -212,7 +212,17 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
     if (canvas.width !== next.columns || canvas.height !== next.rows) trimTimer = setTimeout(trim, 250);
     if (cursor.col >= next.columns || cursor.row >= next.rows) cursor.col = cursor.row = -1;
     layoutAxes();
-    filterDisplay();
+    // means are painted once sizes stop changing (a drag draws many frames a second)
+    clearTimeout(filterTimer);
+    if (!display.hidden && shown?.frame !== frame) hideMeans();
+    filterTimer = setTimeout(filterDisplay, 120);
+  }
+  let filterTimer = 0;
+  function hideMeans() {
+    display.hidden = true;
+    if (note) note.hidden = true;
+    canvas.style.visibility = '';
+    shown = null;
   }
 
   // Cells are averaged in value, not in colour: the mean of the colours of a
@@ -220,23 +230,14 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
   // a fast sine) is the map's middle.
   let shown = null;
   function filterDisplay() {
-    const dpr = window.devicePixelRatio || 1;
-    const width = Math.round((geometry.innerWidth ?? 0) * dpr);
-    const height = Math.round((geometry.innerHeight ?? 0) * dpr);
+    const [width, height] = [geometry.innerWidth ?? 0, geometry.innerHeight ?? 0].map((v) => Math.round(v * (window.devicePixelRatio || 1)));
     const allRows = frame.rows * (frame.rowStep ?? 1);
-    if (!frame.values || !frame.scale || width === 0 || (frame.columns <= width && allRows <= height)) {
-      display.hidden = true;
-      if (note) note.hidden = true;
-      canvas.style.visibility = '';
-      shown = null;
-      return;
-    }
+    if (!frame.values || !frame.scale || width === 0 || (frame.columns <= width && allRows <= height)) return hideMeans();
     if (shown && shown.frame === frame && shown.width === width && shown.height === height) return;
     shown = { frame, width, height };
     paintMeans(display, frame, width, height);
-    display.hidden = false;
+    [display.hidden, canvas.style.visibility] = [false, 'hidden'];
     if (note) note.hidden = false;
-    canvas.style.visibility = 'hidden';
   }
 
   /** A canvas holding exactly the current frame (for PNG export). */
