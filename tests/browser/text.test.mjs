@@ -94,6 +94,9 @@ test('the tutorials’ points and corrections are taught: even d, per-column i//
     assert.match(text, /0 … 511|0 到 511/, `${lang}: the column index runs over 512`);
     await page.close();
     const waves = await openPage(browser.context, `#lesson=waves&lang=${lang}`);
+    // the ratio is given after its question: answer it, reveal, then read
+    await waves.check('.quiz-question[data-question="ratio"] input[data-choice="two"]');
+    await waves.click('.quiz-question[data-question="ratio"] .quiz-reveal');
     const w = await lessonText(waves);
     assert.match(w, /10000\^\(1\/d_model\)|10000\^{1\/d}|10000\^\{1\/d\}|10000\s*\^\s*\(1\s*\/\s*d/, `${lang}: the tutorial's ratio quoted`);
     assert.match(w, /base\^\(2\/d\)|base2\/d|base\^\{2\/d\}/, `${lang}: the correct ratio`);

@@ -1,8 +1,9 @@
-// What follows every lesson: its predict-then-reveal questions and the
-// Previous / Next links, in the order of the lesson registry.
+// What follows every lesson: its predict-then-reveal questions, its three-point
+// summary, the glossary and the Previous / Next links, in the order of the lesson registry.
 import { createQuiz } from '../lib/quiz.js';
 import { createPager } from '../lib/pager.js';
 import { questionsFor } from './questions.js';
+import { createSummary, createGlossary, linkTerms } from '../lib/learn.js';
 
 /**
  * Appends the questions and the pager to a mounted lesson (ctx: the lesson's
@@ -13,11 +14,15 @@ export function attachGuide(container, ctx, view) {
   const id = ctx.lesson.id;
   const questions = questionsFor(id, app, view);
   const quiz = questions.length ? createQuiz(app, { title: app.t('quiz.title'), intro: app.t('quiz.intro'), questions }) : null;
+  const glossary = createGlossary(app);
+  let linked = null;
   if (quiz) container.append(quiz.element);
-  container.append(createPager(app, ctx.lessonIds, id));
+  container.append(...[createSummary(app, id), glossary].filter(Boolean), createPager(app, ctx.lessonIds, id));
   return {
     update(state) {
       quiz?.update(state);
+      // after the lesson's first draw: some of its text is written by update
+      if (!linked) linked = linkTerms(container, glossary, id);
     },
   };
 }

@@ -41,6 +41,7 @@ export default {
       yLabel: t('axis.position'),
       label: t('lessons.heatmap.figureLabel'),
       key: 'table',
+      filteredNote: t('lessons.heatmap.averaged'),
       onCursor: () => describeCursor(),
       onScroll: (delta) => app.setState({ start: Math.max(0, app.state.start + delta) }),
       // the position under the pointer stays under it
@@ -132,19 +133,22 @@ export default {
         // row is made, which keeps a step of a slider under a frame or two. The
         // readout and the exports still use every row.
         const pixels = map.plotPixels;
+        // every row's values, for the box-filtered display of more cells than pixels
+        let all = null;
+        const values = () => (all ??= { data: pe.rows(s.start, s.len, s.d, options(s)), rows: s.len });
         const step = pixels > 0 && s.len > 2 * pixels ? Math.ceil(s.len / pixels) : 1;
         if (step === 1) {
           // the fused kernel writes straight into the canvas' ImageData buffer
           const buffer = map.pixels(s.d, s.len);
           pe.heatmap(s.start, s.len, s.d, { ...options(s), colormap: lut, out: buffer });
-          map.draw({ rgba: buffer, columns: s.d, rows: s.len, x0: 0, y0: s.start, scale, state: s });
+          map.draw({ rgba: buffer, columns: s.d, rows: s.len, x0: 0, y0: s.start, scale, state: s, values });
         } else {
           const count = Math.ceil(s.len / step);
           const positions = Float64Array.from({ length: count }, (_, r) => s.start + r * step);
           const buffer = map.pixels(s.d, count);
           valuesToRGBA(pe.encode(positions, s.d, options(s)), s.cmap, -1, 1, buffer);
           const full = () => ({ rgba: pe.heatmap(s.start, s.len, s.d, { ...options(s), colormap: lut }), rows: s.len });
-          map.draw({ rgba: buffer, columns: s.d, rows: count, rowStep: step, x0: 0, y0: s.start, scale, full, state: s });
+          map.draw({ rgba: buffer, columns: s.d, rows: count, rowStep: step, x0: 0, y0: s.start, scale, full, state: s, values });
         }
         if (!prev || prev.cmap !== s.cmap) bar.draw(s.cmap, -1, 1);
         describeCursor();
@@ -155,7 +159,6 @@ export default {
           d: s.d,
           layout: t(`layout.${s.layout}`),
         });
-        if (step > 1) summary.textContent += ` ${t('lessons.heatmap.sampled', { step })}`;
         map.element.querySelector('.heatmap-plot').setAttribute('aria-label', summary.textContent);
         beyond.textContent = s.start > 0 ? t('lessons.heatmap.beyond', { start: s.start, max: MAX_POSITION - 1 }) : '';
       },

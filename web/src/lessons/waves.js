@@ -1,11 +1,10 @@
 // Lesson 3: waves and wavelengths. Chosen columns as curves against position
 // (the d2l figure of columns 6–9), the geometric progression of wavelengths
 // on a log axis, and which columns never finish a cycle within max_len.
-import { h, fmt, tex, rich, paragraphs, clear } from '../lib/dom.js';
+import { h, fmt, rich, paragraphs, clear } from '../lib/dom.js';
 import { createLineChart } from '../lib/chart.js';
 import { lessonHeader, section, readout } from '../lib/lesson.js';
 import { createClockSection } from './clock.js';
-import { WAVELENGTH_RATIO } from '../lib/maths/sinusoidal.js';
 
 export default {
   id: 'waves',
@@ -53,7 +52,6 @@ export default {
       section(
         t('lessons.waves.lengthsTitle'),
         ...paragraphs(t('lessons.waves.lengthsText')),
-        tex(WAVELENGTH_RATIO.tex, true),
         lengths.element,
         lengthInfo,
         neverText,

@@ -46,7 +46,27 @@ export function tex(source, display = false) {
     if (typeset.size > 2000) typeset.clear();
     typeset.set(key, template);
   }
-  return template.cloneNode(true);
+  const el = template.cloneNode(true);
+  if (display) overflowing.observe(el);
+  return el;
+}
+
+// A display formula wider than its box scrolls sideways; data-overflow (set
+// while it does) shows a faded edge and a scrollbar as the hint that there
+// is more, data-at-end once it is scrolled to its end (lib style.css).
+const overflowing = new ResizeObserver((entries) => {
+  for (const { target } of entries) markOverflow(target);
+});
+// a formula's box keeps its size when KaTeX's fonts arrive, its content widens
+document.fonts?.addEventListener('loadingdone', () => document.querySelectorAll('.math-display').forEach(markOverflow));
+function markOverflow(el) {
+  const over = el.scrollWidth > el.clientWidth + 1;
+  el.toggleAttribute('data-overflow', over);
+  el.toggleAttribute('data-at-end', over && el.scrollLeft + el.clientWidth >= el.scrollWidth - 1);
+  if (over && !el.dataset.watched) {
+    el.dataset.watched = '1';
+    el.addEventListener('scroll', () => markOverflow(el), { passive: true });
+  }
 }
 
 /**

@@ -6,13 +6,15 @@ import { scaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
 import { h, svgEl } from './dom.js';
 import { fullInt } from './figure/layout.js';
+import { paintMeans } from './boxfilter.js';
 
 // one 2-D context for measuring tick labels, shared by every heatmap
 const textContext = document.createElement('canvas').getContext('2d');
 
 /**
  * createHeatmap(options) → { element, canvas, draw(frame), setCursor(col,row), cursor }
- * options: xLabel, yLabel (strings), label (accessible name), xTickFormat(column) → tick text
+ * options: xLabel, yLabel (strings), label (accessible name), filteredNote (shown under the plot
+ * while it shows box-filtered means), xTickFormat(column) → tick text
  * (default: the column number), onCursor(col, row) called
  * with cell indices within the drawn frame, onScroll(deltaRows) (keyboard), onZoom(factor, row)
  * (Ctrl/⌘ + wheel, a trackpad pinch, a two-finger pinch: the rows shown × factor, row = the row
@@ -21,15 +23,22 @@ const textContext = document.createElement('canvas').getContext('2d');
  *   scale? ({ cmap, vmin, vmax, label }: the colour bar of a figure export),
  *   state? (the state the frame was drawn from: the export's caption and file name come from it),
  *   rowStep? (drawn row r is position y0 + r·rowStep: a frame of more rows than the plot has
- *   pixels is drawn from every rowStep-th row), full? (() → the whole frame, every row, for an export) }
+ *   pixels is drawn from every rowStep-th row), full? (() → the whole frame, every row, for an export),
+ *   values? (() → { data, rows }: the frame's values, every row, row-major; with scale, a frame of
+ *   more cells than the plot has device pixels is shown box-filtered: each pixel the mean value
+ *   of the cells it covers, coloured by scale.cmap) }
  */
-export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoom, className = '', xTickFormat = (t) => String(t), figure, key }) {
+export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoom, className = '', xTickFormat = (t) => String(t), figure, key, filteredNote }) {
   const canvas = h('canvas', { class: 'heatmap-canvas', width: 1, height: 1 });
   const svg = svgEl('svg', { class: 'heatmap-axes', 'aria-hidden': 'true' });
   const cursorRect = svgEl('rect', { class: 'heatmap-cursor' });
   svg.append(cursorRect);
-  const plot = h('div', { class: 'heatmap-plot', tabindex: 0, role: 'img', 'aria-label': label }, canvas);
-  const element = h('figure', { class: `heatmap ${className}` }, h('div', { class: 'heatmap-frame' }, plot, svg));
+  // what is shown when the cells outnumber the device pixels: the box-filtered values
+  const display = h('canvas', { class: 'heatmap-display', width: 1, height: 1, 'aria-hidden': 'true', hidden: true });
+  const plot = h('div', { class: 'heatmap-plot', tabindex: 0, role: 'img', 'aria-label': label }, canvas, display);
+  // said under the plot while it shows box-filtered means (filteredNote: the lesson's words)
+  const note = filteredNote ? h('figcaption', { class: 'heatmap-note note', hidden: true }, filteredNote) : null;
+  const element = h('figure', { class: `heatmap ${className}` }, h('div', { class: 'heatmap-frame' }, plot, svg), note);
   // opaque: the compositor need not blend the (large, CSS-scaled) canvas
   const ctx = canvas.getContext('2d', { alpha: false });
   let image = null;
@@ -70,7 +79,7 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
   function measure() {
     const box = frameEl.getBoundingClientRect();
     const pbox = plot.getBoundingClientRect();
-    Object.assign(geometry, { width: box.width, height: box.height, left: pbox.left - box.left, top: pbox.top - box.top, plotWidth: pbox.width, plotHeight: pbox.height });
+    Object.assign(geometry, { width: box.width, height: box.height, left: pbox.left - box.left, top: pbox.top - box.top, plotWidth: pbox.width, plotHeight: pbox.height, innerWidth: plot.clientWidth, innerHeight: plot.clientHeight });
     if (!frameEl.style.paddingLeft) geometry.basePadding = parseFloat(getComputedStyle(frameEl).paddingLeft) || 0;
     const tick = svg.querySelector('.tick text');
     if (tick) {
@@ -203,6 +212,32 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
     if (canvas.width !== next.columns || canvas.height !== next.rows) trimTimer = setTimeout(trim, 250);
     if (cursor.col >= next.columns || cursor.row >= next.rows) cursor.col = cursor.row = -1;
     layoutAxes();
+    // means are painted once sizes stop changing (a drag draws many frames a second)
+    clearTimeout(filterTimer);
+    if (!display.hidden && shown?.frame !== frame) hideMeans();
+    filterTimer = setTimeout(filterDisplay, 120);
+  }
+  let filterTimer = 0;
+  function hideMeans() {
+    display.hidden = true;
+    if (note) note.hidden = true;
+    canvas.style.visibility = '';
+    shown = null;
+  }
+
+  // Cells are averaged in value, not in colour: the mean of the colours of a
+  // diverging map's two ends is a dark purple, while the mean value (≈ 0 over
+  // a fast sine) is the map's middle.
+  let shown = null;
+  function filterDisplay() {
+    const [width, height] = [geometry.innerWidth ?? 0, geometry.innerHeight ?? 0].map((v) => Math.round(v * (window.devicePixelRatio || 1)));
+    const allRows = frame.rows * (frame.rowStep ?? 1);
+    if (!frame.values || !frame.scale || width === 0 || (frame.columns <= width && allRows <= height)) return hideMeans();
+    if (shown && shown.frame === frame && shown.width === width && shown.height === height) return;
+    shown = { frame, width, height };
+    paintMeans(display, frame, width, height);
+    [display.hidden, canvas.style.visibility] = [false, 'hidden'];
+    if (note) note.hidden = false;
   }
 
   /** A canvas holding exactly the current frame (for PNG export). */
@@ -284,6 +319,7 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
   const observer = new ResizeObserver(() => {
     measure();
     layoutAxes();
+    filterDisplay();
   });
   observer.observe(frameEl);
   observer.observe(plot);
@@ -298,6 +334,10 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
     cursor,
     get frame() {
       return frame;
+    },
+    /** Whether the plot shows box-filtered means (more cells than device pixels). */
+    get filtered() {
+      return !display.hidden;
     },
     /** The plot's height in device pixels (0 until it has been laid out). */
     get plotPixels() {

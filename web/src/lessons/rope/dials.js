@@ -12,7 +12,10 @@ export function mount(root, ctx) {
   const controls = createControls(['pos', 'base'], ctx, ctx.lesson);
   const dials = createDials({ label: L('dialsLabel'), className: 'rope-dials' });
   const info = readout('rope-dial-readout');
-  root.append(section(L('dialsTitle'), ...paragraphs(L('dialsText')), h('div', { class: 'lesson-controls' }, controls.element), dials.element, info));
+  // ±1 steps beside the 0–1000 slider (one slider pixel is several positions)
+  const step = (delta) => h('button', { type: 'button', class: 'button pos-step', 'data-step': delta, onclick: () => ctx.setState({ pos: Math.max(0, ctx.state.pos + delta) }) }, delta > 0 ? `+${delta}` : `−${-delta}`);
+  const steps = h('div', { class: 'button-row', role: 'group', 'aria-label': L('posStep') }, h('span', { class: 'button-row-label' }, L('posStep')), step(-1), step(1));
+  root.append(section(L('dialsTitle'), ...paragraphs(L('dialsText')), h('div', { class: 'lesson-controls' }, controls.element, steps), dials.element, info));
 
   function draw(s) {
     const { pe } = ctx;
@@ -24,21 +27,21 @@ export function mount(root, ctx) {
     const x = new Float32Array(steps.length * r);
     steps.forEach((_, i) => x.set(q, i * r));
     pe.applyRope(x, steps, r, { base: s.base, layout: 'half' });
-    let longest = 0;
-    for (let j = 0; j < r / 2; j++) longest = Math.max(longest, Math.hypot(q[j], q[j + r / 2]));
     const list = [];
     for (let j = 0; j < r / 2; j++) {
       const [a, b] = pairIndices(j, r, 'half');
       const turned = s.pos * omega[j];
+      // each hand drawn to the rim (a short pair would be a dot); its length is said in words
+      const length = Math.hypot(q[a], q[b]);
       list.push({
         key: j,
         title: L('dialTitle', { j, a, b }),
-        subtitle: L('dialRate', { omega: fmt(omega[j], 4) }),
+        subtitle: `${L('dialRate', { omega: fmt(omega[j], 4) })} · ${L('dialLength', { length: fmt(length, 3) })}`,
         a: x[a],
         b: x[b],
         ghost: [q[a], q[b]],
         trail: steps.slice(1).map((_, k) => [x[(k + 1) * r + a], x[(k + 1) * r + b]]),
-        scale: 1 / longest,
+        scale: 1 / length,
         values: L('dialTurned', { radians: fmt(turned, 3), degrees: (wrapAngle(turned) * DEG).toFixed(2) }),
         description: L('dialDescription', { j, radians: fmt(turned, 4), a: fmt(x[a], 4), b: fmt(x[b], 4) }),
       });

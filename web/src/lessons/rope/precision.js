@@ -14,7 +14,7 @@ const PIPELINES = ['exact', 'float32', 'bf16', 'sinpe'];
 
 export function mount(root, ctx) {
   const L = strings(ctx);
-  const controls = createControls(['at'], ctx, ctx.lesson);
+  const controls = createControls(['at', 'base'], ctx, ctx.lesson);
   const jumps = h(
     'div',
     { class: 'button-row', role: 'group', 'aria-label': L('jump') },
@@ -34,8 +34,10 @@ export function mount(root, ctx) {
     figure: figure(L, 'precision', (s) => L('precisionCaption', { r: PRECISION_ROTARY_DIM, base: s.base }), (s) => `sinpe_rope_precision_r${PRECISION_ROTARY_DIM}_b${s.base}_pos4095-1048575`),
   });
   const table = h('div', { class: 'precision-table-box' });
+  // the base is lesson-wide: say so beside each chart it redraws
+  const baseNote = h('p', { class: 'note base-shared' });
   const summary = h('p', { class: 'precision-summary' });
-  root.append(section(L('precisionTitle'), ...paragraphs(L('precisionText')), h('div', { class: 'lesson-controls' }, jumps, controls.element), chart.element, summary, table));
+  root.append(section(L('precisionTitle'), ...paragraphs(L('precisionText')), h('div', { class: 'lesson-controls' }, jumps, controls.element, baseNote), chart.element, summary, table));
 
   // the error of each pipeline's angles over octaves of positions
   function drawChart(s, inv, invF) {
@@ -92,9 +94,10 @@ export function mount(root, ctx) {
             { 'data-pair': j, 'data-pipeline': PIPELINES[k] },
             k === 0 ? h('th', { scope: 'rowgroup', rowspan: 4 }, L('pairCell', { j, omega: fmt(inv[j], 6) })) : null,
             h('th', { scope: 'row' }, name),
-            h('td', { class: 'angle' }, angle === null ? '—' : fmt(angle, 6)),
-            h('td', { class: 'cos' }, fmt(c, 6)),
-            h('td', { class: 'error' }, k === 0 ? '—' : sci(err)),
+            // data-label: a phone shows each row as stacked label: value lines
+            h('td', { class: 'angle', 'data-label': L('thAngle') }, angle === null ? '—' : fmt(angle, 6)),
+            h('td', { class: 'cos', 'data-label': 'cos' }, fmt(c, 6)),
+            h('td', { class: 'error', 'data-label': L('thError') }, k === 0 ? '—' : sci(err)),
           ),
         ),
       );
@@ -119,6 +122,7 @@ export function mount(root, ctx) {
   return {
     update(s, changed) {
       controls.sync(s);
+      baseNote.textContent = L('baseShared', { base: s.base });
       if (!changed('at', 'base')) return;
       const inv = defaultInvFreq(PRECISION_ROTARY_DIM, s.base);
       const invF = hfInvFreqF32(PRECISION_ROTARY_DIM, s.base);

@@ -13,7 +13,7 @@ import { formatInteger } from '../../lib/numbers.js';
 
 export function mount(root, ctx) {
   const L = strings(ctx);
-  const controls = createControls(['factor', 'ctx'], ctx, ctx.lesson);
+  const controls = createControls(['factor', 'ctx', 'base'], ctx, ctx.lesson);
   const measureToggle = createRadioGroup({ key: 'measure', values: ['wavelength', 'rotations'], label: L('measure'), app: ctx });
   let current = null;
   const chart = createLineChart({
@@ -32,6 +32,8 @@ export function mount(root, ctx) {
   });
   const info = readout('rope-scaling-readout');
   const summary = h('p', { class: 'rope-scaling-summary' });
+  // the base is lesson-wide: say so beside each chart it redraws
+  const baseNote = h('p', { class: 'note base-shared' });
   const formulas = h(
     'dl',
     { class: 'rope-formulas' },
@@ -41,7 +43,7 @@ export function mount(root, ctx) {
     section(
       L('scalingTitle'),
       ...paragraphs(L('scalingText')),
-      h('div', { class: 'lesson-controls' }, measureToggle.element, controls.element),
+      h('div', { class: 'lesson-controls' }, measureToggle.element, controls.element, baseNote),
       chart.element,
       info,
       summary,
@@ -100,6 +102,7 @@ export function mount(root, ctx) {
   return {
     update(s, changed) {
       controls.sync(s);
+      baseNote.textContent = L('baseShared', { base: s.base });
       measureToggle.sync(s);
       if (changed('factor', 'ctx', 'measure', 'base')) {
         current = draw(s);
