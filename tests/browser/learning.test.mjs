@@ -2,9 +2,9 @@
 // glossary; the first use of each term in the lesson text links to its entry.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { LESSON_IDS as LESSONS } from '../../web/src/lessons/index.js';
 import { launch, openPage, settle } from './helpers.mjs';
 
-const LESSONS = ['attention', 'formula', 'heatmap', 'waves', 'binary', 'embeddings', 'relative', 'pitfalls', 'variants', 'rope'];
 const CJK = /[\u4e00-\u9fff]/;
 let browser;
 before(async () => {

@@ -624,7 +624,7 @@ export default {
     terms: {
       d_model: ['d_model, d', 'The number of dimensions of a token’s vector (the columns of the encoding table).'],
       max_len: ['max_len, len', 'The number of positions in the table (its rows), the longest sequence it covers.'],
-      base: ['base, rope_theta', 'The constant of the frequencies ω_i = base^(−2i/d): 10 000 in the Transformer paper; rope_theta in a model’s config.json.'],
+      base: ['base, rope_theta', 'The constant of the frequencies ω_i = base^(−2i/d): 10,000 in the Transformer paper; rope_theta in a model’s config.json.'],
       r: ['r', 'RoPE’s head size: the dimensions of one attention head’s q and k that are rotated (r/2 pairs).'],
       omega: ['ω_i, ω_j', 'The frequency of pair i (j in RoPE), in radians per position.'],
       lambda: ['λ_i, λ_j', 'The wavelength 2π/ω of a pair: how many positions one full turn takes.'],

@@ -624,7 +624,7 @@ export default {
     terms: {
       d_model: ['d_model, d', '词元向量的维数（编码表的列数）。'],
       max_len: ['max_len, len', '表中的位置数（行数），即它覆盖的最长序列。'],
-      base: ['base, rope_theta', '频率 ω_i = base^(−2i/d) 中的常数：Transformer 论文中为 10 000；模型 config.json 中叫 rope_theta。'],
+      base: ['base, rope_theta', '频率 ω_i = base^(−2i/d) 中的常数：Transformer 论文中为 10,000；模型 config.json 中叫 rope_theta。'],
       r: ['r', 'RoPE 的头大小：一个注意力头的 q 和 k 中被旋转的维数（r/2 对）。'],
       omega: ['ω_i, ω_j', '第 i 对（RoPE 中为第 j 对）的频率，单位为弧度/位置。'],
       lambda: ['λ_i, λ_j', '一对的波长 2π/ω：转一整圈需要多少个位置。'],
