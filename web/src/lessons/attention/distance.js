@@ -35,7 +35,8 @@ export function createDistanceSection(app, { quiz, lesson }) {
     label: t('lessons.attention.chartLabel'),
     onCursor: describe,
     figure: {
-      name: () => `sinpe_attention_distance_d${curves.d}_k0-${curves.span}`,
+      // the encoding's own width (dpos), not the head's d_model
+      name: () => `sinpe_attention_distance_width${curves.d}_k0-${curves.span}`,
       caption: () => t('lessons.attention.chartCaption', { span: curves.span, d: curves.d }),
     },
   });
@@ -67,6 +68,8 @@ export function createDistanceSection(app, { quiz, lesson }) {
         yDomain: [Math.min(-0.2, lo * 1.05), 1.05],
         marks: [{ y: 0 }],
         snap: (x) => Math.round(x),
+        // the caption names what this chart depends on: the encoding width and the largest distance
+        state: { dpos: s.dpos, span: s.span },
       });
       cursor = Math.min(cursor, s.span);
       describe(cursor);
