@@ -251,15 +251,15 @@ describe('lesson 4: binary counting', () => {
     // the bit axis is labelled with bit numbers (most significant on the left), not column indices
     assert.deepEqual(await page.$$eval('.bits-map .axis.x .tick text', (ts) => ts.map((t) => t.textContent)), ['2', '1', '0']);
     // the growth factor quoted is the one of the figure (d = 16): 10000^(2/16) = 3.16
-    assert.match(await page.textContent('.binary-explain'), /3\.16 for d = 16, base 10000/);
+    assert.match(await page.textContent('.binary-explain'), /3\.16 for d = 16, base 10,000/);
     await screenshot(page, 'binary-en');
     // the chart text gives the wavelengths of the columns drawn, for the d shown
     const chartText = () => page.textContent('.lesson-binary');
-    assert.match(await chartText(), /wavelengths 6\.28 and 19\.87 positions for d = 16, base 10000/);
+    assert.match(await chartText(), /wavelengths 6\.28 and 19\.87 positions for d = 16, base 10,000/);
     await page.fill('.lesson-binary input.number[data-key="d"]', '4');
     await page.press('.lesson-binary input.number[data-key="d"]', 'Enter');
     await settle(page);
-    assert.match(await chartText(), /wavelengths 6\.28 and 628\.32 positions for d = 4, base 10000/);
+    assert.match(await chartText(), /wavelengths 6\.28 and 628\.32 positions for d = 4, base 10,000/);
     await commonChecks(page, 'binary', {
       change: (p) => p.fill('input.number[data-key="bits"]', '5').then(() => p.press('input.number[data-key="bits"]', 'Enter')),
       verify: async (p, hash) => {
@@ -468,7 +468,7 @@ describe('lesson 7: pitfalls', () => {
     // the whole tables: 2.31e-4 below 4096 and 3.89e-3 below 65536 (sampling only
     // the middle of each octave reported 2.2e-4 and 3.4e-3)
     const summary = await page.textContent('.error-summary');
-    const m = summary.match(/d = 512, .* reaches (\S+) below position 4\s?096, (\S+) below 65\s?536/);
+    const m = summary.match(/d = 512, .* reaches (\S+) below position 4,?096, (\S+) below 65,536/);
     assert.ok(m, summary);
     const [e4096, e65536] = [numbersIn(m[1])[0], numbersIn(m[2])[0]];
     near(e4096, 2.3e-4, 0.05e-4, 'error below 4096');

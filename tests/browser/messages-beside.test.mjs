@@ -43,6 +43,14 @@ for (const lang of ['en', 'zh']) {
     const state = await page.evaluate(() => window.sinpeSite.state);
     const [min, max] = rangeOf('at', { ...defaultState('rope', lang), ...state });
     assert.equal(state.at, min, 'the value became the smallest allowed');
+    // the page scrolls the message into view once it has redrawn: wait for that state (or time out)
+    await page
+      .waitForFunction(() => {
+        const el = document.querySelector('#lesson .control-at .control-message');
+        const r = el?.getBoundingClientRect();
+        return Boolean(r && r.height > 0 && r.top >= -1 && r.bottom <= window.innerHeight + 1);
+      }, null, { timeout: 5000 })
+      .catch(() => {});
     const message = await besideMessage(page, 'at');
     assert.ok(message.text.length > 0, 'a message beside the box');
     assert.equal(message.live, 'polite');

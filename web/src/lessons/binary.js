@@ -6,6 +6,7 @@ import { createHeatmap, createColorBar } from '../lib/heatmap.js';
 import { colormapLUT, valuesToRGBA } from '../lib/colormap.js';
 import { createLineChart } from '../lib/chart.js';
 import { lessonHeader, section, readout } from '../lib/lesson.js';
+import { formatInteger } from '../lib/numbers.js';
 
 export default {
   id: 'binary',
@@ -101,7 +102,7 @@ export default {
         clear(chartText).append(
           ...paragraphs(
             t('lessons.binary.chartText').map((p) =>
-              p.replace(/\{(\w+)\}/g, (m, k) => String({ b0: CHART_BITS[0], b1: CHART_BITS[1], p0: 2 ** (CHART_BITS[0] + 1), p1: 2 ** (CHART_BITS[1] + 1), c0: c0.column, c1: c1.column, i0: c0.i, i1: c1.i, w0: c0.wavelength, w1: c1.wavelength, d: s.d, base: s.base }[k] ?? m)),
+              p.replace(/\{(\w+)\}/g, (m, k) => String({ b0: CHART_BITS[0], b1: CHART_BITS[1], p0: 2 ** (CHART_BITS[0] + 1), p1: 2 ** (CHART_BITS[1] + 1), c0: c0.column, c1: c1.column, i0: c0.i, i1: c1.i, w0: c0.wavelength, w1: c1.wavelength, d: s.d, base: Number.isInteger(s.base) ? formatInteger(s.base) : s.base }[k] ?? m)),
             ),
           ),
         );
