@@ -286,7 +286,7 @@ if (driver) {
     await check(`the lessons checked by content are in the site's registry`, (expect) => {
       for (const lesson of Object.keys(CONTENT)) expect(LESSON_IDS.includes(lesson), `lesson ${lesson} is not in LESSON_IDS (${LESSON_IDS})`);
       return Object.keys(CONTENT)
-        .map((lesson) => `${lesson} (lesson ${LESSON_IDS.indexOf(lesson) + 1})`)
+        .map((lesson) => `${lesson} (lesson ${LESSON_IDS.indexOf(lesson)}, as the site numbers it)`)
         .join(', ');
     });
     // --all: every other lesson of the registry too, with its defaults (npm run test:webkit)
