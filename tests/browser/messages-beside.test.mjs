@@ -38,6 +38,8 @@ for (const lang of ['en', 'zh']) {
   test(`${lang}: 0 typed into lesson 9's precision position is explained beside the box, with the allowed range`, async () => {
     const page = await openPage(browser.context, `#lesson=rope&lang=${lang}`);
     const box = '.lesson-rope input.number[data-key="at"]';
+    // the page's fonts (Noto Sans SC for 简体中文) change the layout when they arrive: type once they have
+    await page.evaluate(() => document.fonts.ready.then(() => undefined));
     await page.locator(box).scrollIntoViewIfNeeded();
     await typeInto(page, box, '0');
     const state = await page.evaluate(() => window.sinpeSite.state);

@@ -44,8 +44,13 @@ export function renderMessages(messages, ctx) {
     if (slot) {
       slot.textContent = slot.textContent ? `${slot.textContent} ${text}` : text;
       // typed into this control: the message below it must not sit under the fold
-      // (after the redraw queued for this frame, which may move it)
-      if (slot.parentElement.contains(document.activeElement)) requestAnimationFrame(() => slot.scrollIntoView({ block: 'nearest' }));
+      // (after the redraw queued for this frame, which may move it, and again
+      // once the page's fonts have arrived, which move it too: 简体中文's)
+      if (slot.parentElement.contains(document.activeElement)) {
+        const show = () => slot.scrollIntoView({ block: 'nearest' });
+        requestAnimationFrame(show);
+        document.fonts?.ready.then(() => requestAnimationFrame(show));
+      }
     } else unplaced++;
   }
   box.setAttribute('aria-live', unplaced ? 'assertive' : 'off');
