@@ -93,6 +93,16 @@ Sources (the rules below cite them by these tags):
         transformers 4.5x `Gemma3TextModel.__init__` said the same
         (`config.rope_theta = config.rope_local_base_freq; config.rope_scaling =
         {"rope_type": "default"}` for `rotary_emb_local`).
+[MRI]   transformers main `modeling_rope_utils.py`, the M-RoPE section
+        (`get_mrope_index`, `_mrope_index_interleaved_runs`,
+        `get_mrope_vision_positions`, `_mrope_place_positions`,
+        `get_mrope_text_positions`): every Qwen VL model's get_rope_index now
+        wraps it. Read in the search index's stored copy (file id 64056737866;
+        the index names no repository for it). It differs from the older
+        per-model loops ([Q2VL]/[Q25VL]/[Q3VL] get_rope_index, kept as
+        get_rope_index_legacy): after a vision block the position moves on by
+        max(h, w) / merge (not past the block's largest id), padded tokens keep
+        0 (not 1) and the delta counts the unpadded tokens only.
 [Q2CFG] transformers `models/qwen2_vl/configuration_qwen2_vl.py`: `if
         self.rope_scaling["type"] == "mrope": self.rope_scaling["type"] =
         "default"`.
@@ -400,9 +410,11 @@ def usual_path_float16(positions, axes, freqs, attention_factor, fmt):
 # ---------------------------------------------------------------------------
 
 
-def get_rope_index(req):
-    """[Q2VL]/[Q25VL]/[Q3VL] get_rope_index for one row of input_ids: returns
-    (positions (3, n) as Python ints, rope delta).
+def get_rope_index_legacy(req):
+    """[Q2VL]/[Q25VL]/[Q3VL] get_rope_index as each model file wrote it before
+    [MRI] (transformers 4.5x and the stored huggingface/transformers copies
+    cited above), for one row of input_ids: returns (positions (3, n) as Python
+    ints, rope delta). Kept to report where the two readings differ.
 
     Every rule of the three models' loops, in order:
     - without any grid: arange (delta 0), or with an attention mask
@@ -513,6 +525,102 @@ def get_rope_index(req):
         for k, i in enumerate(keep):
             out[a][i] = llm[a][k]
     delta = max(max(a) for a in llm) + 1 - n
+    return out, delta
+
+
+def get_rope_index(req):
+    """[MRI] get_mrope_index with the "interleaved_runs" layout, for one row of
+    input_ids: (positions (3, n) as Python ints, rope delta). `legacy: true`
+    selects get_rope_index_legacy.
+
+    - No grid at all: [MRI] get_mrope_text_positions: `cumsum(mask) - 1`,
+      padded slots 1, delta max + 1 - sum(mask) (arange and 0 without a mask).
+    - Else _mrope_place_positions: padded slots keep 0 (`padded_position=0`);
+      the unpadded tokens are cut into runs of equal mm_token_type_ids (the
+      processor marks image_token_id 1, video_token_id 2, the rest 0);
+    - a text run: arange(len) + current on all three axes; current += len;
+    - an image / video run: the next grid of its kind ([Q3VL] and
+      `timestamped_video_frames`: each video split into t grids of t = 1);
+      get_mrope_vision_positions(current, grid, spatial_merge_size,
+      time_interval): t ids `(arange(t) * time_interval).to(long)` + current,
+      h ids arange(h // m) + current, w ids arange(w // m) + current, in
+      meshgrid "ij" order (t, then h, then w); time_interval =
+      tokens_per_second * int(second_per_grid_t) for a video when the vision
+      config has tokens_per_second (Qwen2.5-VL), else 1;
+      current += max(h, w) // m (the grid's t extent is not counted);
+    - delta = max + 1 - the number of unpadded tokens."""
+    if req.get("legacy"):
+        return get_rope_index_legacy(req)
+    ids = [int(v) for v in req["inputIds"]]
+    n = len(ids)
+    model = req.get("model", "qwen2-vl")
+    merge = int(req.get("spatialMergeSize", 2))
+    image_id, video_id = req.get("imageTokenId"), req.get("videoTokenId")
+    mask = req.get("attentionMask")
+    if req.get("imageGridThw") is None and req.get("videoGridThw") is None:
+        if mask is None:
+            return [list(range(n))] * 3, 0
+        pos, acc = [], 0
+        for m in mask:
+            acc += int(m)
+            pos.append(acc - 1 if int(m) != 0 else 1)
+        return [pos] * 3, max(pos) + 1 - sum(int(m) for m in mask)
+    grids = {1: [list(map(int, g)) for g in req.get("imageGridThw") or []],
+             2: [list(map(int, g)) for g in req.get("videoGridThw") or []]}
+    if model == "qwen3-vl":
+        grids[2] = [[1, h, w] for (t, h, w) in grids[2] for _ in range(t)]
+    used = {1: 0, 2: 0}
+    seconds = list(req.get("secondPerGridTs") or [])
+    used_seconds = 0
+    tokens_per_second = req.get("tokensPerSecond", 2) if model == "qwen2.5-vl" else None
+    keep = [i for i in range(n) if mask is None or int(mask[i]) == 1]
+    types = [1 if ids[i] == image_id else 2 if ids[i] == video_id else 0 for i in keep]
+    runs, k = [], 0
+    while k < len(types):
+        e = k
+        while e < len(types) and types[e] == types[k]:
+            e += 1
+        runs.append((types[k], e - k))
+        k = e
+    cur = 0
+    axes = [[], [], []]
+    for kind, length in runs:
+        if kind == 0:
+            for a in range(3):
+                axes[a] += [cur + q for q in range(length)]
+            cur += length
+            continue
+        if used[kind] >= len(grids[kind]):
+            raise ValueError("more image/video runs than grids (transformers raises StopIteration)")
+        t, h, w = grids[kind][used[kind]]
+        used[kind] += 1
+        if kind == 2 and tokens_per_second is not None:
+            # `iter(second_per_grid_ts)`, else `iter([1] * seq_len)`.
+            if not seconds:
+                second = 1
+            elif used_seconds < len(seconds):
+                second = seconds[used_seconds]
+                used_seconds += 1
+            else:
+                raise ValueError("more videos than second_per_grid_ts (transformers raises StopIteration)")
+            interval = tokens_per_second * int(second)
+        else:
+            interval = 1
+        gt, gh, gw = t, h // merge, w // merge
+        if gt * gh * gw != length:
+            raise ValueError(f"a run of {length} tokens for a grid of {gt * gh * gw} (the ids would not fit the row)")
+        for a_ in range(gt):
+            for b in range(gh):
+                for c in range(gw):
+                    axes[0].append(int(a_ * interval) + cur)
+                    axes[1].append(b + cur)
+                    axes[2].append(c + cur)
+        cur += max(h, w) // merge
+    out = [[0] * n for _ in range(3)]
+    for a in range(3):
+        for q, i in enumerate(keep):
+            out[a][i] = axes[a][q]
+    delta = max(max(a) for a in axes) + 1 - len(keep)
     return out, delta
 
 
@@ -850,8 +958,17 @@ def self_test():
     check("qwen2.5 t ids", pos[0][2:14], [2, 2, 2, 2, 52, 52, 52, 52, 102, 102, 102, 102])
     check("qwen2.5 h ids", pos[1][2:14], [2, 2, 3, 3] * 3)
     check("qwen2.5 w ids", pos[2][2:14], [2, 3, 2, 3] * 3)
-    check("qwen2.5 text after", pos[0][14:], [103, 104, 105, 106, 107])
-    check("qwen2.5 delta", delta, 107 + 1 - len(ids))
+    # [MRI]: the text after moves on by max(4, 4) // 2 = 2 from the block's start.
+    check("qwen2.5 text after", pos[0][14:], [4, 5, 6, 7, 8])
+    check("qwen2.5 delta", delta, 102 + 1 - len(ids))
+    # The older loops: the text after the largest id (the docstring's 101 + 2).
+    legacy, delta = get_rope_index_legacy({"model": "qwen2.5-vl", "inputIds": ids, "videoTokenId": 5,
+                                           "imageTokenId": 4, "visionStartTokenId": 7,
+                                           "videoGridThw": [[3, 4, 4]], "secondPerGridTs": [2.0],
+                                           "tokensPerSecond": 25, "spatialMergeSize": 2})
+    check("legacy video ids", legacy[0][:14], pos[0][:14])
+    check("legacy text after", legacy[0][14:], [103, 104, 105, 106, 107])
+    check("legacy delta", delta, 107 + 1 - len(ids))
     if failures:
         for line in failures:
             print("FAIL " + line)
