@@ -3,17 +3,7 @@
 // definitions, not imported from the site: mulberry32 and FNV-1a for the
 // documented seeds, softmax(QKᵀ/√d)·V for the head, the sinusoidal formula
 // (interleaved sin, cos) and RoPE as rotations of the pairs (i, i + d/2).
-
-export function mulberry32(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let z = state;
-    z = Math.imul(z ^ (z >>> 15), z | 1);
-    z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
-    return ((z ^ (z >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../js/fixtures/random.mjs';
 
 export function fnv1a(word) {
   let hash = 0x811c9dc5;
