@@ -488,6 +488,10 @@ function checkHalfCache(got, answer, dtype, label) {
 }
 
 describe('multi-axis RoPE against the Python reference', () => {
+  test('the reference passes its self-test (roundings, section maps, an index fixed by their definitions)', () => {
+    assert.match(runPython(['--self-test']), /rope_multimodal_reference: self-test passed/);
+  });
+
   test('the cases cover every ropeAxes and the reference answered them', () => {
     const modes = new Set(state.caches.map((c) => c.plan.mode));
     assert.deepEqual([...modes].sort(), ['axial', 'interleaved', 'pixtral', 'sectioned']);
