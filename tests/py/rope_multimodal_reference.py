@@ -797,6 +797,8 @@ def answer_cache(req):
             "roundedError": float(max(np.max(np.abs(exact_c - cos.ravel())), np.max(np.abs(exact_s - sin.ravel())))),
             "usualError": float(max(np.max(np.abs(uc - cos)), np.max(np.abs(us - sin)))),
             "usualDiffers": int(np.count_nonzero(uc.ravel() != exact_c) + np.count_nonzero(us.ravel() != exact_s)),
+            # Per row (token): the usual path's largest error, to report it by position.
+            "usualRowError": np.maximum(np.max(np.abs(uc - cos), axis=1), np.max(np.abs(us - sin), axis=1)).tolist(),
         }
     return out
 
