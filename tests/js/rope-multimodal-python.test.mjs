@@ -526,6 +526,7 @@ describe('multi-axis RoPE against the Python reference', () => {
 
     test(`ropeCacheGrid (${flavour}): patch i·width + j at (row i, column j)`, () => {
       const pe = flavours[flavour];
+      assert.ok(state.grids.length >= 9, `${state.grids.length} grids`);
       for (const g of state.grids) {
         const got = pe.ropeCacheGrid(g.height, g.width, g.plan.rotaryDim, g.plan.options);
         record(`ropeCacheGrid ${g.plan.mode}`, checkCache(got, state.answers[g.request], `${flavour}, ${g.name}`));
@@ -534,6 +535,7 @@ describe('multi-axis RoPE against the Python reference', () => {
 
     test(`applyRope with multi-axis positions (${flavour}): within 5e-7·(|x_a| + |x_b|), pass-through exact`, () => {
       const pe = flavours[flavour];
+      assert.ok(state.rotations.length >= 4 * 3, `${state.rotations.length} rotations`);
       for (const r of state.rotations) {
         const answer = state.answers[r.request];
         const want = decode(answer.y, Float64Array);

@@ -696,6 +696,13 @@ def resolve_config(config):
     """What a model built from this config.json rotates with:
     {layout, mropeSection?, mropeInterleaved, layers?, layerTypes?: {type:
     {ropeType, rotaryDim, headDim, invFreq, attentionFactor}}}."""
+    # Composite configs (Gemma3Config, Qwen2_5_VLConfig, Qwen3VLConfig) build
+    # their language model from `text_config` (`sub_configs`), which holds the
+    # rope keys; the text config's own model_type, else the outer one.
+    if isinstance(config.get("text_config"), dict):
+        inner = dict(config["text_config"])
+        inner.setdefault("model_type", config.get("model_type"))
+        config = inner
     out = {"layout": layout_of(config)}
     scaling = config.get("rope_scaling") or config.get("rope_parameters") or {}
     if isinstance(scaling, dict) and scaling.get("mrope_section") is not None:
