@@ -40,7 +40,8 @@ const UNREACHABLE = new Map([
     `bad_${snake(o.name)}`,
     'a boolean option follows its rule whatever its value; a non-boolean is the package\'s TypeError first',
   ]),
-  ...OPTIONS.filter((o) => !FAMILIES.some((f) => f.entry.required.includes(o.name))).map((o) => [
+  // mropeSection: required by ropeAxes 'sectioned', 'interleaved' and 'axial' (a case below).
+  ...OPTIONS.filter((o) => o.name !== 'mropeSection' && !FAMILIES.some((f) => f.entry.required.includes(o.name))).map((o) => [
     `${snake(o.name)}_missing`,
     'no preset or rope type requires it',
   ]),
@@ -131,6 +132,7 @@ add('bad_dtype', (pe) => pe.prepareRope(8, { dtype: 'fp16' }), 'options.dtype', 
 add('bad_rope_axes', (pe) => pe.ropeCache([1], R, { ropeAxes: 'diagonal', mropeSection: [R / 2] }), 'options.ropeAxes', ['"diagonal"', "'pixtral'"]);
 add('rotary_dim_not_multiple_of_4', (pe) => pe.ropeCacheGrid(2, 2, 6, { ropeAxes: 'pixtral' }), 'rotaryDim', ['got 6', "'pixtral'"]);
 add('rotary_dim_not_multiple_of_4', (pe) => pe.applyRope(new Float32Array(12), [0, 0], 6, { ropeAxes: 'pixtral' }), 'headDim', ['got 6']);
+add('mrope_section_missing', (pe) => pe.ropeCache([1], R, { ropeAxes: 'interleaved' }), 'options.mropeSection', ["'default'"]);
 add('axes_mismatch', (pe) => pe.ropeCacheGrid(2, 2, R), 'positions', ['2 axes per token', 'the plan has 1']);
 add('axes_mismatch', (pe) => pe.ropeCacheGrid(2, 2, R, { mropeSection: [2, 1, 1] }), 'positions', ['the plan has 3']);
 add('freq_factor_order', (pe) => pe.ropeCache([1], 8, { ropeType: 'llama3', lowFreqFactor: 5 }), 'options.lowFreqFactor', ['(5)', '(4)']);
