@@ -17,6 +17,7 @@ import { Engine, optionIndex, statusCode } from './engine.js';
 import { statusError, vocabulary } from './errors.js';
 import { loadModule } from './load.js';
 import { ropeOptionsFromConfig } from './rope-config.js';
+import { getRopeIndex } from './rope-index.js';
 
 const PRESETS = Object.freeze(vocabulary.presets.map((p) => p.name));
 const LAYOUTS = vocabulary.layouts;
@@ -105,7 +106,7 @@ function bindAll(target, names) {
 
 const ENCODER_METHODS = [
   'encode', 'rows', 'table', 'grid2d', 'addTo', 'frequencies', 'heatmap', 'prepare',
-  'ropeFrequencies', 'ropeCache', 'ropeCacheRows', 'applyRope', 'ropeOptionsFromConfig',
+  'ropeFrequencies', 'ropeCache', 'ropeCacheRows', 'applyRope', 'ropeOptionsFromConfig', 'getRopeIndex',
 ];
 
 // Every public call has two phases. The read phase turns everything the
@@ -386,6 +387,10 @@ class Encoder {
   ropeOptionsFromConfig(config) {
     return ropeOptionsFromConfig(config);
   }
+
+  getRopeIndex(inputIds, opts) {
+    return getRopeIndex(inputIds, opts);
+  }
 }
 
 /**
@@ -463,4 +468,5 @@ export {
   ROPE_LAYOUTS as ropeLayouts,
   vocabulary,
   ropeOptionsFromConfig,
+  getRopeIndex,
 };
