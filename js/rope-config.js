@@ -85,6 +85,17 @@ const DEFAULT_THETAS = new Map(
   ['gemma3', 'gemma3_text', 'gemma3n', 'gemma3n_text'].map((t) => [t, { full: 1_000_000, sliding: 10_000 }]),
 );
 
+// Values a config class fills in when its file leaves them out, where they
+// decide the RoPE widths: Gemma3TextConfig's defaults (google/gemma-3-4b-it's
+// text_config names neither head_dim nor num_attention_heads, and its head
+// width is head_dim's 256, not hidden_size / heads).
+const CLASS_DEFAULTS = new Map(
+  ['gemma3', 'gemma3_text'].map((t) => [
+    t,
+    { head_dim: 256, num_attention_heads: 8, hidden_size: 2304, max_position_embeddings: 131_072 },
+  ]),
+);
+
 // Model types whose transformers code rotates interleaved pairs without a
 // rope_interleave key in the file: DeepseekV2 multiplies complex pairs
 // (modeling_deepseek_v2.apply_rotary_emb), DeepseekV3Config defaults
@@ -486,6 +497,9 @@ export function ropeOptionsFromConfig(config) {
     at = 'config.text_config';
   }
   const modelType = typeof config.model_type === 'string' ? config.model_type : outerModelType;
+  for (const [key, value] of Object.entries(CLASS_DEFAULTS.get(modelType) ?? {})) {
+    if (!present(config[key])) config[key] = value;
+  }
 
   const baseHeadDim = headWidth(config, at);
   const layout = layoutOf(config, at, modelType);
