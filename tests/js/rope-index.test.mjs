@@ -67,6 +67,15 @@ describe('getRopeIndex: hand-worked sequences', () => {
     for (const model of ['qwen2-vl', 'qwen2.5-vl', 'qwen3-vl']) check(getRopeIndex(ids, { ...opts, model }), want, -2, model);
   });
 
+  test("the case another port pins against transformers 5.12.1 (mini-sglang's test_get_rope_index_image_compression)", () => {
+    // 2 text, a [1, 4, 4] image (4 tokens after the 2 × 2 merge), 3 text: the text resumes at 2 + max(4, 4) / 2 = 4.
+    const { positions } = getRopeIndex([1, 1, ...rep(999, 4), 2, 2, 2], { imageTokenId: 999, imageGridThw: [[1, 4, 4]] });
+    const axis = (a) => Array.from({ length: 9 }, (_, i) => positions[3 * i + a]);
+    assert.deepEqual(axis(0), [0, 1, 2, 2, 2, 2, 4, 5, 6]);
+    assert.deepEqual(axis(1), [0, 1, 2, 2, 3, 3, 4, 5, 6]);
+    assert.deepEqual(axis(2), [0, 1, 2, 3, 2, 3, 4, 5, 6]);
+  });
+
   test('a wide image: the text after it starts max(h, w) / merge on; spatialMergeSize 1', () => {
     // [1, 2, 6] merged by 2 → 1 × 3 tokens
     const ids = [T, ...rep(I, 3), T];
