@@ -13,7 +13,10 @@ import sinpe, { ropeOptionsFromConfig } from 'sinpe.wasm';
 import { ropeCache as referenceCache } from './rope-reference.mjs';
 
 const CACHE_TOLERANCE = 2.5e-7; // × max(1, att), the README's contract
-const fixture = (name) => JSON.parse(readFileSync(new URL(`./fixtures/configs/${name}`, import.meta.url), 'utf8'));
+const fixture = (name) => {
+  const folder = /^(gemma-3|qwen2-vl|qwen3-vl)/.test(name) ? 'configs-vlm' : 'configs';
+  return JSON.parse(readFileSync(new URL(`./fixtures/${folder}/${name}`, import.meta.url), 'utf8'));
+};
 const clone = (v) => JSON.parse(JSON.stringify(v));
 
 let pe;
