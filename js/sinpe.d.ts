@@ -258,6 +258,9 @@ export interface Encoder {
 
   /** RoPE options from a model's parsed config.json (see {@link ropeOptionsFromConfig}). */
   ropeOptionsFromConfig(config: object): RopeConfig;
+
+  /** M-RoPE position ids of one text + image + video sequence (see {@link getRopeIndex}). */
+  getRopeIndex(inputIds: ArrayLike<number | bigint>, options?: RopeIndexOptions): RopeIndex;
 }
 
 /**
@@ -415,11 +418,60 @@ export interface RopeCache<T extends Float32Array | Uint16Array = Float32Array> 
   attentionFactor: number;
 }
 
-/** What {@link ropeOptionsFromConfig} reads from a config.json. */
-export interface RopeConfig {
+/** One parameter set of a config.json: the head width, the rotary width and the options. */
+export interface RopeLayerConfig {
+  /** The head width (Gemma 4's full-attention layers: global_head_dim). */
   headDim: number;
+  /** The rotated width, for ropeCache / ropeCacheRows / ropeFrequencies and applyRope's options.rotaryDim. */
   rotaryDim: number;
-  options: RopeOptions;
+  /** ropeType and the options it reads; ropeAxes 'interleaved' for Qwen3-VL's mrope_interleaved. */
+  options: RopeOptions & { ropeAxes?: 'interleaved' };
+}
+
+/** What {@link ropeOptionsFromConfig} reads from a config.json. */
+export interface RopeConfig extends RopeLayerConfig {
+  /** The rotation layout: 'interleaved' where the config says so (DeepSeek's rope_interleave), else 'half'. */
+  layout: RopeLayout;
+  /**
+   * One set per attention layer type, when the config has per-layer-type
+   * parameters (Gemma 3's rope_local_base_freq, transformers v5 rope_parameters
+   * keyed by layer type); the top-level fields are full_attention's.
+   */
+  layerTypes?: Record<string, RopeLayerConfig>;
+  /** The layer type of each layer (the config's layer_types, or Gemma 3's sliding_window_pattern). */
+  layers?: string[];
+}
+
+/** Options of {@link getRopeIndex}: the model's token ids and the processor's grids. */
+export interface RopeIndexOptions {
+  /** config.json image_token_id; needed with imageGridThw. */
+  imageTokenId?: number | bigint;
+  /** config.json video_token_id; needed with videoGridThw. */
+  videoTokenId?: number | bigint;
+  /** config.json vision_start_token_id: when given, every image or video run must follow one. */
+  visionStartTokenId?: number | bigint;
+  /** vision_config.spatial_merge_size (2). */
+  spatialMergeSize?: number | bigint;
+  /** The processor's image_grid_thw: [t, h, w] per image, or a flat list of triples. */
+  imageGridThw?: ArrayLike<ArrayLike<number | bigint>> | ArrayLike<number | bigint>;
+  /** The processor's video_grid_thw: [t, h, w] per video, or a flat list of triples. */
+  videoGridThw?: ArrayLike<ArrayLike<number | bigint>> | ArrayLike<number | bigint>;
+  /** Qwen2.5-VL: the processor's second_per_grid_ts, one per video (1 each when absent). */
+  secondPerGridTs?: ArrayLike<number>;
+  /** Qwen2.5-VL: vision_config.tokens_per_second; needed with videos. */
+  tokensPerSecond?: number;
+  /** Whose video layout to follow; needed with videos (images are laid out alike by all three). */
+  model?: 'qwen2-vl' | 'qwen2.5-vl' | 'qwen3-vl';
+  /** 1 for a token, 0 for padding (skipped, left at position 0). */
+  attentionMask?: ArrayLike<number | bigint>;
+}
+
+/** What {@link getRopeIndex} returns. */
+export interface RopeIndex {
+  /** n × 3 positions, token-major: positions[3i + a] is token i's position on axis a (t, h, w). */
+  positions: Float64Array;
+  /** Largest position + 1 − the number of unpadded tokens: what generation adds to later tokens' 1-D positions. */
+  ropeDelta: number;
 }
 
 /**
@@ -484,11 +536,20 @@ export declare const dtypes: readonly Dtype[];
 /** The core's vocabulary. */
 export declare const vocabulary: Vocabulary;
 /**
- * A model's parsed config.json → `{ headDim, rotaryDim, options }` for the
- * RoPE methods: `rope_scaling` (its type under `type` or `rope_type`, with
+ * A model's parsed config.json → `{ headDim, rotaryDim, options, layout }` for
+ * the RoPE methods: `rope_scaling` (its type under `type` or `rope_type`, with
  * `rope_theta` at the top level) or `rope_parameters` (transformers v5),
  * `partial_rotary_factor`, `head_dim`, `max_position_embeddings`,
  * `original_max_position_embeddings` (in the scaling object or at the top
- * level). Throws a TypeError/RangeError naming the config key.
+ * level), `mrope_section` / `mrope_interleaved`, `rope_interleave`; the
+ * `text_config` of a multimodal config; per-layer-type parameters as
+ * `layerTypes` and `layers`. Throws a TypeError/RangeError naming the config key.
  */
 export declare function ropeOptionsFromConfig(config: object): RopeConfig;
+/**
+ * The M-RoPE position ids of one sequence, as transformers' get_rope_index of
+ * Qwen2-VL, Qwen2.5-VL and Qwen3-VL computes them (modeling_rope_utils
+ * get_mrope_index). Throws a TypeError/RangeError naming the argument when the
+ * grids do not match the image and video tokens.
+ */
+export declare function getRopeIndex(inputIds: ArrayLike<number | bigint>, options?: RopeIndexOptions): RopeIndex;

@@ -18,6 +18,7 @@ import { Engine, optionIndex, statusCode } from './engine.js';
 import { statusError, vocabulary } from './errors.js';
 import { loadModule } from './load.js';
 import { ropeOptionsFromConfig } from './rope-config.js';
+import { getRopeIndex } from './rope-index.js';
 
 const PRESETS = Object.freeze(vocabulary.presets.map((p) => p.name));
 const LAYOUTS = vocabulary.layouts;
@@ -140,6 +141,7 @@ function bindAll(target, names) {
 const ENCODER_METHODS = [
   'encode', 'rows', 'table', 'grid2d', 'addTo', 'frequencies', 'heatmap', 'prepare',
   'ropeFrequencies', 'ropeCache', 'ropeCacheRows', 'ropeCacheGrid', 'applyRope', 'prepareRope', 'ropeOptionsFromConfig',
+  'getRopeIndex',
 ];
 
 // Positions of `axes` values per token: their token count, or a RangeError
@@ -426,6 +428,10 @@ class Encoder {
   ropeOptionsFromConfig(config) {
     return ropeOptionsFromConfig(config);
   }
+
+  getRopeIndex(inputIds, opts) {
+    return getRopeIndex(inputIds, opts);
+  }
 }
 
 /**
@@ -634,4 +640,5 @@ export {
   DTYPES as dtypes,
   vocabulary,
   ropeOptionsFromConfig,
+  getRopeIndex,
 };

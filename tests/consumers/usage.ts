@@ -10,6 +10,7 @@ import sinpe, {
   dtypes,
   vocabulary,
   ropeOptionsFromConfig,
+  getRopeIndex,
   type Encoder,
   type Preset,
   type Layout,
@@ -75,6 +76,16 @@ const rotated: Float32Array = pr.apply(new Float32Array(64), [0, 1], 64, { layou
 const prFacts: [number, number, number, Float64Array, Dtype] = [pr.rotaryDim, pr.axes, pr.attentionFactor, pr.frequencies, pr.dtype];
 void [dtype, h16, hb, t32, hr, m, mh, g, gc, hc, rotated, prFacts];
 
+// Per-layer-type parameters, the layout, and M-RoPE position ids.
+const gemma = ropeOptionsFromConfig({ model_type: 'gemma3_text', rope_local_base_freq: 10000, num_hidden_layers: 6 });
+const layout2: RopeLayout = gemma.layout;
+const sliding: number | undefined = gemma.layerTypes?.sliding_attention?.rotaryDim;
+const kinds: string[] | undefined = gemma.layers;
+const index = getRopeIndex(new BigInt64Array([1n, 5n, 5n, 5n, 5n]), { imageTokenId: 5n, imageGridThw: [[1, 4, 4]] });
+const mrope: Float64Array = index.positions;
+const delta: number = pe.getRopeIndex([1, 2, 3]).ropeDelta;
+void [layout2, sliding, kinds, mrope, delta];
+
 // The core's vocabulary, read-only.
 const maxD: number = vocabulary.limits.maxDModel;
 const reads: readonly string[] = vocabulary.presets[0].reads;
@@ -100,6 +111,8 @@ pe.heapBytes();
 pe.ropeCache([0], 8, { ropeType: 'ntk' });
 // @ts-expect-error: RoPE layouts are 'half' | 'interleaved'
 pe.applyRope(new Float32Array(8), [0], 8, { layout: 'concat' });
+// @ts-expect-error: getRopeIndex's model is one of the three Qwen vision-language families
+getRopeIndex([1], { model: 'llava' });
 // @ts-expect-error: a chunk is a Float32Array view
 enc.chunks(0, 1, (view: Float64Array) => void view);
 // @ts-expect-error: a half-precision result is a Uint16Array
