@@ -15,12 +15,14 @@
 // (SINPE_PYTHON, else Debian's /usr/bin/python3, else python3 on PATH).
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, existsSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, readdirSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import sinpe, { ropeOptionsFromConfig, getRopeIndex } from 'sinpe.wasm';
 import { mulberry32, rotaryInput } from './fixtures/random.mjs';
 
+const here = dirname(fileURLToPath(import.meta.url));
 const ROOT = process.env.SINPE_REPO_ROOT;
 const PYTHON = process.env.SINPE_PYTHON ?? (existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3');
 const FULL = process.env.FULL === '1';
@@ -296,6 +298,18 @@ const CONFIGS = [
   },
 ];
 
+// Published config.json files: the vision-language ones (Gemma 3's sparse
+// text_config, Qwen2-VL, Qwen3-VL) and DeepSeek-V3 (rope_interleave, yarn).
+function publishedConfigs() {
+  const dir = join(here, 'fixtures', 'configs-vlm');
+  const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+  assert.ok(files.length >= 3, `${files.length} files in fixtures/configs-vlm`);
+  return [...files.map((f) => join(dir, f)), join(here, 'fixtures', 'configs', 'deepseek-v3.json')].map((path) => ({
+    name: `published ${path.slice(path.lastIndexOf('/') + 1)}`,
+    config: JSON.parse(readFileSync(path, 'utf8')),
+  }));
+}
+
 // ---------------------------------------------------------------------------
 // Running the reference
 // ---------------------------------------------------------------------------
@@ -407,7 +421,8 @@ before(async () => {
     c.request = add({ kind: 'ropeIndex', name: c.name, inputIds: c.inputIds, ...c.opts });
     c.legacyRequest = add({ kind: 'ropeIndex', name: c.name, inputIds: c.inputIds, ...c.opts, legacy: true });
   }
-  for (const c of CONFIGS) c.request = add({ kind: 'config', name: c.name, config: c.config });
+  state.configs = [...CONFIGS, ...publishedConfigs()];
+  for (const c of state.configs) c.request = add({ kind: 'config', name: c.name, config: c.config });
 
   const started = Date.now();
   state.answers = JSON.parse(runPython(['--json', '-'], JSON.stringify(requests)));
@@ -755,7 +770,7 @@ describe('ropeOptionsFromConfig: layer types, layout and multimodal keys against
     test(`every layer type's frequencies and attention factor (${flavour})`, () => {
       const pe = flavours[flavour];
       let compared = 0;
-      for (const c of CONFIGS) {
+      for (const c of state.configs) {
         const answer = state.answers[c.request];
         const mapped = ropeOptionsFromConfig(c.config);
         assert.equal(mapped.layout ?? 'half', answer.layout, `${c.name}: layout`);
@@ -789,7 +804,7 @@ describe('ropeOptionsFromConfig: layer types, layout and multimodal keys against
           check(mapped, answer, `${flavour}, ${c.name}`);
         }
       }
-      assert.ok(compared >= CONFIGS.length, `${compared} layer types compared`);
+      assert.ok(compared >= state.configs.length, `${compared} layer types compared`);
     });
   }
 });

@@ -703,6 +703,10 @@ def resolve_config(config):
         inner = dict(config["text_config"])
         inner.setdefault("model_type", config.get("model_type"))
         config = inner
+    if config.get("model_type") in GEMMA3_TYPES:
+        # [G3] Gemma3TextConfig's class defaults fill what a sparse file leaves
+        # out: `head_dim: int = 256`, `num_hidden_layers: int = 26`.
+        config = {"head_dim": 256, "num_hidden_layers": 26, **config}
     out = {"layout": layout_of(config)}
     scaling = config.get("rope_scaling") or config.get("rope_parameters") or {}
     if isinstance(scaling, dict) and scaling.get("mrope_section") is not None:
