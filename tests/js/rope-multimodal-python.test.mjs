@@ -165,7 +165,7 @@ function halfCases() {
   const subnormal16 = [2 ** -20, 1e-6, 3e-7, 2 ** -24, 1.5 * 2 ** -25, 6e-5];
   const subnormalBf16 = [1e-39, 3e-40, 2 ** -133, 1.5 * 2 ** -134, 1e-45];
   cases.push({ name: 'subnormal sines', rotaryDim: 8, options: { base: 10000 }, config: { head_dim: 8, rope_theta: 10000 }, positions: [...subnormal16, ...subnormalBf16] });
-  for (const att of [1 + 2 ** -11, 1 + 3 * 2 ** -11, 1 + 2 ** -8, 1 + 3 * 2 ** -8, 1 + 2 ** -11 + 2 ** -30]) {
+  for (const att of [1 + 2 ** -11, 1 + 3 * 2 ** -11, 1 + 2 ** -8, 1 + 3 * 2 ** -8, 1 + 2 ** -11 + 2 ** -30, 1 + 2 ** -8 + 2 ** -30]) {
     const config = {
       head_dim: 8,
       max_position_embeddings: 8192,
@@ -673,7 +673,10 @@ describe('float16 and bfloat16 output: one rounding of the float64 value', () =>
         [1 + 3 * 2 ** -11, 'float16', 0x3c02],
         [1 + 2 ** -8, 'bfloat16', 0x3f80],
         [1 + 3 * 2 ** -8, 'bfloat16', 0x3f82],
+        // Just above a midpoint by less than float32 can hold: a rounding
+        // through float32 first would land on the tie and round down.
         [1 + 2 ** -11 + 2 ** -30, 'float16', 0x3c01],
+        [1 + 2 ** -8 + 2 ** -30, 'bfloat16', 0x3f81],
       ];
       for (const [att, dtype, bits] of expect) {
         const h = state.half.find((c) => c.name === `tie: attention factor ${att}`);
