@@ -711,8 +711,10 @@ def resolve_config(config):
     scaling = config.get("rope_scaling") or config.get("rope_parameters") or {}
     if isinstance(scaling, dict) and scaling.get("mrope_section") is not None:
         out["mropeSection"] = [int(s) for s in scaling["mrope_section"]]
-        # [Q3VL] the text rotary always interleaves; the config flag says so.
-        out["mropeInterleaved"] = bool(scaling.get("mrope_interleaved", False))
+        # [Q3VL] Qwen3VLTextRotaryEmbedding.forward calls apply_interleaved_mrope
+        # whatever the file says; published files also say mrope_interleaved.
+        qwen3 = str(config.get("model_type", "")).startswith("qwen3_vl")
+        out["mropeInterleaved"] = bool(scaling.get("mrope_interleaved", False)) or qwen3
     layers = layer_types_of(config)
     if layers is not None:
         out["layers"] = layers
