@@ -279,6 +279,20 @@ const CONFIGS = [
       rope_parameters: { full_attention: { rope_type: 'linear', factor: 2, rope_theta: 1e6 }, sliding_attention: { rope_type: 'default' } },
     },
   },
+  {
+    name: 'gemma-4 style: proportional full layers over global_head_dim, default sliding layers',
+    config: {
+      model_type: 'gemma4_text',
+      head_dim: 256,
+      global_head_dim: 512,
+      num_hidden_layers: 6,
+      layer_types: ['sliding_attention', 'sliding_attention', 'sliding_attention', 'sliding_attention', 'sliding_attention', 'full_attention'],
+      rope_parameters: {
+        sliding_attention: { rope_type: 'default', rope_theta: 10000 },
+        full_attention: { rope_type: 'proportional', rope_theta: 1000000, partial_rotary_factor: 0.25 },
+      },
+    },
+  },
   { name: 'deepseek rope_interleave true', config: { model_type: 'deepseek_v3', qk_rope_head_dim: 64, rope_theta: 10000, rope_interleave: true } },
   { name: 'deepseek rope_interleave false', config: { model_type: 'deepseek_v3', qk_rope_head_dim: 64, rope_theta: 10000, rope_interleave: false } },
   { name: 'deepseek_v3 without rope_interleave (the config class defaults to true)', config: { model_type: 'deepseek_v3', qk_rope_head_dim: 64, rope_theta: 10000 } },
@@ -805,8 +819,10 @@ describe('ropeOptionsFromConfig: layer types, layout and multimodal keys against
           assert.equal(entry.rotaryDim, want.rotaryDim, `${label}: rotaryDim`);
           const inv = pe.ropeFrequencies(entry.rotaryDim, entry.options);
           assert.equal(inv.length, want.invFreq.length, `${label}: frequency count`);
+          if (want.headDim !== undefined && entry.headDim !== undefined) assert.equal(entry.headDim, want.headDim, `${label}: headDim`);
           want.invFreq.forEach((f, j) => {
-            const e = Math.abs(inv[j] - f) / f;
+            // A pair that does not turn (proportional) has frequency 0 exactly.
+            const e = f === 0 ? (inv[j] === 0 ? 0 : Infinity) : Math.abs(inv[j] - f) / f;
             if (!(e <= FREQUENCY_TOLERANCE)) assert.fail(`${label}: inv[${j}] = ${inv[j]}, reference ${f}`);
             record('ropeOptionsFromConfig per layer type: inv_j (relative)', e);
           });

@@ -103,6 +103,13 @@ Sources (the rules below cite them by these tags):
         get_rope_index_legacy): after a vision block the position moves on by
         max(h, w) / merge (not past the block's largest id), padded tokens keep
         0 (not 1) and the delta counts the unpadded tokens only.
+[RU5M]  the same modeling_rope_utils.py copy as [MRI]:
+        `_compute_proportional_rope_parameters` (Gemma 4's full-attention
+        layers).
+[GEMMA4] transformers `models/gemma4/modeling_gemma4.py`
+        `Gemma4TextRotaryEmbedding.__init__`: proportional RoPE is initialised
+        with `head_dim_key="global_head_dim"` (read in several stored copies
+        that quote it; the model file itself was not in the index).
 [Q2CFG] transformers `models/qwen2_vl/configuration_qwen2_vl.py`: `if
         self.rope_scaling["type"] == "mrope": self.rope_scaling["type"] =
         "default"`.
@@ -684,6 +691,23 @@ def per_layer_params(config):
     return out
 
 
+def compute_proportional(params, head_dim):
+    """[RU5M] _compute_proportional_rope_parameters: `rope_angles =
+    int(rope_proportion * head_dim // 2)`; `inv_freq_rotated = 1.0 / (base **
+    (torch.arange(0, 2 * rope_angles, 2) / head_dim))`; `head_dim // 2 -
+    rope_angles` zeros after it; `inv_freq /= factor` (`factor` default 1.0);
+    attention factor 1.0. The frequencies span the whole head (rotary dim =
+    head_dim); the zero ones do not turn."""
+    base = float(params["rope_theta"])
+    factor = float(params.get("factor", 1.0))
+    prf = params.get("partial_rotary_factor", 1.0)
+    prf = 1.0 if prf is None else prf
+    rope_angles = int(prf * head_dim // 2)
+    rotated = 1.0 / (base ** (np.arange(0, 2 * rope_angles, 2, dtype=np.float64) / float(head_dim)))
+    inv = np.concatenate([rotated, np.zeros(head_dim // 2 - rope_angles)]) / factor
+    return inv, 1.0
+
+
 def layout_of(config):
     """[DSV3] rope_interleave (DeepseekV3Config default True) -> 'interleaved'."""
     flag = config.get("rope_interleave")
@@ -723,9 +747,17 @@ def resolve_config(config):
         out["layerTypes"] = {}
         for layer_type, p in per.items():
             # Evaluate with the text reference: a config whose only rope dict is p.
-            flat = {k: v for k, v in config.items() if k not in ("rope_scaling", "rope_parameters", "rope_theta")}
-            flat["rope_parameters"] = p
-            rope_type, head_dim, dim, inv, att = rope_reference.rope_from_config(flat)
+            if p["rope_type"] == "proportional":
+                # [GEMMA4] Gemma4TextRotaryEmbedding passes
+                # head_dim_key="global_head_dim" for the full-attention layers.
+                key = "global_head_dim" if layer_type == "full_attention" and config.get("global_head_dim") else None
+                head_dim = int(config[key]) if key else rope_reference.head_dim_of(config)
+                inv, att = compute_proportional(p, head_dim)
+                rope_type, dim = "proportional", head_dim
+            else:
+                flat = {k: v for k, v in config.items() if k not in ("rope_scaling", "rope_parameters", "rope_theta")}
+                flat["rope_parameters"] = p
+                rope_type, head_dim, dim, inv, att = rope_reference.rope_from_config(flat)
             out["layerTypes"][layer_type] = {
                 "ropeType": rope_type,
                 "headDim": head_dim,
