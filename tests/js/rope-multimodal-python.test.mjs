@@ -456,8 +456,14 @@ after(() => {
       `(${state.pythonSeconds ?? '?'} s of Python); largest errors:\n  ${lines.join('\n  ')}\n  ${extras.join('\n  ')}`,
   );
   if (process.env.SINPE_SUMMARY && forms.length) {
-    const short = forms.map((f) => `${f} ${worst[f].toExponential(1)}`).join(', ');
-    appendFileSync(process.env.SINPE_SUMMARY, `rope multimodal vs Python reference: ${short}\n`);
+    const most = (prefix) => Math.max(...forms.filter((f) => f.startsWith(prefix)).map((f) => worst[f])).toExponential(1);
+    appendFileSync(
+      process.env.SINPE_SUMMARY,
+      `rope multimodal vs Python reference: caches ${most('ropeCache')}, applyRope ${most('applyRope')}·(|x_a|+|x_b|), ` +
+        `prepared ${most('prepareRope.')}; float16/bfloat16 bit-exact (usual path below 131072: ` +
+        `${most('float16 cache: usual path at')} / ${most('bfloat16 cache: usual path at')}); ` +
+        `getRopeIndex exact; per-layer-type inv_j ${most('ropeOptionsFromConfig')}\n`,
+    );
   }
 });
 
