@@ -425,7 +425,7 @@ export interface RopeLayerConfig {
   /** The rotated width, for ropeCache / ropeCacheRows / ropeFrequencies and applyRope's options.rotaryDim. */
   rotaryDim: number;
   /** ropeType and the options it reads; ropeAxes 'interleaved' for Qwen3-VL's mrope_interleaved. */
-  options: RopeOptions & { ropeAxes?: 'interleaved' };
+  options: RopeOptions;
 }
 
 /** What {@link ropeOptionsFromConfig} reads from a config.json. */
