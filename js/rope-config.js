@@ -235,6 +235,12 @@ function headWidth(config, at) {
 // DeepseekV3's apply_rotary_pos_emb_interleave gathers the pairs into halves
 // before rotating, so its rotated vector lists the same pairs in half order;
 // dot products, which is what attention uses, are the same.
+// Model types whose text rotary embedding interleaves the M-RoPE axes
+// whatever mrope_interleaved says (Qwen3VLTextRotaryEmbedding.forward calls
+// apply_interleaved_mrope unconditionally; Qwen3-VL-MoE's is generated from
+// it).
+const INTERLEAVED_MROPE_MODELS = new Set(['qwen3_vl', 'qwen3_vl_text', 'qwen3_vl_moe', 'qwen3_vl_moe_text']);
+
 function layoutOf(config, at, modelType) {
   if (present(config.rope_interleave)) {
     return booleanAt(config.rope_interleave, `${at}.rope_interleave`) ? ROPE_LAYOUT_INTERLEAVED : ROPE_LAYOUT_HALF;
@@ -507,8 +513,15 @@ export function ropeOptionsFromConfig(config) {
   const layers = layerList(config, at, gemmaStyle);
   const found = parameterSets(config, at, layers, modelType, gemmaStyle);
 
+  const resolve = (set, headDim) => {
+    const read = resolveSet(config, at, set, headDim);
+    if (INTERLEAVED_MROPE_MODELS.has(modelType) && read.options.mropeSection !== undefined) {
+      read.options.ropeAxes = ROPE_AXES_INTERLEAVED;
+    }
+    return read;
+  };
   if (!found.perType) {
-    const read = resolveSet(config, at, found.set, baseHeadDim);
+    const read = resolve(found.set, baseHeadDim);
     return { ...read, layout, ...(layers ? { layers } : {}) };
   }
 
@@ -521,7 +534,7 @@ export function ropeOptionsFromConfig(config) {
   const layerTypes = {};
   for (const [type, set] of found.sets) {
     const headDim = type === FULL_ATTENTION && globalHeadDim !== undefined ? globalHeadDim : baseHeadDim;
-    layerTypes[type] = resolveSet(config, at, set, headDim);
+    layerTypes[type] = resolve(set, headDim);
   }
   const names = Object.keys(layerTypes);
   const main =

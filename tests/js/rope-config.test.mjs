@@ -259,11 +259,14 @@ describe('ropeOptionsFromConfig: multimodal RoPE keys', () => {
       options: { ropeType: 'default', base: 5e6, mropeSection: [24, 20, 20], ropeAxes: 'interleaved' },
       layout: 'half',
     });
-    // The same under v5's name for the object; mrope_interleaved false is the sectioned layout.
+    // The same under v5's name for the object. Qwen3VLTextRotaryEmbedding interleaves whatever
+    // mrope_interleaved says; another model type with mrope_interleaved false is sectioned.
     const v5 = fixture('qwen3-vl-8b-instruct.json');
     v5.text_config.rope_parameters = { ...v5.text_config.rope_scaling, rope_theta: 5000000, mrope_interleaved: false };
     delete v5.text_config.rope_scaling;
     delete v5.text_config.rope_theta;
+    assert.deepEqual(read(v5).options, { ropeType: 'default', base: 5e6, mropeSection: [24, 20, 20], ropeAxes: 'interleaved' });
+    v5.text_config.model_type = 'qwen2_vl_text';
     assert.deepEqual(read(v5).options, { ropeType: 'default', base: 5e6, mropeSection: [24, 20, 20] });
   });
   test('text_config wins over top-level keys (PreTrainedConfig.get_text_config)', () => {

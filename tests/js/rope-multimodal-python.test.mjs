@@ -230,6 +230,11 @@ function indexCases() {
 // Configs with per-layer-type parameters, layouts and multimodal keys.
 const CONFIGS = [
   {
+    // Qwen3VLTextRotaryEmbedding interleaves whether or not the file says so
+    name: 'qwen3_vl_text without mrope_interleaved',
+    config: { model_type: 'qwen3_vl_text', head_dim: 128, rope_theta: 5000000, rope_scaling: { rope_type: 'default', mrope_section: [24, 20, 20] } },
+  },
+  {
     name: 'gemma-3 (transformers 4.5x file: rope_scaling + rope_local_base_freq + sliding_window_pattern)',
     config: {
       model_type: 'gemma3_text',
@@ -788,26 +793,7 @@ describe('getRopeIndex against the reference (transformers get_mrope_index)', ()
   });
 });
 
-// Configs where the package and the reference disagree today, run and
-// reported as todo (each message names the difference); move a case into
-// CONFIGS once the package follows the reference.
-const DISAGREEING_CONFIGS = [
-  {
-    name: 'qwen3_vl_text without mrope_interleaved (Qwen3VLTextRotaryEmbedding interleaves unconditionally)',
-    config: { model_type: 'qwen3_vl_text', head_dim: 128, rope_theta: 5000000, rope_scaling: { rope_type: 'default', mrope_section: [24, 20, 20] } },
-  },
-];
-
 describe('ropeOptionsFromConfig: layer types, layout and multimodal keys against the reference', () => {
-  test('known disagreements (todo until the package follows transformers)', { todo: true }, () => {
-    const answers = JSON.parse(runPython(['--json', '-'], JSON.stringify(DISAGREEING_CONFIGS.map((c) => ({ kind: 'config', name: c.name, config: c.config })))));
-    DISAGREEING_CONFIGS.forEach((c, i) => {
-      const mapped = ropeOptionsFromConfig(c.config);
-      const want = answers[i].mropeInterleaved ? 'interleaved' : 'sectioned';
-      assert.equal(mapped.options.ropeAxes ?? 'sectioned', want, `${c.name}: ropeAxes`);
-    });
-  });
-
   for (const flavour of ['simd', 'baseline']) {
     test(`every layer type's frequencies and attention factor (${flavour})`, () => {
       const pe = flavours[flavour];
