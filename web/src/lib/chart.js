@@ -51,6 +51,11 @@ export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = fa
     key,
     info: figure,
     state: () => last?.state,
+    // the on-screen drawing the export serialises, and its plot rectangle
+    screen: () => {
+      const width = Number(svg.getAttribute('width'));
+      return { svg, width, height, plot: { x: margin.left, y: margin.top, w: width - margin.left - margin.right, h: height - margin.top - margin.bottom } };
+    },
     plot: () =>
       last && {
         kind: 'lines',

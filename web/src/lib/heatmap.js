@@ -5,14 +5,14 @@ import { axisBottom, axisLeft } from 'd3-axis';
 import { scaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
 import { h, svgEl } from './dom.js';
-import { fullInt } from './figure/layout.js';
+import { fullInt } from './figure/names.js';
 import { paintMeans } from './boxfilter.js';
 
 // one 2-D context for measuring tick labels, shared by every heatmap
 const textContext = document.createElement('canvas').getContext('2d');
 
 /**
- * createHeatmap(options) → { element, canvas, draw(frame), setCursor(col,row), cursor }
+ * createHeatmap(options) → { element, canvas, draw(frame), pixels, setCursor(col,row), cursor }
  * options: xLabel, yLabel (strings), label (accessible name), filteredNote (shown under the plot
  * while it shows box-filtered means), xTickFormat(column) → tick text
  * (default: the column number), onCursor(col, row) called
@@ -44,16 +44,20 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
   let image = null;
   let frame = { columns: 1, rows: 1, x0: 0, y0: 0 };
   const cursor = { col: -1, row: -1 };
-  // What the figure export draws (lib/figure.js): the cells as last drawn and
-  // their colour scale (frame.scale: { cmap, vmin, vmax, label }, if the
-  // lesson gave one). figure: { caption(state), name(state) } from the lesson, optional;
-  // key: the figure's name within its lesson (file names).
+  // What the figure export (lib/figure/) copies: these axes, the cells as last drawn and their
+  // colour scale (frame.scale); figure: { caption(state), name(state) }; key: the file name part.
   element.figureSource = {
     label,
     key,
     info: figure,
     scale: () => frame.scale,
     state: () => frame.state,
+    screen: () => {
+      if (!geometry.width) measure();
+      layoutAxes();
+      const g = geometry;
+      return { svg, width: g.width, height: g.height, plot: { x: g.left + g.borderLeft, y: g.top + g.borderTop, w: g.innerWidth, h: g.innerHeight } };
+    },
     plot: () => {
       const whole = frame.full?.();
       return {
@@ -79,7 +83,7 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
   function measure() {
     const box = frameEl.getBoundingClientRect();
     const pbox = plot.getBoundingClientRect();
-    Object.assign(geometry, { width: box.width, height: box.height, left: pbox.left - box.left, top: pbox.top - box.top, plotWidth: pbox.width, plotHeight: pbox.height, innerWidth: plot.clientWidth, innerHeight: plot.clientHeight });
+    Object.assign(geometry, { width: box.width, height: box.height, left: pbox.left - box.left, top: pbox.top - box.top, plotWidth: pbox.width, plotHeight: pbox.height, innerWidth: plot.clientWidth, innerHeight: plot.clientHeight, borderLeft: plot.clientLeft, borderTop: plot.clientTop });
     if (!frameEl.style.paddingLeft) geometry.basePadding = parseFloat(getComputedStyle(frameEl).paddingLeft) || 0;
     const tick = svg.querySelector('.tick text');
     if (tick) {
@@ -240,15 +244,6 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
     if (note) note.hidden = false;
   }
 
-  /** A canvas holding exactly the current frame (for PNG export). */
-  function snapshot() {
-    if (trimTimer) {
-      clearTimeout(trimTimer);
-      trim();
-    }
-    return canvas;
-  }
-
   function setCursor(col, row, notify = true) {
     cursor.col = Math.min(frame.columns - 1, Math.max(0, col));
     cursor.row = Math.min(frame.rows - 1, Math.max(0, row));
@@ -329,7 +324,6 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
     canvas,
     draw,
     pixels,
-    snapshot,
     setCursor,
     cursor,
     get frame() {
