@@ -448,6 +448,8 @@ export default {
       markContext: 'original context L = {ctx}',
       markTarget: 's · L = {target}',
       markOneTurn: 'one turn',
+      threshold: { llama3High: 'llama3 L/h_f = {value}', llama3Low: 'llama3 L/l_f = {value}', yarnLow: 'YaRN ℓ = {value}', yarnHigh: 'YaRN h = {value}' },
+      thresholdTurns: { llama3High: 'llama3 h_f = {value} turns', llama3Low: 'llama3 l_f = {value} turns' },
       type: { default: 'default', linear: 'linear (position interpolation)', dynamic: 'dynamic NTK', yarn: 'YaRN', llama3: 'llama3' },
       typeText: {
         default: 'The frequencies of the trained model, unchanged.',

@@ -448,6 +448,8 @@ export default {
       markContext: '原上下文 L = {ctx}',
       markTarget: 's · L = {target}',
       markOneTurn: '一圈',
+      threshold: { llama3High: 'llama3 L/h_f = {value}', llama3Low: 'llama3 L/l_f = {value}', yarnLow: 'YaRN ℓ = {value}', yarnHigh: 'YaRN h = {value}' },
+      thresholdTurns: { llama3High: 'llama3 h_f = {value} 圈', llama3Low: 'llama3 l_f = {value} 圈' },
       type: { default: 'default（不缩放）', linear: 'linear（位置插值）', dynamic: '动态 NTK', yarn: 'YaRN', llama3: 'llama3' },
       typeText: {
         default: '训练时的频率，不做改变。',

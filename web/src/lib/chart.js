@@ -100,18 +100,23 @@ export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = fa
     });
     ly.textContent = last.yLabel ?? yLabel;
     gy.append(ly);
-    for (const mark of last.marks ?? []) {
+    const [xa, xb] = last.xDomain;
+    let vertical = 0;
+    // a vertical mark beyond the x range is not drawn (its line would leave the plot)
+    for (const mark of (last.marks ?? []).filter((m) => m.x === undefined || (m.x >= Math.min(xa, xb) && m.x <= Math.max(xa, xb)))) {
       const attrs =
         mark.y !== undefined
           ? { x1: margin.left, x2: width - margin.right, y1: y(mark.y), y2: y(mark.y) }
           : { x1: x(mark.x), x2: x(mark.x), y1: margin.top, y2: height - margin.bottom };
-      svg.append(svgEl('line', { class: `chart-mark ${mark.className ?? ''}`, ...attrs }));
+      svg.append(svgEl('line', { class: `chart-mark ${mark.className ?? ''}`, ...attrs, ...(mark.threshold ? { 'data-threshold': mark.threshold } : {}) }));
       if (mark.label) {
         const t = svgEl('text', {
           class: 'chart-mark-label',
           x: mark.y !== undefined ? width - margin.right - 4 : x(mark.x) + 4,
-          y: mark.y !== undefined ? y(mark.y) - 4 : margin.top + 12,
+          // labels of vertical marks step down, so two near marks keep both labels readable
+          y: mark.y !== undefined ? y(mark.y) - 4 : margin.top + 12 + 13 * vertical++,
           'text-anchor': mark.y !== undefined ? 'end' : 'start',
+          ...(mark.threshold ? { 'data-threshold': mark.threshold } : {}),
         });
         t.textContent = mark.label;
         svg.append(t);
