@@ -78,6 +78,24 @@ const omega = (i, d, base = 10000) => base ** ((-2 * i) / d);
 const concatValue = (p, c, d) => (c < d / 2 ? Math.sin(p * omega(c, d)) : Math.cos(p * omega(c - d / 2, d)));
 const interleavedValue = (p, c, d) => (c % 2 === 0 ? Math.sin(p * omega(c >> 1, d)) : Math.cos(p * omega(c >> 1, d)));
 
+// PE[p, 2i] = sin(p·base^(−2i/d)), PE[p, 2i+1] = cos(…) (interleaved), and its mean over the cells
+// image pixel (x, y) of a width × height plot covers, fractional cells weighted
+const peValue = (p, col, d, base) => (col % 2 === 0 ? Math.sin : Math.cos)(p * Math.pow(base, (-2 * Math.floor(col / 2)) / d));
+function boxMean(x, y, width, height, columns, rows, d, base) {
+  const [c0, c1] = [(x * columns) / width, ((x + 1) * columns) / width];
+  const [r0, r1] = [(y * rows) / height, ((y + 1) * rows) / height];
+  let [sum, area] = [0, 0];
+  for (let r = Math.floor(r0); r < Math.ceil(r1); r++) {
+    const wr = Math.min(r1, r + 1) - Math.max(r0, r);
+    for (let c = Math.floor(c0); c < Math.ceil(c1); c++) {
+      const w = wr * (Math.min(c1, c + 1) - Math.max(c0, c));
+      sum += w * peValue(r, c, d, base);
+      area += w;
+    }
+  }
+  return sum / area;
+}
+
 describe('figure exports', () => {
   test('every heatmap and chart of every lesson has SVG and PNG figure buttons', async () => {
     const page = await openPage(browser.context, '#lesson=formula');
@@ -145,6 +163,28 @@ describe('figure exports', () => {
     // white paper, whatever the page's theme
     const paper = await pngPixels(page, png.bytes, [[2, 2]]);
     assert.deepEqual(paper[0], [255, 255, 255]);
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
+  test('a PNG of fewer pixels than cells (2048 × 4096) shows the box-filtered means, not a moiré', async () => {
+    const [d, rows, base] = [2048, 4096, 10000];
+    const page = await openPage(browser.context, `#lesson=heatmap&d=${d}&len=${rows}&layout=interleaved&base=${base}&cmap=rdbu`);
+    const png = await download(page, '.lesson-heatmap figure.heatmap .export-figure-png');
+    const [px, py, pw, ph] = rect(pngChunks(png.bytes).text['sinpe:plot']);
+    const [width, height] = [Math.round(pw), Math.round(ph)];
+    assert.ok(width < d && height < rows, `the plot (${width} × ${height} image pixels) has fewer pixels than cells`);
+    const points = [];
+    for (let y = 4; y < height - 4; y += 41) for (let x = 4; x < width - 4; x += 67) points.push([x, y]);
+    const got = await pngPixels(page, png.bytes, points.map(([x, y]) => [px + x + 0.5, py + y + 0.5]));
+    const errors = points.map(([x, y], k) => {
+      const want = expectedColor('rdbu', boxMean(x, y, width, height, d, rows, d, base));
+      return Math.max(...got[k].map((c, j) => Math.abs(c - want[j])));
+    });
+    errors.sort((a, b) => a - b);
+    const [median, p95] = [errors[Math.floor(errors.length / 2)], errors[Math.floor(errors.length * 0.95)]];
+    assert.ok(errors.length > 300, `${errors.length} pixels compared`);
+    assert.ok(median <= 6 && p95 <= 30, `PNG vs box-filtered float64: median ${median}, 95th percentile ${p95} (per-channel error of 0–255)`);
     assert.deepEqual(page.problems, []);
     await page.close();
   });

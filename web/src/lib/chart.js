@@ -7,6 +7,7 @@ import { schemeTableau10 } from 'd3-scale-chromatic';
 import { select } from 'd3-selection';
 import { line } from 'd3-shape';
 import { h, svgEl } from './dom.js';
+import { recordDraw } from './probe.js';
 
 export const SERIES_COLORS = schemeTableau10;
 
@@ -174,9 +175,11 @@ export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = fa
     element,
     svg,
     draw(data) {
+      const t0 = performance.now();
       last = data;
       if (cursorX !== null && data.snap) cursorX = data.snap(cursorX);
       render();
+      recordDraw(key ?? label, t0);
     },
     /** Moves the cursor to x; with notify, tells onCursor as a pointer move would. */
     setCursor(v, notify = false) {

@@ -7,6 +7,7 @@ import { select } from 'd3-selection';
 import { h, svgEl } from './dom.js';
 import { fullInt } from './figure/names.js';
 import { paintMeans } from './boxfilter.js';
+import { recordDraw } from './probe.js';
 
 // one 2-D context for measuring tick labels, shared by every heatmap
 const textContext = document.createElement('canvas').getContext('2d');
@@ -58,6 +59,8 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
       const g = geometry;
       return { svg, width: g.width, height: g.height, plot: { x: g.left + g.borderLeft, y: g.top + g.borderTop, w: g.innerWidth, h: g.innerHeight } };
     },
+    // a PNG of fewer pixels than cells gets the box-filtered means, as the page shows them
+    means: (w, h) => (frame.values && frame.scale && (frame.columns > w || frame.rows * (frame.rowStep ?? 1) > h) ? paintMeans(document.createElement('canvas'), frame, w, h) : null),
     plot: () => {
       const whole = frame.full?.();
       return {
@@ -161,8 +164,7 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
     } else cursorRect.classList.remove('visible');
   }
 
-  // One ImageData per size, over a shared buffer that only grows: dragging a
-  // size slider then allocates nothing per frame.
+  // One ImageData per size, over a shared buffer that only grows (a drag allocates nothing per frame).
   let pool = new ArrayBuffer(0);
   function imageFor(columns, rows) {
     const bytes = columns * rows * 4;
@@ -203,6 +205,7 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
   }
 
   function draw(next) {
+    const t0 = performance.now();
     frame = next;
     if (canvas.width < next.columns || canvas.height < next.rows) {
       canvas.width = Math.max(canvas.width, next.columns);
@@ -220,6 +223,7 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
     clearTimeout(filterTimer);
     if (!display.hidden && shown?.frame !== frame) hideMeans();
     filterTimer = setTimeout(filterDisplay, 120);
+    recordDraw(key ?? label, t0);
   }
   let filterTimer = 0;
   function hideMeans() {

@@ -93,10 +93,11 @@ function drawnSeries(svg) {
 
 /**
  * The export of a figure element (its figureSource) with spec { title, caption,
- * plot, colorbar } from lib/figure/caption.js. Returns { svg (element), width,
+ * plot, colorbar } from lib/figure/caption.js; scale: the image pixels per CSS
+ * pixel of the PNG it becomes (0: an SVG file). Returns { svg (element), width,
  * height, plot: {x, y, w, h}, colorbar: {x, y, w, h} | null } in CSS pixels.
  */
-export function composeFigure(element, spec) {
+export function composeFigure(element, spec, { scale = 0 } = {}) {
   const screen = element.figureSource.screen();
   const root = svgEl('svg', { 'font-family': FIGURE_FONT });
   const body = [];
@@ -105,9 +106,14 @@ export function composeFigure(element, spec) {
   setAll(drawing, { x: PAD, y: top, width: screen.width, height: screen.height, viewBox: `0 0 ${screen.width} ${screen.height}`, overflow: 'visible' });
   const plot = { x: PAD + screen.plot.x, y: top + screen.plot.y, w: screen.plot.w, h: screen.plot.h };
   if (spec.plot.kind === 'heatmap') {
-    // the cells of the whole frame, where the page shows them, under the page's axes
-    const image = svgEl('image', { x: plot.x, y: plot.y, width: plot.w, height: plot.h, preserveAspectRatio: 'none', 'image-rendering': 'pixelated', 'data-columns': spec.plot.columns, 'data-rows': spec.plot.rows });
-    image.setAttribute('href', cellsURL(spec.plot));
+    // The cells of the whole frame, where the page shows them, under the page's axes: one
+    // image pixel per cell in an SVG (the data, for a viewer to zoom into); a PNG of fewer
+    // pixels than cells gets each pixel's mean, as the page shows it (no moiré).
+    const means = scale ? element.figureSource.means?.(Math.round(plot.w * scale), Math.round(plot.h * scale)) : null;
+    const image = svgEl('image', { x: plot.x, y: plot.y, width: plot.w, height: plot.h, preserveAspectRatio: 'none', 'data-columns': spec.plot.columns, 'data-rows': spec.plot.rows });
+    if (means) image.setAttribute('data-filtered', `${means.width}x${means.height}`);
+    else image.setAttribute('image-rendering', 'pixelated');
+    image.setAttribute('href', means ? means.toDataURL('image/png') : cellsURL(spec.plot));
     body.push(image);
   }
   body.push(drawing);

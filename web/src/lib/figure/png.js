@@ -74,7 +74,7 @@ export async function figurePNG(element, spec, scale = PNG_SCALE) {
     const all = [spec.title, spec.caption, spec.plot.xLabel, spec.plot.yLabel, spec.colorbar?.label].filter(Boolean).join(' ');
     await Promise.allSettled([document.fonts.load(`13px ${FIGURE_FONT}`, all)]);
   }
-  const figure = composeFigure(element, spec);
+  const figure = composeFigure(element, spec, { scale });
   const source = new XMLSerializer().serializeToString(figure.svg);
   const url = URL.createObjectURL(new Blob([source], { type: 'image/svg+xml' }));
   const image = new Image();
