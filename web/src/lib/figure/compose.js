@@ -22,7 +22,7 @@ const LIGHT = [
   ['.axis-label', { fill: INK, 'font-size': 12, 'text-anchor': 'middle' }],
   ['.chart-line', { fill: 'none', 'stroke-width': 2, 'stroke-linejoin': 'round' }],
   ['.chart-mark', { stroke: MUTED, 'stroke-width': 1, 'stroke-dasharray': '4 3' }],
-  ['.chart-mark-label', { fill: MUTED, 'font-size': 11 }],
+  ['.chart-mark-label', { fill: MUTED, 'font-size': 11, stroke: '#ffffff', 'stroke-width': 3, 'stroke-linejoin': 'round', 'paint-order': 'stroke' }],
 ];
 
 function setAll(el, attrs) {
