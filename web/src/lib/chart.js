@@ -111,12 +111,15 @@ export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = fa
           : { x1: x(mark.x), x2: x(mark.x), y1: margin.top, y2: height - margin.bottom };
       svg.append(svgEl('line', { class: `chart-mark ${mark.className ?? ''}`, ...attrs, ...(mark.threshold ? { 'data-threshold': mark.threshold } : {}) }));
       if (mark.label) {
+        // a vertical mark's label sits right of its line, or left of it where it would leave
+        // the plot (its width estimated at 6.5 px a character of the 11 px labels: no layout read)
+        const flip = mark.y === undefined && x(mark.x) + 4 + 6.5 * mark.label.length > width - margin.right;
         const t = svgEl('text', {
           class: 'chart-mark-label',
-          x: mark.y !== undefined ? width - margin.right - 4 : x(mark.x) + 4,
+          x: mark.y !== undefined ? width - margin.right - 4 : x(mark.x) + (flip ? -4 : 4),
           // labels of vertical marks step down, so two near marks keep both labels readable
           y: mark.y !== undefined ? y(mark.y) - 4 : margin.top + 12 + 13 * vertical++,
-          'text-anchor': mark.y !== undefined ? 'end' : 'start',
+          'text-anchor': mark.y !== undefined || flip ? 'end' : 'start',
           ...(mark.threshold ? { 'data-threshold': mark.threshold } : {}),
         });
         t.textContent = mark.label;

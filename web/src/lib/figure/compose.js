@@ -135,7 +135,7 @@ export function composeFigure(element, spec, { scale = 0 } = {}) {
     for (const [selector, attrs] of LIGHT.slice(0, 3)) [axis, ...axis.querySelectorAll('*')].filter((el) => el.matches(selector)).forEach((el) => setAll(el, attrs));
     body.push(axis);
     right = Math.max(right, x + w + labelWidth);
-    y += 4 + BAR.height + 24;
+    y += 4 + BAR.height + 30;
   } else if (spec.plot.kind === 'lines') {
     // the legend: each series' line as drawn (colour, dash) and its name, in rows
     let lx = plot.x;
