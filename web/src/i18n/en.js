@@ -449,6 +449,7 @@ export default {
       markTarget: 's · L = {target}',
       markOneTurn: 'one turn',
       threshold: { llama3High: 'llama3 L/h_f = {value}', llama3Low: 'llama3 L/l_f = {value}', yarnLow: 'YaRN ℓ = {value}', yarnHigh: 'YaRN h = {value}' },
+      partsJoin: '; ',
       thresholdTurns: { llama3High: 'llama3 h_f = {value} turns', llama3Low: 'llama3 l_f = {value} turns' },
       type: { default: 'default', linear: 'linear (position interpolation)', dynamic: 'dynamic NTK', yarn: 'YaRN', llama3: 'llama3' },
       typeText: {

@@ -449,6 +449,7 @@ export default {
       markTarget: 's · L = {target}',
       markOneTurn: '一圈',
       threshold: { llama3High: 'llama3 L/h_f = {value}', llama3Low: 'llama3 L/l_f = {value}', yarnLow: 'YaRN ℓ = {value}', yarnHigh: 'YaRN h = {value}' },
+      partsJoin: '；',
       thresholdTurns: { llama3High: 'llama3 h_f = {value} 圈', llama3Low: 'llama3 l_f = {value} 圈' },
       type: { default: 'default（不缩放）', linear: 'linear（位置插值）', dynamic: '动态 NTK', yarn: 'YaRN', llama3: 'llama3' },
       typeText: {

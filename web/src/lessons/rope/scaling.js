@@ -100,7 +100,7 @@ export function mount(root, ctx) {
       const inv = current.curves[type][pair];
       return L('scalingValue', { name: L(`type.${type}`), wavelength: wavelengthText((2 * Math.PI) / inv), rotations: fmt((s.ctx * inv) / (2 * Math.PI), 3) });
     });
-    info.textContent = L('scalingReadout', { j: pair, values: parts.join('; ') });
+    info.textContent = L('scalingReadout', { j: pair, values: parts.join(L('partsJoin')) });
   }
 
   return {
