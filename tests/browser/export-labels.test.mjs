@@ -33,15 +33,14 @@ function parseSVG(page, source, cells = []) {
   return page.evaluate(
     async ({ source, cells }) => {
       const doc = new DOMParser().parseFromString(source, 'image/svg+xml');
-      const bar = doc.querySelector('image[data-role="colorbar"]');
-      let ticks = [];
-      if (bar) {
-        const right = Number(bar.getAttribute('x')) + Number(bar.getAttribute('width'));
-        ticks = [...doc.querySelectorAll('text')]
-          .filter((t) => Number(t.getAttribute('x')) > right && !t.getAttribute('transform'))
-          .map((t) => Number(t.textContent.replace('−', '-')))
-          .filter(Number.isFinite);
-      }
+      // the colour bar's ticks: the page's colour bar axis, drawn under the bar
+      const ticks = [...doc.querySelectorAll('[data-role="colorbar-axis"] .tick text')].map((t) => Number(t.textContent.replace('−', '-'))).filter(Number.isFinite);
+      // the marks of the plot: curves, reference lines, axis ticks (not the colour bar's)
+      const marks = {
+        lines: [...doc.querySelectorAll('path.chart-line')].map((p) => p.getAttribute('d')),
+        refs: [...doc.querySelectorAll('line.chart-mark')].map((l) => ['x1', 'y1', 'x2', 'y2'].map((a) => l.getAttribute(a)).join(',')),
+        ticks: [...doc.querySelectorAll('.tick text')].filter((t) => !t.closest('[data-role="colorbar-axis"]')).map((t) => t.textContent),
+      };
       let picked = [];
       if (cells.length) {
         const image = [...doc.querySelectorAll('image')].find((i) => !i.getAttribute('data-role'));
@@ -57,6 +56,7 @@ function parseSVG(page, source, cells = []) {
         title: doc.querySelector('svg > title')?.textContent ?? '',
         caption: doc.querySelector('svg > desc')?.textContent ?? '',
         ticks,
+        marks,
         cells: picked,
       };
     },
@@ -72,8 +72,14 @@ async function exportAll(page, lesson) {
     const figure = figures.nth(i);
     if (!(await figure.isVisible())) continue;
     const preset = await figure.evaluate((f) => f.closest('[data-preset]')?.dataset.preset ?? null);
+    // the marks the page shows, read from the page's own drawing
+    const screen = await figure.evaluate((f) => ({
+      lines: [...f.querySelectorAll('path.chart-line:not(.chart-legend *)')].map((p) => p.getAttribute('d')),
+      refs: [...f.querySelectorAll('line.chart-mark')].map((l) => ['x1', 'y1', 'x2', 'y2'].map((a) => l.getAttribute(a)).join(',')),
+      ticks: [...f.querySelectorAll(':is(.chart-svg, .heatmap-axes) .tick text')].map((t) => t.textContent),
+    }));
     const { name, text } = await download(page, figure.locator(':scope > .figure-buttons .export-figure-svg'));
-    out.push({ name, preset, ...(await parseSVG(page, text)) });
+    out.push({ name, preset, screen, ...(await parseSVG(page, text)) });
   }
   return out;
 }
@@ -122,6 +128,9 @@ describe('export labels', () => {
             }
             assert.ok(f.caption.includes(`${presetLabel}${preset}`), `${where}: the caption names the card's preset: ${f.caption}`);
           }
+          // the export is the page's drawing: the same curves (path data), reference lines and axis ticks
+          assert.ok(f.screen.ticks.length >= 4, `${where}: the page's figure has axis ticks`);
+          assert.deepEqual(f.marks, f.screen, `${where}: the export's marks are the page's`);
           // a heatmap's colour bar has its ticks (its range is checked on the pitfalls map below)
           if (f.name.includes('rows')) assert.ok(f.ticks.length >= 2, `${where}: colour bar ticks ${f.ticks}`);
         }

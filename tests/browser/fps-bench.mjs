@@ -1,6 +1,11 @@
 // Benchmark (not a test; it asserts nothing about time): how fast the lesson
 // site repaints in headless Chromium.
 //
+// 0. Every lesson opened N times at its defaults (a fresh page each time):
+//    the first render's duration (every section computing and drawing its
+//    figures, main.js's render) and each figure's first draw (its d3 or canvas
+//    work, window.sinpeSite.figures); medians over the N loads. The update
+//    time of each figure is its draw during the keyboard steps of part 1.
 // 1. Every lesson at the largest sizes its controls allow (from the lesson
 //    registry's limits): each slider of the lesson's control panel is focused
 //    and stepped with the arrow keys, alternately right and left. A step's
@@ -13,7 +18,7 @@
 //    move changes the slider by one step; renders ≈ inputs means no value
 //    change was dropped.
 //
-// Usage: npm run bench:site [-- --steps 8] [-- --lessons formula,waves]
+// Usage: npm run bench:site [-- --steps 8] [-- --loads 5] [-- --lessons formula,waves]
 // Builds the site if needed and serves a private copy of it (or measures SITE_URL).
 import { launch, serveBuiltSite } from './helpers.mjs';
 import { LESSONS } from '../../web/src/lessons/index.js';
@@ -24,6 +29,7 @@ const arg = (name, fallback) => {
   return i > 0 ? process.argv[i + 1] : fallback;
 };
 const STEPS = Number(arg('steps', 8)); // key presses per slider
+const LOADS = Number(arg('loads', 5)); // fresh loads per lesson (part 0)
 const ONLY = arg('lessons', '')?.split(',').filter(Boolean);
 
 // SITE_URL: measure a site served elsewhere (say an older build, for a before/after table)
@@ -51,6 +57,8 @@ function largest(lesson) {
 
 const browser = await launch({ viewport: { width: 1280, height: 900 } });
 const keyboard = [];
+const firsts = [];
+const figureUpdates = new Map(); // lesson → figure → [ms]
 const drags = [];
 let simd;
 try {
@@ -59,6 +67,34 @@ try {
   await page.waitForSelector('html[data-ready="true"]');
   simd = await page.evaluate(() => window.sinpeSite.simd);
   console.log(`SIMD: ${simd}`);
+
+  // ---- 0. first render of every lesson, N fresh loads ----
+  for (const lesson of LESSONS) {
+    if (ONLY.length && !ONLY.includes(lesson.id)) continue;
+    const renders = [];
+    const draws = new Map();
+    for (let n = 0; n < LOADS; n++) {
+      await page.goto('about:blank');
+      await page.goto(`${site}#lesson=${lesson.id}&lang=en`);
+      await page.waitForSelector('html[data-ready="true"]');
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const { first, figures } = await page.evaluate(() => {
+        const [r] = window.sinpeSite.renders;
+        return { first: r, figures: window.sinpeSite.figures.filter((f) => r && f.time >= r.time && f.time <= r.time + r.duration) };
+      });
+      if (first) renders.push(first.duration);
+      const seen = new Set();
+      for (const f of figures) {
+        // a figure drawn twice in one render counts its first draw
+        if (seen.has(f.name)) continue;
+        seen.add(f.name);
+        draws.set(f.name, [...(draws.get(f.name) ?? []), f.ms]);
+      }
+    }
+    const row = { lesson: lesson.id, loads: renders.length, firstRenderMs: round(median(renders)), figures: [...draws].map(([name, ms]) => ({ name, firstDrawMs: +median(ms).toFixed(2) })) };
+    firsts.push(row);
+    console.log(row.lesson, row.firstRenderMs, row.figures.length, 'figures');
+  }
 
   // ---- 1. keyboard steps, every lesson ----
   for (const lesson of LESSONS) {
@@ -98,6 +134,10 @@ try {
         const after = await page.evaluate(() => window.sinpeSite.state);
         if (after[key] === before[key]) continue; // at the end of its range: nothing to draw
         if (Number.isFinite(ms)) times.push(ms);
+        // each figure's draw in this step
+        const drawn = await page.evaluate(() => window.sinpeSite.figures.filter((f) => f.time >= window.benchStep.t0));
+        const perFigure = figureUpdates.get(lesson.id) ?? figureUpdates.set(lesson.id, new Map()).get(lesson.id);
+        for (const f of drawn) perFigure.set(f.name, [...(perFigure.get(f.name) ?? []), f.ms]);
       }
       if (times.length) {
         perSlider.push({ key, median: median(times) });
@@ -162,6 +202,18 @@ try {
   await served.close();
 }
 
+console.log(`\nfirst render and figure draws, headless Chromium (SIMD ${simd}), defaults, median of ${LOADS} fresh loads; update = the figure's draw during the keyboard steps below (largest sizes)`);
+console.log('lesson | first render (ms) | figure | first draw (ms) | update draw (ms, steps)');
+for (const r of firsts) {
+  const updates = figureUpdates.get(r.lesson) ?? new Map();
+  const names = [...new Set([...r.figures.map((f) => f.name), ...updates.keys()])];
+  if (!names.length) console.log(`${r.lesson} | ${r.firstRenderMs} | — | — | —`);
+  names.forEach((name, i) => {
+    const first = r.figures.find((f) => f.name === name)?.firstDrawMs ?? '—';
+    const u = updates.get(name);
+    console.log(`${i ? '' : r.lesson} | ${i ? '' : r.firstRenderMs} | ${name} | ${first} | ${u ? `${median(u).toFixed(2)} (${u.length})` : '—'}`);
+  });
+}
 console.log(`\nkeyboard step → repaint, headless Chromium (SIMD ${simd}), ${STEPS} steps per slider; goal 50 ms`);
 console.log('lesson | sizes | steps | median repaint (ms) | slowest slider (median ms)');
 for (const r of keyboard) console.log(`${r.lesson} | ${r.hash.replace(/^#lesson=\w+&?/, '') || 'defaults'} | ${r.steps} | ${r.medianMs} | ${r.slowest}`);

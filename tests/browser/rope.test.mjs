@@ -241,7 +241,7 @@ describe('lesson 9: RoPE', () => {
     const svg = readFileSync(await dl.path(), 'utf8');
     const desc = svg.match(/<desc>([^<]*)<\/desc>/)[1];
     for (const part of [/r = 128/, /base 500,000/, /s = 8/, /L = 8192/]) assert.match(desc, part);
-    assert.equal((svg.match(/<path /g) ?? []).length, 5, 'five methods');
+    assert.equal((svg.match(/<path [^>]*class="chart-line"/g) ?? []).length, 5, 'five methods');
     // turns within L: switching the measure relabels the axis
     await page.check('input[data-key="measure"][value="rotations"]');
     await settle(page);

@@ -1,8 +1,12 @@
 // Screenshots of every lesson for a person to look at (not a test): both
 // languages, light and dark, desktop (1280 px) and phone (360 px), whole
-// pages, into build/screenshots/review-<lesson>-<lang>-<scheme>-<device>.png.
+// pages, into build/screenshots/review-<lesson>-<lang>-<scheme>-<device>.png;
+// and, from the dark desktop pages, every figure's PNG export (always light)
+// as build/screenshots/export-<lesson>-<lang>-<file name>.
 // Usage: node tests/browser/screenshots.mjs [--lessons formula,heatmap]
-import { launch, screenshot, serveBuiltSite } from './helpers.mjs';
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { launch, screenshot, serveBuiltSite, screenshotDir } from './helpers.mjs';
 import { LESSONS } from '../../web/src/lessons/index.js';
 
 const i = process.argv.indexOf('--lessons');
@@ -23,6 +27,14 @@ try {
             await page.goto(`${served.url}#lesson=${id}&lang=${lang}`);
             await page.waitForSelector('html[data-ready="true"]');
             await screenshot(page, `review-${id}-${lang}-${colorScheme}-${device}`);
+            if (device === 'desktop' && colorScheme === 'dark') {
+              const buttons = page.locator('article.lesson figure:is(.heatmap, .chart) > .figure-buttons .export-figure-png');
+              for (let k = 0; k < (await buttons.count()); k++) {
+                if (!(await buttons.nth(k).isVisible())) continue;
+                const [dl] = await Promise.all([page.waitForEvent('download'), buttons.nth(k).click()]);
+                copyFileSync(await dl.path(), join(screenshotDir, `export-${id}-${lang}-${dl.suggestedFilename()}`));
+              }
+            }
             for (const p of page.problems) console.log(`${id} ${lang} ${colorScheme} ${device}: ${p}`);
             problems += page.problems.length;
             await page.close();

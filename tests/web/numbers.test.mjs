@@ -9,7 +9,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatInteger, formatSignificant, pageLang } from '../../web/src/lib/numbers.js';
-import { fullInt } from '../../web/src/lib/figure/layout.js';
+import { fullInt } from '../../web/src/lib/figure/names.js';
 import en from '../../web/src/i18n/en.js';
 import zh from '../../web/src/i18n/zh.js';
 

@@ -10,6 +10,7 @@ import { h, clear } from './lib/dom.js';
 import { createControls } from './lib/controls.js';
 import { formatInteger } from './lib/numbers.js';
 import { attachFigureExports } from './lib/figure/buttons.js';
+import { figureDraws } from './lib/probe.js';
 import { attachGuide } from './lessons/guide.js';
 import en from './i18n/en.js';
 import zh from './i18n/zh.js';
@@ -296,7 +297,7 @@ function lessonContext(lesson, controlsElement) {
 }
 
 // A read-only probe for the browser tests and the FPS benchmark.
-const siteProbe = { renders: [], get state() { return { ...state }; } };
+const siteProbe = { renders: [], figures: figureDraws, get state() { return { ...state }; } };
 Object.defineProperty(window, 'sinpeSite', { value: siteProbe });
 
 /**

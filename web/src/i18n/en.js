@@ -409,7 +409,7 @@ export default {
       checkText: [
         'Attention scores a query $q$ at position $p$ against a key $k$ at position $p + m$ by their dot product. Rotating both, the score depends only on how far apart they are: turning $q$ by $p\\,\\omega_j$ and $k$ by $(p+m)\\,\\omega_j$ leaves the angle between them at $m\\,\\omega_j$, whatever $p$ is. (Here $m$ is the offset and $k$ the key vector.)',
         'The chart computes the score with the package’s `applyRope` for every $p$ from 0 to 255, with the offset $m$ fixed. For contrast, the dashed line adds the sinusoidal table of lesson 1 to the same $q$ and $k$ instead: that score wanders with $p$.',
-        'Why the dashed line wanders although lesson 6 showed that $PE(p)\\cdot PE(p+m)$ depends only on $m$: the added score has four terms, $\\langle q + PE(p),\\, k + PE(p+m)\\rangle = \\langle q, k\\rangle + \\langle q, PE(p+m)\\rangle + \\langle PE(p), k\\rangle + \\langle PE(p), PE(p+m)\\rangle$. The first depends on no position and the last only on $m$ (lesson 6’s result). The two middle ones, the **cross terms**, pair the content of one token with the position of the other; they change with $p$ itself, and they are what moves the dashed line. Lesson 6 looked at the encodings alone, without $q$ and $k$, so it had no cross terms; RoPE has none either, because it rotates $q$ and $k$ instead of adding to them.',
+        'Why the dashed line wanders although lesson 6 showed that $PE(p)\\cdot PE(p+m)$ depends only on $m$: the added score has four terms, $\\langle q + PE(p),\\, k + PE(p+m)\\rangle$ $= \\langle q, k\\rangle + \\langle q, PE(p+m)\\rangle$ $+ \\langle PE(p), k\\rangle + \\langle PE(p), PE(p+m)\\rangle$. The first depends on no position and the last only on $m$ (lesson 6’s result). The two middle ones, the **cross terms**, pair the content of one token with the position of the other; they change with $p$ itself, and they are what moves the dashed line. Lesson 6 looked at the encodings alone, without $q$ and $k$, so it had no cross terms; RoPE has none either, because it rotates $q$ and $k$ instead of adding to them.',
       ],
       checkLabel: 'Score of a rotated query and key at a fixed offset, against the query position',
       axisP: 'query position p',
@@ -448,6 +448,9 @@ export default {
       markContext: 'original context L = {ctx}',
       markTarget: 's · L = {target}',
       markOneTurn: 'one turn',
+      threshold: { llama3High: 'llama3 L/h_f = {value}', llama3Low: 'llama3 L/l_f = {value}', yarnLow: 'YaRN ℓ = {value}', yarnHigh: 'YaRN h = {value}' },
+      partsJoin: '; ',
+      thresholdTurns: { llama3High: 'llama3 h_f = {value} turns', llama3Low: 'llama3 l_f = {value} turns' },
       type: { default: 'default', linear: 'linear (position interpolation)', dynamic: 'dynamic NTK', yarn: 'YaRN', llama3: 'llama3' },
       typeText: {
         default: 'The frequencies of the trained model, unchanged.',

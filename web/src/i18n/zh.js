@@ -409,7 +409,7 @@ export default {
       checkText: [
         '注意力用点积给位置 $p$ 的 query $q$ 和位置 $p + m$ 的 key $k$ 打分。两者都旋转以后，分数只取决于它们相隔多远：$q$ 转 $p\\,\\omega_j$，$k$ 转 $(p+m)\\,\\omega_j$，两者之间的夹角总是差 $m\\,\\omega_j$，与 $p$ 无关。（这里 $m$ 是偏移，$k$ 是 key 向量。）',
         '图中用程序包的 `applyRope` 对 $p$ 从 0 到 255 逐一计算分数，偏移 $m$ 固定。作为对照，虚线把第 1 课的正弦编码表加到同样的 $q$ 和 $k$ 上：这个分数会随 $p$ 起伏。',
-        '第 6 课说明了 $PE(p)\\cdot PE(p+m)$ 只取决于 $m$，为什么虚线还会起伏？相加后的分数有四项：$\\langle q + PE(p),\\, k + PE(p+m)\\rangle = \\langle q, k\\rangle + \\langle q, PE(p+m)\\rangle + \\langle PE(p), k\\rangle + \\langle PE(p), PE(p+m)\\rangle$。第一项与位置无关，最后一项只取决于 $m$（第 6 课的结论）。中间两项是**交叉项**，把一个词元的内容和另一个词元的位置配在一起；它们随 $p$ 本身变化，虚线的起伏正来自它们。第 6 课只看编码本身，没有 $q$ 和 $k$，所以没有交叉项；RoPE 也没有，因为它旋转 $q$ 和 $k$，而不是往上面加东西。',
+        '第 6 课说明了 $PE(p)\\cdot PE(p+m)$ 只取决于 $m$，为什么虚线还会起伏？相加后的分数有四项：$\\langle q + PE(p),\\, k + PE(p+m)\\rangle$ $= \\langle q, k\\rangle + \\langle q, PE(p+m)\\rangle$ $+ \\langle PE(p), k\\rangle + \\langle PE(p), PE(p+m)\\rangle$。第一项与位置无关，最后一项只取决于 $m$（第 6 课的结论）。中间两项是**交叉项**，把一个词元的内容和另一个词元的位置配在一起；它们随 $p$ 本身变化，虚线的起伏正来自它们。第 6 课只看编码本身，没有 $q$ 和 $k$，所以没有交叉项；RoPE 也没有，因为它旋转 $q$ 和 $k$，而不是往上面加东西。',
       ],
       checkLabel: '固定偏移下，旋转后的 query 与 key 的分数随 query 位置的变化',
       axisP: 'query 的位置 p',
@@ -448,6 +448,9 @@ export default {
       markContext: '原上下文 L = {ctx}',
       markTarget: 's · L = {target}',
       markOneTurn: '一圈',
+      threshold: { llama3High: 'llama3 L/h_f = {value}', llama3Low: 'llama3 L/l_f = {value}', yarnLow: 'YaRN ℓ = {value}', yarnHigh: 'YaRN h = {value}' },
+      partsJoin: '；',
+      thresholdTurns: { llama3High: 'llama3 h_f = {value} 圈', llama3Low: 'llama3 l_f = {value} 圈' },
       type: { default: 'default（不缩放）', linear: 'linear（位置插值）', dynamic: '动态 NTK', yarn: 'YaRN', llama3: 'llama3' },
       typeText: {
         default: '训练时的频率，不做改变。',

@@ -8,7 +8,7 @@ import { createRadioGroup, createExportBar } from '../lib/controls.js';
 import { lessonHeader, section, readout } from '../lib/lesson.js';
 import { columnInfo } from '../model/layout.js';
 import { downloadCSV, downloadNpy, toCSV } from '../lib/export.js';
-import { rowRangeName } from '../lib/figure/layout.js';
+import { rowRangeName } from '../lib/figure/names.js';
 import { LAYOUTS, MAX_POSITION } from '../model/fields.js';
 import { WAVELENGTH } from '../lib/maths/sinusoidal.js';
 import { formatInteger } from '../lib/numbers.js';

@@ -88,7 +88,7 @@ export default {
       const { s, table } = current;
       const position = Math.min(s.len - 1, Math.max(0, p));
       const parts = s.cols.map((c) => t('lessons.waves.colValue', { column: c, value: fmt(table[position * s.d + c], 4) }));
-      curveInfo.textContent = t('lessons.waves.readoutPosition', { position, values: parts.join('; ') });
+      curveInfo.textContent = t('lessons.waves.readoutPosition', { position, values: parts.join(t('lessons.waves.curvesJoin')) });
     }
 
     function describeFrequency(i) {

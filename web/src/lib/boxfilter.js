@@ -57,6 +57,7 @@ export function boxFilter(values, columns, rows, width, height) {
 /**
  * Paints a heatmap frame's box-filtered values into `display` at width × height device
  * pixels (at most one pixel per cell): frame.values() → { data, rows }, frame.scale's colormap.
+ * Returns display.
  */
 export function paintMeans(display, frame, width, height) {
   const { data, rows } = frame.values();
@@ -67,4 +68,5 @@ export function paintMeans(display, frame, width, height) {
   display.height = hgt;
   const rgba = valuesToRGBA(mean, frame.scale.cmap, frame.scale.vmin, frame.scale.vmax);
   display.getContext('2d', { alpha: false }).putImageData(new ImageData(rgba, w, hgt), 0, 0);
+  return display;
 }

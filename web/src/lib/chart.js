@@ -7,6 +7,7 @@ import { schemeTableau10 } from 'd3-scale-chromatic';
 import { select } from 'd3-selection';
 import { line } from 'd3-shape';
 import { h, svgEl } from './dom.js';
+import { recordDraw } from './probe.js';
 
 export const SERIES_COLORS = schemeTableau10;
 
@@ -51,6 +52,11 @@ export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = fa
     key,
     info: figure,
     state: () => last?.state,
+    // the on-screen drawing the export serialises, and its plot rectangle
+    screen: () => {
+      const width = Number(svg.getAttribute('width'));
+      return { svg, width, height, plot: { x: margin.left, y: margin.top, w: width - margin.left - margin.right, h: height - margin.top - margin.bottom } };
+    },
     plot: () =>
       last && {
         kind: 'lines',
@@ -95,18 +101,26 @@ export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = fa
     });
     ly.textContent = last.yLabel ?? yLabel;
     gy.append(ly);
-    for (const mark of last.marks ?? []) {
+    const [xa, xb] = last.xDomain;
+    let vertical = 0;
+    // a vertical mark beyond the x range is not drawn (its line would leave the plot)
+    for (const mark of (last.marks ?? []).filter((m) => m.x === undefined || (m.x >= Math.min(xa, xb) && m.x <= Math.max(xa, xb)))) {
       const attrs =
         mark.y !== undefined
           ? { x1: margin.left, x2: width - margin.right, y1: y(mark.y), y2: y(mark.y) }
           : { x1: x(mark.x), x2: x(mark.x), y1: margin.top, y2: height - margin.bottom };
-      svg.append(svgEl('line', { class: `chart-mark ${mark.className ?? ''}`, ...attrs }));
+      svg.append(svgEl('line', { class: `chart-mark ${mark.className ?? ''}`, ...attrs, ...(mark.threshold ? { 'data-threshold': mark.threshold } : {}) }));
       if (mark.label) {
+        // a vertical mark's label sits right of its line, or left of it where it would leave
+        // the plot (its width estimated at 6.5 px a character of the 11 px labels: no layout read)
+        const flip = mark.y === undefined && x(mark.x) + 4 + 6.5 * mark.label.length > width - margin.right;
         const t = svgEl('text', {
           class: 'chart-mark-label',
-          x: mark.y !== undefined ? width - margin.right - 4 : x(mark.x) + 4,
-          y: mark.y !== undefined ? y(mark.y) - 4 : margin.top + 12,
-          'text-anchor': mark.y !== undefined ? 'end' : 'start',
+          x: mark.y !== undefined ? width - margin.right - 4 : x(mark.x) + (flip ? -4 : 4),
+          // labels of vertical marks step down, so two near marks keep both labels readable
+          y: mark.y !== undefined ? y(mark.y) - 4 : margin.top + 12 + 13 * vertical++,
+          'text-anchor': mark.y !== undefined || flip ? 'end' : 'start',
+          ...(mark.threshold ? { 'data-threshold': mark.threshold } : {}),
         });
         t.textContent = mark.label;
         svg.append(t);
@@ -164,9 +178,11 @@ export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = fa
     element,
     svg,
     draw(data) {
+      const t0 = performance.now();
       last = data;
       if (cursorX !== null && data.snap) cursorX = data.snap(cursorX);
       render();
+      recordDraw(key ?? label, t0);
     },
     /** Moves the cursor to x; with notify, tells onCursor as a pointer move would. */
     setCursor(v, notify = false) {

@@ -1,4 +1,5 @@
-// Exports of the current view: CSV, NumPy .npy (float32, C order) and PNG.
+// Data exports of the current view: CSV and NumPy .npy (float32, C order).
+// Figures (SVG, PNG) are exported by lib/figure/.
 
 /** CSV text of a row-major matrix with a header row and a first column of row labels. */
 export function toCSV(values, rows, columns, { header, rowLabels, rowName = 'position' } = {}) {
@@ -44,8 +45,4 @@ export function downloadCSV(name, text) {
 
 export function downloadNpy(name, values, shape) {
   download(name, new Blob([toNpy(values, shape)], { type: 'application/octet-stream' }));
-}
-
-export function downloadPNG(name, canvas) {
-  canvas.toBlob((blob) => blob && download(name, blob), 'image/png');
 }

@@ -5,14 +5,15 @@ import { axisBottom, axisLeft } from 'd3-axis';
 import { scaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
 import { h, svgEl } from './dom.js';
-import { fullInt } from './figure/layout.js';
+import { fullInt } from './figure/names.js';
 import { paintMeans } from './boxfilter.js';
+import { recordDraw } from './probe.js';
 
 // one 2-D context for measuring tick labels, shared by every heatmap
 const textContext = document.createElement('canvas').getContext('2d');
 
 /**
- * createHeatmap(options) → { element, canvas, draw(frame), setCursor(col,row), cursor }
+ * createHeatmap(options) → { element, canvas, draw(frame), pixels, setCursor(col,row), cursor }
  * options: xLabel, yLabel (strings), label (accessible name), filteredNote (shown under the plot
  * while it shows box-filtered means), xTickFormat(column) → tick text
  * (default: the column number), onCursor(col, row) called
@@ -44,16 +45,22 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
   let image = null;
   let frame = { columns: 1, rows: 1, x0: 0, y0: 0 };
   const cursor = { col: -1, row: -1 };
-  // What the figure export draws (lib/figure.js): the cells as last drawn and
-  // their colour scale (frame.scale: { cmap, vmin, vmax, label }, if the
-  // lesson gave one). figure: { caption(state), name(state) } from the lesson, optional;
-  // key: the figure's name within its lesson (file names).
+  // What the figure export (lib/figure/) copies: these axes, the cells as last drawn and their
+  // colour scale (frame.scale); figure: { caption(state), name(state) }; key: the file name part.
   element.figureSource = {
     label,
     key,
     info: figure,
     scale: () => frame.scale,
     state: () => frame.state,
+    screen: () => {
+      if (!geometry.width) measure();
+      layoutAxes();
+      const g = geometry;
+      return { svg, width: g.width, height: g.height, plot: { x: g.left + g.borderLeft, y: g.top + g.borderTop, w: g.innerWidth, h: g.innerHeight } };
+    },
+    // a PNG of fewer pixels than cells gets the box-filtered means, as the page shows them
+    means: (w, h) => (frame.values && frame.scale && (frame.columns > w || frame.rows * (frame.rowStep ?? 1) > h) ? paintMeans(document.createElement('canvas'), frame, w, h) : null),
     plot: () => {
       const whole = frame.full?.();
       return {
@@ -79,7 +86,7 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
   function measure() {
     const box = frameEl.getBoundingClientRect();
     const pbox = plot.getBoundingClientRect();
-    Object.assign(geometry, { width: box.width, height: box.height, left: pbox.left - box.left, top: pbox.top - box.top, plotWidth: pbox.width, plotHeight: pbox.height, innerWidth: plot.clientWidth, innerHeight: plot.clientHeight });
+    Object.assign(geometry, { width: box.width, height: box.height, left: pbox.left - box.left, top: pbox.top - box.top, plotWidth: pbox.width, plotHeight: pbox.height, innerWidth: plot.clientWidth, innerHeight: plot.clientHeight, borderLeft: plot.clientLeft, borderTop: plot.clientTop });
     if (!frameEl.style.paddingLeft) geometry.basePadding = parseFloat(getComputedStyle(frameEl).paddingLeft) || 0;
     const tick = svg.querySelector('.tick text');
     if (tick) {
@@ -157,8 +164,7 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
     } else cursorRect.classList.remove('visible');
   }
 
-  // One ImageData per size, over a shared buffer that only grows: dragging a
-  // size slider then allocates nothing per frame.
+  // One ImageData per size, over a shared buffer that only grows (a drag allocates nothing per frame).
   let pool = new ArrayBuffer(0);
   function imageFor(columns, rows) {
     const bytes = columns * rows * 4;
@@ -199,6 +205,7 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
   }
 
   function draw(next) {
+    const t0 = performance.now();
     frame = next;
     if (canvas.width < next.columns || canvas.height < next.rows) {
       canvas.width = Math.max(canvas.width, next.columns);
@@ -216,6 +223,7 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
     clearTimeout(filterTimer);
     if (!display.hidden && shown?.frame !== frame) hideMeans();
     filterTimer = setTimeout(filterDisplay, 120);
+    recordDraw(key ?? label, t0);
   }
   let filterTimer = 0;
   function hideMeans() {
@@ -238,15 +246,6 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
     paintMeans(display, frame, width, height);
     [display.hidden, canvas.style.visibility] = [false, 'hidden'];
     if (note) note.hidden = false;
-  }
-
-  /** A canvas holding exactly the current frame (for PNG export). */
-  function snapshot() {
-    if (trimTimer) {
-      clearTimeout(trimTimer);
-      trim();
-    }
-    return canvas;
   }
 
   function setCursor(col, row, notify = true) {
@@ -329,7 +328,6 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
     canvas,
     draw,
     pixels,
-    snapshot,
     setCursor,
     cursor,
     get frame() {

@@ -6,7 +6,8 @@ import { createLineChart, SERIES_COLORS } from '../../lib/chart.js';
 import { section } from '../../lib/lesson.js';
 import { defaultInvFreq, wavelengths, parseConfigText } from '../../model/rope.js';
 import { CONFIG_EXAMPLES } from '../../model/rope-lesson.js';
-import { wavelengthText, strings, figure } from './format.js';
+import { wavelengthText, strings, figure, thresholdMarksOf } from './format.js';
+import { mergeMarks } from '../../model/rope-thresholds.js';
 import { formatInteger, formatSignificant } from '../../lib/numbers.js';
 
 // Six significant digits, never fewer than the integer part has, without grouping or exponent
@@ -102,8 +103,10 @@ export function mount(root, ctx) {
       { name: L('configSeries', { type }), points: lam.map((v, j) => [j, v]), color: SERIES_COLORS[0] },
       { name: L('configPlain', { base }), points: wavelengths(plain).map((v, j) => [j, v]), color: SERIES_COLORS[1] },
     ];
-    const marks = context ? [{ y: context, label: L('markContext', { ctx: formatInteger(context) }) }] : [];
-    const all = [...series.flatMap((x) => x.points.map(([, v]) => v)), ...marks.map((m) => m.y)];
+    // the config's own llama3 wavelength bounds or YaRN correction range, on the chart it drives
+    const contextMark = context ? [{ y: context, label: L('markContext', { ctx: formatInteger(context) }) }] : [];
+    const marks = mergeMarks([...contextMark, ...thresholdMarksOf(L, options, rotaryDim)], L('listJoin'));
+    const all = [...series.flatMap((x) => x.points.map(([, v]) => v)), ...marks.filter((m) => m.y !== undefined).map((m) => m.y)];
     figureBox.hidden = false;
     // its example's id only when the text is that example's, unchanged
     const example = Object.keys(CONFIG_EXAMPLES).find((id) => CONFIG_EXAMPLES[id] === textarea.value) ?? null;

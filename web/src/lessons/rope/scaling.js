@@ -8,7 +8,8 @@ import { section, readout } from '../../lib/lesson.js';
 import { wavelengths, rotationsWithin } from '../../model/rope.js';
 import { SCALING_TYPES, SCALING_ROTARY_DIM, scalingOptions } from '../../model/rope-lesson.js';
 import { SCALING_FORMULAS } from '../../lib/maths/rope.js';
-import { wavelengthText, strings, figure } from './format.js';
+import { mergeMarks } from '../../model/rope-thresholds.js';
+import { wavelengthText, strings, figure, thresholdMarksOf } from './format.js';
 import { formatInteger } from '../../lib/numbers.js';
 
 export function mount(root, ctx) {
@@ -72,11 +73,14 @@ export function mount(root, ctx) {
           { y: s.ctx, label: L('markContext', { ctx: formatInteger(s.ctx) }) },
           { y: s.ctx * s.factor, label: L('markTarget', { target: formatInteger(Math.round(s.ctx * s.factor)) }) },
         ];
-    const markValues = marks.map((m) => m.y);
+    // llama3's wavelength bounds and YaRN's correction range, from the options the curves were drawn with
+    for (const type of ['llama3', 'yarn']) marks.push(...thresholdMarksOf(L, scalingOptions(type, s, r), r, { rotations, ctx: s.ctx }));
+    const merged = mergeMarks(marks, L('listJoin'));
+    const markValues = merged.filter((m) => m.y !== undefined).map((m) => m.y);
     const lo = Math.min(...values, ...markValues) / 2;
     const hi = Math.max(...values, ...markValues) * 2;
     const yLabel = rotations ? L('axisRotations', { ctx: formatInteger(s.ctx) }) : L('axisWavelength');
-    chart.draw({ series, xDomain: [0, r / 2 - 1], yDomain: [lo, hi], marks, snap: (v) => Math.round(v), yLabel, state: s });
+    chart.draw({ series, xDomain: [0, r / 2 - 1], yDomain: [lo, hi], marks: merged, snap: (v) => Math.round(v), yLabel, state: s });
     // what changed: pairs whose wavelength fits in the original context, per type
     const within = (inv) => wavelengths(inv).filter((l) => l <= s.ctx).length;
     summary.textContent = L('scalingSummary', {
@@ -96,7 +100,7 @@ export function mount(root, ctx) {
       const inv = current.curves[type][pair];
       return L('scalingValue', { name: L(`type.${type}`), wavelength: wavelengthText((2 * Math.PI) / inv), rotations: fmt((s.ctx * inv) / (2 * Math.PI), 3) });
     });
-    info.textContent = L('scalingReadout', { j: pair, values: parts.join('; ') });
+    info.textContent = L('scalingReadout', { j: pair, values: parts.join(L('partsJoin')) });
   }
 
   return {

@@ -1,29 +1,29 @@
 // The SVG and PNG buttons of every heatmap and chart of a lesson.
 import { h } from '../dom.js';
 import { download } from '../export.js';
-import { figureSVG } from './svg.js';
+import { figureSVG } from './compose.js';
 import { figurePNG } from './png.js';
 import { figureSpec, figureName } from './caption.js';
 
-export async function downloadFigurePNG(name, spec) {
-  const bytes = await figurePNG(spec);
+export async function downloadFigurePNG(name, element, spec) {
+  const bytes = await figurePNG(element, spec);
   download(name, new Blob([bytes], { type: 'image/png' }));
 }
 
-export function downloadFigureSVG(name, spec) {
-  download(name, new Blob([figureSVG(spec)], { type: 'image/svg+xml' }));
+export function downloadFigureSVG(name, element, spec) {
+  download(name, new Blob([figureSVG(element, spec)], { type: 'image/svg+xml' }));
 }
 
 /**
  * The two figure buttons of a chart or heatmap. spec() builds the figure from
  * the live view when clicked; name() is the file name without extension.
  */
-export function figureButtons(app, { spec, name, className = '' }) {
+export function figureButtons(app, { element, spec, name, className = '' }) {
   return h(
     'span',
     { class: `figure-buttons ${className}`.trim(), role: 'group', 'aria-label': app.t('figure.group') },
-    h('button', { type: 'button', class: 'button export-figure-svg', onclick: () => downloadFigureSVG(`${name()}.svg`, spec()) }, app.t('figure.svg')),
-    h('button', { type: 'button', class: 'button export-figure-png', onclick: () => downloadFigurePNG(`${name()}.png`, spec()) }, app.t('figure.png')),
+    h('button', { type: 'button', class: 'button export-figure-svg', onclick: () => downloadFigureSVG(`${name()}.svg`, element, spec()) }, app.t('figure.svg')),
+    h('button', { type: 'button', class: 'button export-figure-png', onclick: () => downloadFigurePNG(`${name()}.png`, element, spec()) }, app.t('figure.png')),
   );
 }
 
@@ -38,6 +38,7 @@ export function attachFigureExports(root, app, lesson) {
     if (element.querySelector(':scope > .figure-buttons')) return;
     element.append(
       figureButtons(app, {
+        element,
         spec: () => figureSpec(element, app, lesson),
         name: () => figureName(element, app, lesson, index),
       }),

@@ -1,6 +1,6 @@
 // The caption and the file name of a figure, from what the figure shows.
 import { FIELDS, formatField } from '../../model/fields.js';
-import { rowRangeName } from './layout.js';
+import { rowRangeName } from './names.js';
 
 // ---- every heatmap and chart of a lesson ----
 

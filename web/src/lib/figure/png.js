@@ -1,7 +1,8 @@
 // PNG files of figures, with the caption and the plot rectangle stored as
 // iTXt chunks and the resolution as pHYs.
-import { PNG_SCALE, FIGURE_FONT } from './layout.js';
-import { figureCanvas } from './canvas.js';
+import { composeFigure, FIGURE_FONT } from './compose.js';
+
+export const PNG_SCALE = 2; // image pixels per CSS pixel
 
 // ---- PNG with text chunks ----
 
@@ -62,27 +63,35 @@ export function withPngChunks(bytes, texts, scale = PNG_SCALE) {
   return out;
 }
 
-/** The figure as PNG bytes (Promise<Uint8Array>), with Title/Description/sinpe:plot text chunks. */
-export async function figurePNG(spec, scale = PNG_SCALE) {
-  // the caption's glyphs (e.g. 简体中文) must be loaded before the canvas draws them
+/**
+ * The figure as PNG bytes (Promise<Uint8Array>): the exported SVG (the
+ * on-screen drawing, lib/figure/compose.js) rasterised by the browser through
+ * an Image and a canvas, with Title/Description/sinpe:plot text chunks.
+ */
+export async function figurePNG(element, spec, scale = PNG_SCALE) {
+  // the caption's glyphs (e.g. 简体中文) must be loaded before the image is drawn
   if (document.fonts?.load) {
     const all = [spec.title, spec.caption, spec.plot.xLabel, spec.plot.yLabel, spec.colorbar?.label].filter(Boolean).join(' ');
     await Promise.allSettled([document.fonts.load(`13px ${FIGURE_FONT}`, all)]);
   }
-  const { canvas, layout } = figureCanvas(spec, scale);
+  const figure = composeFigure(element, spec, { scale });
+  const source = new XMLSerializer().serializeToString(figure.svg);
+  const url = URL.createObjectURL(new Blob([source], { type: 'image/svg+xml' }));
+  const image = new Image();
+  try {
+    image.src = url;
+    await image.decode();
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+  const canvas = document.createElement('canvas');
+  canvas.width = Math.round(figure.width * scale);
+  canvas.height = Math.round(figure.height * scale);
+  canvas.getContext('2d').drawImage(image, 0, 0, canvas.width, canvas.height);
   const blob = await new Promise((resolve) => canvas.toBlob(resolve, 'image/png'));
   const bytes = new Uint8Array(await blob.arrayBuffer());
-  const p = layout.plot;
-  const texts = {
-    Title: spec.title ?? '',
-    Description: spec.caption ?? '',
-    Software: 'sinpe lesson site',
-    'sinpe:plot': [p.x, p.y, p.w, p.h].map((v) => +(v * scale).toFixed(2)).join(','),
-  };
-  if (layout.colorbar) {
-    const c = layout.colorbar;
-    texts['sinpe:colorbar'] = [c.x, c.y, c.w, c.h].map((v) => +(v * scale).toFixed(2)).join(',');
-  }
+  const rect = (r) => [r.x, r.y, r.w, r.h].map((v) => +(v * scale).toFixed(2)).join(',');
+  const texts = { Title: spec.title ?? '', Description: spec.caption ?? '', Software: 'sinpe lesson site', 'sinpe:plot': rect(figure.plot) };
+  if (figure.colorbar) texts['sinpe:colorbar'] = rect(figure.colorbar);
   return withPngChunks(bytes, texts, scale);
 }
-
