@@ -1,9 +1,12 @@
 // Float64 references for lesson 9's multimodal and half-precision sections,
 // written from transformers' source, not from the site's or the package's
 // code:
-// - getRopeIndex: Qwen2VLModel.get_rope_index (modeling_qwen2_vl.py) for one
-//   sequence with images, step by step as the Python loop does it (st, ed,
-//   text_len, st_idx = max + 1, t/h/w index grids);
+// - getRopeIndex: modeling_rope_utils._mrope_index_interleaved_runs (what
+//   Qwen2VLModel.get_rope_index calls through get_mrope_index) for one
+//   sequence with images: runs of text and image tokens, a text run counting
+//   on from the current position, an image run laid out by
+//   get_mrope_vision_positions, the current position then moved on by
+//   max(h, w) // spatial_merge_size;
 // - pairAxis: which axis's positions pair j takes, by building the doubled
 //   frequency rows the way apply_multimodal_rotary_pos_emb splits them
 //   (mrope_section * 2, chunk i from axis i % 3) and the way
@@ -15,39 +18,35 @@
 // Used by tests/web/formulas.test.mjs and tests/browser/rope-multimodal.test.mjs.
 
 /**
- * get_rope_index for one sequence: inputIds (numbers), the ids of
- * <|image_pad|> and <|vision_start|>, the images' [t, h, w], the spatial
- * merge size. Returns { positions: [[t, h, w], …] per token, ropeDelta }.
+ * get_rope_index for one sequence: inputIds (numbers), the id of the image
+ * token, the images' [t, h, w], the spatial merge size. Returns
+ * { positions: [[t, h, w], …] per token, ropeDelta }.
  */
-export function getRopeIndex(inputIds, { imageTokenId, visionStartTokenId, imageGridThw, spatialMergeSize }) {
-  const tokens = [...inputIds];
-  // image_nums: the tokens right after each <|vision_start|> that are image tokens
-  let remain = 0;
-  tokens.forEach((id, i) => {
-    if (id === visionStartTokenId && tokens[i + 1] === imageTokenId) remain++;
+export function getRopeIndex(inputIds, { imageTokenId, imageGridThw, spatialMergeSize }) {
+  // mm_token_type_ids: 1 for image tokens, 0 for the rest; runs of one type
+  const types = [...inputIds].map((id) => (id === imageTokenId ? 1 : 0));
+  const runs = [];
+  types.forEach((type, i) => {
+    if (i > 0 && types[i - 1] === type) runs[runs.length - 1].end = i + 1;
+    else runs.push({ type, start: i, end: i + 1 });
   });
-  const list = []; // llm_pos_ids_list: blocks of [t, h, w] columns
-  const maxSoFar = () => Math.max(...list.flat().flat());
-  let st = 0;
-  let imageIndex = 0;
-  for (; remain > 0; remain--) {
-    const ed = tokens.indexOf(imageTokenId, st);
-    const [t, h, w] = imageGridThw[imageIndex++];
-    const [gt, gh, gw] = [t, Math.floor(h / spatialMergeSize), Math.floor(w / spatialMergeSize)];
-    const textLen = ed - st;
-    const stIdx = list.length > 0 ? maxSoFar() + 1 : 0;
-    list.push(Array.from({ length: textLen }, (_, k) => [k + stIdx, k + stIdx, k + stIdx]));
-    const block = [];
-    for (let a = 0; a < gt; a++) for (let b = 0; b < gh; b++) for (let c = 0; c < gw; c++) block.push([a + textLen + stIdx, b + textLen + stIdx, c + textLen + stIdx]);
-    list.push(block);
-    st = ed + gt * gh * gw;
+  const positions = [];
+  let current = 0;
+  let image = 0;
+  for (const run of runs) {
+    if (run.type === 0) {
+      for (let k = 0; k < run.end - run.start; k++) positions.push([current + k, current + k, current + k]);
+      current += run.end - run.start;
+      continue;
+    }
+    // get_mrope_vision_positions(current, grid, spatial_merge_size): meshgrid of
+    // arange(t) (+ current), arange(h // m) + current, arange(w // m) + current
+    const [t, h, w] = imageGridThw[image++];
+    const [gh, gw] = [Math.floor(h / spatialMergeSize), Math.floor(w / spatialMergeSize)];
+    for (let a = 0; a < t; a++) for (let b = 0; b < gh; b++) for (let c = 0; c < gw; c++) positions.push([a + current, b + current, c + current]);
+    current += Math.floor(Math.max(h, w) / spatialMergeSize);
   }
-  if (st < tokens.length) {
-    const stIdx = list.length > 0 ? maxSoFar() + 1 : 0;
-    list.push(Array.from({ length: tokens.length - st }, (_, k) => [k + stIdx, k + stIdx, k + stIdx]));
-  }
-  const positions = list.flat();
-  return { positions, ropeDelta: Math.max(...positions.flat()) + 1 - tokens.length };
+  return { positions, ropeDelta: Math.max(...positions.flat()) + 1 - types.length };
 }
 
 /**

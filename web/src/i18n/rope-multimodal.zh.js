@@ -16,7 +16,7 @@ export default {
     title: '文本加图像：每个词元三个位置',
     text: [
       'Qwen2-VL、Qwen2.5-VL、Qwen3-VL 这类视觉语言模型把文本和图像图块放在同一个序列里读。文本词元和以前一样只有一个位置。图像词元有三个：时间 $t$（第几帧）、在图块网格中的行 $h$ 和列 $w$，这样左右相邻的两个图块无论图像多宽都只差一列。视觉塔把 $m \\times m$ 个图块合并成一个词元，所以 $h \\times w$ 个图块的图像给出 $t \\cdot \\lfloor h/m \\rfloor \\cdot \\lfloor w/m \\rfloor$ 个词元。',
-      '下表由本包的 `getRopeIndex` 生成，它遵循 transformers 的 `Qwen2VLModel.get_rope_index`：文本在三个轴上都从 0 开始计数；图像从下一个位置 $s$ 开始，加上它自己的 $(\\tau, \\eta, \\upsilon)$；图像之后的文本从目前用过的最大编号加一继续。因此序列的位置数比词元数少，差值就是下面的 `rope delta`。',
+      '下表由本包的 `getRopeIndex` 生成，它遵循 transformers 的 `Qwen2VLModel.get_rope_index`（经由 `modeling_rope_utils.py` 中的 `get_mrope_index`）：文本在三个轴上都从 0 开始计数；图像从下一个位置 $s$ 开始，加上它自己的 $(\\tau, \\eta, \\upsilon)$；图像之后的文本从 $s + \\max(\\lfloor h/m \\rfloor, \\lfloor w/m \\rfloor)$ 继续。（较早的版本从目前用过的最大编号加一继续；只有当 $t$ 比两者都大时二者才不同。）生成从最大编号加一继续，因此序列的位置数比词元数少，差值就是下面的 `rope delta`。',
     ],
     kind: { text: '文本', visionStart: '<|vision_start|>', image: '图像', visionEnd: '<|vision_end|>' },
     kindShort: { text: '文', visionStart: 'VS', image: '图', visionEnd: 'VE' },

@@ -37,7 +37,7 @@ export function mount(root, ctx) {
   // the base is lesson-wide: say so beside each chart it redraws
   const baseNote = h('p', { class: 'note base-shared' });
   root.append(
-    section(H('title'), ...paragraphs(H('text')), tex(HALF_PATHS.tex, true), tex(HALF_ULPS.tex, true), h('div', { class: 'lesson-controls' }, controls.element, baseNote), chart.element, summaries),
+    section(H('title'), ...paragraphs(H('text')), tex(HALF_PATHS.tex, true), tex(HALF_ULPS.tex, true), h('div', { class: 'lesson-controls' }, controls.element, baseNote), h('div', { class: 'half-chart' }, chart.element), summaries),
   );
 
   function draw(s) {

@@ -2,7 +2,8 @@
 // sections, each with an evaluator over the same symbols:
 // tests/web/formulas.test.mjs checks each against the package and a float64
 // reference. Pure module (no DOM). The rules follow transformers:
-// Qwen2VLModel.get_rope_index (position ids), apply_multimodal_rotary_pos_emb
+// Qwen2VLModel.get_rope_index through modeling_rope_utils.get_mrope_index
+// (position ids), apply_multimodal_rotary_pos_emb
 // (sectioned pairs), Qwen3VLTextRotaryEmbedding.apply_interleaved_mrope
 // (interleaved pairs), PixtralRotaryEmbedding (patch grid).
 
@@ -12,7 +13,7 @@
  * and `after` text tokens. Returns one [t, h, w] per token.
  */
 export const MROPE_POSITIONS = {
-  tex: '\\begin{aligned} \\text{text token } k &: (k,\\,k,\\,k) \\\\ \\text{image token } (\\tau, \\eta, \\upsilon) &: (s+\\tau,\\; s+\\eta,\\; s+\\upsilon), \\quad 0 \\le \\eta < \\lfloor h/m \\rfloor,\\ 0 \\le \\upsilon < \\lfloor w/m \\rfloor \\\\ \\text{next text token} &: 1 + \\max \\text{ of all ids so far, on every axis} \\end{aligned}',
+  tex: '\\begin{aligned} \\text{text token } k &: (k,\\,k,\\,k) \\\\ \\text{image token } (\\tau, \\eta, \\upsilon) &: (s+\\tau,\\; s+\\eta,\\; s+\\upsilon), \\quad 0 \\le \\eta < \\lfloor h/m \\rfloor,\\ 0 \\le \\upsilon < \\lfloor w/m \\rfloor \\\\ \\text{the text after it} &: \\text{from } s + \\max(\\lfloor h/m \\rfloor, \\lfloor w/m \\rfloor) \\text{ on} \\end{aligned}',
   evaluate: ({ before, after, t, h, w, m }) => {
     const out = [];
     for (let k = 0; k <= before; k++) out.push([k, k, k]); // the text and <|vision_start|>
@@ -20,8 +21,8 @@ export const MROPE_POSITIONS = {
     const gh = Math.floor(h / m);
     const gw = Math.floor(w / m);
     for (let tau = 0; tau < t; tau++) for (let eta = 0; eta < gh; eta++) for (let u = 0; u < gw; u++) out.push([s + tau, s + eta, s + u]);
-    let next = Math.max(...out.map((ids) => Math.max(...ids))) + 1;
-    for (let k = 0; k <= after; k++, next++) out.push([next, next, next]); // <|vision_end|> and the text
+    const next = s + Math.max(gh, gw);
+    for (let k = 0; k <= after; k++) out.push([next + k, next + k, next + k]); // <|vision_end|> and the text
     return out;
   },
 };
