@@ -52,12 +52,14 @@ async function shownIds(page) {
 describe('lesson 9: multimodal RoPE and half precision', () => {
   test('text + image: every shown position id is get_rope_index’s, as the grid and merge size change; CSV named by the state', async () => {
     for (const lang of LANGS) {
-      const c = { before: 2, after: 3, t: 2, h: 6, w: 4, m: 2 };
-      const page = await openPage(browser.context, `#lesson=rope&lang=${lang}&textBefore=${c.before}&textAfter=${c.after}&imgT=${c.t}&imgH=${c.h}&imgW=${c.w}&merge=${c.m}`);
-      for (const change of [{}, { m: 1 }, { h: 5, m: 2 }, { t: 3, h: 2, w: 3 }, { before: 0, after: 0, t: 1 }]) {
+      // rows and columns of tokens; the image's grid is rows·m × cols·m patches
+      const c = { before: 2, after: 3, t: 2, rows: 3, cols: 2, m: 2 };
+      const page = await openPage(browser.context, `#lesson=rope&lang=${lang}&textBefore=${c.before}&textAfter=${c.after}&imgT=${c.t}&imgRows=${c.rows}&imgCols=${c.cols}&merge=${c.m}`);
+      for (const change of [{}, { m: 1 }, { rows: 5, m: 3 }, { t: 3, rows: 1, cols: 1 }, { before: 0, after: 0, t: 1 }]) {
         Object.assign(c, change);
-        const keys = { m: 'merge', h: 'imgH', w: 'imgW', t: 'imgT', before: 'textBefore', after: 'textAfter' };
+        const keys = { m: 'merge', rows: 'imgRows', cols: 'imgCols', t: 'imgT', before: 'textBefore', after: 'textAfter' };
         for (const [k, v] of Object.entries(change)) await setNumber(page, keys[k], v);
+        Object.assign(c, { h: c.rows * c.m, w: c.cols * c.m });
         const want = expectedIds(c);
         const shown = await shownIds(page);
         assert.equal(shown.length, want.n, `${lang} ${JSON.stringify(c)}: tokens shown`);

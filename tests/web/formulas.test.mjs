@@ -233,7 +233,8 @@ const VISION_END = 151653;
 test('MROPE_POSITIONS: the displayed rule gives get_rope_index’s ids (reference and the package’s getRopeIndex)', () => {
   trials('MROPE_POSITIONS', 301, (rng) => {
     const m = rng.int(1, 3);
-    const c = { before: rng.int(0, 6), after: rng.int(0, 6), t: rng.int(1, 3), h: rng.int(m, 12), w: rng.int(m, 12), m };
+    // the processor's grids: h and w multiples of the merge size
+    const c = { before: rng.int(0, 6), after: rng.int(0, 6), t: rng.int(1, 4), h: m * rng.int(1, 6), w: m * rng.int(1, 6), m };
     const n = c.t * Math.floor(c.h / m) * Math.floor(c.w / m);
     const ids = [...Array(c.before).fill(100), QWEN.visionStartTokenId, ...Array(n).fill(QWEN.imageTokenId), VISION_END, ...Array(c.after).fill(100)];
     const grid = [[c.t, c.h, c.w]];

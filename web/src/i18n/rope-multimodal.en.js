@@ -4,8 +4,8 @@ export default {
   control: {
     merge: 'spatial merge size m',
     imgT: 'image grid t',
-    imgH: 'image grid h (patches)',
-    imgW: 'image grid w (patches)',
+    imgRows: 'image rows of tokens',
+    imgCols: 'image columns of tokens',
     textBefore: 'text tokens before',
     textAfter: 'text tokens after',
     msec: 'mrope_section',

@@ -3,8 +3,8 @@ export default {
   control: {
     merge: '空间合并尺寸 m',
     imgT: '图像网格 t',
-    imgH: '图像网格 h（图块）',
-    imgW: '图像网格 w（图块）',
+    imgRows: '图像的词元行数',
+    imgCols: '图像的词元列数',
     textBefore: '前面的文本词元数',
     textAfter: '后面的文本词元数',
     msec: 'mrope_section',

@@ -76,14 +76,15 @@ export const FIELDS = {
   dpos: { type: 'enum', values: ['8', '16', '32', '64', '128', '256', '512'], default: '64', control: 'select' },
   span: { type: 'int', min: 4, max: 1024, step: 1, default: 64, format: plain, control: 'slider' },
   // lesson 9's multimodal sections: a text + image sequence (text tokens
-  // before and after, the image's grid t × h × w in patches and the spatial
-  // merge size m; h and w hold at least one merged patch), the mrope_section
+  // before and after; the image's frames t and its rows and columns of tokens,
+  // each token m × m patches for the spatial merge size m, so the patch grid
+  // t × h × w has h and w multiples of m as the processor makes them), the mrope_section
   // its pairs are split by, Pixtral's patch grid and the patch looked at
   // (row-major index), and the last position of the half-precision chart
   merge: { type: 'int', min: 1, max: 4, step: 1, default: 2, format: plain, control: 'slider' },
   imgT: { type: 'int', min: 1, max: 3, step: 1, default: 1, format: plain, control: 'slider' },
-  imgH: { type: 'int', min: (s) => s.merge ?? 1, max: 16, step: 1, default: 4, format: plain, control: 'slider' },
-  imgW: { type: 'int', min: (s) => s.merge ?? 1, max: 16, step: 1, default: 6, format: plain, control: 'slider' },
+  imgRows: { type: 'int', min: 1, max: 8, step: 1, default: 2, format: plain, control: 'slider' },
+  imgCols: { type: 'int', min: 1, max: 8, step: 1, default: 3, format: plain, control: 'slider' },
   textBefore: { type: 'int', min: 0, max: 8, step: 1, default: 3, format: plain, control: 'slider' },
   textAfter: { type: 'int', min: 0, max: 8, step: 1, default: 2, format: plain, control: 'slider' },
   msec: { type: 'enum', values: MROPE_SECTIONS, default: MROPE_SECTIONS[0], control: 'select' },

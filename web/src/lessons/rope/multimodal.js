@@ -15,7 +15,7 @@ const csvButton = (label, className, onclick) => h('button', { type: 'button', c
 export function mount(root, ctx) {
   const L = strings(ctx);
   const M = (key, vars) => L(`mm.${key}`, vars);
-  const controls = createControls(['textBefore', 'imgT', 'imgH', 'imgW', 'merge', 'textAfter'], ctx, ctx.lesson);
+  const controls = createControls(['textBefore', 'imgT', 'imgRows', 'imgCols', 'merge', 'textAfter'], ctx, ctx.lesson);
   const axesControls = createControls(['msec'], ctx, ctx.lesson);
   const tableBox = h('div', { class: 'mrope-positions-box' });
   const summary = h('p', { class: 'mrope-summary' });
@@ -42,7 +42,8 @@ export function mount(root, ctx) {
   );
 
   function drawPositions(s) {
-    const image = { t: s.imgT, h: s.imgH, w: s.imgW };
+    // the processor's grid in patches: each token is merge × merge patches
+    const image = { t: s.imgT, h: s.imgRows * s.merge, w: s.imgCols * s.merge };
     const { inputIds, kinds } = buildSequence({ before: s.textBefore, after: s.textAfter, merge: s.merge, ...image });
     const { positions, ropeDelta } = ctx.pe.getRopeIndex(inputIds, {
       imageTokenId: QWEN_TOKENS.image,
@@ -126,7 +127,7 @@ export function mount(root, ctx) {
     update(s, changed) {
       controls.sync(s);
       axesControls.sync(s);
-      if (!drawn || changed('textBefore', 'textAfter', 'imgT', 'imgH', 'imgW', 'merge', 'lang')) drawn = { ...drawn, positions: drawPositions(s) };
+      if (!drawn || changed('textBefore', 'textAfter', 'imgT', 'imgRows', 'imgCols', 'merge', 'lang')) drawn = { ...drawn, positions: drawPositions(s) };
       if (!drawn.axes || changed('msec', 'lang')) drawn = { ...drawn, axes: drawStrips(s) };
     },
     figures: {},
