@@ -55,7 +55,9 @@ describe('lesson 9: multimodal RoPE and half precision', () => {
       // rows and columns of tokens; the image's grid is rows·m × cols·m patches
       const c = { before: 2, after: 3, t: 2, rows: 3, cols: 2, m: 2 };
       const page = await openPage(browser.context, `#lesson=rope&lang=${lang}&textBefore=${c.before}&textAfter=${c.after}&imgT=${c.t}&imgRows=${c.rows}&imgCols=${c.cols}&merge=${c.m}`);
-      for (const change of [{}, { m: 1 }, { rows: 5, m: 3 }, { t: 3, rows: 1, cols: 1 }, { before: 0, after: 0, t: 1 }]) {
+      // every change in English; in Chinese the first view (the same numbers, the other language)
+      const changes = [{}, { m: 1 }, { rows: 5, m: 3 }, { t: 3, rows: 1, cols: 1 }, { before: 0, after: 0, t: 1 }];
+      for (const change of lang === 'en' ? changes : changes.slice(0, 1)) {
         Object.assign(c, change);
         const keys = { m: 'merge', rows: 'imgRows', cols: 'imgCols', t: 'imgT', before: 'textBefore', after: 'textAfter' };
         for (const [k, v] of Object.entries(change)) await setNumber(page, keys[k], v);
@@ -87,7 +89,7 @@ describe('lesson 9: multimodal RoPE and half precision', () => {
       const page = await openPage(browser.context, `#lesson=rope&lang=${lang}`);
       const options = await page.$$eval('select[data-key="msec"] option', (os) => os.map((o) => o.value));
       assert.ok(options.length >= 2, `${lang}: sections offered`);
-      for (const value of options) {
+      for (const value of lang === 'en' ? options : options.slice(-1)) {
         await page.selectOption('select[data-key="msec"]', value);
         await settle(page);
         const section = value.split(',').map(Number);
@@ -137,7 +139,7 @@ describe('lesson 9: multimodal RoPE and half precision', () => {
           assert.ok(Math.abs(got[0] - Math.cos(angle)) < 1e-5 && Math.abs(got[1] - Math.sin(angle)) < 1e-5, `${lang} patch ${m} ${what} hand ${got} vs angle ${angle}`);
         }
       });
-      for (const m of [0, 7, 14]) {
+      for (const m of lang === 'en' ? [0, 7, 14] : [7]) {
         await page.click(`.patch-grid button.patch[data-patch="${m}"]`);
         await settle(page);
         const [y, x] = [Math.floor(m / W), m % W];
@@ -199,7 +201,8 @@ describe('lesson 9: multimodal RoPE and half precision', () => {
         assert.match(text, new RegExp(`${w.usual.fn}`), `${lang} ${dtype}: cos or sin`);
         const angle = w.usual.p * base ** ((-2 * w.usual.j) / r);
         const exact = w.usual.fn === 'cos' ? Math.cos(angle) : Math.sin(angle);
-        assert.equal(numbers[3], usualValue(w.usual.p, w.usual.j, r, base, w.usual.fn === 'cos' ? 0 : 1, dtype), `${lang} ${dtype}: the usual path's value`);
+        const usual = usualValue(w.usual.p, w.usual.j, r, base, w.usual.fn === 'cos' ? 0 : 1, dtype);
+        assert.ok(Math.abs(numbers[3] - usual) <= 5e-6 * Math.abs(usual), `${lang} ${dtype}: the usual path's value ${numbers[3]} vs ${usual}`);
         assert.ok(Math.abs(numbers[4] - exact) < 1e-8, `${lang} ${dtype}: exact value`);
         assert.ok(Math.abs(numbers[5] - w.rounded) <= 0.0005 + 1e-9, `${lang} ${dtype}: rounded ${numbers[5]} vs ${w.rounded}`);
       }

@@ -10,10 +10,10 @@ import { HALF_PATHS, HALF_ULPS } from '../../lib/maths/rope-multimodal.js';
 import { defaultInvFreq, hfInvFreqF32 } from '../../model/rope.js';
 import { PRECISION_ROTARY_DIM } from '../../model/rope-lesson.js';
 import { HALF_DTYPES, bucketMax, halfErrors } from '../../model/rope-multimodal.js';
-import { formatInteger } from '../../lib/numbers.js';
+import { formatInteger, formatSignificant } from '../../lib/numbers.js';
 import { strings } from './format.js';
 
-const FLOOR = 1e-3; // a log axis has no 0: exact values are drawn at its bottom
+const FLOOR = 0.1; // a log axis has no 0: errors below a tenth of an ulp (or none) are drawn at its bottom
 
 export function mount(root, ctx) {
   const L = strings(ctx);
@@ -62,7 +62,7 @@ export function mount(root, ctx) {
         p: formatInteger(w.p),
         j: w.j,
         fn: w.fn,
-        value: String(w.value),
+        value: formatSignificant(w.value, 6),
         exact: fmt(w.exact, 8),
         rounded: fmt(worst.rounded.ulps, 3),
       });
