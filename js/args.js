@@ -261,6 +261,23 @@ export function outArg(name, value, Type, length) {
   return info;
 }
 
+const Uint16ArrayCtor = Uint16Array;
+
+/**
+ * The `out` of a half-precision result of `dtype` ('float16' or 'bfloat16')
+ * and `length` values: a Uint16Array, or for float16 a Float16Array where the
+ * engine has one (its elements are binary16 already). Returns typedArrayArg's
+ * fields with `view` a plain Uint16Array over the same memory, so the bit
+ * patterns are written as they are.
+ */
+export function halfOutArg(name, value, dtype, length) {
+  const F16 = CONSTRUCTORS.get('Float16Array');
+  const info = typedArrayArg(name, value, dtype === 'float16' && F16 !== undefined ? [Uint16ArrayCtor, F16] : [Uint16ArrayCtor]);
+  if (info.length !== length) fail(RangeError, `${name} must have length ${length}, got ${info.length}`);
+  if (info.type !== 'Uint16Array') info.view = new Uint16ArrayCtor(info.buffer, info.byteOffset, length);
+  return info;
+}
+
 /**
  * Bytes given as an ArrayBuffer or a Uint8Array (a Node Buffer is one), as a
  * plain Uint8Array over the same memory (not a copy). Refuses other types,

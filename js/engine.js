@@ -55,8 +55,9 @@ export class Engine {
   }
 
   /**
-   * A plan for `request` ({ kind, family, layout, entries: [[option index,
-   * number | boolean | Float64Array], …] }) at `width`: a handle the caller
+   * A plan for `request` ({ kind, family, layout, axes, entries: [[option
+   * index, number | boolean | Float64Array], …] }; axes: -1 or a rope-axes
+   * index) at `width`: a handle the caller
    * owns until release(h). owned: made for a prepared encoder, never shared
    * with the plan cache. The options are written into the request block and
    * read back by the plan call right after, with nothing in between.
@@ -87,8 +88,8 @@ export class Engine {
       } else heap[at++] = typeof v === 'boolean' ? Number(v) : v;
     }
     const h = owned
-      ? m.prepare(request.kind, request.family, request.layout, width, doubles)
-      : m.plan(request.kind, request.family, request.layout, width, doubles);
+      ? m.prepare(request.kind, request.family, request.layout, request.axes, width, doubles)
+      : m.plan(request.kind, request.family, request.layout, request.axes, width, doubles);
     if (h < 0) this.check(h, context, this.#badElement(-h, context, width));
     return h;
   }
@@ -107,6 +108,19 @@ export class Engine {
 
   release(handle) {
     this.#m.release(handle);
+  }
+
+  // Values [at, at + n) of the scratch: floats for dtype 0 (float32), else
+  // the uint16 bit patterns the glue wrote from the scratch's first byte.
+  #results(dtype, at, n) {
+    const m = this.#m;
+    if (dtype === 0) return m.HEAPF32.subarray(this.scratch / 4 + at, this.scratch / 4 + at + n);
+    return m.HEAPU16.subarray(this.scratch / 2 + at, this.scratch / 2 + at + n);
+  }
+
+  /** Position axes per token of a RoPE plan. */
+  axes(h) {
+    return this.#m.axes(h);
   }
 
   // Copies positions[at … at+n) into the positions scratch.
@@ -138,27 +152,29 @@ export class Engine {
     if (s !== 0) this.check(s, context, { ...this.#rowRangeContext(start, count, startName, countName), rows: count, width });
   }
 
-  /** Rows start … start+count−1 (width d) into `out` (a Float32Array of count·d), checked by checkRows first. */
-  rows(h, d, start, count, out, context) {
+  /**
+   * Rows start … start+count−1 (width d) into `out` (count·d values: a
+   * Float32Array for dtype 0, else a Uint16Array), checked by checkRows first.
+   */
+  rows(h, d, start, count, out, context, dtype = 0) {
     const m = this.#m;
     const per = Math.max(1, Math.floor(this.scratchFloats / d));
-    const base = this.scratch / 4;
     for (let done = 0; done < count; done += per) {
       const n = Math.min(per, count - done);
-      this.check(m.rows(h, start + done, n), context);
-      out.set(m.HEAPF32.subarray(base, base + n * d), done * d);
+      this.check(m.rows(h, start + done, n, dtype), context);
+      out.set(this.#results(dtype, 0, n * d), done * d);
     }
   }
 
   /** Calls fn(view, firstRow) for each chunk of rows, the view over the scratch. */
-  chunks(h, d, start, count, fn, context) {
+  chunks(h, d, start, count, fn, context, dtype = 0) {
     this.checkRows(h, start, count, d, context);
     const m = this.#m;
     const per = Math.max(1, Math.floor(this.scratchFloats / d));
     for (let done = 0; done < count; done += per) {
       const n = Math.min(per, count - done);
-      this.check(m.rows(h, start + done, n), context);
-      const view = new Float32Array(m.HEAPF32.buffer, this.scratch, n * d);
+      this.check(m.rows(h, start + done, n, dtype), context);
+      const view = dtype === 0 ? new Float32Array(m.HEAPF32.buffer, this.scratch, n * d) : new Uint16Array(m.HEAPF32.buffer, this.scratch, n * d);
       this.busy = true;
       try {
         fn(view, start + done);
@@ -171,19 +187,18 @@ export class Engine {
     }
   }
 
-  /** Rows at `positions` (a Float64Array copy) into `out`. */
-  encode(h, d, positions, out, context) {
+  /** Rows at `positions` (a Float64Array copy) into `out` (as for rows). */
+  encode(h, d, positions, out, context, dtype = 0) {
     const m = this.#m;
     const n = positions.length;
     const per = Math.max(1, Math.min(this.positionCapacity, Math.floor(this.scratchFloats / d)));
     if (n * d > vocabulary.limits.maxElements) this.check(statusCode('too_large'), context, { rows: n, width: d, countName: 'positions.length', count: n });
     this.checkPositions(positions, context);
-    const base = this.scratch / 4;
     for (let done = 0; done < n; done += per) {
       const k = Math.min(per, n - done);
       if (n > per || done === 0) this.#loadPositions(positions, done, k);
-      this.check(m.encode(h, k), context);
-      out.set(m.HEAPF32.subarray(base, base + k * d), done * d);
+      this.check(m.encode(h, k, dtype), context);
+      out.set(this.#results(dtype, 0, k * d), done * d);
     }
   }
 
@@ -264,48 +279,68 @@ export class Engine {
     this.check(this.#m.checkRope(h, layout, headDim), context);
   }
 
-  /** cos/sin cache rows for start … start+count−1 into cos and sin (count·half each). */
-  ropeCacheRows(h, half, start, count, cos, sin, context) {
+  /** cos/sin cache rows for start … start+count−1 into cos and sin (count·half each, as for rows). */
+  ropeCacheRows(h, half, start, count, cos, sin, context, dtype = 0) {
     const m = this.#m;
     const per = Math.max(1, Math.floor(this.scratchFloats / (2 * half)));
-    const base = this.scratch / 4;
     for (let done = 0; done < count; done += per) {
       const n = Math.min(per, count - done);
-      this.check(m.ropeCacheRows(h, start + done, n), context);
-      cos.set(m.HEAPF32.subarray(base, base + n * half), done * half);
-      sin.set(m.HEAPF32.subarray(base + n * half, base + 2 * n * half), done * half);
+      this.check(m.ropeCacheRows(h, start + done, n, dtype), context);
+      cos.set(this.#results(dtype, 0, n * half), done * half);
+      sin.set(this.#results(dtype, n * half, n * half), done * half);
     }
   }
 
-  /** cos/sin cache rows at `positions` (a Float64Array copy). */
-  ropeCache(h, half, positions, cos, sin, context) {
+  /**
+   * cos/sin cache rows of the tokens at `positions` (a Float64Array copy,
+   * `axes` values per token, token-major), checked first.
+   */
+  ropeCache(h, half, axes, positions, cos, sin, context, dtype = 0) {
     const m = this.#m;
-    const n = positions.length;
+    const n = positions.length / axes;
     this.checkPositions(positions, context);
-    const per = Math.max(1, Math.min(this.positionCapacity, Math.floor(this.scratchFloats / (2 * half))));
-    const base = this.scratch / 4;
+    const per = Math.max(1, Math.min(Math.floor(this.positionCapacity / axes), Math.floor(this.scratchFloats / (2 * half))));
     for (let done = 0; done < n; done += per) {
       const k = Math.min(per, n - done);
-      this.#loadPositions(positions, done, k);
-      this.check(m.ropeCache(h, k), context);
-      cos.set(m.HEAPF32.subarray(base, base + k * half), done * half);
-      sin.set(m.HEAPF32.subarray(base + k * half, base + 2 * k * half), done * half);
+      this.#loadPositions(positions, done * axes, k * axes);
+      this.check(m.ropeCache(h, k, dtype), context);
+      cos.set(this.#results(dtype, 0, k * half), done * half);
+      sin.set(this.#results(dtype, k * half, k * half), done * half);
     }
   }
 
-  /** Rotates x ([token][head][dim], tokens at `positions`) in place. */
-  applyRope(h, layout, headDim, positions, numHeads, x, context) {
+  checkRopeGrid(h, half, height, width, context) {
+    const s = this.#m.checkRopeGrid(h, height, width);
+    if (s !== 0)
+      this.check(s, context, { countName: 'height/width', count: `${height} × ${width}`, rows: height * width, width: half, wantAxes: 2, axes: this.axes(h) });
+  }
+
+  /** The height·width patches of a two-axis plan's grid into cos and sin, checked by checkRopeGrid first. */
+  ropeCacheGrid(h, half, height, width, cos, sin, context, dtype = 0) {
+    const m = this.#m;
+    const cells = height * width;
+    const per = Math.max(1, Math.floor(this.scratchFloats / (2 * half)));
+    for (let done = 0; done < cells; done += per) {
+      const n = Math.min(per, cells - done);
+      this.check(m.ropeCacheGrid(h, height, width, done, n, dtype), context);
+      cos.set(this.#results(dtype, 0, n * half), done * half);
+      sin.set(this.#results(dtype, n * half, n * half), done * half);
+    }
+  }
+
+  /** Rotates x ([token][head][dim], tokens at `positions`, `axes` values each) in place. */
+  applyRope(h, layout, headDim, axes, positions, numHeads, x, context) {
     const m = this.#m;
     this.checkPositions(positions, context);
-    const n = positions.length;
+    const n = positions.length / axes;
     const base = this.scratch / 4;
     const token = numHeads * headDim;
     if (token === 0) return;
-    const tokensPer = Math.min(this.positionCapacity, Math.floor(this.scratchFloats / token));
+    const tokensPer = Math.min(Math.floor(this.positionCapacity / axes), Math.floor(this.scratchFloats / token));
     if (tokensPer >= 1) {
       for (let t = 0; t < n; t += tokensPer) {
         const k = Math.min(tokensPer, n - t);
-        this.#loadPositions(positions, t, k);
+        this.#loadPositions(positions, t * axes, k * axes);
         m.HEAPF32.set(x.subarray(t * token, (t + k) * token), base);
         this.check(m.ropeApply(h, layout, headDim, k, numHeads), context);
         x.set(m.HEAPF32.subarray(base, base + k * token), t * token);
@@ -315,7 +350,7 @@ export class Engine {
     // One token is wider than the scratch: its heads in groups.
     const headsPer = Math.floor(this.scratchFloats / headDim);
     for (let t = 0; t < n; t++) {
-      this.#loadPositions(positions, t, 1);
+      this.#loadPositions(positions, t * axes, axes);
       for (let g = 0; g < numHeads; g += headsPer) {
         const k = Math.min(headsPer, numHeads - g);
         const at = t * token + g * headDim;

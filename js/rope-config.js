@@ -1,19 +1,31 @@
 // RoPE options from a Hugging Face config.json. Pure JavaScript: it reads the
-// parsed file and returns { headDim, rotaryDim, options } for pe.ropeCache,
-// pe.ropeCacheRows, pe.ropeFrequencies and (with rotaryDim) pe.applyRope.
+// parsed file and returns { headDim, rotaryDim, options, layout } for
+// pe.ropeCache, pe.ropeCacheRows, pe.ropeFrequencies and (with rotaryDim and
+// layout) pe.applyRope, plus one { headDim, rotaryDim, options } per attention
+// layer type when the model has per-layer-type parameters.
 //
 // What this file knows is where transformers keeps each value in a config.json
 // and how it resolves them (modeling_rope_utils.py, RotaryEmbeddingConfigMixin
-// of transformers v5, which also reads the older layout):
+// of transformers v5: convert_rope_params_to_dict and standardize_rope_params,
+// which also read the older layout):
+// - a multimodal config keeps the language model's settings in text_config,
+//   which is what the model reads when it is there
+//   (PreTrainedConfig.get_text_config);
 // - the RoPE parameters sit in `rope_scaling` (older files; the type key may be
 //   spelled `type`) or `rope_parameters` (transformers v5, which also holds
 //   rope_theta and may hold partial_rotary_factor); a non-empty rope_scaling
 //   wins when a file has both; neither means 'default';
+// - a parameters object whose keys are all layer types (from `layer_types`)
+//   holds one set per layer type (standardize_rope_params, case 2);
+// - Gemma 3 and 3n keep the sliding-window layers' base in
+//   `rope_local_base_freq` beside `rope_theta` and rope_scaling for the full
+//   layers (Gemma3TextConfig.convert_rope_params_to_dict);
 // - rope_theta, max_position_embeddings and partial_rotary_factor sit at the
 //   top level; original_max_position_embeddings inside the parameters or at
 //   the top level (Phi-3), where it takes precedence;
 // - head_dim, when present, is the head width (else hidden_size /
-//   num_attention_heads); DeepSeek's MLA rotates only qk_rope_head_dim of it.
+//   num_attention_heads); DeepSeek's MLA rotates only qk_rope_head_dim of it;
+//   Gemma 4's full-attention layers are global_head_dim wide.
 // Which sinpe option a config key feeds, the option's type and rule, and which
 // options each rope type reads all come from the core's vocabulary, so the
 // options returned are exactly those the rope type accepts.
@@ -23,12 +35,20 @@ import vocabulary from '../dist/sinpe-vocabulary.js';
 // The option names a rope type reads (entries are names or { option } records).
 const readNames = (ropeType) => ropeType.reads.map((r) => (typeof r === 'string' ? r : r.option));
 const isArrayOption = (option) => option.type === 'numbers' || option.type === 'numberArray';
+const optionNamed = (name) => vocabulary.options.find((o) => o.name === name);
+const [ROPE_LAYOUT_HALF, ROPE_LAYOUT_INTERLEAVED] = ['half', 'interleaved'].map((name) => {
+  if (!vocabulary.ropeLayouts.includes(name)) throw new Error(`sinpe: the vocabulary has no rope layout '${name}'`);
+  return name;
+});
+const ROPE_AXES_INTERLEAVED = vocabulary.ropeAxes.find((name) => name === 'interleaved');
 
 // Config keys that live at the top level of config.json rather than in the
 // RoPE parameters object. original_max_position_embeddings may be in either;
-// transformers gives the top-level one precedence (Phi-3 keeps it there).
+// transformers gives the top-level one precedence for a single parameter set
+// (Phi-3 keeps it there), while a per-layer-type set keeps its own
+// (standardize_rope_params only fills it in with setdefault).
 const TOP_LEVEL_KEYS = new Set(['max_position_embeddings']);
-const EITHER_TOP_FIRST = new Set(['original_max_position_embeddings']);
+const EITHER_TOP_FIRST = new Set(['original_max_position_embeddings', 'partial_rotary_factor']);
 const EITHER_OBJECT_FIRST = new Set(['rope_theta']); // v5 rope_parameters holds it; older files at the top
 
 // Keys transformers requires for each rope type (its _validate_*_rope_parameters
@@ -44,8 +64,43 @@ const REQUIRED_BY_TRANSFORMERS = {
 };
 
 // Older spellings of rope types that transformers' config classes rename:
-// Phi3Config turns the first Phi-3 releases' 'su' into 'longrope'.
-const ROPE_TYPE_ALIASES = new Map([['su', 'longrope']]);
+// Phi3Config turns the first Phi-3 releases' 'su' into 'longrope';
+// Qwen2VLTextConfig turns Qwen2-VL's and Qwen2.5-VL's 'mrope' into 'default'
+// (M-RoPE computes the default frequencies; mrope_section splits them).
+const ROPE_TYPE_ALIASES = new Map([
+  ['su', 'longrope'],
+  ['mrope', 'default'],
+]);
+
+// Layer type names transformers uses for attention with RoPE parameters of
+// their own (Gemma 3, Gemma 4, and every v5 config written per layer type).
+const FULL_ATTENTION = 'full_attention';
+const SLIDING_ATTENTION = 'sliding_attention';
+
+// The config classes' own default bases where a per-layer-type model sets them
+// (Gemma3TextConfig.default_theta, Gemma3nTextConfig.default_theta); every
+// other class uses RotaryEmbeddingConfigMixin.default_theta, the vocabulary's
+// default base.
+const DEFAULT_THETAS = new Map(
+  ['gemma3', 'gemma3_text', 'gemma3n', 'gemma3n_text'].map((t) => [t, { full: 1_000_000, sliding: 10_000 }]),
+);
+
+// Values a config class fills in when its file leaves them out, where they
+// decide the RoPE widths: Gemma3TextConfig's defaults (google/gemma-3-4b-it's
+// text_config names neither head_dim nor num_attention_heads, and its head
+// width is head_dim's 256, not hidden_size / heads).
+const CLASS_DEFAULTS = new Map(
+  ['gemma3', 'gemma3_text'].map((t) => [
+    t,
+    { head_dim: 256, num_attention_heads: 8, hidden_size: 2304, max_position_embeddings: 131_072 },
+  ]),
+);
+
+// Model types whose transformers code rotates interleaved pairs without a
+// rope_interleave key in the file: DeepseekV2 multiplies complex pairs
+// (modeling_deepseek_v2.apply_rotary_emb), DeepseekV3Config defaults
+// rope_interleave to true (modeling_deepseek_v3.apply_rotary_pos_emb_interleave).
+const INTERLEAVED_BY_DEFAULT = new Set(['deepseek_v2', 'deepseek_v3']);
 
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 // config.json's null means "not set" to transformers (`.get(key)` is None).
@@ -90,22 +145,27 @@ function positiveInteger(value, path) {
   return value;
 }
 
+function booleanAt(value, path) {
+  if (typeof value !== 'boolean') throw fail(TypeError, `${path} must be true or false, got ${show(value)}`);
+  return value;
+}
+
 // Checks a value against its vocabulary option's type and rule.
 function checkValue(option, value, path, rotaryDim) {
-  if (option.type === 'boolean') {
-    if (typeof value !== 'boolean') throw fail(TypeError, `${path} must be true or false, got ${show(value)}`);
-    return value;
-  }
+  if (option.type === 'boolean') return booleanAt(value, path);
   if (isArrayOption(option)) {
     if (!Array.isArray(value)) throw fail(TypeError, `${path} must be an array of numbers, got ${show(value)}`);
     // Per-pair factors (rule positive) have one entry per pair; a section list
-    // (mrope_section, rule count) is checked against the width by the core.
+    // (mrope_section, rule count) is checked against the width below.
     if (option.rule === 'positive' && value.length !== rotaryDim / 2) {
       throw fail(RangeError, `${path} must have rotaryDim / 2 = ${rotaryDim / 2} entries, got ${value.length}`);
     }
     value.forEach((v, i) => {
       if (typeof v !== 'number' || !Number.isFinite(v)) {
         throw fail(TypeError, `${path}[${i}] must be a number, got ${show(v)}`);
+      }
+      if (option.rule === 'count' && !(Number.isInteger(v) && v >= 1)) {
+        throw fail(RangeError, `${path}[${i}] must be a positive integer, got ${v}`);
       }
       if (!(v > 0)) throw fail(RangeError, `${path}[${i}] must be positive, got ${v}`);
     });
@@ -124,12 +184,83 @@ function checkValue(option, value, path, rotaryDim) {
   return value;
 }
 
-// The vocabulary entry of the rope type params names (undefined when it names
-// none sinpe computes; the caller reports that).
-function ropeTypeEntry(params) {
-  const typeName = present(params.rope_type) ? params.rope_type : present(params.type) ? params.type : 'default';
-  const name = ROPE_TYPE_ALIASES.get(typeName) ?? typeName;
-  return vocabulary.ropeTypes.find((t) => t.name === name);
+// A parameter set as `key → { value, path }`, so that every value keeps the
+// name of the config key it came from.
+function entriesOf(object, path) {
+  const out = Object.create(null);
+  for (const key of Object.keys(object)) out[key] = { value: object[key], path: `${path}.${key}` };
+  return out;
+}
+const valueOf = (entries, key) => (entries[key] ? entries[key].value : undefined);
+
+// The rope type name a parameter set gives, with the key it sits under.
+function ropeTypeOf(entries, fallbackPath) {
+  const key = present(valueOf(entries, 'rope_type')) || !present(valueOf(entries, 'type')) ? 'rope_type' : 'type';
+  const found = entries[key];
+  return present(found?.value)
+    ? { name: found.value, path: found.path }
+    : { name: 'default', path: `${fallbackPath}.rope_type` };
+}
+
+// The vocabulary entry of a rope type name (undefined when sinpe computes no
+// such type; the caller reports that).
+function ropeTypeEntry(name) {
+  if (typeof name !== 'string') return undefined;
+  const canonical = ROPE_TYPE_ALIASES.get(name) ?? name;
+  return vocabulary.ropeTypes.find((t) => t.name === canonical);
+}
+
+// The head width of the model (before any per-layer-type width).
+function headWidth(config, at) {
+  if (present(config.qk_rope_head_dim)) return positiveInteger(config.qk_rope_head_dim, `${at}.qk_rope_head_dim`);
+  if (present(config.head_dim)) return positiveInteger(config.head_dim, `${at}.head_dim`);
+  if (!present(config.hidden_size)) throw fail(TypeError, `${at}.hidden_size is missing (and there is no head_dim)`);
+  if (!present(config.num_attention_heads)) {
+    throw fail(TypeError, `${at}.num_attention_heads is missing (and there is no head_dim)`);
+  }
+  const hidden = positiveInteger(config.hidden_size, `${at}.hidden_size`);
+  const heads = positiveInteger(config.num_attention_heads, `${at}.num_attention_heads`);
+  if (hidden % heads !== 0) {
+    throw fail(
+      RangeError,
+      `${at}.hidden_size (${hidden}) is not a multiple of ${at}.num_attention_heads (${heads}); ` +
+        'the config needs a head_dim',
+    );
+  }
+  return hidden / heads;
+}
+
+// The rotation layout: DeepSeek's rope_interleave (or its model type's
+// default) means pairs (2j, 2j + 1); everything else rotates halves.
+// DeepseekV3's apply_rotary_pos_emb_interleave gathers the pairs into halves
+// before rotating, so its rotated vector lists the same pairs in half order;
+// dot products, which is what attention uses, are the same.
+function layoutOf(config, at, modelType) {
+  if (present(config.rope_interleave)) {
+    return booleanAt(config.rope_interleave, `${at}.rope_interleave`) ? ROPE_LAYOUT_INTERLEAVED : ROPE_LAYOUT_HALF;
+  }
+  return INTERLEAVED_BY_DEFAULT.has(modelType) ? ROPE_LAYOUT_INTERLEAVED : ROPE_LAYOUT_HALF;
+}
+
+// The config's layer types, one per layer: `layer_types` when the file has
+// it; for a Gemma 3 file without it, the pattern Gemma3TextConfig.__post_init__
+// makes of sliding_window_pattern (default 6): every pattern-th layer full,
+// the others sliding.
+function layerList(config, at, gemmaStyle) {
+  if (present(config.layer_types)) {
+    const list = config.layer_types;
+    if (!Array.isArray(list)) throw fail(TypeError, `${at}.layer_types must be an array of strings, got ${show(list)}`);
+    list.forEach((t, i) => {
+      if (typeof t !== 'string') throw fail(TypeError, `${at}.layer_types[${i}] must be a string, got ${show(t)}`);
+    });
+    return list.slice();
+  }
+  if (!gemmaStyle || !present(config.num_hidden_layers)) return undefined;
+  const count = positiveInteger(config.num_hidden_layers, `${at}.num_hidden_layers`);
+  const pattern = present(config.sliding_window_pattern)
+    ? positiveInteger(config.sliding_window_pattern, `${at}.sliding_window_pattern`)
+    : 6;
+  return Array.from({ length: count }, (_, i) => ((i + 1) % pattern ? SLIDING_ATTENTION : FULL_ATTENTION));
 }
 
 // The object holding the RoPE parameters and its name, or null. A non-empty
@@ -142,73 +273,120 @@ function ropeObject(config, at) {
     if (!present(value)) continue;
     if (!isObject(value)) throw fail(TypeError, `${at}.${key} must be an object or null, got ${show(value)}`);
     if (key === 'rope_scaling' && Object.keys(value).length === 0 && present(config.rope_parameters)) continue;
-    // transformers v5 allows one parameter set per attention layer type.
-    const layerTypes = Array.isArray(config.layer_types) ? config.layer_types : [];
-    const keys = Object.keys(value);
-    if (keys.length > 0 && keys.every((k) => layerTypes.includes(k) && isObject(value[k]))) {
-      throw fail(
-        RangeError,
-        `${at}.${key} holds one set of RoPE parameters per layer type (${keys.join(', ')}); ` +
-          `pass a config whose ${key} is one of them`,
-      );
-    }
     return { object: value, path: `${at}.${key}` };
   }
   return null;
 }
 
+// Whether a parameters object holds one set per layer type: its keys are all
+// layer types (standardize_rope_params, case 2). Without layer_types, a file
+// keyed by full_attention / sliding_attention only is read the same way.
+function isPerLayerType(object, layers) {
+  const keys = Object.keys(object);
+  if (keys.length === 0) return false;
+  const known = layers ?? [FULL_ATTENTION, SLIDING_ATTENTION];
+  return keys.every((k) => known.includes(k));
+}
+
 /**
- * RoPE options from a model's parsed config.json (see the file comment).
- * Returns { headDim, rotaryDim, options } where options holds ropeType and
- * only the options that rope type reads. Throws a TypeError or RangeError
- * whose message names the config key at fault.
+ * The parameter sets of a config: one flat set, or one per layer type.
+ * Returns { perType: false, set } or { perType: true, sets: Map(type → set) },
+ * where a set is { entries, path, perType }.
  */
-export function ropeOptionsFromConfig(config) {
-  if (!isObject(config)) throw fail(TypeError, `config must be a parsed config.json object, got ${show(config)}`);
-  config = ownData(config);
-  let at = 'config';
-  // Multimodal configs keep the language model's settings in text_config.
-  if (!present(config.num_attention_heads) && !present(config.head_dim) && isObject(config.text_config)) {
-    config = config.text_config;
-    at = 'config.text_config';
-  }
-
-  // Head width and rotary width.
-  let headDim;
-  if (present(config.qk_rope_head_dim)) {
-    headDim = positiveInteger(config.qk_rope_head_dim, `${at}.qk_rope_head_dim`);
-  } else if (present(config.head_dim)) {
-    headDim = positiveInteger(config.head_dim, `${at}.head_dim`);
-  } else {
-    if (!present(config.hidden_size)) throw fail(TypeError, `${at}.hidden_size is missing (and there is no head_dim)`);
-    if (!present(config.num_attention_heads)) {
-      throw fail(TypeError, `${at}.num_attention_heads is missing (and there is no head_dim)`);
-    }
-    const hidden = positiveInteger(config.hidden_size, `${at}.hidden_size`);
-    const heads = positiveInteger(config.num_attention_heads, `${at}.num_attention_heads`);
-    if (hidden % heads !== 0) {
-      throw fail(
-        RangeError,
-        `${at}.hidden_size (${hidden}) is not a multiple of ${at}.num_attention_heads (${heads}); ` +
-          'the config needs a head_dim',
-      );
-    }
-    headDim = hidden / heads;
-  }
-
+function parameterSets(config, at, layers, modelType, gemmaStyle) {
   const rope = ropeObject(config, at);
-  const params = rope ? rope.object : {};
-  const paramsPath = rope ? rope.path : `${at}.rope_scaling`;
+  const flat = (object, path) => ({ entries: entriesOf(object, path), path, perType: false });
+
+  const perTypeFrom = (object, path) => {
+    const sets = new Map();
+    for (const type of Object.keys(object)) {
+      const value = object[type];
+      if (!present(value)) continue; // transformers skips a layer type whose parameters are None
+      if (!isObject(value)) throw fail(TypeError, `${path}.${type} must be an object, got ${show(value)}`);
+      sets.set(type, { entries: entriesOf(value, `${path}.${type}`), path: `${path}.${type}`, perType: true });
+    }
+    return sets;
+  };
+
+  if (!gemmaStyle) {
+    if (rope && isPerLayerType(rope.object, layers)) return { perType: true, sets: perTypeFrom(rope.object, rope.path) };
+    return { perType: false, set: rope ? flat(rope.object, rope.path) : flat({}, `${at}.rope_scaling`) };
+  }
+
+  // Gemma 3 / 3n (Gemma3TextConfig.convert_rope_params_to_dict): rope_parameters
+  // per layer type, or both layer types at 'default'; an old-style
+  // rope_scaling updates the full-attention set; rope_theta fills in the full
+  // set's base, rope_local_base_freq the sliding set's, else the class's
+  // default bases.
+  const parametersPath = `${at}.rope_parameters`;
+  const parameters = config.rope_parameters;
+  if (present(parameters) && !isObject(parameters)) {
+    throw fail(TypeError, `${parametersPath} must be an object or null, got ${show(parameters)}`);
+  }
+  let sets;
+  if (isObject(parameters) && isPerLayerType(parameters, layers)) sets = perTypeFrom(parameters, parametersPath);
+  else if (isObject(parameters) && Object.keys(parameters).length > 0) {
+    sets = new Map([[FULL_ATTENTION, { ...flat(parameters, parametersPath), perType: true }]]);
+  } else sets = new Map();
+  for (const type of [FULL_ATTENTION, SLIDING_ATTENTION]) {
+    if (!sets.has(type)) {
+      sets.set(type, { entries: Object.create(null), path: `${parametersPath}.${type}`, perType: true });
+    }
+  }
+  const scaling = config.rope_scaling;
+  if (present(scaling)) {
+    if (!isObject(scaling)) throw fail(TypeError, `${at}.rope_scaling must be an object or null, got ${show(scaling)}`);
+    Object.assign(sets.get(FULL_ATTENTION).entries, entriesOf(scaling, `${at}.rope_scaling`));
+  }
+  const defaults = DEFAULT_THETAS.get(modelType);
+  const fillTheta = (type, key, fallback) => {
+    const entries = sets.get(type).entries;
+    if (present(valueOf(entries, 'rope_theta'))) return;
+    if (present(config[key])) entries.rope_theta = { value: config[key], path: `${at}.${key}` };
+    else if (fallback !== undefined) entries.rope_theta = { value: fallback, path: `${at}.${key}` };
+  };
+  fillTheta(FULL_ATTENTION, 'rope_theta', defaults?.full);
+  fillTheta(SLIDING_ATTENTION, 'rope_local_base_freq', defaults?.sliding);
+  return { perType: true, sets };
+}
+
+/**
+ * One parameter set → { headDim, rotaryDim, options } (see the file comment).
+ * `config` is the (text) config the set belongs to, `at` its path.
+ */
+function resolveSet(config, at, set, headDim) {
+  const { entries, path: paramsPath, perType } = set;
+
+  // Where a config key's value comes from, with the path that names it.
+  const lookup = (key) => {
+    const top = { value: config[key], path: `${at}.${key}` };
+    const inner = entries[key] ?? { value: undefined, path: `${paramsPath}.${key}` };
+    let order = [inner];
+    if (TOP_LEVEL_KEYS.has(key)) order = [top];
+    else if (key === 'original_max_position_embeddings' && perType) order = [inner];
+    else if (EITHER_TOP_FIRST.has(key)) order = [top, inner];
+    else if (EITHER_OBJECT_FIRST.has(key)) order = [inner, top];
+    return order.find((o) => present(o.value)) ?? { value: undefined, path: order[0].path };
+  };
+
+  // Rope type.
+  const type = ropeTypeOf(entries, paramsPath);
+  if (typeof type.name !== 'string') throw fail(TypeError, `${type.path} must be a string, got ${show(type.name)}`);
+  const typeEntry = ropeTypeEntry(type.name);
+  if (!typeEntry) {
+    throw fail(
+      RangeError,
+      `${type.path} is '${type.name}', which sinpe does not compute; rope types: ` +
+        vocabulary.ropeTypes.map((t) => t.name).join(', '),
+    );
+  }
+  const ropeType = typeEntry.name;
 
   // partial_rotary_factor: top level first (transformers copies it into the
   // parameters, overwriting), then the v5 parameters object.
-  let fraction = 1;
-  let fractionPath = `${at}.partial_rotary_factor`;
-  if (present(config.partial_rotary_factor)) fraction = config.partial_rotary_factor;
-  else if (present(params.partial_rotary_factor)) {
-    fraction = params.partial_rotary_factor;
-    fractionPath = `${paramsPath}.partial_rotary_factor`;
-  }
+  const fractionFound = lookup('partial_rotary_factor');
+  const fraction = present(fractionFound.value) ? fractionFound.value : 1;
+  const fractionPath = fractionFound.path;
   if (typeof fraction !== 'number' || !Number.isFinite(fraction)) {
     throw fail(TypeError, `${fractionPath} must be a number, got ${show(fraction)}`);
   }
@@ -216,8 +394,7 @@ export function ropeOptionsFromConfig(config) {
   // A rope type that reads the fraction itself (proportional: exponents over
   // the whole head, the pairs beyond the fraction unrotated) gets the whole
   // head width; the others rotate the first floor(headDim * fraction) channels.
-  const typeForWidth = ropeTypeEntry(params);
-  const readsFraction = typeForWidth !== undefined && readNames(typeForWidth).includes('partialRotaryFactor');
+  const readsFraction = readNames(typeEntry).includes('partialRotaryFactor');
   const rotaryDim = readsFraction ? headDim : Math.floor(headDim * fraction);
   if (rotaryDim < 2 || rotaryDim % 2 !== 0) {
     throw fail(
@@ -227,34 +404,6 @@ export function ropeOptionsFromConfig(config) {
     );
   }
 
-  // Rope type.
-  let typeKey = 'rope_type';
-  if (!present(params.rope_type) && present(params.type)) typeKey = 'type';
-  const typeName = present(params[typeKey]) ? params[typeKey] : 'default';
-  if (typeof typeName !== 'string') {
-    throw fail(TypeError, `${paramsPath}.${typeKey} must be a string, got ${show(typeName)}`);
-  }
-  const ropeType = ROPE_TYPE_ALIASES.get(typeName) ?? typeName;
-  const typeEntry = vocabulary.ropeTypes.find((t) => t.name === ropeType);
-  if (!typeEntry) {
-    throw fail(
-      RangeError,
-      `${paramsPath}.${typeKey} is '${typeName}', which sinpe does not compute; rope types: ` +
-        vocabulary.ropeTypes.map((t) => t.name).join(', '),
-    );
-  }
-
-  // Where a config key's value comes from, with the path that names it.
-  const lookup = (key) => {
-    const top = { value: config[key], path: `${at}.${key}` };
-    const inner = { value: params[key], path: `${paramsPath}.${key}` };
-    let order = [inner];
-    if (TOP_LEVEL_KEYS.has(key)) order = [top];
-    else if (EITHER_TOP_FIRST.has(key)) order = [top, inner];
-    else if (EITHER_OBJECT_FIRST.has(key)) order = [inner, top];
-    return order.find((o) => present(o.value)) ?? { value: undefined, path: order[0].path };
-  };
-
   for (const key of REQUIRED_BY_TRANSFORMERS[ropeType] ?? []) {
     const found = lookup(key);
     if (!present(found.value)) throw fail(TypeError, `${found.path} is missing (rope type '${ropeType}' needs it)`);
@@ -263,7 +412,7 @@ export function ropeOptionsFromConfig(config) {
   const options = { ropeType };
   const paths = {};
   for (const name of readNames(typeEntry)) {
-    const option = vocabulary.options.find((o) => o.name === name);
+    const option = optionNamed(name);
     if (!option || !option.configKey) continue;
     const found = lookup(option.configKey);
     if (!present(found.value)) continue;
@@ -273,14 +422,37 @@ export function ropeOptionsFromConfig(config) {
   // transformers fills a missing original_max_position_embeddings from
   // max_position_embeddings; llama3 does not read maxPositions, so pass it on.
   if (ropeType === 'llama3' && options.originalMaxPositions === undefined && present(config.max_position_embeddings)) {
-    const option = vocabulary.options.find((o) => o.name === 'originalMaxPositions');
     options.originalMaxPositions = checkValue(
-      option,
+      optionNamed('originalMaxPositions'),
       config.max_position_embeddings,
       `${at}.max_position_embeddings`,
       rotaryDim,
     );
     paths.originalMaxPositions = `${at}.max_position_embeddings`;
+  }
+
+  // Multi-axis RoPE: mrope_section gives the pairs per position axis and must
+  // cover the rotary width; mrope_interleaved (Qwen3-VL, Qwen3.5) spreads the
+  // axes over the pairs (Qwen3VLTextRotaryEmbedding.apply_interleaved_mrope)
+  // instead of giving each a contiguous block.
+  if (options.mropeSection !== undefined) {
+    const section = options.mropeSection;
+    const total = section.reduce((a, b) => a + b, 0);
+    const most = vocabulary.limits.maxRopeAxes;
+    if (section.length > most || total !== rotaryDim / 2) {
+      throw fail(
+        RangeError,
+        `${paths.mropeSection} must have 1 to ${most} entries adding up to rotaryDim / 2 = ${rotaryDim / 2}, ` +
+          `got [${section.join(', ')}]`,
+      );
+    }
+  }
+  const interleavedFound = lookup('mrope_interleaved');
+  if (present(interleavedFound.value) && booleanAt(interleavedFound.value, interleavedFound.path)) {
+    if (options.mropeSection === undefined) {
+      throw fail(RangeError, `${interleavedFound.path} is true but ${paramsPath}.mrope_section is missing`);
+    }
+    options.ropeAxes = ROPE_AXES_INTERLEAVED;
   }
 
   // Relations between values that the core would refuse under option names.
@@ -299,4 +471,69 @@ export function ropeOptionsFromConfig(config) {
     );
   }
   return { headDim, rotaryDim, options };
+}
+
+/**
+ * RoPE options from a model's parsed config.json (see the file comment).
+ * Returns { headDim, rotaryDim, options, layout } where options holds ropeType
+ * and only the options that rope type reads (plus ropeAxes for interleaved
+ * M-RoPE), and layout is 'interleaved' or 'half'. With per-layer-type
+ * parameters it adds layerTypes: { [layerType]: { headDim, rotaryDim,
+ * options } }, and the top-level fields are full_attention's (else the first
+ * layer type's that has a set). layers is the config's layer_types when it has
+ * one. Throws a TypeError or RangeError whose message names the config key at
+ * fault.
+ */
+export function ropeOptionsFromConfig(config) {
+  if (!isObject(config)) throw fail(TypeError, `config must be a parsed config.json object, got ${show(config)}`);
+  config = ownData(config);
+  let at = 'config';
+  const outerModelType = config.model_type;
+  if (present(config.text_config)) {
+    if (!isObject(config.text_config)) {
+      throw fail(TypeError, `config.text_config must be an object, got ${show(config.text_config)}`);
+    }
+    config = config.text_config;
+    at = 'config.text_config';
+  }
+  const modelType = typeof config.model_type === 'string' ? config.model_type : outerModelType;
+  for (const [key, value] of Object.entries(CLASS_DEFAULTS.get(modelType) ?? {})) {
+    if (!present(config[key])) config[key] = value;
+  }
+
+  const baseHeadDim = headWidth(config, at);
+  const layout = layoutOf(config, at, modelType);
+  const gemmaStyle = present(config.rope_local_base_freq) || DEFAULT_THETAS.has(modelType);
+  const layers = layerList(config, at, gemmaStyle);
+  const found = parameterSets(config, at, layers, modelType, gemmaStyle);
+
+  if (!found.perType) {
+    const read = resolveSet(config, at, found.set, baseHeadDim);
+    return { ...read, layout, ...(layers ? { layers } : {}) };
+  }
+
+  // Gemma 4 makes its full-attention layers global_head_dim wide
+  // (Gemma4TextAttention; Gemma4TextRotaryEmbedding passes
+  // head_dim_key='global_head_dim' for them).
+  const globalHeadDim = present(config.global_head_dim)
+    ? positiveInteger(config.global_head_dim, `${at}.global_head_dim`)
+    : undefined;
+  const layerTypes = {};
+  for (const [type, set] of found.sets) {
+    const headDim = type === FULL_ATTENTION && globalHeadDim !== undefined ? globalHeadDim : baseHeadDim;
+    layerTypes[type] = resolveSet(config, at, set, headDim);
+  }
+  const names = Object.keys(layerTypes);
+  const main =
+    layerTypes[FULL_ATTENTION] ??
+    layerTypes[(layers ?? []).find((t) => layerTypes[t] !== undefined)] ??
+    layerTypes[names[0]];
+  if (main === undefined) throw fail(RangeError, `${at}.rope_parameters holds no parameters for any layer type`);
+  const copy = (read) => ({ headDim: read.headDim, rotaryDim: read.rotaryDim, options: { ...read.options } });
+  return {
+    ...copy(main),
+    layout,
+    layerTypes: Object.fromEntries(names.map((t) => [t, copy(layerTypes[t])])),
+    ...(layers ? { layers } : {}),
+  };
 }

@@ -58,10 +58,38 @@ export interface EncodingOptions {
   paddingIdx?: number;
 }
 
+/**
+ * Result element types. `float32`: a `Float32Array` (the default).
+ * `float16` (IEEE binary16) and `bfloat16`: a `Uint16Array` of bit patterns,
+ * each the float64 value rounded once to nearest-even.
+ */
+export type Dtype = 'float32' | 'float16' | 'bfloat16';
+/** The half-precision {@link Dtype}s, whose results are `Uint16Array` bit patterns. */
+export type HalfDtype = 'float16' | 'bfloat16';
+
 /** Options of methods that return a new `Float32Array`. */
 export interface OutputOptions extends EncodingOptions {
   /** Write into this array (exact length required) instead of a new one; it is returned. */
   out?: Float32Array;
+  /** Default `'float32'`. */
+  dtype?: 'float32';
+}
+
+/** {@link OutputOptions} for a half-precision result: `Uint16Array` bit patterns. */
+export interface HalfOutputOptions extends EncodingOptions {
+  dtype: HalfDtype;
+  /**
+   * Write into this array (exact length required) instead of a new one; it is
+   * returned. For `float16`, a `Float16Array` is accepted too where the engine
+   * has one (the same bits).
+   */
+  out?: Uint16Array;
+}
+
+/** Options of {@link Encoder.prepare}. */
+export interface PrepareOptions extends EncodingOptions {
+  /** The element type of every result. Default `'float32'`. */
+  dtype?: Dtype;
 }
 
 export interface Grid2dOptions extends OutputOptions {
@@ -130,6 +158,7 @@ export interface Encoder {
    * @param dModel - width, 1 … 65536.
    * @returns Float32Array of n × dModel values, row-major.
    */
+  encode(positions: ArrayLike<number>, dModel: number, options: HalfOutputOptions): Uint16Array;
   encode(positions: ArrayLike<number>, dModel: number, options?: OutputOptions): Float32Array;
 
   /**
@@ -138,9 +167,11 @@ export interface Encoder {
    * @param count - integer ≥ 0; the last row must stay below 2^24.
    * @returns Float32Array of count × dModel values, row-major.
    */
+  rows(start: number, count: number, dModel: number, options: HalfOutputOptions): Uint16Array;
   rows(start: number, count: number, dModel: number, options?: OutputOptions): Float32Array;
 
   /** `rows(0, length, dModel, options)`: the usual `pe[:max_len]` table. */
+  table(length: number, dModel: number, options: HalfOutputOptions): Uint16Array;
   table(length: number, dModel: number, options?: OutputOptions): Float32Array;
 
   /**
@@ -173,7 +204,8 @@ export interface Encoder {
    * the plan made once; each call then checks only its own arguments. The
    * fast path for many small requests (one row per frame, say).
    */
-  prepare(dModel: number, options?: EncodingOptions): PreparedEncoder;
+  prepare(dModel: number, options: PrepareOptions & { dtype: HalfDtype }): PreparedEncoder<Uint16Array>;
+  prepare(dModel: number, options?: PrepareOptions): PreparedEncoder;
 
   /** The RoPE frequencies inv_j (radians per position), j < rotaryDim/2, in float64. */
   ropeFrequencies(rotaryDim: number, options?: RopeOptions): Float64Array;
@@ -181,16 +213,44 @@ export interface Encoder {
   /**
    * cos/sin caches for `positions` (fractional allowed, |p| < 2^24): row-major
    * (n, rotaryDim/2), cos = cos(p·inv_j)·attentionFactor, sin likewise —
-   * onnxruntime's `RotaryEmbedding` `cos_cache`/`sin_cache` layout.
+   * onnxruntime's `RotaryEmbedding` `cos_cache`/`sin_cache` layout. With a
+   * multi-axis plan (`mropeSection` or `ropeAxes`, A axes) `positions` holds
+   * A values per token, token-major: `positions[i*A + a]` is token i's
+   * position on axis a (a `RangeError` naming `positions` unless its length
+   * is a multiple of A).
    */
+  ropeCache(positions: ArrayLike<number>, rotaryDim: number, options: HalfRopeCacheOptions): RopeCache<Uint16Array>;
   ropeCache(positions: ArrayLike<number>, rotaryDim: number, options?: RopeCacheOptions): RopeCache;
 
-  /** {@link Encoder.ropeCache} for positions `start … start+count-1`. */
+  /**
+   * {@link Encoder.ropeCache} for positions `start … start+count-1`. With a
+   * multi-axis plan each token's one position is on every axis (text tokens,
+   * as transformers does for 1-D position ids).
+   */
+  ropeCacheRows(start: number, count: number, rotaryDim: number, options: HalfRopeCacheOptions): RopeCache<Uint16Array>;
   ropeCacheRows(start: number, count: number, rotaryDim: number, options?: RopeCacheOptions): RopeCache;
 
   /**
+   * The cache of a `height × width` patch grid for a two-axis plan (`ropeAxes`
+   * `'pixtral'`, or `'axial'` / `'sectioned'` with two sections; axis 0 the
+   * row, axis 1 the column): patch m = i·width + j (row-major) at row i,
+   * column j; height·width rows of rotaryDim/2 values.
+   */
+  ropeCacheGrid(height: number, width: number, rotaryDim: number, options: HalfRopeCacheOptions): RopeCache<Uint16Array>;
+  ropeCacheGrid(height: number, width: number, rotaryDim: number, options?: RopeCacheOptions): RopeCache;
+
+  /**
+   * A prepared RoPE for one rotary dimension and options: the plan is made
+   * once; each call then checks only its own arguments. Same values as the
+   * `pe.rope*` methods.
+   */
+  prepareRope(rotaryDim: number, options: PrepareRopeOptions & { dtype: HalfDtype }): PreparedRope<Uint16Array>;
+  prepareRope(rotaryDim: number, options?: PrepareRopeOptions): PreparedRope;
+
+  /**
    * Rotates queries or keys in place. `x` holds n tokens × numHeads × headDim
-   * values ([token][head][dim]), token i at `positions[i]`; numHeads =
+   * values ([token][head][dim]), token i at `positions[i]` (with a multi-axis
+   * plan of A axes, at `positions[i*A … i*A + A-1]`); numHeads =
    * x.length / (n · headDim). Dimensions `rotaryDim … headDim-1` pass through.
    * @returns `x`.
    */
@@ -198,16 +258,24 @@ export interface Encoder {
 
   /** RoPE options from a model's parsed config.json (see {@link ropeOptionsFromConfig}). */
   ropeOptionsFromConfig(config: object): RopeConfig;
+
+  /** M-RoPE position ids of one text + image + video sequence (see {@link getRopeIndex}). */
+  getRopeIndex(inputIds: ArrayLike<number | bigint>, options?: RopeIndexOptions): RopeIndex;
 }
 
-/** A prepared encoder (see {@link Encoder.prepare}). */
-export interface PreparedEncoder {
+/**
+ * A prepared encoder (see {@link Encoder.prepare}); `T` is `Float32Array`, or
+ * `Uint16Array` for a half-precision `dtype`.
+ */
+export interface PreparedEncoder<T extends Float32Array | Uint16Array = Float32Array> {
   /** The width of every row. */
   readonly dModel: number;
+  /** The element type of every result. */
+  readonly dtype: Dtype;
   /** Same values as `pe.rows(start, count, dModel, options)`, into `out` when given. */
-  rows(start: number, count: number, out?: Float32Array): Float32Array;
+  rows(start: number, count: number, out?: T): T;
   /** Same values as `pe.encode(positions, dModel, options)`, into `out` when given. */
-  encode(positions: ArrayLike<number>, out?: Float32Array): Float32Array;
+  encode(positions: ArrayLike<number>, out?: T): T;
   /**
    * Zero-copy: calls `callback(view, firstRow)` for consecutive chunks of rows
    * `start … start+count-1`. `view` is a Float32Array over the module's memory
@@ -217,7 +285,28 @@ export interface PreparedEncoder {
    * the callback returns the view is detached (length 0), and the next chunk
    * reuses its memory. The encoder cannot be called from inside the callback.
    */
-  chunks(start: number, count: number, callback: (view: Float32Array, firstRow: number) => void): void;
+  chunks(start: number, count: number, callback: (view: T, firstRow: number) => void): void;
+}
+
+/** A prepared RoPE (see {@link Encoder.prepareRope}). */
+export interface PreparedRope<T extends Float32Array | Uint16Array = Float32Array> {
+  readonly rotaryDim: number;
+  /** Position axes per token: 1, or the plan's sections (2 for pixtral). */
+  readonly axes: number;
+  /** The factor every cos and sin is multiplied by. */
+  readonly attentionFactor: number;
+  /** inv_j, j < rotaryDim/2, float64 (a copy). */
+  readonly frequencies: Float64Array;
+  /** The element type of every cache. */
+  readonly dtype: Dtype;
+  /** Same values as `pe.ropeCache(positions, rotaryDim, options)`. */
+  cache(positions: ArrayLike<number>, out?: { cos: T; sin: T }): RopeCache<T>;
+  /** Same values as `pe.ropeCacheRows(start, count, rotaryDim, options)`. */
+  cacheRows(start: number, count: number, out?: { cos: T; sin: T }): RopeCache<T>;
+  /** Same values as `pe.ropeCacheGrid(height, width, rotaryDim, options)`. */
+  grid(height: number, width: number, out?: { cos: T; sin: T }): RopeCache<T>;
+  /** Same as `pe.applyRope(x, positions, headDim, { ...options, rotaryDim, layout })`. */
+  apply(x: Float32Array, positions: ArrayLike<number>, headDim: number, options?: { layout?: RopeLayout }): Float32Array;
 }
 
 /** RoPE frequency types (Hugging Face `rope_type`). */
@@ -229,6 +318,15 @@ export type RopeType = 'default' | 'linear' | 'dynamic' | 'yarn' | 'longrope' | 
  * pair j is (2j, 2j + 1) (GPT-J, Meta's `freqs_cis`, onnxruntime `interleaved = 1`).
  */
 export type RopeLayout = 'half' | 'interleaved';
+
+/**
+ * How a multi-axis RoPE maps position axes to rotary pairs. `sectioned`
+ * (Qwen2-VL, Qwen2.5-VL; the default with `mropeSection`): consecutive
+ * sections of pairs per axis. `interleaved` (Qwen3-VL): pair j turns with
+ * axis j mod A within A·section. `axial`: each section a RoPE of its own
+ * width (vision towers). `pixtral`: row and column on alternate frequencies.
+ */
+export type RopeAxes = 'sectioned' | 'interleaved' | 'axial' | 'pixtral';
 
 /**
  * RoPE options (transformers' `modeling_rope_utils`). An option the rope type
@@ -278,11 +376,31 @@ export interface RopeOptions {
    * rotaryDim/2. With one position per token every axis takes that position, which is plain RoPE.
    */
   mropeSection?: ArrayLike<number>;
+  /**
+   * The multi-axis layout (see {@link RopeAxes}); `'pixtral'` takes no
+   * mropeSection (two axes, rotaryDim a multiple of 4), the others need it.
+   */
+  ropeAxes?: RopeAxes;
 }
 
 export interface RopeCacheOptions extends RopeOptions {
   /** Write into these arrays (each n × rotaryDim/2, not overlapping) instead of new ones. */
   out?: { cos: Float32Array; sin: Float32Array };
+  /** Default `'float32'`. */
+  dtype?: 'float32';
+}
+
+/** {@link RopeCacheOptions} for a half-precision cache: `Uint16Array` bit patterns. */
+export interface HalfRopeCacheOptions extends RopeOptions {
+  dtype: HalfDtype;
+  /** As for {@link HalfOutputOptions.out}, per array. */
+  out?: { cos: Uint16Array; sin: Uint16Array };
+}
+
+/** Options of {@link Encoder.prepareRope}. */
+export interface PrepareRopeOptions extends RopeOptions {
+  /** The element type of every cache. Default `'float32'`. */
+  dtype?: Dtype;
 }
 
 export interface ApplyRopeOptions extends RopeOptions {
@@ -292,19 +410,68 @@ export interface ApplyRopeOptions extends RopeOptions {
   layout?: RopeLayout;
 }
 
-/** A RoPE cache (see {@link Encoder.ropeCache}). */
-export interface RopeCache {
-  cos: Float32Array;
-  sin: Float32Array;
+/** A RoPE cache (see {@link Encoder.ropeCache}); `Uint16Array` bit patterns for a half `dtype`. */
+export interface RopeCache<T extends Float32Array | Uint16Array = Float32Array> {
+  cos: T;
+  sin: T;
   /** The factor every value was multiplied by (1 unless yarn or longrope scale). */
   attentionFactor: number;
 }
 
-/** What {@link ropeOptionsFromConfig} reads from a config.json. */
-export interface RopeConfig {
+/** One parameter set of a config.json: the head width, the rotary width and the options. */
+export interface RopeLayerConfig {
+  /** The head width (Gemma 4's full-attention layers: global_head_dim). */
   headDim: number;
+  /** The rotated width, for ropeCache / ropeCacheRows / ropeFrequencies and applyRope's options.rotaryDim. */
   rotaryDim: number;
-  options: RopeOptions;
+  /** ropeType and the options it reads; ropeAxes 'interleaved' for Qwen3-VL's mrope_interleaved. */
+  options: RopeOptions & { ropeAxes?: 'interleaved' };
+}
+
+/** What {@link ropeOptionsFromConfig} reads from a config.json. */
+export interface RopeConfig extends RopeLayerConfig {
+  /** The rotation layout: 'interleaved' where the config says so (DeepSeek's rope_interleave), else 'half'. */
+  layout: RopeLayout;
+  /**
+   * One set per attention layer type, when the config has per-layer-type
+   * parameters (Gemma 3's rope_local_base_freq, transformers v5 rope_parameters
+   * keyed by layer type); the top-level fields are full_attention's.
+   */
+  layerTypes?: Record<string, RopeLayerConfig>;
+  /** The layer type of each layer (the config's layer_types, or Gemma 3's sliding_window_pattern). */
+  layers?: string[];
+}
+
+/** Options of {@link getRopeIndex}: the model's token ids and the processor's grids. */
+export interface RopeIndexOptions {
+  /** config.json image_token_id; needed with imageGridThw. */
+  imageTokenId?: number | bigint;
+  /** config.json video_token_id; needed with videoGridThw. */
+  videoTokenId?: number | bigint;
+  /** config.json vision_start_token_id: when given, every image or video run must follow one. */
+  visionStartTokenId?: number | bigint;
+  /** vision_config.spatial_merge_size (2). */
+  spatialMergeSize?: number | bigint;
+  /** The processor's image_grid_thw: [t, h, w] per image, or a flat list of triples. */
+  imageGridThw?: ArrayLike<ArrayLike<number | bigint>> | ArrayLike<number | bigint>;
+  /** The processor's video_grid_thw: [t, h, w] per video, or a flat list of triples. */
+  videoGridThw?: ArrayLike<ArrayLike<number | bigint>> | ArrayLike<number | bigint>;
+  /** Qwen2.5-VL: the processor's second_per_grid_ts, one per video (1 each when absent). */
+  secondPerGridTs?: ArrayLike<number>;
+  /** Qwen2.5-VL: vision_config.tokens_per_second; needed with videos. */
+  tokensPerSecond?: number;
+  /** Whose video layout to follow; needed with videos (images are laid out alike by all three). */
+  model?: 'qwen2-vl' | 'qwen2.5-vl' | 'qwen3-vl';
+  /** 1 for a token, 0 for padding (skipped, left at position 0). */
+  attentionMask?: ArrayLike<number | bigint>;
+}
+
+/** What {@link getRopeIndex} returns. */
+export interface RopeIndex {
+  /** n × 3 positions, token-major: positions[3i + a] is token i's position on axis a (t, h, w). */
+  positions: Float64Array;
+  /** Largest position + 1 − the number of unpadded tokens: what generation adds to later tokens' 1-D positions. */
+  ropeDelta: number;
 }
 
 /**
@@ -314,9 +481,16 @@ export interface RopeConfig {
  */
 export interface Vocabulary {
   readonly version: string;
-  readonly limits: { readonly maxDModel: number; readonly maxAbsPosition: number; readonly maxElements: number };
+  readonly limits: {
+    readonly maxDModel: number;
+    readonly maxAbsPosition: number;
+    readonly maxRopeAxes: number;
+    readonly maxElements: number;
+  };
   readonly layouts: readonly Layout[];
   readonly ropeLayouts: readonly RopeLayout[];
+  readonly ropeAxes: readonly RopeAxes[];
+  readonly dtypes: readonly Dtype[];
   readonly options: readonly {
     readonly name: string;
     readonly type: 'number' | 'boolean' | 'numberArray';
@@ -355,14 +529,27 @@ export declare const layouts: readonly Layout[];
 export declare const ropeTypes: readonly RopeType[];
 /** All RoPE rotation layouts. */
 export declare const ropeLayouts: readonly RopeLayout[];
+/** All multi-axis RoPE layouts. */
+export declare const ropeAxes: readonly RopeAxes[];
+/** All result element types. */
+export declare const dtypes: readonly Dtype[];
 /** The core's vocabulary. */
 export declare const vocabulary: Vocabulary;
 /**
- * A model's parsed config.json → `{ headDim, rotaryDim, options }` for the
- * RoPE methods: `rope_scaling` (its type under `type` or `rope_type`, with
+ * A model's parsed config.json → `{ headDim, rotaryDim, options, layout }` for
+ * the RoPE methods: `rope_scaling` (its type under `type` or `rope_type`, with
  * `rope_theta` at the top level) or `rope_parameters` (transformers v5),
  * `partial_rotary_factor`, `head_dim`, `max_position_embeddings`,
  * `original_max_position_embeddings` (in the scaling object or at the top
- * level). Throws a TypeError/RangeError naming the config key.
+ * level), `mrope_section` / `mrope_interleaved`, `rope_interleave`; the
+ * `text_config` of a multimodal config; per-layer-type parameters as
+ * `layerTypes` and `layers`. Throws a TypeError/RangeError naming the config key.
  */
 export declare function ropeOptionsFromConfig(config: object): RopeConfig;
+/**
+ * The M-RoPE position ids of one sequence, as transformers' get_rope_index of
+ * Qwen2-VL, Qwen2.5-VL and Qwen3-VL computes them (modeling_rope_utils
+ * get_mrope_index). Throws a TypeError/RangeError naming the argument when the
+ * grids do not match the image and video tokens.
+ */
+export declare function getRopeIndex(inputIds: ArrayLike<number | bigint>, options?: RopeIndexOptions): RopeIndex;

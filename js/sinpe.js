@@ -6,6 +6,7 @@
 import {
   describe,
   fail,
+  halfOutArg,
   numberArrayArg,
   outArg,
   overlaps,
@@ -17,17 +18,21 @@ import { Engine, optionIndex, statusCode } from './engine.js';
 import { statusError, vocabulary } from './errors.js';
 import { loadModule } from './load.js';
 import { ropeOptionsFromConfig } from './rope-config.js';
+import { getRopeIndex } from './rope-index.js';
 
 const PRESETS = Object.freeze(vocabulary.presets.map((p) => p.name));
 const LAYOUTS = vocabulary.layouts;
 const ROPE_TYPES = Object.freeze(vocabulary.ropeTypes.map((t) => t.name));
 const ROPE_LAYOUTS = vocabulary.ropeLayouts;
+const ROPE_AXES = vocabulary.ropeAxes;
+const DTYPES = vocabulary.dtypes;
 const OPTIONS = new Map(vocabulary.options.map((o) => [o.name, o]));
 
 // Options a method takes besides the encoding options.
 const EXTRA = {
   none: [],
-  out: ['out'],
+  out: ['out', 'dtype'],
+  prepare: ['dtype'],
   grid2d: ['out', 'clsToken'],
   addTo: ['start', 'seqLen'],
   heatmap: ['out', 'colormap', 'columnStart', 'columns', 'vmin', 'vmax'],
@@ -42,6 +47,29 @@ const FAMILIES = {
 function numberType(name, v) {
   if (typeof v !== 'number') fail(TypeError, `${name} must be a number, got ${describe(v)}`);
   return v;
+}
+
+// options.dtype as its vocabulary index (0: float32, the default).
+function dtypeOption(snap) {
+  const v = snap.dtype;
+  if (v === undefined) return 0;
+  if (typeof v !== 'string') fail(TypeError, `options.dtype must be a string, got ${describe(v)}`);
+  const index = DTYPES.indexOf(v);
+  if (index < 0) throw statusError(statusCode('bad_dtype'), { dtype: describe(v) });
+  return index;
+}
+
+// A result of `length` values for dtype index `dtype`: `out` when given (a
+// Float32Array for float32; a Uint16Array, or a Float16Array for float16,
+// for the half types), else a new Float32Array or Uint16Array. Returns
+// { view (written), array (returned) }.
+function resultArray(out, length, dtype, name) {
+  if (out === undefined) {
+    const a = dtype === 0 ? new Float32Array(length) : new Uint16Array(length);
+    return { view: a, array: a };
+  }
+  if (dtype === 0) return outArg(name, out, Float32Array, length);
+  return halfOutArg(name, out, DTYPES[dtype], length);
 }
 
 function optionalNumber(snap, key, fallback) {
@@ -62,6 +90,13 @@ function encodingOptions(snap, extra, familyName, kinds) {
   const context = { family: familyName, familyName: name, preset: name, ropeType: name, options: snap };
   const index = family.names.indexOf(name);
   if (index < 0) throw statusError(statusCode(family.bad), { ...context, preset: describe(name), ropeType: describe(name) });
+  const rope = familyName === 'ropeType';
+  let axes = -1;
+  if (rope && snap.ropeAxes !== undefined) {
+    if (typeof snap.ropeAxes !== 'string') fail(TypeError, `options.ropeAxes must be a string, got ${describe(snap.ropeAxes)}`);
+    axes = ROPE_AXES.indexOf(snap.ropeAxes);
+    if (axes < 0) throw statusError(statusCode('bad_rope_axes'), { ...context, ropeAxes: describe(snap.ropeAxes) });
+  }
   let layout = -1;
   if (familyName === 'preset' && snap.layout !== undefined) {
     if (typeof snap.layout !== 'string') fail(TypeError, `options.layout must be a string, got ${describe(snap.layout)}`);
@@ -70,11 +105,11 @@ function encodingOptions(snap, extra, familyName, kinds) {
   }
   const entries = [];
   for (const key of Object.keys(snap)) {
-    if (key === family.key || (familyName === 'preset' && key === 'layout') || extra.includes(key)) continue;
+    if (key === family.key || (familyName === 'preset' && key === 'layout') || (rope && key === 'ropeAxes') || extra.includes(key)) continue;
     const option = OPTIONS.get(key);
     if (option === undefined) {
       const reads = family.entries[index].reads;
-      const known = [family.key, ...(familyName === 'preset' ? ['layout'] : []), ...extra, ...reads];
+      const known = [family.key, ...(familyName === 'preset' ? ['layout'] : ['ropeAxes']), ...extra, ...reads];
       fail(TypeError, `unknown option ${describe(key)}; ${family.key} '${name}' takes: ${known.join(', ')}`);
     }
     const v = snap[key];
@@ -86,7 +121,7 @@ function encodingOptions(snap, extra, familyName, kinds) {
     } else value = numberArrayArg(`options.${key}`, v);
     entries.push([optionIndex(key), value]);
   }
-  return { request: { kind: kinds[family.kind], family: index, layout, entries }, context };
+  return { request: { kind: kinds[family.kind], family: index, layout, axes, entries }, context };
 }
 
 // The width a positions copy is sized against before the plan checks it: an
@@ -105,8 +140,17 @@ function bindAll(target, names) {
 
 const ENCODER_METHODS = [
   'encode', 'rows', 'table', 'grid2d', 'addTo', 'frequencies', 'heatmap', 'prepare',
-  'ropeFrequencies', 'ropeCache', 'ropeCacheRows', 'applyRope', 'ropeOptionsFromConfig',
+  'ropeFrequencies', 'ropeCache', 'ropeCacheRows', 'ropeCacheGrid', 'applyRope', 'prepareRope', 'ropeOptionsFromConfig',
+  'getRopeIndex',
 ];
+
+// Positions of `axes` values per token: their token count, or a RangeError
+// naming `positions`.
+function tokenCount(p, axes) {
+  if (p.length % axes !== 0)
+    fail(RangeError, `positions.length (${p.length}) must be a multiple of ${axes}: the plan has ${axes} position axes per token (token-major, positions[i*${axes} + a])`);
+  return p.length / axes;
+}
 
 // Every public call has two phases. The read phase turns everything the
 // caller controls (options and nested objects, positions, factor arrays) into
@@ -176,10 +220,11 @@ class Encoder {
 
   encode(positions, dModel, options) {
     const { e, snap, parsed, d } = this.#readSinusoid(dModel, options, EXTRA.out);
+    const dtype = dtypeOption(snap);
     const p = positionsArg('positions', positions, elementWidth(d));
     return this.#withPlan(e, parsed, d, (h) => {
-      const out = this.#out(snap.out, p.length * d);
-      e.encode(h, d, p, out.view, parsed.context);
+      const out = resultArray(snap.out, p.length * d, dtype, 'options.out');
+      e.encode(h, d, p, out.view, parsed.context, dtype);
       return out.array;
     });
   }
@@ -194,12 +239,13 @@ class Encoder {
 
   #rows(start, count, dModel, options, startName, countName) {
     const { e, snap, parsed, d } = this.#readSinusoid(dModel, options, EXTRA.out);
+    const dtype = dtypeOption(snap);
     return this.#withPlan(e, parsed, d, (h) => {
       numberType(startName, start);
       numberType(countName, count);
       e.checkRows(h, start, count, d, parsed.context, startName, countName);
-      const out = this.#out(snap.out, count * d);
-      e.rows(h, d, start, count, out.view, parsed.context);
+      const out = resultArray(snap.out, count * d, dtype, 'options.out');
+      e.rows(h, d, start, count, out.view, parsed.context, dtype);
       return out.array;
     });
   }
@@ -286,9 +332,10 @@ class Encoder {
    * call only checks its own arguments.
    */
   prepare(dModel, options) {
-    const { e, parsed, d } = this.#readSinusoid(dModel, options, EXTRA.none);
+    const { e, snap, parsed, d } = this.#readSinusoid(dModel, options, EXTRA.prepare);
+    const dtype = dtypeOption(snap);
     const handle = e.plan(parsed.request, d, parsed.context, true);
-    const prepared = new Prepared(handle, d, parsed.context, () => this.#engine());
+    const prepared = new Prepared(handle, d, dtype, parsed.context, () => this.#engine());
     released?.register(prepared, { engine: e, handle });
     return prepared;
   }
@@ -309,23 +356,9 @@ class Encoder {
   // options.out of a cache call, read: its own enumerable cos and sin (the
   // same rule as for options), before any of them is checked.
   #readCacheOut(out) {
-    if (out === undefined) return undefined;
-    const o = snapshotOptions('options.out', out);
-    return { cos: o.cos, sin: o.sin };
+    return readCacheOut(out, 'options.out');
   }
 
-  // Caller arrays for a cache of `length` values each, or new ones (compute phase).
-  #cacheOut(out, length) {
-    if (out === undefined) {
-      const cos = new Float32Array(length);
-      const sin = new Float32Array(length);
-      return { cos, sin, cosView: cos, sinView: sin };
-    }
-    const cos = outArg('options.out.cos', out.cos, Float32Array, length);
-    const sin = outArg('options.out.sin', out.sin, Float32Array, length);
-    if (overlaps(cos, sin)) fail(RangeError, 'options.out.cos and options.out.sin must not share memory');
-    return { cos: cos.array, sin: sin.array, cosView: cos.view, sinView: sin.view };
-  }
 
   ropeFrequencies(rotaryDim, options) {
     const { e, parsed, r } = this.#readRope(rotaryDim, options, EXTRA.none);
@@ -334,28 +367,45 @@ class Encoder {
 
   ropeCache(positions, rotaryDim, options) {
     const { e, snap, parsed, r } = this.#readRope(rotaryDim, options, EXTRA.out);
+    const dtype = dtypeOption(snap);
     const p = positionsArg('positions', positions, elementWidth(r));
     const outs = this.#readCacheOut(snap.out);
-    return this.#withPlan(e, parsed, r, (h) => {
-      const half = r / 2;
-      const out = this.#cacheOut(outs, p.length * half);
-      e.ropeCache(h, half, p, out.cosView, out.sinView, parsed.context);
-      return { cos: out.cos, sin: out.sin, attentionFactor: e.attentionFactor(h) };
-    });
+    return this.#withPlan(e, parsed, r, (h) => ropeCacheAt(e, h, r / 2, p, outs, dtype, parsed.context, 'options.out'));
   }
 
   ropeCacheRows(start, count, rotaryDim, options) {
     const { e, snap, parsed, r } = this.#readRope(rotaryDim, options, EXTRA.out);
+    const dtype = dtypeOption(snap);
     const outs = this.#readCacheOut(snap.out);
     return this.#withPlan(e, parsed, r, (h) => {
-      const half = r / 2;
       numberType('start', start);
       numberType('count', count);
-      e.checkRows(h, start, count, half, parsed.context);
-      const out = this.#cacheOut(outs, count * half);
-      e.ropeCacheRows(h, half, start, count, out.cosView, out.sinView, parsed.context);
-      return { cos: out.cos, sin: out.sin, attentionFactor: e.attentionFactor(h) };
+      return ropeCacheRange(e, h, r / 2, start, count, outs, dtype, parsed.context, 'options.out');
     });
+  }
+
+  ropeCacheGrid(height, width, rotaryDim, options) {
+    const { e, snap, parsed, r } = this.#readRope(rotaryDim, options, EXTRA.out);
+    const dtype = dtypeOption(snap);
+    const outs = this.#readCacheOut(snap.out);
+    return this.#withPlan(e, parsed, r, (h) => {
+      numberType('height', height);
+      numberType('width', width);
+      return ropeCacheGridOf(e, h, r / 2, height, width, outs, dtype, parsed.context, 'options.out');
+    });
+  }
+
+  /**
+   * A prepared RoPE for one rotary dimension and options: the plan is made
+   * once, each call only checks its own arguments.
+   */
+  prepareRope(rotaryDim, options) {
+    const { e, snap, parsed, r } = this.#readRope(rotaryDim, options, EXTRA.prepare);
+    const dtype = dtypeOption(snap);
+    const handle = e.plan(parsed.request, r, parsed.context, true);
+    const prepared = new PreparedRope(handle, r, dtype, e, parsed.context, () => this.#engine());
+    released?.register(prepared, { engine: e, handle });
+    return prepared;
   }
 
   applyRope(x, positions, headDim, options) {
@@ -372,19 +422,15 @@ class Encoder {
     Object.assign(context, { rotaryDim: r, rotaryDimName: rotaryGiven ? 'options.rotaryDim' : 'headDim', headDim: hd, layout: describe(layoutName) });
     if (layout < 0) throw statusError(statusCode('bad_rope_layout'), context);
     const p = positionsArg('positions', positions, 1);
-    return this.#withPlan(e, parsed, r, (h) => {
-      e.checkRope(h, layout, hd, context);
-      const xs = typedArrayArg('x', x, [Float32Array]);
-      const row = p.length * hd;
-      if (row === 0 ? xs.length !== 0 : xs.length === 0 || xs.length % row !== 0)
-        throw statusError(statusCode('bad_x_length'), { ...context, xLength: xs.length, rowLength: row });
-      if (row !== 0) e.applyRope(h, layout, hd, p, xs.length / row, xs.view, context);
-      return xs.array;
-    });
+    return this.#withPlan(e, parsed, r, (h) => rotate(e, h, layout, hd, p, x, context));
   }
 
   ropeOptionsFromConfig(config) {
     return ropeOptionsFromConfig(config);
+  }
+
+  getRopeIndex(inputIds, opts) {
+    return getRopeIndex(inputIds, opts);
   }
 }
 
@@ -398,12 +444,17 @@ class Prepared {
   #enter;
   #context;
 
-  constructor(handle, dModel, context, enter) {
+  #dtype;
+
+  constructor(handle, dModel, dtype, context, enter) {
     this.#h = handle;
     this.#enter = enter;
+    this.#dtype = dtype;
     this.#context = Object.freeze({ ...context, dModel });
     /** The width every row has. */
     this.dModel = dModel;
+    /** The element type of every result (options.dtype at prepare time). */
+    this.dtype = DTYPES[dtype];
     bindAll(this, ['rows', 'encode', 'chunks']);
     Object.freeze(this);
   }
@@ -414,27 +465,24 @@ class Prepared {
     numberType('start', start);
     numberType('count', count);
     e.checkRows(this.#h, start, count, d, this.#context);
-    let view, result;
-    if (out === undefined) view = result = new Float32Array(count * d);
-    else ({ view, array: result } = outArg('out', out, Float32Array, count * d));
-    e.rows(this.#h, d, start, count, view, this.#context);
-    return result;
+    const { view, array } = resultArray(out, count * d, this.#dtype, 'out');
+    e.rows(this.#h, d, start, count, view, this.#context, this.#dtype);
+    return array;
   }
 
   encode(positions, out) {
     const e = this.#enter();
     const d = this.dModel;
     const p = positionsArg('positions', positions, d);
-    let view, result;
-    if (out === undefined) view = result = new Float32Array(p.length * d);
-    else ({ view, array: result } = outArg('out', out, Float32Array, p.length * d));
-    e.encode(this.#h, d, p, view, this.#context);
-    return result;
+    const { view, array } = resultArray(out, p.length * d, this.#dtype, 'out');
+    e.encode(this.#h, d, p, view, this.#context, this.#dtype);
+    return array;
   }
 
   /**
    * Calls callback(view, firstRow) for consecutive chunks of rows start …
-   * start+count−1: `view` is a Float32Array over the module's memory holding
+   * start+count−1: `view` is a Float32Array (a Uint16Array of bit patterns
+   * for a half dtype) over the module's memory holding
    * rows firstRow … firstRow + view.length/dModel − 1 (firstRow is a
    * position). Valid only during the callback: afterwards it is detached
    * (length 0).
@@ -444,8 +492,135 @@ class Prepared {
     numberType('start', start);
     numberType('count', count);
     if (typeof callback !== 'function') fail(TypeError, `callback must be a function, got ${describe(callback)}`);
-    e.chunks(this.#h, this.dModel, start, count, callback, this.#context);
+    e.chunks(this.#h, this.dModel, start, count, callback, this.#context, this.#dtype);
   }
+}
+
+// ---- RoPE compute phases, shared by the encoder and PreparedRope ---------------
+
+// Caller arrays (read: { cos, sin }) for a cache of `length` values each, or new ones.
+function cacheOut(out, length, dtype, name) {
+  if (out === undefined) {
+    const cos = resultArray(undefined, length, dtype);
+    const sin = resultArray(undefined, length, dtype);
+    return { cos: cos.array, sin: sin.array, cosView: cos.view, sinView: sin.view };
+  }
+  const cos = resultArray(out.cos, length, dtype, `${name}.cos`);
+  const sin = resultArray(out.sin, length, dtype, `${name}.sin`);
+  if (overlaps(cos, sin))
+    fail(RangeError, `${name}.cos and ${name}.sin must not share memory`);
+  return { cos: cos.array, sin: sin.array, cosView: cos.view, sinView: sin.view };
+}
+
+function ropeCacheAt(e, h, half, p, outs, dtype, context, outName) {
+  const axes = e.axes(h);
+  const n = tokenCount(p, axes);
+  const out = cacheOut(outs, n * half, dtype, outName);
+  e.ropeCache(h, half, axes, p, out.cosView, out.sinView, context, dtype);
+  return { cos: out.cos, sin: out.sin, attentionFactor: e.attentionFactor(h) };
+}
+
+function ropeCacheRange(e, h, half, start, count, outs, dtype, context, outName) {
+  e.checkRows(h, start, count, half, context);
+  const out = cacheOut(outs, count * half, dtype, outName);
+  e.ropeCacheRows(h, half, start, count, out.cosView, out.sinView, context, dtype);
+  return { cos: out.cos, sin: out.sin, attentionFactor: e.attentionFactor(h) };
+}
+
+function ropeCacheGridOf(e, h, half, height, width, outs, dtype, context, outName) {
+  e.checkRopeGrid(h, half, height, width, context);
+  const out = cacheOut(outs, height * width * half, dtype, outName);
+  e.ropeCacheGrid(h, half, height, width, out.cosView, out.sinView, context, dtype);
+  return { cos: out.cos, sin: out.sin, attentionFactor: e.attentionFactor(h) };
+}
+
+// Rotates x in place at positions p (the plan's axes per token).
+function rotate(e, h, layout, hd, p, x, context) {
+  e.checkRope(h, layout, hd, context);
+  const axes = e.axes(h);
+  const n = tokenCount(p, axes);
+  const xs = typedArrayArg('x', x, [Float32Array]);
+  const row = n * hd;
+  if (row === 0 ? xs.length !== 0 : xs.length === 0 || xs.length % row !== 0)
+    throw statusError(statusCode('bad_x_length'), { ...context, xLength: xs.length, rowLength: row });
+  if (row !== 0) e.applyRope(h, layout, hd, axes, p, xs.length / row, xs.view, context);
+  return xs.array;
+}
+
+/**
+ * One rotary dimension and options, prepared: the plan is made once and is
+ * the object's own, released when it is collected. Each method reads its own
+ * arguments once, checks them, then computes, as the encoder's methods do.
+ */
+class PreparedRope {
+  #h;
+  #enter;
+  #context;
+  #dtype;
+
+  constructor(handle, rotaryDim, dtype, engine, context, enter) {
+    this.#h = handle;
+    this.#enter = enter;
+    this.#dtype = dtype;
+    this.#context = Object.freeze({ ...context });
+    /** The rotary dimension r: caches have r/2 values per token. */
+    this.rotaryDim = rotaryDim;
+    /** Position axes per token (1, or the plan's sections). */
+    this.axes = engine.axes(handle);
+    /** The factor every cos and sin is multiplied by. */
+    this.attentionFactor = engine.attentionFactor(handle);
+    /** Radians per position of each pair (float64; a copy). */
+    this.frequencies = engine.frequencies(handle);
+    /** The element type of every cache (options.dtype at prepare time). */
+    this.dtype = DTYPES[dtype];
+    bindAll(this, ['cache', 'cacheRows', 'grid', 'apply']);
+    Object.freeze(this);
+  }
+
+  cache(positions, out) {
+    const e = this.#enter();
+    const p = positionsArg('positions', positions, elementWidth(this.rotaryDim));
+    const outs = readCacheOut(out, 'out');
+    return ropeCacheAt(e, this.#h, this.rotaryDim / 2, p, outs, this.#dtype, this.#context, 'out');
+  }
+
+  cacheRows(start, count, out) {
+    const e = this.#enter();
+    const outs = readCacheOut(out, 'out');
+    numberType('start', start);
+    numberType('count', count);
+    return ropeCacheRange(e, this.#h, this.rotaryDim / 2, start, count, outs, this.#dtype, this.#context, 'out');
+  }
+
+  grid(height, width, out) {
+    const e = this.#enter();
+    const outs = readCacheOut(out, 'out');
+    numberType('height', height);
+    numberType('width', width);
+    return ropeCacheGridOf(e, this.#h, this.rotaryDim / 2, height, width, outs, this.#dtype, this.#context, 'out');
+  }
+
+  apply(x, positions, headDim, options) {
+    const e = this.#enter();
+    const snap = snapshotOptions('options', options);
+    for (const key of Object.keys(snap))
+      if (key !== 'layout') fail(TypeError, `unknown option ${describe(key)}; apply takes: layout`);
+    const hd = numberType('headDim', headDim);
+    const layoutName = snap.layout === undefined ? ROPE_LAYOUTS[0] : snap.layout;
+    if (typeof layoutName !== 'string') fail(TypeError, `options.layout must be a string, got ${describe(layoutName)}`);
+    const layout = ROPE_LAYOUTS.indexOf(layoutName);
+    const context = { ...this.#context, rotaryDimName: 'rotaryDim', headDim: hd, layout: describe(layoutName) };
+    if (layout < 0) throw statusError(statusCode('bad_rope_layout'), context);
+    const p = positionsArg('positions', positions, 1);
+    return rotate(e, this.#h, layout, hd, p, x, context);
+  }
+}
+
+// An out argument { cos, sin } of a cache, read (its own enumerable cos and sin, once).
+function readCacheOut(out, name) {
+  if (out === undefined) return undefined;
+  const o = snapshotOptions(name, out);
+  return { cos: o.cos, sin: o.sin };
 }
 
 /**
@@ -461,6 +636,9 @@ export {
   LAYOUTS as layouts,
   ROPE_TYPES as ropeTypes,
   ROPE_LAYOUTS as ropeLayouts,
+  ROPE_AXES as ropeAxes,
+  DTYPES as dtypes,
   vocabulary,
   ropeOptionsFromConfig,
+  getRopeIndex,
 };

@@ -25,6 +25,7 @@ EMSCRIPTEN_BINDINGS(sinpe) {
   function("checkGrid", &check_grid);
   function("checkHeatmap", &check_heatmap);
   function("checkRope", &check_rope);
+  function("checkRopeGrid", &check_rope_grid);
   function("rows", &rows);
   function("addRows", &add_rows);
   function("encode", &encode);
@@ -32,9 +33,11 @@ EMSCRIPTEN_BINDINGS(sinpe) {
   function("heatmap", &heatmap);
   function("ropeCacheRows", &rope_cache_rows);
   function("ropeCache", &rope_cache);
+  function("ropeCacheGrid", &rope_cache_grid);
   function("ropeApply", &rope_apply);
   function("frequencies", &frequencies);
   function("attentionFactor", &attention_factor);
+  function("axes", &axes);
   function("width", &width);
   function("flavour", &flavour);
   function("version", &version);

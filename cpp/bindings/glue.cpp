@@ -51,11 +51,12 @@ PlanCache g_cache;
 
 // The options of a request block of `doubles` doubles, for a preset (or rope
 // type) and layout; false when the block is malformed.
-bool read_request(int kind, int family, int layout, std::size_t doubles, Options* out) {
+bool read_request(int kind, int family, int layout, int axes, std::size_t doubles, Options* out) {
   Options o;
   if (kind == kRope) o.rope_type = RopeType(family);
   else o.preset = Preset(family);
   o.layout = Layout(layout);
+  o.rope_axes = RopeAxes(axes);
   const double* b = g_request.data();
   std::size_t at = 1, entries = 0;
   if (doubles < 1 || doubles > g_request.size() || !to_integer<std::size_t>(b[0], 0, kOptionCount, &entries))
@@ -109,11 +110,12 @@ void locate_bad_element(const Options& o, Status s) {
   }
 }
 
-Status make(int kind, int family, int layout, double width, double request_doubles, Entry* e, bool cached) {
+Status make(int kind, int family, int layout, int axes, double width, double request_doubles, Entry* e,
+            bool cached) {
   Options o;
   std::size_t doubles = 0;
   const bool read = to_integer<std::size_t>(request_doubles, 1, g_request.size(), &doubles) &&
-                    kind >= kRows && kind <= kRope && read_request(kind, family, layout, doubles, &o);
+                    kind >= kRows && kind <= kRope && read_request(kind, family, layout, axes, doubles, &o);
   g_request[0] = 0;  // consumed: a later call finds no options of this one
   if (!read) return Status::bad_buffer;
   int w = 0;
@@ -134,6 +136,15 @@ const Entry* entry(int handle, int kind) {
   const Entry& e = g_handles[std::size_t(handle)];
   return e.used && e.kind == kind ? &e : nullptr;
 }
+
+// A dtype index: float32 (results as floats in the scratch) or a half type
+// (uint16 bit patterns in the scratch's first bytes); false for anything else.
+bool dtype_arg(int dtype, Dtype* out) {
+  if (dtype < 0 || dtype >= kDtypeCount) return false;
+  *out = Dtype(dtype);
+  return true;
+}
+std::uint16_t* half_scratch() { return reinterpret_cast<std::uint16_t*>(g_scratch.data()); }
 
 // count (and start) as the core takes them.
 bool count_arg(double count, std::size_t* n) {
@@ -170,16 +181,16 @@ int keep(Entry&& e) {
   return int(g_handles.size() - 1);
 }
 
-int plan(int kind, int family, int layout, double width, double request_doubles) {
+int plan(int kind, int family, int layout, int axes, double width, double request_doubles) {
   Entry e;
-  if (const Status s = make(kind, family, layout, width, request_doubles, &e, true); s != Status::ok)
+  if (const Status s = make(kind, family, layout, axes, width, request_doubles, &e, true); s != Status::ok)
     return -code(s);
   return keep(std::move(e));
 }
 
-int prepare(int kind, int family, int layout, double width, double request_doubles) {
+int prepare(int kind, int family, int layout, int axes, double width, double request_doubles) {
   Entry e;
-  if (const Status s = make(kind, family, layout, width, request_doubles, &e, false); s != Status::ok)
+  if (const Status s = make(kind, family, layout, axes, width, request_doubles, &e, false); s != Status::ok)
     return -code(s);
   return keep(std::move(e));
 }
@@ -240,11 +251,15 @@ int check_rope(int handle, int layout, double head_dim) {
   return code(check_head_dim(e->rope, hd));
 }
 
-int rows(int handle, double start, double count) {
+int rows(int handle, double start, double count, int dtype) {
   const Entry* e = entry(handle, kRows);
   std::size_t n = 0;
+  Dtype t;
   if (!e || !count_arg(count, &n)) return code(Status::bad_buffer);
-  return code(sinpe::rows(e->plan, start, n, g_scratch.data()));
+  if (!dtype_arg(dtype, &t)) return code(Status::bad_dtype);
+  if (n > kScratchFloats / std::size_t(e->plan.d_model())) return code(Status::too_large);
+  if (t == Dtype::float32) return code(sinpe::rows(e->plan, start, n, g_scratch.data()));
+  return code(sinpe::rows(e->plan, start, n, t, half_scratch()));
 }
 
 int add_rows(int handle, double start, double count) {
@@ -254,11 +269,15 @@ int add_rows(int handle, double start, double count) {
   return code(sinpe::add_rows(e->plan, start, n, g_scratch.data()));
 }
 
-int encode(int handle, double count) {
+int encode(int handle, double count, int dtype) {
   const Entry* e = entry(handle, kRows);
   std::size_t n = 0;
+  Dtype t;
   if (!e || !to_integer<std::size_t>(count, 0, kPositionChunk, &n)) return code(Status::bad_buffer);
-  return code(sinpe::encode(e->plan, g_positions.data(), n, g_scratch.data()));
+  if (!dtype_arg(dtype, &t)) return code(Status::bad_dtype);
+  if (n > kScratchFloats / std::size_t(e->plan.d_model())) return code(Status::too_large);
+  if (t == Dtype::float32) return code(sinpe::encode(e->plan, g_positions.data(), n, g_scratch.data()));
+  return code(sinpe::encode(e->plan, g_positions.data(), n, t, half_scratch()));
 }
 
 int grid2d(int handle, double height, double width, bool cls_token, double first, double count) {
@@ -282,36 +301,85 @@ int heatmap(int handle, double start, double count, double col0, double cols, do
                              reinterpret_cast<std::uint8_t*>(g_scratch.data())));
 }
 
-int rope_cache_rows(int handle, double start, double count) {
-  const Entry* e = entry(handle, kRope);
-  std::size_t n = 0;
-  if (!e || !count_arg(count, &n)) return code(Status::bad_buffer);
-  const std::size_t half = std::size_t(e->rope.rotary_dim() / 2);
-  if (2 * n * half > kScratchFloats) return code(Status::too_large);
-  float* cos = g_scratch.data();
-  return code(sinpe::rope_cache_rows(e->rope, start, n, cos, cos + n * half));
+// The cos half of the scratch and the sin half after n rows, as floats or
+// as bit patterns; false when n rows of r/2 values do not fit.
+bool cache_fits(const Entry* e, std::size_t n, std::size_t* half) {
+  *half = std::size_t(e->rope.rotary_dim() / 2);
+  return n <= kScratchFloats / (2 * *half);
 }
 
-int rope_cache(int handle, double count) {
+int rope_cache_rows(int handle, double start, double count, int dtype) {
   const Entry* e = entry(handle, kRope);
-  std::size_t n = 0;
-  if (!e || !to_integer<std::size_t>(count, 0, kPositionChunk, &n)) return code(Status::bad_buffer);
-  const std::size_t half = std::size_t(e->rope.rotary_dim() / 2);
-  if (2 * n * half > kScratchFloats) return code(Status::too_large);
-  float* cos = g_scratch.data();
-  return code(sinpe::rope_cache(e->rope, g_positions.data(), n, cos, cos + n * half));
+  std::size_t n = 0, half = 0;
+  Dtype t;
+  if (!e || !count_arg(count, &n)) return code(Status::bad_buffer);
+  if (!dtype_arg(dtype, &t)) return code(Status::bad_dtype);
+  if (!cache_fits(e, n, &half)) return code(Status::too_large);
+  if (t == Dtype::float32) {
+    float* cos = g_scratch.data();
+    return code(sinpe::rope_cache_rows(e->rope, start, n, cos, cos + n * half));
+  }
+  std::uint16_t* cos = half_scratch();
+  return code(sinpe::rope_cache_rows(e->rope, start, n, t, cos, cos + n * half));
+}
+
+int rope_cache(int handle, double count, int dtype) {
+  const Entry* e = entry(handle, kRope);
+  std::size_t n = 0, half = 0;
+  Dtype t;
+  if (!e || !to_integer<std::size_t>(count, 0, kPositionChunk / std::size_t(e->rope.axes()), &n))
+    return code(Status::bad_buffer);
+  if (!dtype_arg(dtype, &t)) return code(Status::bad_dtype);
+  if (!cache_fits(e, n, &half)) return code(Status::too_large);
+  if (t == Dtype::float32) {
+    float* cos = g_scratch.data();
+    return code(sinpe::rope_cache_axes(e->rope, g_positions.data(), n, cos, cos + n * half));
+  }
+  std::uint16_t* cos = half_scratch();
+  return code(sinpe::rope_cache_axes(e->rope, g_positions.data(), n, t, cos, cos + n * half));
+}
+
+int check_rope_grid(int handle, double height, double width) {
+  const Entry* e = entry(handle, kRope);
+  if (!e) return code(Status::bad_buffer);
+  std::size_t H = 0, W = 0;
+  const auto max = std::size_t(kMaxAbsPosition);
+  if (!to_integer<std::size_t>(height, 0, max, &H) || !to_integer<std::size_t>(width, 0, max, &W))
+    return code(Status::bad_count);
+  // No patch written: only the checks of the whole grid run.
+  if (e->rope.axes() != 2) return code(Status::axes_mismatch);
+  if (W != 0 && H > kMaxElements / W) return code(Status::too_large);
+  return code(check_elements(H * W, std::size_t(e->rope.rotary_dim() / 2)));
+}
+
+int rope_cache_grid(int handle, double height, double width, double first, double count, int dtype) {
+  const Entry* e = entry(handle, kRope);
+  std::size_t H = 0, W = 0, f = 0, n = 0, half = 0;
+  Dtype t;
+  const auto max = std::size_t(kMaxAbsPosition);
+  if (!e || !to_integer<std::size_t>(height, 0, max, &H) || !to_integer<std::size_t>(width, 0, max, &W) ||
+      !count_arg(first, &f) || !count_arg(count, &n))
+    return code(Status::bad_count);
+  if (!dtype_arg(dtype, &t)) return code(Status::bad_dtype);
+  if (!cache_fits(e, n, &half)) return code(Status::too_large);
+  if (t == Dtype::float32) {
+    float* cos = g_scratch.data();
+    return code(sinpe::rope_cache_grid(e->rope, H, W, f, n, cos, cos + n * half));
+  }
+  std::uint16_t* cos = half_scratch();
+  return code(sinpe::rope_cache_grid(e->rope, H, W, f, n, t, cos, cos + n * half));
 }
 
 int rope_apply(int handle, int layout, double head_dim, double count, double num_heads) {
   const Entry* e = entry(handle, kRope);
   std::size_t n = 0, heads = 0;
   int hd = 0;
-  if (!e || !to_integer<std::size_t>(count, 0, kPositionChunk, &n) || !count_arg(num_heads, &heads) ||
-      !to_integer(head_dim, 1, kMaxDModel, &hd))
+  if (!e || !to_integer<std::size_t>(count, 0, kPositionChunk / std::size_t(e->rope.axes()), &n) ||
+      !count_arg(num_heads, &heads) || !to_integer(head_dim, 1, kMaxDModel, &hd))
     return code(Status::bad_buffer);
   if (heads != 0 && n > kScratchFloats / heads / std::size_t(hd)) return code(Status::too_large);
-  return code(
-      sinpe::apply_rope(e->rope, RopeLayout(layout), hd, g_positions.data(), n, heads, g_scratch.data()));
+  return code(sinpe::apply_rope_axes(e->rope, RopeLayout(layout), hd, g_positions.data(), n, heads,
+                                     g_scratch.data()));
 }
 
 int frequencies(int handle) {
@@ -322,6 +390,11 @@ int frequencies(int handle) {
   double* out = reinterpret_cast<double*>(g_scratch.data());
   for (std::size_t i = 0; i < f->size(); ++i) out[i] = (*f)[i];
   return int(f->size());
+}
+
+int axes(int handle) {
+  const Entry* e = entry(handle, kRope);
+  return e ? e->rope.axes() : 1;
 }
 
 double attention_factor(int handle) {

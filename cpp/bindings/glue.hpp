@@ -30,15 +30,13 @@ double result_address();  // double[4]: the bad position's index, the bad elemen
 std::string kind_names();
 
 // Plans. family: preset or rope type index; layout: -1 (the preset's own) or
-// a layout index; request_doubles: the length of the request block just
-// written at request_address(), which this call reads and clears. Returns a
-// handle (>= 1) owned by the caller until release(), or -status. plan() may
-// reuse a cached plan; prepare() makes its own. When the status is bad_<an
-// array option>, result[0] is the index of its first element against the
-// option's rule (-1: none; the length is wrong) and result[1] that element
-// (else the length).
-int plan(int kind, int family, int layout, double width, double request_doubles);
-int prepare(int kind, int family, int layout, double width, double request_doubles);
+// a layout index; axes: -1 (none) or a rope-axes index (RoPE only); request_doubles: the length of the
+// request block just written at request_address(), which this call reads and clears. Returns a handle (>= 1)
+// owned by the caller until release(), or -status. plan() may reuse a cached plan; prepare() makes its own.
+// When the status is bad_<an array option>, result[0] is the index of its first element against the option's
+// rule (-1: none; the length is wrong) and result[1] that element (else the length).
+int plan(int kind, int family, int layout, int axes, double width, double request_doubles);
+int prepare(int kind, int family, int layout, int axes, double width, double request_doubles);
 void release(int handle);
 
 // Checks of a whole request, run before its first chunk; statuses.
@@ -47,21 +45,28 @@ int check_positions(double count);  // positions scratch; index of a bad one in 
 int check_grid(int handle, double height, double width, bool cls_token);
 int check_heatmap(int handle, double start, double count, double col0, double cols, double vmin, double vmax);
 int check_rope(int handle, int layout, double head_dim);
+int check_rope_grid(int handle, double height, double width);
 
 // Chunks: results in the scratch. Callers keep each chunk within the scratch.
-int rows(int handle, double start, double count);
+// dtype: a dtype index; float32 results are floats, float16 and bfloat16
+// results uint16 bit patterns from the scratch's first byte.
+int rows(int handle, double start, double count, int dtype);
 int add_rows(int handle, double start, double count);
-int encode(int handle, double count);
+int encode(int handle, double count, int dtype);
 int grid2d(int handle, double height, double width, bool cls_token, double first, double count);
 int heatmap(int handle, double start, double count, double col0, double cols, double vmin, double vmax);
-// cos rows then sin rows, count*r/2 floats each.
-int rope_cache_rows(int handle, double start, double count);
-int rope_cache(int handle, double count);
+// cos rows then sin rows, count*r/2 values each. rope_cache and rope_apply
+// read count tokens of axes(handle) positions each from the positions scratch;
+// rope_cache_grid makes patches [first, first + count) of a height x width grid.
+int rope_cache_rows(int handle, double start, double count, int dtype);
+int rope_cache(int handle, double count, int dtype);
+int rope_cache_grid(int handle, double height, double width, double first, double count, int dtype);
 int rope_apply(int handle, int layout, double head_dim, double count, double num_heads);
 
 // A plan's float64 frequencies, copied to the scratch (as doubles); returns their count.
 int frequencies(int handle);
 double attention_factor(int handle);
+int axes(int handle);   // position axes per token of a RoPE plan
 int width(int handle);  // dModel, or rotaryDim
 
 std::string flavour();

@@ -1,9 +1,8 @@
 // Lesson 0 (why attention needs positions) in headless Chromium. The page's
 // score, weight and output cells (their full-precision data-value) are
-// checked against a float64 head computed here from the documented seeds
-// (mulberry32, FNV-1a: written again, not imported), the sinusoidal formula
-// and RoPE as rotations of the pairs (i, i + d/2); the word-order check is
-// exact without an encoding and fails by the reference's amount with each
+// checked against a float64 head from the documented seeds, written from the
+// definitions (tests/web/attention-reference.mjs, not the site's code); the
+// word-order check is exact without an encoding and fails by the reference's amount with each
 // encoding; both languages, keyboard, URL state, phone, no console error or
 // CSP violation.
 import { readFileSync } from 'node:fs';
@@ -12,6 +11,7 @@ import assert from 'node:assert/strict';
 import en from '../../web/src/i18n/en.js';
 import zh from '../../web/src/i18n/zh.js';
 import { LESSON_IDS } from '../../web/src/lessons/index.js';
+import { head as floatHead, ropeRotate, sinusoid } from '../web/attention-reference.mjs';
 import { launch, openPage, settle, hashSettled, screenshot, numbersIn } from './helpers.mjs';
 
 let browser;
@@ -22,67 +22,14 @@ after(async () => {
   await browser?.close();
 });
 
-// ---- the reference ----
-function mulberry32(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let z = state;
-    z = Math.imul(z ^ (z >>> 15), z | 1);
-    z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
-    return ((z ^ (z >>> 14)) >>> 0) / 4294967296;
-  };
-}
-function fnv1a(word) {
-  let hash = 0x811c9dc5;
-  for (const ch of word) hash = Math.imul(hash ^ ch.codePointAt(0), 0x01000193);
-  return hash >>> 0;
-}
+// ---- the reference: a float64 head over the float32 inputs the page uses ----
 const f32 = Math.fround;
-const embedding = (word, d, seed) => {
-  const next = mulberry32(fnv1a(word.toLowerCase()) ^ Math.imul(seed, 2654435761));
-  return Array.from({ length: d }, () => f32(2 * next() - 1));
+const ENCODINGS = {
+  none: () => ({}),
+  sin: (d) => ({ add: (p, c) => f32(sinusoid(d)(p, c)) }), // as the float32 table holds it
+  rope: (d) => ({ rotate: ropeRotate(d, f32) }), // q and k rounded to float32 before and after
 };
-function matrices(d, seed) {
-  const next = mulberry32((Math.imul(seed, 0x9e3779b1) + 1) >>> 0);
-  const draw = () => Array.from({ length: d }, () => Array.from({ length: d }, () => ((2 * next() - 1) * 2.5) / Math.sqrt(d)));
-  return { wq: draw(), wk: draw(), wv: draw() };
-}
-// the sinusoidal encoding (interleaved sin, cos), as the float32 table holds it
-const pe = (p, c, d) => f32(c % 2 === 0 ? Math.sin(p * 10000 ** (-c / d)) : Math.cos(p * 10000 ** (-(c - 1) / d)));
-// RoPE, half layout: pairs (i, i + d/2) turned by p·10000^(−2i/d); inputs and results in float32
-function rope(row, p, d) {
-  const half = d / 2;
-  const x = row.map(f32);
-  const out = x.slice();
-  for (let i = 0; i < half; i++) {
-    const a = p * 10000 ** ((-2 * i) / d);
-    out[i] = f32(x[i] * Math.cos(a) - x[i + half] * Math.sin(a));
-    out[i + half] = f32(x[i + half] * Math.cos(a) + x[i] * Math.sin(a));
-  }
-  return out;
-}
-const times = (rows, w) => rows.map((x) => w[0].map((_, j) => x.reduce((s, v, c) => s + v * w[c][j], 0)));
-function head(words, d, seed, encoding) {
-  const w = matrices(d, seed);
-  const x = words.map((word, i) => embedding(word, d, seed).map((v, c) => v + (encoding === 'sin' ? pe(i, c, d) : 0)));
-  let q = times(x, w.wq);
-  let k = times(x, w.wk);
-  const v = times(x, w.wv);
-  if (encoding === 'rope') {
-    q = q.map((row, i) => rope(row, i, d));
-    k = k.map((row, i) => rope(row, i, d));
-  }
-  const scores = q.map((qi) => k.map((kj) => qi.reduce((s, a, c) => s + a * kj[c], 0) / Math.sqrt(d)));
-  const weights = scores.map((row) => {
-    const e = row.map(Math.exp);
-    const sum = e.reduce((a, b) => a + b, 0);
-    return e.map((z) => z / sum);
-  });
-  const out = weights.map((a) => v[0].map((_, c) => a.reduce((s, aij, j) => s + aij * v[j][c], 0)));
-  const pooled = out[0].map((_, c) => out.reduce((s, row) => s + row[c], 0) / out.length);
-  return { scores, weights, out, pooled };
-}
+const head = (words, d, seed, encoding) => floatHead(words, d, seed, ENCODINGS[encoding](d));
 
 /** The cells of a lesson matrix as rows of full-precision values. */
 async function cells(page, className) {

@@ -23,6 +23,7 @@ import { CHROMIUM_ARGS } from '../browser/helpers.mjs';
 import { makeRotaryModel } from '../js/fixtures/make-rotary-model.mjs';
 import { ropeCache, ropeRotate, pairMagnitudes, pairIndices } from '../js/rope-reference.mjs';
 import { serve } from './serve.mjs';
+import { rotaryInput } from '../js/fixtures/random.mjs';
 
 const root = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const here = join(root, 'tests/consumers');
@@ -155,17 +156,6 @@ const ORT_CASES = [
   ['llama3', { ropeType: 'llama3', base: 500000 }, 32, 32, 3],
 ];
 
-function randomX(length, seed) {
-  let a = seed >>> 0;
-  const random = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return Float32Array.from({ length }, () => (random() * 2 - 1) * [0.01, 1, 1, 20][Math.floor(random() * 4)]);
-}
-
 const site = join(scratch, 'site');
 mkdirSync(join(site, 'models'), { recursive: true });
 cpSync(join(here, 'ort-web'), site, { recursive: true });
@@ -218,7 +208,7 @@ for (const dtype of ['float32', 'float16']) {
     for (const interleaved of [false, true]) {
       const layout = interleaved ? 'interleaved' : 'half';
       await check(`onnxruntime-web RotaryEmbedding ${dtype}, ${label}, interleaved=${Number(interleaved)}`, async () => {
-        const x32 = randomX(BATCH * SEQ * numHeads * headDim, rotaryDim * 31 + headDim + (interleaved ? 7 : 0));
+        const x32 = rotaryInput(BATCH * SEQ * numHeads * headDim, rotaryDim * 31 + headDim + (interleaved ? 7 : 0));
         const c = {
           model: model(dtype, interleaved, headDim, rotaryDim, numHeads),
           dtype,

@@ -6,8 +6,11 @@ import sinpe, {
   layouts,
   ropeTypes,
   ropeLayouts,
+  ropeAxes,
+  dtypes,
   vocabulary,
   ropeOptionsFromConfig,
+  getRopeIndex,
   type Encoder,
   type Preset,
   type Layout,
@@ -16,6 +19,9 @@ import sinpe, {
   type RopeType,
   type RopeLayout,
   type RopeCache,
+  type RopeAxes,
+  type Dtype,
+  type PreparedRope,
 } from 'sinpe.wasm';
 
 const init: InitOptions = { simd: 'auto' };
@@ -51,6 +57,35 @@ const sameConfig = pe.ropeOptionsFromConfig({ rope_scaling: { rope_type: 'linear
 const att: number = cache.attentionFactor * rows.attentionFactor;
 void [inv, q, headDim, rotaryDim, options, sameConfig, att];
 
+// Half precision, multi-axis and grid RoPE, prepared RoPE.
+const dtype: Dtype = dtypes[1];
+const axesName: RopeAxes = ropeAxes[0];
+const h16: Uint16Array = pe.rows(0, 4, 64, { dtype: 'float16' });
+const hb: Uint16Array = pe.encode([0.5], 64, { dtype: 'bfloat16', out: new Uint16Array(64) });
+const t32: Float32Array = pe.table(4, 64, { dtype: 'float32' });
+const halfEnc: PreparedEncoder<Uint16Array> = pe.prepare(64, { dtype: 'float16' });
+const hr: Uint16Array = halfEnc.rows(0, 2);
+const m: RopeCache = pe.ropeCache([0, 0, 0, 1, 2, 3], 128, { mropeSection: [16, 24, 24], ropeAxes: axesName });
+const mh: RopeCache<Uint16Array> = pe.ropeCacheRows(0, 4, 128, { dtype: 'float16' });
+const g: RopeCache = pe.ropeCacheGrid(4, 4, 64, { ropeAxes: 'pixtral' });
+const pr: PreparedRope = pe.prepareRope(64, { ropeAxes: 'pixtral' });
+const prh: PreparedRope<Uint16Array> = pe.prepareRope(64, { dtype: 'bfloat16' });
+const gc: Float32Array = pr.grid(2, 2).cos;
+const hc: Uint16Array = prh.cacheRows(0, 2).sin;
+const rotated: Float32Array = pr.apply(new Float32Array(64), [0, 1], 64, { layout: 'half' });
+const prFacts: [number, number, number, Float64Array, Dtype] = [pr.rotaryDim, pr.axes, pr.attentionFactor, pr.frequencies, pr.dtype];
+void [dtype, h16, hb, t32, hr, m, mh, g, gc, hc, rotated, prFacts];
+
+// Per-layer-type parameters, the layout, and M-RoPE position ids.
+const gemma = ropeOptionsFromConfig({ model_type: 'gemma3_text', rope_local_base_freq: 10000, num_hidden_layers: 6 });
+const layout2: RopeLayout = gemma.layout;
+const sliding: number | undefined = gemma.layerTypes?.sliding_attention?.rotaryDim;
+const kinds: string[] | undefined = gemma.layers;
+const index = getRopeIndex(new BigInt64Array([1n, 5n, 5n, 5n, 5n]), { imageTokenId: 5n, imageGridThw: [[1, 4, 4]] });
+const mrope: Float64Array = index.positions;
+const delta: number = pe.getRopeIndex([1, 2, 3]).ropeDelta;
+void [layout2, sliding, kinds, mrope, delta];
+
 // The core's vocabulary, read-only.
 const maxD: number = vocabulary.limits.maxDModel;
 const reads: readonly string[] = vocabulary.presets[0].reads;
@@ -76,7 +111,18 @@ pe.heapBytes();
 pe.ropeCache([0], 8, { ropeType: 'ntk' });
 // @ts-expect-error: RoPE layouts are 'half' | 'interleaved'
 pe.applyRope(new Float32Array(8), [0], 8, { layout: 'concat' });
+// @ts-expect-error: getRopeIndex's model is one of the three Qwen vision-language families
+getRopeIndex([1], { model: 'llava' });
 // @ts-expect-error: a chunk is a Float32Array view
 enc.chunks(0, 1, (view: Float64Array) => void view);
+// @ts-expect-error: a half-precision result is a Uint16Array
+const wrong: Float32Array = pe.rows(0, 1, 8, { dtype: 'float16' });
+void wrong;
+// @ts-expect-error: not a dtype
+pe.rows(0, 1, 8, { dtype: 'float64' });
+// @ts-expect-error: not a rope-axes layout
+pe.ropeCache([0], 8, { ropeAxes: 'diagonal' });
+// @ts-expect-error: a float32 out for a half dtype
+pe.ropeCacheRows(0, 1, 8, { dtype: 'float16', out: { cos: new Float32Array(4), sin: new Float32Array(4) } });
 // @ts-expect-error: the vocabulary is read-only
 vocabulary.limits.maxDModel = 1;

@@ -1,6 +1,6 @@
 // The hand-written sinpe.d.ts against the vocabulary the core generates: every
 // union (presets, layouts, rope types, rope layouts) and every option name
-// match, so the types cannot drift from what the module accepts.
+// match (rope axes and dtypes too), so the types cannot drift from what the module accepts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -30,13 +30,16 @@ test('the .d.ts unions list exactly the vocabulary names', () => {
   assert.deepEqual(union('Layout'), [...vocabulary.layouts]);
   assert.deepEqual(union('RopeType'), vocabulary.ropeTypes.map((t) => t.name));
   assert.deepEqual(union('RopeLayout'), [...vocabulary.ropeLayouts]);
+  assert.deepEqual(union('RopeAxes'), [...vocabulary.ropeAxes]);
+  assert.deepEqual(union('Dtype'), [...vocabulary.dtypes]);
+  assert.deepEqual(union('HalfDtype'), vocabulary.dtypes.filter((t) => t !== 'float32'));
 });
 
 test('the .d.ts option interfaces declare exactly the vocabulary options, with their types', () => {
   const sinusoidal = new Set(vocabulary.presets.flatMap((p) => p.reads));
   const rope = new Set(vocabulary.ropeTypes.flatMap((t) => t.reads));
   assert.deepEqual(new Set(members('EncodingOptions')), new Set(['preset', 'layout', ...sinusoidal]));
-  assert.deepEqual(new Set(members('RopeOptions')), new Set(['ropeType', ...rope]));
+  assert.deepEqual(new Set(members('RopeOptions')), new Set(['ropeType', 'ropeAxes', ...rope]));
   const declared = { number: 'number', boolean: 'boolean', numberArray: 'ArrayLike<number>' };
   for (const o of vocabulary.options) {
     const m = dts.match(new RegExp(`\\n\\s{2}${o.name}\\?: ([^;]+);`));

@@ -1171,6 +1171,14 @@ describe('unbound methods', () => {
       args: () => [xPattern(3 * HD), [0, 1, 2.5], HD],
       verify: (r) => assertRotated(r, xPattern(3 * HD), [0, 1, 2.5], HD, {}, 'applyRope'),
     },
+    getRopeIndex: {
+      // T, then a 2 × 2 merged image (id 7): positions 0, then (1, 1 + h, 1 + w)
+      args: [[3, 7, 7, 7, 7], { imageTokenId: 7, imageGridThw: [[1, 4, 4]] }],
+      verify: (r) => {
+        assert.deepEqual(Array.from(r.positions), [0, 0, 0, 1, 1, 1, 1, 1, 2, 1, 2, 1, 1, 2, 2]);
+        assert.equal(r.ropeDelta, 3 - 5);
+      },
+    },
     ropeOptionsFromConfig: {
       args: [{ head_dim: 64, rope_theta: 500000, rope_scaling: { rope_type: 'linear', factor: 2 } }],
       verify: (r) => {

@@ -40,12 +40,8 @@ const UNREACHABLE = new Map([
     `bad_${snake(o.name)}`,
     'a boolean option follows its rule whatever its value; a non-boolean is the package\'s TypeError first',
   ]),
-  // The core's multi-axis and half-precision entry points have no JS method yet.
-  ['bad_dtype', 'no package method takes a dtype yet (the core writes float16/bfloat16; the JS layer does not expose it)'],
-  ['bad_rope_axes', 'no package method takes ropeAxes yet (the core computes M-RoPE and 2-D vision RoPE; the JS layer does not expose it)'],
-  ['rotary_dim_not_multiple_of_4', "only ropeAxes 'pixtral' raises it, which no package method takes yet"],
-  ['axes_mismatch', 'no package method takes positions with several axes yet'],
-  ...OPTIONS.filter((o) => !FAMILIES.some((f) => f.entry.required.includes(o.name))).map((o) => [
+  // mropeSection: required by ropeAxes 'sectioned', 'interleaved' and 'axial' (a case below).
+  ...OPTIONS.filter((o) => o.name !== 'mropeSection' && !FAMILIES.some((f) => f.entry.required.includes(o.name))).map((o) => [
     `${snake(o.name)}_missing`,
     'no preset or rope type requires it',
   ]),
@@ -130,6 +126,15 @@ add('rope_base_not_above_one', (pe) => pe.ropeCacheRows(0, 2, 8, { ropeType: 'li
 add('mrope_section_sum', (pe) => pe.ropeCache([1], R, { mropeSection: [1, 1] }), 'options.mropeSection', [`rotaryDim ${R}`]);
 // five axes: more than the core's limit, although they add up to R/2 + 1
 add('mrope_section_sum', (pe) => pe.ropeCacheRows(0, 2, R, { mropeSection: [1, 1, 1, 1, 1] }), 'options.mropeSection', [`rotaryDim ${R}`]);
+add('bad_dtype', (pe) => pe.table(2, 8, { dtype: 'float64' }), 'options.dtype', ['"float64"', "'bfloat16'"]);
+add('bad_dtype', (pe) => pe.ropeCacheRows(0, 2, 8, { dtype: 'half' }), 'options.dtype', ['"half"', "'float16'"]);
+add('bad_dtype', (pe) => pe.prepareRope(8, { dtype: 'fp16' }), 'options.dtype', ['"fp16"']);
+add('bad_rope_axes', (pe) => pe.ropeCache([1], R, { ropeAxes: 'diagonal', mropeSection: [R / 2] }), 'options.ropeAxes', ['"diagonal"', "'pixtral'"]);
+add('rotary_dim_not_multiple_of_4', (pe) => pe.ropeCacheGrid(2, 2, 6, { ropeAxes: 'pixtral' }), 'rotaryDim', ['got 6', "'pixtral'"]);
+add('rotary_dim_not_multiple_of_4', (pe) => pe.applyRope(new Float32Array(12), [0, 0], 6, { ropeAxes: 'pixtral' }), 'headDim', ['got 6']);
+add('mrope_section_missing', (pe) => pe.ropeCache([1], R, { ropeAxes: 'interleaved' }), 'options.mropeSection', ["'default'"]);
+add('axes_mismatch', (pe) => pe.ropeCacheGrid(2, 2, R), 'positions', ['2 axes per token', 'the plan has 1']);
+add('axes_mismatch', (pe) => pe.ropeCacheGrid(2, 2, R, { mropeSection: [2, 1, 1] }), 'positions', ['the plan has 3']);
 add('freq_factor_order', (pe) => pe.ropeCache([1], 8, { ropeType: 'llama3', lowFreqFactor: 5 }), 'options.lowFreqFactor', ['(5)', '(4)']);
 add('freq_factor_order', (pe) => pe.ropeCache([1], 8, { ropeType: 'llama3', lowFreqFactor: 3, highFreqFactor: 2 }), 'options.lowFreqFactor', ['(3)', '(2)']);
 

@@ -15,6 +15,7 @@ import sinpe from 'sinpe.wasm';
 import { ropeRotate, pairMagnitudes } from './rope-reference.mjs';
 import { ErrorTracker } from './errors-helper.mjs';
 import { makeRotaryModel } from './fixtures/make-rotary-model.mjs';
+import { rotaryInput } from './fixtures/random.mjs';
 
 const ROTATION_TOLERANCE = 5e-7; // the contract: × max(1, att) × (|x_a| + |x_b|)
 
@@ -42,17 +43,6 @@ function longrope(r) {
     shortFactor: Array.from({ length: half }, (_, j) => 1 + j / half),
     longFactor: Array.from({ length: half }, (_, j) => 1 + (40 * j) / half),
   };
-}
-
-function randomX(length, seed) {
-  let a = seed >>> 0;
-  const random = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return Float32Array.from({ length }, () => (random() * 2 - 1) * [0.01, 1, 1, 20][Math.floor(random() * 4)]);
 }
 
 // [batch, seq, heads, dim] ⇄ [batch, heads, seq, dim]
@@ -112,7 +102,7 @@ for (const [label, options, headDim, rotaryDim, numHeads] of CASES) {
           options,
         );
         assert.equal(cache.cos.length, CACHE_LENGTH * (rotaryDim / 2));
-        const x = randomX(BATCH * SEQ * numHeads * headDim, rotaryDim * 31 + headDim + (interleaved ? 7 : 0));
+        const x = rotaryInput(BATCH * SEQ * numHeads * headDim, rotaryDim * 31 + headDim + (interleaved ? 7 : 0));
         const feeds = {
           input: fourD
             ? new ort.Tensor('float32', transpose(x, numHeads, headDim, true), [BATCH, numHeads, SEQ, headDim])

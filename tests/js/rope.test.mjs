@@ -656,7 +656,7 @@ describe('ropeOptionsFromConfig: a config.json missing what it needs, or holding
     ['partial_rotary_factor 0', () => ({ ...base(), partial_rotary_factor: 0 }), RangeError, /config\.partial_rotary_factor/],
     ['partial_rotary_factor 1.5', () => ({ ...base(), partial_rotary_factor: 1.5 }), RangeError, /config\.partial_rotary_factor/],
     ['partial_rotary_factor giving an odd width', () => ({ ...fixture('phi-2.json'), partial_rotary_factor: 0.3875 }), RangeError, /config\.partial_rotary_factor/],
-    ['unknown rope type', () => ({ ...base(), rope_scaling: { rope_type: 'mrope', mrope_section: [16, 24, 24] } }), RangeError, /config\.rope_scaling\.rope_type.*mrope/],
+    ['unknown rope type', () => ({ ...base(), rope_scaling: { rope_type: 'xdrope', factor: 2 } }), RangeError, /config\.rope_scaling\.rope_type.*xdrope/],
     ['unknown legacy type', () => ({ ...base(), rope_scaling: { type: 'ntk-by-parts', factor: 2 } }), RangeError, /config\.rope_scaling\.type.*ntk-by-parts/],
     ['rope_scaling not an object', () => ({ ...base(), rope_scaling: 'llama3' }), TypeError, /config\.rope_scaling/],
     ['llama3 without factor', () => {
@@ -706,12 +706,6 @@ describe('ropeOptionsFromConfig: a config.json missing what it needs, or holding
     }, RangeError, /config\.rope_scaling\.low_freq_factor/],
     ['truncate a string', () => ({ ...fixture('qwen2.5-7b-instruct-yarn.json'), rope_scaling: { type: 'yarn', factor: 4, truncate: 'yes' } }), TypeError, /config\.rope_scaling\.truncate/],
     ['original_max_position_embeddings fractional at the top level', () => ({ ...fixture('phi-3-mini-128k-instruct.json'), original_max_position_embeddings: 4096.5 }), RangeError, /config\.original_max_position_embeddings/],
-    ['rope_parameters per layer type', () => ({
-      ...base(),
-      rope_scaling: undefined, // a non-empty rope_scaling would win over rope_parameters
-      layer_types: ['full_attention', 'sliding_attention'],
-      rope_parameters: { full_attention: { rope_type: 'default', rope_theta: 1e6 }, sliding_attention: { rope_type: 'default', rope_theta: 1e4 } },
-    }), RangeError, /config\.rope_parameters/],
   ];
   for (const [label, make, Classes, pattern] of cases) {
     test(label, () => {

@@ -1,71 +1,11 @@
 // The attention lesson's model (web/src/model/attention.js) against an
-// independent float64 computation written here from the definitions:
-// mulberry32 and FNV-1a for the seeded numbers, softmax(QKᵀ/√d)·V for the
-// head, Σ cos(ω_i k) for the encodings' dot products, RoPE as rotations of
-// the pairs (i, i + d/2).
+// independent float64 head (attention-reference.mjs) and Σ cos(ω_i k) for the
+// encodings' dot products.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { embedding, head, matrices, ropeRotate, sinusoid } from './attention-reference.mjs';
 import { tokenEmbeddings, headWeights, attend, permutationGap, reorder, isPermutation, offeredOrders, encodingSimilarity, ropeSimilarity, WEIGHT_GAIN } from '../../web/src/model/attention.js';
 
-// ---- the documented seeds, implemented again ----
-function mulberry32(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let z = state;
-    z = Math.imul(z ^ (z >>> 15), z | 1);
-    z ^= z + Math.imul(z ^ (z >>> 7), z | 61);
-    return ((z ^ (z >>> 14)) >>> 0) / 4294967296;
-  };
-}
-function fnv1a(word) {
-  let hash = 0x811c9dc5;
-  for (const ch of word) hash = Math.imul(hash ^ ch.codePointAt(0), 0x01000193);
-  return hash >>> 0;
-}
-const embedding = (word, d, seed) => {
-  const next = mulberry32(fnv1a(word.toLowerCase()) ^ Math.imul(seed, 2654435761));
-  return Array.from({ length: d }, () => Math.fround(2 * next() - 1));
-};
-function matrices(d, seed) {
-  const next = mulberry32((Math.imul(seed, 0x9e3779b1) + 1) >>> 0);
-  const draw = () => Array.from({ length: d }, () => Array.from({ length: d }, () => ((2 * next() - 1) * 2.5) / Math.sqrt(d)));
-  return { wq: draw(), wk: draw(), wv: draw() };
-}
-
-// ---- the head, in plain float64 arrays of rows ----
-const times = (rows, w) => rows.map((x) => w[0].map((_, j) => x.reduce((s, v, c) => s + v * w[c][j], 0)));
-function head(words, d, seed, { add, rotate } = {}) {
-  const w = matrices(d, seed);
-  const x = words.map((word, i) => embedding(word, d, seed).map((v, c) => v + (add ? add(i, c) : 0)));
-  let q = times(x, w.wq);
-  let k = times(x, w.wk);
-  const v = times(x, w.wv);
-  if (rotate) {
-    q = q.map((row, i) => rotate(row, i));
-    k = k.map((row, i) => rotate(row, i));
-  }
-  const scores = q.map((qi) => k.map((kj) => qi.reduce((s, a, c) => s + a * kj[c], 0) / Math.sqrt(d)));
-  const weights = scores.map((row) => {
-    const e = row.map((s) => Math.exp(s));
-    const sum = e.reduce((a, b) => a + b, 0);
-    return e.map((x) => x / sum);
-  });
-  const out = weights.map((a) => v[0].map((_, c) => a.reduce((s, aij, j) => s + aij * v[j][c], 0)));
-  const pooled = out[0].map((_, c) => out.reduce((s, row) => s + row[c], 0) / out.length);
-  return { scores, weights, out, pooled };
-}
-const sinusoid = (d) => (p, c) => (c % 2 === 0 ? Math.sin(p / 10000 ** (c / d)) : Math.cos(p / 10000 ** ((c - 1) / d)));
-const ropeRotate = (d) => (row, p) => {
-  const half = d / 2;
-  const out = row.slice();
-  for (let i = 0; i < half; i++) {
-    const a = p * 10000 ** ((-2 * i) / d);
-    out[i] = row[i] * Math.cos(a) - row[i + half] * Math.sin(a);
-    out[i + half] = row[i + half] * Math.cos(a) + row[i] * Math.sin(a);
-  }
-  return out;
-};
 const flat = (rows) => rows.flat();
 function maxDiff(a, b) {
   assert.equal(a.length, b.length);

@@ -87,6 +87,20 @@ Status apply_rope_axes(const RopePlan& plan, RopeLayout layout, int head_dim, co
 // height * width rows of r/2 values. Status::axes_mismatch for another plan.
 Status rope_cache_grid(const RopePlan& plan, std::size_t height, std::size_t width, float* cos, float* sin,
                        Path path = Path::best);
+// Patches [first, first + count) of that grid (count rows of r/2 values each);
+// Status::bad_count when they pass its end.
+Status rope_cache_grid(const RopePlan& plan, std::size_t height, std::size_t width, std::size_t first,
+                       std::size_t count, float* cos, float* sin, Path path = Path::best);
+
+// The multi-axis caches in half precision: dtype float16 or bfloat16 (else
+// Status::bad_dtype), each value rounded once to nearest-even as above.
+Status rope_cache_axes(const RopePlan& plan, const double* positions, std::size_t n, Dtype dtype,
+                       std::uint16_t* cos, std::uint16_t* sin, Path path = Path::best);
+Status rope_cache_grid(const RopePlan& plan, std::size_t height, std::size_t width, Dtype dtype,
+                       std::uint16_t* cos, std::uint16_t* sin, Path path = Path::best);
+Status rope_cache_grid(const RopePlan& plan, std::size_t height, std::size_t width, std::size_t first,
+                       std::size_t count, Dtype dtype, std::uint16_t* cos, std::uint16_t* sin,
+                       Path path = Path::best);
 
 Status check_head_dim(const RopePlan& plan, int head_dim) noexcept;
 

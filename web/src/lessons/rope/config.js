@@ -74,7 +74,9 @@ export function mount(root, ctx) {
     try {
       // the package names the config key at fault; shown as text, never as markup
       read = pe.ropeOptionsFromConfig(parsed.config);
-      inv = pe.ropeFrequencies(read.rotaryDim, read.options);
+      // which position axis turns a pair (M-RoPE's ropeAxes) leaves the pairs' frequencies as they are
+      const { ropeAxes, ...frequencyOptions } = read.options;
+      inv = pe.ropeFrequencies(read.rotaryDim, frequencyOptions);
     } catch (error) {
       return fail(apiError(error));
     }
@@ -89,7 +91,9 @@ export function mount(root, ctx) {
     add(L('cfgHeadDim'), headDim);
     add(L('cfgRotaryDim'), rotaryDim);
     for (const [k, v] of Object.entries(options)) if (k !== 'ropeType') add(`options.${k}`, Array.isArray(v) || ArrayBuffer.isView(v) ? L('cfgArray', { count: v.length }) : v);
-    const attention = pe.ropeCache([0], rotaryDim, options).attentionFactor;
+    const { ropeAxes, ...frequencyOptions } = options;
+    // one row of text positions (every axis at 0), whatever the number of axes
+    const attention = pe.ropeCacheRows(0, 1, rotaryDim, frequencyOptions).attentionFactor;
     add(L('cfgAttention'), significant(attention));
     const lam = wavelengths(inv);
     const sentence = L('configSentence', { type, r: rotaryDim, fast: wavelengthText(lam[0]), slow: wavelengthText(lam.at(-1)), base });

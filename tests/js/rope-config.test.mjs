@@ -1,0 +1,329 @@
+// ropeOptionsFromConfig beyond one parameter set: per-layer-type parameters
+// (Gemma 3's rope_local_base_freq, transformers v5 rope_parameters keyed by
+// layer type, Gemma 4's wider full-attention heads), the rotation layout
+// (DeepSeek's rope_interleave), multimodal RoPE keys (Qwen2-VL's 'mrope' type
+// and mrope_section, Qwen3-VL's mrope_interleaved under text_config) and the
+// errors that name the config key. Expected values are read off each file by
+// hand, with the transformers rule that gives them; the caches the options
+// feed are compared with the independent float64 reference.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import sinpe, { ropeOptionsFromConfig } from 'sinpe.wasm';
+import { ropeCache as referenceCache } from './rope-reference.mjs';
+
+const CACHE_TOLERANCE = 2.5e-7; // × max(1, att), the README's contract
+const fixture = (name) => {
+  const folder = /^(gemma-3|qwen2-vl|qwen3-vl)/.test(name) ? 'configs-vlm' : 'configs';
+  return JSON.parse(readFileSync(new URL(`./fixtures/${folder}/${name}`, import.meta.url), 'utf8'));
+};
+const clone = (v) => JSON.parse(JSON.stringify(v));
+
+let pe;
+before(async () => {
+  pe = await sinpe();
+});
+after(() => {
+  pe = undefined;
+});
+
+// Both entry points give the same answer, and the config is left as it was.
+function read(config) {
+  const before = JSON.stringify(config);
+  const got = ropeOptionsFromConfig(config);
+  assert.equal(JSON.stringify(config), before, 'the config is not modified');
+  assert.deepEqual(pe.ropeOptionsFromConfig(config), got, 'pe.ropeOptionsFromConfig gives the same');
+  return got;
+}
+
+// A one-axis set's options go straight to pe.ropeCache; its values are the reference's.
+function cacheMatchesReference(set, label) {
+  const positions = [0, 1, 4095, 4096, 100000.5, 2 ** 24 - 1];
+  const got = pe.ropeCache(positions, set.rotaryDim, set.options);
+  const want = referenceCache(positions, set.rotaryDim, set.options);
+  const scale = Math.max(1, Math.abs(want.attentionFactor));
+  for (const part of ['cos', 'sin']) {
+    assert.equal(got[part].length, want[part].length, `${label}: ${part} length`);
+    for (let i = 0; i < want[part].length; i++) {
+      const e = Math.abs(got[part][i] - want[part][i]) / scale;
+      if (!(e <= CACHE_TOLERANCE)) assert.fail(`${label}: ${part}[${i}] = ${got[part][i]}, reference ${want[part][i]}`);
+    }
+  }
+}
+
+// Gemma3TextConfig.__post_init__: layer i is full attention when (i + 1) % pattern == 0.
+const gemmaLayers = (count, pattern) =>
+  Array.from({ length: count }, (_, i) => ((i + 1) % pattern === 0 ? 'full_attention' : 'sliding_attention'));
+
+describe('ropeOptionsFromConfig: per-layer-type parameters', () => {
+  test('google/gemma-3-4b-it as published: full layers linear × 8 at 1e6, sliding layers default at 1e4, every sixth layer full', () => {
+    const got = read(fixture('gemma-3-4b-it.json'));
+    // The file names no head_dim, heads, rope_theta or rope_local_base_freq:
+    // Gemma3TextConfig's defaults (head_dim 256, default_theta global 1e6 /
+    // local 1e4) fill them; rope_scaling updates the full-attention set.
+    const full = { headDim: 256, rotaryDim: 256, options: { ropeType: 'linear', base: 1e6, factor: 8 } };
+    const sliding = { headDim: 256, rotaryDim: 256, options: { ropeType: 'default', base: 10000 } };
+    assert.deepEqual(got, {
+      ...full,
+      layout: 'half',
+      layerTypes: { full_attention: full, sliding_attention: sliding },
+      layers: gemmaLayers(34, 6),
+    });
+    assert.deepEqual(
+      got.layers.flatMap((t, i) => (t === 'full_attention' ? [i] : [])),
+      [5, 11, 17, 23, 29],
+    );
+    for (const [type, set] of Object.entries(got.layerTypes)) cacheMatchesReference(set, `gemma-3-4b-it ${type}`);
+  });
+
+  test('Gemma 3 with rope_theta, rope_local_base_freq and sliding_window_pattern in the file (the 1b text-only schema)', () => {
+    const config = {
+      model_type: 'gemma3_text',
+      head_dim: 256,
+      hidden_size: 1152,
+      num_attention_heads: 4,
+      num_hidden_layers: 26,
+      rope_local_base_freq: 10000,
+      rope_scaling: null,
+      rope_theta: 1000000,
+      sliding_window_pattern: 6,
+    };
+    const got = read(config);
+    assert.deepEqual(got.layerTypes, {
+      full_attention: { headDim: 256, rotaryDim: 256, options: { ropeType: 'default', base: 1e6 } },
+      sliding_attention: { headDim: 256, rotaryDim: 256, options: { ropeType: 'default', base: 1e4 } },
+    });
+    assert.deepEqual(got.layers, gemmaLayers(26, 6));
+    // A rope_local_base_freq of its own, and another pattern.
+    const other = read({ ...config, rope_local_base_freq: 20000, sliding_window_pattern: 2, num_hidden_layers: 4 });
+    assert.equal(other.layerTypes.sliding_attention.options.base, 20000);
+    assert.deepEqual(other.layers, ['sliding_attention', 'full_attention', 'sliding_attention', 'full_attention']);
+  });
+
+  test('transformers v5 rope_parameters keyed by layer type (Gemma 3 as v5 writes it), layer_types given', () => {
+    const layerTypes = gemmaLayers(6, 3);
+    const config = {
+      model_type: 'gemma3_text',
+      head_dim: 128,
+      hidden_size: 1024,
+      num_attention_heads: 8,
+      layer_types: layerTypes,
+      rope_parameters: {
+        full_attention: { rope_type: 'linear', factor: 8.0, rope_theta: 1000000 },
+        sliding_attention: { rope_type: 'default', rope_theta: 10000 },
+      },
+    };
+    const got = read(config);
+    assert.deepEqual(got.layers, layerTypes);
+    assert.deepEqual(got.layerTypes.full_attention, { headDim: 128, rotaryDim: 128, options: { ropeType: 'linear', base: 1e6, factor: 8 } });
+    assert.deepEqual(got.layerTypes.sliding_attention, { headDim: 128, rotaryDim: 128, options: { ropeType: 'default', base: 1e4 } });
+    assert.deepEqual(got.options, got.layerTypes.full_attention.options, 'the top-level options are full attention’s');
+  });
+
+  test('a per-layer-type set without rope_theta takes the top-level rope_theta (standardize_rope_params, case 2)', () => {
+    const got = read({
+      head_dim: 64,
+      rope_theta: 500000,
+      layer_types: ['sliding_attention', 'full_attention'],
+      rope_parameters: { full_attention: { rope_type: 'default' }, sliding_attention: { rope_type: 'default', rope_theta: 10000 } },
+    });
+    assert.equal(got.layerTypes.full_attention.options.base, 500000);
+    assert.equal(got.layerTypes.sliding_attention.options.base, 10000);
+    // partial_rotary_factor at the top level goes into every set, overwriting.
+    const partial = read({
+      head_dim: 64,
+      partial_rotary_factor: 0.5,
+      layer_types: ['sliding_attention', 'full_attention'],
+      rope_parameters: {
+        full_attention: { rope_type: 'default', partial_rotary_factor: 1 },
+        sliding_attention: { rope_type: 'default' },
+      },
+    });
+    assert.equal(partial.layerTypes.full_attention.rotaryDim, 32);
+    assert.equal(partial.layerTypes.sliding_attention.rotaryDim, 32);
+  });
+
+  test('Gemma 4 (transformers defaults): proportional full layers over global_head_dim 512, default sliding layers over head_dim 256', () => {
+    // Gemma4TextConfig's default rope_parameters, written per layer type as v5 saves them.
+    const got = read({
+      model_type: 'gemma4_text',
+      head_dim: 256,
+      global_head_dim: 512,
+      hidden_size: 2560,
+      num_attention_heads: 8,
+      layer_types: ['sliding_attention', 'sliding_attention', 'full_attention'],
+      rope_parameters: {
+        sliding_attention: { rope_type: 'default', rope_theta: 10000.0 },
+        full_attention: { rope_type: 'proportional', partial_rotary_factor: 0.25, rope_theta: 1000000.0 },
+      },
+    });
+    // proportional reads the fraction itself over the whole head (_compute_proportional_rope_parameters).
+    assert.deepEqual(got.layerTypes.full_attention, {
+      headDim: 512,
+      rotaryDim: 512,
+      options: { ropeType: 'proportional', base: 1e6, partialRotaryFactor: 0.25 },
+    });
+    assert.deepEqual(got.layerTypes.sliding_attention, { headDim: 256, rotaryDim: 256, options: { ropeType: 'default', base: 1e4 } });
+    assert.equal(got.headDim, 512);
+    // The proportional set computes: 64 turning pairs (0.25 × 512 / 2), 192 at frequency 0.
+    const inv = pe.ropeFrequencies(got.rotaryDim, got.options);
+    assert.equal(inv.length, 256);
+    for (let j = 0; j < 256; j++) {
+      const want = j < 64 ? 1e6 ** (-(2 * j) / 512) : 0;
+      assert.ok(Math.abs(inv[j] - want) <= 1e-12 * want, `inv[${j}] = ${inv[j]}, want ${want}`);
+    }
+  });
+
+  test('without layer_types, a parameters object keyed by full_attention / sliding_attention is read per layer type', () => {
+    const got = read({
+      head_dim: 64,
+      rope_parameters: { sliding_attention: { rope_type: 'default', rope_theta: 10000 }, full_attention: { rope_type: 'linear', factor: 2 } },
+    });
+    assert.equal(got.layers, undefined);
+    assert.deepEqual(Object.keys(got.layerTypes).sort(), ['full_attention', 'sliding_attention']);
+    assert.deepEqual(got.options, { ropeType: 'linear', factor: 2 }); // no rope_theta: the default base
+  });
+
+  test('no full_attention set: the top level is the first layer type, in layer order, that has one', () => {
+    const got = read({
+      head_dim: 64,
+      layer_types: ['chunked_attention', 'local_attention'],
+      rope_parameters: { local_attention: { rope_type: 'default', rope_theta: 1000 }, chunked_attention: { rope_type: 'default', rope_theta: 2000 } },
+    });
+    assert.equal(got.options.base, 2000);
+  });
+
+  test('one flat set: no layerTypes; layer_types (here with linear-attention layers, no RoPE) still returned as layers', () => {
+    const layerTypes = ['linear_attention', 'linear_attention', 'linear_attention', 'full_attention'];
+    // Qwen3.5's text_config shape: M-RoPE over a quarter of a 256-wide head.
+    const got = read({
+      model_type: 'qwen3_5',
+      text_config: {
+        head_dim: 256,
+        hidden_size: 2048,
+        num_attention_heads: 16,
+        layer_types: layerTypes,
+        partial_rotary_factor: 0.25,
+        rope_parameters: { mrope_interleaved: true, mrope_section: [11, 11, 10], rope_theta: 10000000, rope_type: 'default', partial_rotary_factor: 0.25 },
+      },
+    });
+    assert.deepEqual(got, {
+      headDim: 256,
+      rotaryDim: 64,
+      options: { ropeType: 'default', base: 1e7, mropeSection: [11, 11, 10], ropeAxes: 'interleaved' },
+      layout: 'half',
+      layers: layerTypes,
+    });
+  });
+});
+
+describe('ropeOptionsFromConfig: layout', () => {
+  test('DeepSeek-V3 as published: interleaved (DeepseekV3Config defaults rope_interleave to true)', () => {
+    assert.equal(read(fixture('deepseek-v3.json')).layout, 'interleaved');
+  });
+  test('rope_interleave false or true decides; DeepSeek-V2 always rotates complex pairs; others rotate halves', () => {
+    assert.equal(read({ ...fixture('deepseek-v3.json'), rope_interleave: false }).layout, 'half');
+    assert.equal(read({ ...fixture('llama-3.1-8b.json'), rope_interleave: true }).layout, 'interleaved');
+    assert.equal(read({ ...fixture('deepseek-v3.json'), model_type: 'deepseek_v2' }).layout, 'interleaved');
+    for (const file of ['llama-3.1-8b.json', 'phi-2.json', 'gemma-7b.json', 'qwen2-vl-7b-instruct.json']) {
+      assert.equal(read(fixture(file)).layout, 'half', file);
+    }
+  });
+  test('the layout goes to applyRope: each pair (2j, 2j + 1) turns by p · inv_j', () => {
+    const got = read(fixture('deepseek-v3.json'));
+    const x = new Float32Array(got.headDim).map((_, i) => (i % 2 === 0 ? 1 : 0));
+    const p = 3;
+    pe.applyRope(x, [p], got.headDim, { ...got.options, rotaryDim: got.rotaryDim, layout: got.layout });
+    const { cos, sin } = referenceCache([p], got.rotaryDim, got.options);
+    for (let j = 0; j < got.rotaryDim / 2; j++) {
+      assert.ok(Math.abs(x[2 * j] - cos[j]) <= 5e-7 && Math.abs(x[2 * j + 1] - sin[j]) <= 5e-7, `pair ${j}`);
+    }
+  });
+});
+
+describe('ropeOptionsFromConfig: multimodal RoPE keys', () => {
+  test("Qwen/Qwen2-VL-7B-Instruct as published: type 'mrope' is default (Qwen2VLTextConfig), mrope_section [16, 24, 24]", () => {
+    const got = read(fixture('qwen2-vl-7b-instruct.json'));
+    assert.deepEqual(got, {
+      headDim: 128, // 3584 / 28
+      rotaryDim: 128,
+      options: { ropeType: 'default', base: 1e6, mropeSection: [16, 24, 24] },
+      layout: 'half',
+    });
+  });
+  test('Qwen/Qwen3-VL-8B-Instruct as published: text_config, mrope_interleaved → ropeAxes interleaved', () => {
+    const got = read(fixture('qwen3-vl-8b-instruct.json'));
+    assert.deepEqual(got, {
+      headDim: 128,
+      rotaryDim: 128,
+      options: { ropeType: 'default', base: 5e6, mropeSection: [24, 20, 20], ropeAxes: 'interleaved' },
+      layout: 'half',
+    });
+    // The same under v5's name for the object; mrope_interleaved false is the sectioned layout.
+    const v5 = fixture('qwen3-vl-8b-instruct.json');
+    v5.text_config.rope_parameters = { ...v5.text_config.rope_scaling, rope_theta: 5000000, mrope_interleaved: false };
+    delete v5.text_config.rope_scaling;
+    delete v5.text_config.rope_theta;
+    assert.deepEqual(read(v5).options, { ropeType: 'default', base: 5e6, mropeSection: [24, 20, 20] });
+  });
+  test('text_config wins over top-level keys (PreTrainedConfig.get_text_config)', () => {
+    const config = { ...fixture('llama-3.1-8b.json'), text_config: fixture('qwen2-vl-7b-instruct.json') };
+    assert.equal(read(config).options.base, 1e6);
+  });
+});
+
+describe('ropeOptionsFromConfig: bad per-layer-type and multimodal keys name the key', () => {
+  const gemma = () => fixture('gemma-3-4b-it.json');
+  const qwen3 = () => fixture('qwen3-vl-8b-instruct.json');
+  const cases = [
+    ['rope_local_base_freq a string', () => ({ ...fixture('gemma-7b.json'), rope_local_base_freq: '10000' }), TypeError, /config\.rope_local_base_freq/],
+    ['rope_local_base_freq 1', () => ({ ...fixture('gemma-7b.json'), rope_local_base_freq: 1 }), RangeError, /config\.rope_local_base_freq must be greater than 1/],
+    ['a layer type’s parameters not an object', () => ({ head_dim: 64, layer_types: ['full_attention'], rope_parameters: { full_attention: 5 } }), TypeError, /config\.rope_parameters\.full_attention must be an object/],
+    ['a layer type’s unknown rope type', () => ({ head_dim: 64, layer_types: ['full_attention'], rope_parameters: { full_attention: { rope_type: 'ntk' } } }), RangeError, /config\.rope_parameters\.full_attention\.rope_type is 'ntk'/],
+    ['a layer type’s linear without factor', () => ({ head_dim: 64, layer_types: ['full_attention'], rope_parameters: { full_attention: { rope_type: 'linear' } } }), TypeError, /config\.rope_parameters\.full_attention\.factor is missing/],
+    ['Gemma 3 rope_scaling factor negative', () => {
+      const c = gemma();
+      c.text_config.rope_scaling.factor = -8;
+      return c;
+    }, RangeError, /config\.text_config\.rope_scaling\.factor must be a positive number/],
+    ['layer_types not an array', () => ({ head_dim: 64, layer_types: 'full_attention' }), TypeError, /config\.layer_types must be an array/],
+    ['layer_types with a number', () => ({ head_dim: 64, layer_types: ['full_attention', 3] }), TypeError, /config\.layer_types\[1\]/],
+    ['sliding_window_pattern 0', () => ({ ...fixture('gemma-7b.json'), rope_local_base_freq: 10000, num_hidden_layers: 4, sliding_window_pattern: 0 }), RangeError, /config\.sliding_window_pattern/],
+    ['global_head_dim fractional', () => ({ head_dim: 64, global_head_dim: 12.5, layer_types: ['full_attention'], rope_parameters: { full_attention: { rope_type: 'default' } } }), RangeError, /config\.global_head_dim/],
+    ['rope_interleave a string', () => ({ ...fixture('deepseek-v3.json'), rope_interleave: 'yes' }), TypeError, /config\.rope_interleave must be true or false/],
+    ['mrope_section not adding up to rotaryDim / 2', () => {
+      const c = qwen3();
+      c.text_config.rope_scaling.mrope_section = [24, 20, 16];
+      return c;
+    }, RangeError, /config\.text_config\.rope_scaling\.mrope_section must have 1 to 4 entries adding up to rotaryDim \/ 2 = 64/],
+    ['mrope_section with five axes', () => ({ head_dim: 20, rope_scaling: { type: 'mrope', mrope_section: [2, 2, 2, 2, 2] } }), RangeError, /config\.rope_scaling\.mrope_section must have 1 to 4 entries/],
+    ['mrope_section with a fraction', () => ({ head_dim: 128, rope_scaling: { type: 'mrope', mrope_section: [16, 23.5, 24.5] } }), RangeError, /config\.rope_scaling\.mrope_section\[1\] must be a positive integer/],
+    ['mrope_section a number', () => ({ head_dim: 128, rope_scaling: { type: 'mrope', mrope_section: 64 } }), TypeError, /config\.rope_scaling\.mrope_section must be an array/],
+    ['mrope_interleaved a string', () => {
+      const c = qwen3();
+      c.text_config.rope_scaling.mrope_interleaved = 'true';
+      return c;
+    }, TypeError, /config\.text_config\.rope_scaling\.mrope_interleaved must be true or false/],
+    ['mrope_interleaved without mrope_section', () => ({ head_dim: 128, rope_scaling: { rope_type: 'default', mrope_interleaved: true } }), RangeError, /config\.rope_scaling\.mrope_interleaved is true but config\.rope_scaling\.mrope_section is missing/],
+    ['text_config not an object', () => ({ ...fixture('llama-3.1-8b.json'), text_config: 'llama' }), TypeError, /config\.text_config must be an object/],
+  ];
+  for (const [label, make, ErrorClass, pattern] of cases) {
+    test(label, () => {
+      for (const f of [ropeOptionsFromConfig, (c) => pe.ropeOptionsFromConfig(c)]) {
+        assert.throws(
+          () => f(make()),
+          (e) => {
+            assert.ok(e instanceof ErrorClass, `${label}: ${e?.constructor?.name}: ${e?.message}`);
+            assert.match(e.message, pattern, label);
+            return true;
+          },
+          label,
+        );
+      }
+    });
+  }
+  test('the package still works after every refusal', () => {
+    assert.equal(read(fixture('qwen2-vl-7b-instruct.json')).rotaryDim, 128);
+    assert.equal(clone(read(fixture('gemma-3-4b-it.json'))).layerTypes.sliding_attention.options.base, 10000);
+  });
+});
