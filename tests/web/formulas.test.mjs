@@ -13,6 +13,8 @@ import katex from 'katex';
 import sinpe from '../../js/sinpe.js';
 import * as sinusoidal from '../../web/src/lib/maths/sinusoidal.js';
 import * as rope from '../../web/src/lib/maths/rope.js';
+import * as ropeMultimodal from '../../web/src/lib/maths/rope-multimodal.js';
+import { getRopeIndex, pairAxes, pixtralAngle, roundHalf, ulp, halfValue, usualValue, FORMATS } from './multimodal-reference.mjs';
 import { scalingOptions, SCALING_TYPES } from '../../web/src/model/rope-lesson.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -68,12 +70,14 @@ function close(actual, expected, tolerance, what) {
 const CHECKED = {
   sinusoidal: ['PE', 'WAVELENGTH', 'WAVELENGTH_RATIO', 'SHIFT', 'DOT'],
   rope: ['ROTATION', 'OFFSET_SCORE', ...SCALING_TYPES.map((t) => `SCALING_${t}`)],
+  ropeMultimodal: ['MROPE_POSITIONS', 'MROPE_AXIS', 'PIXTRAL_ANGLE', 'HALF_ULPS', 'HALF_PATHS'],
 };
 
 test('every displayed formula has a TeX string, an evaluator and a check in this file', () => {
   assert.deepEqual(Object.keys(sinusoidal.FORMULAS).sort(), [...CHECKED.sinusoidal].sort());
   assert.deepEqual(Object.keys(rope.FORMULAS).sort(), [...CHECKED.rope].sort());
-  for (const f of [...Object.values(sinusoidal.FORMULAS), ...Object.values(rope.FORMULAS)]) {
+  assert.deepEqual(Object.keys(ropeMultimodal.FORMULAS).sort(), [...CHECKED.ropeMultimodal].sort());
+  for (const f of [...Object.values(sinusoidal.FORMULAS), ...Object.values(rope.FORMULAS), ...Object.values(ropeMultimodal.FORMULAS)]) {
     assert.equal(typeof f.tex, 'string');
     assert.ok(f.tex.length > 5);
     assert.equal(typeof f.evaluate, 'function');
@@ -219,4 +223,102 @@ test('SCALING_yarn: the Qwen2.5 example (r 128, b 10⁶, s 4, L 32768) as the pa
   const got = rope.SCALING_FORMULAS.yarn.evaluate({ r: 128, b: 1e6, s: 4, L: 32768 });
   // pair 24 sits inside the correction range: floor/ceil moves it
   close((2 * Math.PI) / got[24], (2 * Math.PI) / expected[24], 1e-9, 'λ of pair 24');
+});
+
+// ---- RoPE for images and half precision (lesson 9) ----
+
+const QWEN = { imageTokenId: 151655, videoTokenId: 151656, visionStartTokenId: 151652 };
+const VISION_END = 151653;
+
+test('MROPE_POSITIONS: the displayed rule gives get_rope_index’s ids (reference and the package’s getRopeIndex)', () => {
+  trials('MROPE_POSITIONS', 301, (rng) => {
+    const m = rng.int(1, 3);
+    // the processor's grids: h and w multiples of the merge size
+    const c = { before: rng.int(0, 6), after: rng.int(0, 6), t: rng.int(1, 4), h: m * rng.int(1, 6), w: m * rng.int(1, 6), m };
+    const n = c.t * Math.floor(c.h / m) * Math.floor(c.w / m);
+    const ids = [...Array(c.before).fill(100), QWEN.visionStartTokenId, ...Array(n).fill(QWEN.imageTokenId), VISION_END, ...Array(c.after).fill(100)];
+    const grid = [[c.t, c.h, c.w]];
+    const expected = getRopeIndex(ids, { ...QWEN, imageGridThw: grid, spatialMergeSize: m });
+    const shown = ropeMultimodal.MROPE_POSITIONS.evaluate(c);
+    assert.deepEqual(shown, expected.positions, JSON.stringify(c));
+    const got = pe.getRopeIndex(ids, { ...QWEN, spatialMergeSize: m, imageGridThw: grid, model: 'qwen2-vl' });
+    assert.deepEqual(Array.from(got.positions), expected.positions.flat(), `package, ${JSON.stringify(c)}`);
+    assert.equal(got.ropeDelta, expected.ropeDelta, `rope delta, ${JSON.stringify(c)}`);
+  });
+});
+
+test('MROPE_AXIS: the displayed pair → axis rule is the split transformers makes, and the package’s multi-axis cache', () => {
+  const sections = [[16, 24, 24], [24, 20, 20], [32, 16, 16], [8, 28, 28], [20, 6, 6]];
+  for (const axes of ['sectioned', 'interleaved']) {
+    for (const section of sections) {
+      const half = section[0] + section[1] + section[2];
+      const expected = pairAxes(section, half, axes);
+      const shown = expected.map((_, j) => ropeMultimodal.MROPE_AXIS.evaluate({ j, section, axes }));
+      assert.deepEqual(shown, expected, `${axes} ${section}`);
+      // token a at position 1 on axis a only: a pair turns (sin ≠ 0) for its own axis's token
+      const positions = Float64Array.from({ length: 9 }, (_, k) => (k % 4 === 0 ? 1 : 0));
+      const { sin } = pe.ropeCache(positions, 2 * half, { base: 1e6, mropeSection: section, ropeAxes: axes });
+      for (let j = 0; j < half; j++) {
+        const turning = [0, 1, 2].filter((a) => sin[a * half + j] !== 0);
+        assert.deepEqual(turning, [expected[j]], `${axes} ${section} pair ${j}`);
+        close(sin[expected[j] * half + j], Math.sin(1e6 ** ((-2 * j) / (2 * half))), 2.5e-7, `${axes} ${section} sin of pair ${j}`);
+      }
+    }
+  }
+});
+
+test('PIXTRAL_ANGLE: the displayed angle is PixtralRotaryEmbedding’s, and the package’s ropeCacheGrid', () => {
+  trials('PIXTRAL_ANGLE', 302, (rng) => {
+    const r = 4 * rng.int(1, 16);
+    const b = rng.log(100, 1e6);
+    const H = rng.int(1, 9);
+    const W = rng.int(1, 9);
+    const { cos, sin } = pe.ropeCacheGrid(H, W, r, { base: b, ropeAxes: 'pixtral' });
+    assert.equal(cos.length, (H * W * r) / 2);
+    const y = rng.int(0, H - 1);
+    const x = rng.int(0, W - 1);
+    const j = rng.int(0, r / 2 - 1);
+    const expected = pixtralAngle(y, x, j, r, b);
+    const shown = ropeMultimodal.PIXTRAL_ANGLE.evaluate({ y, x, j, r, b });
+    close(shown, expected, 1e-12 * (1 + Math.abs(expected)), `r ${r} b ${b} patch (${y}, ${x}) pair ${j}`);
+    const row = (y * W + x) * (r / 2) + j;
+    close(cos[row], Math.cos(expected), 2.5e-7, `cos, r ${r} b ${b} patch (${y}, ${x}) pair ${j}`);
+    close(sin[row], Math.sin(expected), 2.5e-7, `sin, r ${r} b ${b} patch (${y}, ${x}) pair ${j}`);
+  });
+});
+
+test('HALF_ULPS: the displayed error in ulps, against ulps from the float64 bits', () => {
+  trials('HALF_ULPS', 303, (rng) => {
+    for (const dtype of ['float16', 'bfloat16']) {
+      const { m, emin } = FORMATS[dtype];
+      const x = (rng.next() < 0.5 ? -1 : 1) * 2 ** rng.uniform(-30, 0);
+      const v = x + rng.uniform(-4, 4) * ulp(x, dtype);
+      close(ropeMultimodal.HALF_ULPS.evaluate({ v, x, m, emin }), Math.abs(v - x) / ulp(x, dtype), 1e-9, `${dtype} x ${x}`);
+    }
+  });
+  // at a power of two the ulp is the one above it: 1 in float16 has ulp 2^-10
+  assert.equal(ropeMultimodal.HALF_ULPS.evaluate({ v: 1 + 2 ** -10, x: 1, m: 10, emin: -14 }), 1);
+});
+
+test('HALF_PATHS: the usual path as transformers computes it; one rounding is the package’s half-dtype ropeCacheRows', () => {
+  trials('HALF_PATHS', 304, (rng) => {
+    const r = rng.even(2, 256);
+    const b = rng.log(100, 1e6);
+    const start = rng.int(0, 60000);
+    const dtype = rng.next() < 0.5 ? 'float16' : 'bfloat16';
+    const cache = pe.ropeCacheRows(start, 1, r, { base: b, dtype });
+    assert.ok(cache.cos instanceof Uint16Array, 'a half dtype gives bit patterns');
+    const j = rng.int(0, r / 2 - 1);
+    const omega = b ** ((-2 * j) / r);
+    const f = Math.fround;
+    const omegaF32 = f(1 / f(f(b) ** f(f(2 * j) / r)));
+    const { usual, rounded } = ropeMultimodal.HALF_PATHS.evaluate({ p: start, omega, omegaF32, round: (v) => roundHalf(v, dtype) });
+    assert.equal(usual, usualValue(start, j, r, b, 0, dtype), `usual, ${dtype} r ${r} b ${b} p ${start} j ${j}`);
+    const exact = Math.cos(start * omega);
+    assert.equal(rounded, roundHalf(exact, dtype));
+    const got = halfValue(cache.cos[j], dtype);
+    // equal, unless the float64 value sits within rounding noise of a midpoint between two half numbers
+    const nearTie = Math.abs(Math.abs(exact - roundHalf(exact, dtype)) / ulp(exact, dtype) - 0.5) < 1e-9;
+    assert.ok(got === rounded || nearTie, `package ${got}, one rounding of ${exact} is ${rounded} (${dtype} r ${r} b ${b} p ${start} j ${j})`);
+  });
 });

@@ -1,5 +1,6 @@
 // English strings of the lesson site. Lesson text may use $tex$, `code` and **bold**.
 import attention from './attention.en.js';
+import ropeMultimodal from './rope-multimodal.en.js';
 
 export default {
   lang: { en: 'English', zh: '简体中文' },
@@ -383,7 +384,7 @@ export default {
       },
     },
     rope: {
-      control: { k: 'offset m' },
+      control: { k: 'offset m', ...ropeMultimodal.control },
       nav: '9 · Rotary embedding (RoPE)',
       title: 'Rotary position embedding (RoPE)',
       intro: [
@@ -401,7 +402,7 @@ export default {
       dialRate: 'ω = {omega} rad/pos',
       dialLength: 'length {length}, drawn to the rim',
       posStep: 'Position step:',
-      baseShared: 'One base for the whole lesson: this base control, the one by the dials and the one by the precision chart are the same setting (now {base}); each redraws all three.',
+      baseShared: 'One base for the whole lesson: this base control, the one by the dials and the ones by the precision charts are the same setting (now {base}); each redraws all of them.',
       dialTurned: 'turned {radians} rad ({degrees}° mod 360°)',
       dialDescription: 'Pair {j} turned by {radians} rad; now ({a}, {b}).',
       dialReadout: 'Position {p}: pair 0 has turned to {fast}° (mod 360°) from where it started, pair {last} by only {slow}°.',
@@ -524,6 +525,9 @@ export default {
       rowFloat32: 'float32',
       rowBf16: 'bfloat16',
       rowSinpe: 'sinpe cache',
+      mm: ropeMultimodal.mm,
+      grid: ropeMultimodal.grid,
+      half: ropeMultimodal.half,
     },
   },
   figure: {

@@ -1,5 +1,6 @@
 // 简体中文 strings of the lesson site (same keys as en.js). Lesson text may use $tex$, `code` and **bold**.
 import attention from './attention.zh.js';
+import ropeMultimodal from './rope-multimodal.zh.js';
 
 export default {
   lang: { en: 'English', zh: '简体中文' },
@@ -383,7 +384,7 @@ export default {
       },
     },
     rope: {
-      control: { k: '偏移 m' },
+      control: { k: '偏移 m', ...ropeMultimodal.control },
       nav: '9 · 旋转位置编码（RoPE）',
       title: '旋转位置编码（RoPE）',
       intro: [
@@ -401,7 +402,7 @@ export default {
       dialRate: 'ω = {omega} 弧度/位置',
       dialLength: '长度 {length}，画到表盘边缘',
       posStep: '位置步进：',
-      baseShared: '整课共用一个底数：这里的底数控件、表盘旁的和精度图旁的是同一个设置（现在是 {base}），改任何一个三张图都会重画。',
+      baseShared: '整课共用一个底数：这里的底数控件、表盘旁的和两张精度图旁的是同一个设置（现在是 {base}），改任何一个，这些图都会重画。',
       dialTurned: '已转 {radians} 弧度（模 360° 为 {degrees}°）',
       dialDescription: '第 {j} 对转了 {radians} 弧度；现在是 ({a}, {b})。',
       dialReadout: '位置 {p}：第 0 对已从起点转到 {fast}°（模 360°），第 {last} 对只转了 {slow}°。',
@@ -524,6 +525,9 @@ export default {
       rowFloat32: 'float32',
       rowBf16: 'bfloat16',
       rowSinpe: 'sinpe 缓存',
+      mm: ropeMultimodal.mm,
+      grid: ropeMultimodal.grid,
+      half: ropeMultimodal.half,
     },
   },
   figure: {

@@ -108,8 +108,8 @@ export const LESSONS = Object.freeze([
     id: 'rope',
     module: () => import('./rope/index.js'),
     // every control sits beside the figure it drives; there is no d_model
-    controls: ['base', 'seed', 'pos', 'k', 'factor', 'ctx', 'measure', 'model', 'at'],
-    own: ['base', 'seed', 'pos', 'k', 'factor', 'ctx', 'measure', 'model', 'at'],
+    controls: ['base', 'seed', 'pos', 'k', 'factor', 'ctx', 'measure', 'model', 'at', 'merge', 'imgT', 'imgRows', 'imgCols', 'textBefore', 'textAfter', 'msec', 'gridH', 'gridW', 'patch', 'upto'],
+    own: ['base', 'seed', 'pos', 'k', 'factor', 'ctx', 'measure', 'model', 'at', 'merge', 'imgT', 'imgRows', 'imgCols', 'textBefore', 'textAfter', 'msec', 'gridH', 'gridW', 'patch', 'upto'],
     defaults: { pos: 1, k: 2 },
     limits: { base: [2, 1e7] },
     // no d_model here: the lesson's smallest call, for the registry's shape

@@ -11,6 +11,7 @@
 import { presets, layouts, vocabulary } from 'sinpe.wasm';
 import { CONFIG_EXAMPLE_IDS } from './rope-lesson.js';
 import { ENCODINGS, isPermutation } from './attention.js';
+import { MROPE_SECTIONS } from './rope-multimodal.js';
 
 // The package's limit on |position| (exclusive), from its vocabulary.
 export const MAX_POSITION = vocabulary.limits.maxAbsPosition;
@@ -74,6 +75,23 @@ export const FIELDS = {
   order: { type: 'perm', default: [], control: 'none' },
   dpos: { type: 'enum', values: ['8', '16', '32', '64', '128', '256', '512'], default: '64', control: 'select' },
   span: { type: 'int', min: 4, max: 1024, step: 1, default: 64, format: plain, control: 'slider' },
+  // lesson 9's multimodal sections: a text + image sequence (text tokens
+  // before and after; the image's frames t and its rows and columns of tokens,
+  // each token m × m patches for the spatial merge size m, so the patch grid
+  // t × h × w has h and w multiples of m as the processor makes them), the mrope_section
+  // its pairs are split by, Pixtral's patch grid and the patch looked at
+  // (row-major index), and the last position of the half-precision chart
+  merge: { type: 'int', min: 1, max: 4, step: 1, default: 2, format: plain, control: 'slider' },
+  imgT: { type: 'int', min: 1, max: 3, step: 1, default: 1, format: plain, control: 'slider' },
+  imgRows: { type: 'int', min: 1, max: 8, step: 1, default: 2, format: plain, control: 'slider' },
+  imgCols: { type: 'int', min: 1, max: 8, step: 1, default: 3, format: plain, control: 'slider' },
+  textBefore: { type: 'int', min: 0, max: 8, step: 1, default: 3, format: plain, control: 'slider' },
+  textAfter: { type: 'int', min: 0, max: 8, step: 1, default: 2, format: plain, control: 'slider' },
+  msec: { type: 'enum', values: MROPE_SECTIONS, default: MROPE_SECTIONS[0], control: 'select' },
+  gridH: { type: 'int', min: 1, max: 8, step: 1, default: 3, format: plain, control: 'slider' },
+  gridW: { type: 'int', min: 1, max: 8, step: 1, default: 4, format: plain, control: 'slider' },
+  patch: { type: 'int', min: 0, max: (s) => (s.gridH ?? 8) * (s.gridW ?? 8) - 1, step: 1, default: 6, format: plain, control: 'none' },
+  upto: { type: 'int', min: 16, max: 32768, step: 0.01, default: 4096, format: plain, control: 'log-slider' },
 };
 
 export const FIELD_KEYS = Object.freeze(Object.keys(FIELDS));

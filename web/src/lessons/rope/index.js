@@ -1,7 +1,9 @@
 // Lesson 9: rotary position embedding (RoPE), on the package's RoPE API.
-// Six sections, each a component of this folder: the dials, the offset
-// check, the two layouts, long-context scaling, a model's config.json, and
-// the precision of float32 and bfloat16 angles at long positions.
+// Nine sections, each a component of this folder: the dials, the offset
+// check, the two layouts, long-context scaling, a model's config.json, a
+// text + image sequence's 3-axis positions, a patch grid's 2-D RoPE, the
+// precision of float32 and bfloat16 angles at long positions, and float16 /
+// bfloat16 caches rounded once.
 import { paragraphs, tex } from '../../lib/dom.js';
 import { lessonHeader } from '../../lib/lesson.js';
 import { ROTATION } from '../../lib/maths/rope.js';
@@ -11,8 +13,11 @@ import * as layouts from './layouts.js';
 import * as scaling from './scaling.js';
 import * as config from './config.js';
 import * as precision from './precision.js';
+import * as multimodal from './multimodal.js';
+import * as grid from './grid.js';
+import * as half from './half.js';
 
-const SECTIONS = [dials, check, layouts, scaling, config, precision];
+const SECTIONS = [dials, check, layouts, scaling, config, multimodal, grid, precision, half];
 
 export default {
   id: 'rope',

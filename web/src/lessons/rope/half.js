@@ -1,0 +1,85 @@
+// RoPE section: float16 and bfloat16 caches. The usual path (float32 angle,
+// float32 cos/sin, then a cast; computed here, as the thing the section
+// criticises) against the package's correctly rounded ropeCacheRows with a
+// half dtype, both in ulps of the float64 value, at every position 0 … L.
+import { h, fmt, tex, paragraphs, clear } from '../../lib/dom.js';
+import { createLineChart, SERIES_COLORS } from '../../lib/chart.js';
+import { createControls } from '../../lib/controls.js';
+import { section } from '../../lib/lesson.js';
+import { HALF_PATHS, HALF_ULPS } from '../../lib/maths/rope-multimodal.js';
+import { defaultInvFreq, hfInvFreqF32 } from '../../model/rope.js';
+import { PRECISION_ROTARY_DIM } from '../../model/rope-lesson.js';
+import { HALF_DTYPES, bucketMax, halfErrors } from '../../model/rope-multimodal.js';
+import { formatInteger, formatSignificant } from '../../lib/numbers.js';
+import { strings } from './format.js';
+
+const FLOOR = 0.1; // a log axis has no 0: errors below a tenth of an ulp (or none) are drawn at its bottom
+
+export function mount(root, ctx) {
+  const L = strings(ctx);
+  const H = (key, vars) => L(`half.${key}`, vars);
+  const r = PRECISION_ROTARY_DIM;
+  const controls = createControls(['upto', 'base'], ctx, ctx.lesson);
+  const chart = createLineChart({
+    xLabel: H('axisPosition'),
+    yLabel: H('axisUlps'),
+    label: H('label'),
+    yLog: true,
+    height: 320,
+    key: 'half',
+    figure: {
+      title: () => H('title'),
+      caption: (s) => H('caption', { L: s.upto, r, base: s.base }),
+      name: (s) => `sinpe_rope_half_precision_r${r}_b${s.base}_L${s.upto}`,
+    },
+  });
+  const summaries = h('div', { class: 'half-summaries' });
+  // the base is lesson-wide: say so beside each chart it redraws
+  const baseNote = h('p', { class: 'note base-shared' });
+  root.append(
+    section(H('title'), ...paragraphs(H('text')), tex(HALF_PATHS.tex, true), tex(HALF_ULPS.tex, true), h('div', { class: 'lesson-controls' }, controls.element, baseNote), h('div', { class: 'half-chart' }, chart.element), summaries),
+  );
+
+  function draw(s) {
+    const inv = defaultInvFreq(r, s.base);
+    const invF = hfInvFreqF32(r, s.base);
+    const series = [];
+    const marks = [{ y: 0.5, label: H('markHalf') }];
+    clear(summaries);
+    HALF_DTYPES.forEach((dtype, d) => {
+      const cache = ctx.pe.ropeCacheRows(0, s.upto + 1, r, { base: s.base, dtype });
+      const { usual, rounded, worst } = halfErrors(dtype, s.upto, inv, invF, cache);
+      const color = SERIES_COLORS[d];
+      for (const [path, values] of [['usual', usual], ['rounded', rounded]]) {
+        const points = bucketMax(values).map(([p, v]) => [p, Math.max(FLOOR, v)]);
+        series.push({ name: H(`series.${path}${dtype}`), points, color: path === 'usual' ? color : SERIES_COLORS[d + 2] });
+      }
+      const w = worst.usual;
+      if (dtype === 'float16') marks.push({ x: w.p, label: H('markWorst', { ulps: fmt(w.ulps, 1), p: formatInteger(w.p) }) });
+      const text = H('summary', {
+        dtype,
+        usual: fmt(w.ulps, 1),
+        p: formatInteger(w.p),
+        j: w.j,
+        fn: w.fn,
+        value: formatSignificant(w.value, 6),
+        exact: fmt(w.exact, 8),
+        rounded: fmt(worst.rounded.ulps, 3),
+      });
+      summaries.append(
+        h('p', { class: 'half-summary', 'data-dtype': dtype, 'data-usual': String(w.ulps), 'data-position': w.p, 'data-pair': w.j, 'data-fn': w.fn, 'data-rounded': String(worst.rounded.ulps) }, text),
+      );
+    });
+    const top = Math.max(1, ...series.flatMap((x) => x.points.map(([, v]) => v)));
+    chart.draw({ series, xDomain: [0, s.upto], yDomain: [FLOOR, 10 ** Math.ceil(Math.log10(top))], marks, state: { upto: s.upto, base: s.base } });
+  }
+
+  return {
+    update(s, changed) {
+      controls.sync(s);
+      baseNote.textContent = L('baseShared', { base: s.base });
+      if (changed('upto', 'base', 'lang')) draw(s);
+    },
+    figures: { halfChart: chart },
+  };
+}

@@ -1,0 +1,86 @@
+// The displayed formulas of lesson 9's multimodal and half-precision
+// sections, each with an evaluator over the same symbols:
+// tests/web/formulas.test.mjs checks each against the package and a float64
+// reference. Pure module (no DOM). The rules follow transformers:
+// Qwen2VLModel.get_rope_index through modeling_rope_utils.get_mrope_index
+// (position ids), apply_multimodal_rotary_pos_emb
+// (sectioned pairs), Qwen3VLTextRotaryEmbedding.apply_interleaved_mrope
+// (interleaved pairs), PixtralRotaryEmbedding (patch grid).
+
+/**
+ * The 3-axis position ids (t, h, w) of a sequence of `before` text tokens,
+ * <|vision_start|>, one image of grid t × h × w patches merged m × m, <|vision_end|>
+ * and `after` text tokens. Returns one [t, h, w] per token.
+ */
+export const MROPE_POSITIONS = {
+  tex: '\\begin{aligned} \\text{text token } k &: (k,\\,k,\\,k) \\\\ \\text{image token } (\\tau, \\eta, \\upsilon) &: (s+\\tau,\\; s+\\eta,\\; s+\\upsilon), \\quad 0 \\le \\eta < \\lfloor h/m \\rfloor,\\ 0 \\le \\upsilon < \\lfloor w/m \\rfloor \\\\ \\text{the text after it} &: \\text{from } s + \\max(\\lfloor h/m \\rfloor, \\lfloor w/m \\rfloor) \\text{ on} \\end{aligned}',
+  evaluate: ({ before, after, t, h, w, m }) => {
+    const out = [];
+    for (let k = 0; k <= before; k++) out.push([k, k, k]); // the text and <|vision_start|>
+    const s = before + 1;
+    const gh = Math.floor(h / m);
+    const gw = Math.floor(w / m);
+    for (let tau = 0; tau < t; tau++) for (let eta = 0; eta < gh; eta++) for (let u = 0; u < gw; u++) out.push([s + tau, s + eta, s + u]);
+    const next = s + Math.max(gh, gw);
+    for (let k = 0; k <= after; k++) out.push([next + k, next + k, next + k]); // <|vision_end|> and the text
+    return out;
+  },
+};
+
+/**
+ * The axis a(j) whose position turns pair j (of r/2 pairs) for mrope_section
+ * (s_t, s_h, s_w): sectioned (Qwen2-VL, Qwen2.5-VL) or interleaved (Qwen3-VL).
+ */
+export const MROPE_AXIS = {
+  tex: '\\begin{aligned} \\text{sectioned: } a(j) &= t \\text{ if } j < s_t,\\quad h \\text{ if } s_t \\le j < s_t + s_h,\\quad w \\text{ otherwise} \\\\ \\text{interleaved: } a(j) &= h \\text{ if } j \\equiv 1 \\ (\\mathrm{mod}\\ 3),\\ j < 3 s_h;\\quad w \\text{ if } j \\equiv 2 \\ (\\mathrm{mod}\\ 3),\\ j < 3 s_w;\\quad t \\text{ otherwise} \\\\ \\theta_{i,j} &= p_{i,\\,a(j)}\\,\\omega_j, \\qquad \\omega_j = b^{-2j/r} \\end{aligned}',
+  // 0 = t, 1 = h, 2 = w
+  evaluate: ({ j, section, axes }) => {
+    if (axes === 'interleaved') {
+      for (const a of [1, 2]) if (j % 3 === a && j < 3 * section[a]) return a;
+      return 0;
+    }
+    return j < section[0] ? 0 : j < section[0] + section[1] ? 1 : 2;
+  },
+};
+
+/**
+ * Pixtral's angle of pair j (of r/2) for the patch at row y, column x: the
+ * first r/4 pairs turn with the row at the even frequencies, the others with
+ * the column at the odd ones.
+ */
+export const PIXTRAL_ANGLE = {
+  tex: '\\theta_j(y, x) = \\begin{aligned} &y\\,\\omega_{2j} && \\text{if } j < r/4 \\ (\\text{row}) \\\\ &x\\,\\omega_{2(j - r/4) + 1} && \\text{otherwise (column)} \\end{aligned}, \\qquad \\omega_k = b^{-2k/r}',
+  evaluate: ({ y, x, j, r, b }) => (j < r / 4 ? y * b ** ((-2 * (2 * j)) / r) : x * b ** ((-2 * (2 * (j - r / 4) + 1)) / r)),
+};
+
+/**
+ * The error of a half-precision value v of cos or sin in ulps of the exact
+ * value x: format significand bits m (10 for float16, 7 for bfloat16), smallest
+ * normal exponent e_min (−14, −126).
+ */
+export const HALF_ULPS = {
+  tex: '\\text{error} = \\frac{|v - x|}{\\operatorname{ulp}(x)}, \\qquad \\operatorname{ulp}(x) = 2^{\\max(\\lfloor \\log_2 |x| \\rfloor,\\ e_{\\min}) - m}',
+  evaluate: ({ v, x, m, emin }) => {
+    const a = Math.abs(x);
+    let e = Math.floor(Math.log2(a));
+    if (2 ** e > a) e -= 1;
+    else if (2 ** (e + 1) <= a) e += 1;
+    return Math.abs(v - x) / 2 ** (Math.max(e, emin) - m);
+  },
+};
+
+/**
+ * The usual path and the correctly rounded one, for cos (sin alike):
+ * fl₃₂ rounds to float32, rd to the half format (nearest, ties to even),
+ * ω̂_j is the float32 frequency.
+ */
+export const HALF_PATHS = {
+  tex: '\\begin{aligned} \\text{usual: } v &= \\operatorname{rd}\\big(\\mathrm{fl}_{32}(\\cos \\mathrm{fl}_{32}(p\\,\\hat\\omega_j))\\big) \\\\ \\text{correctly rounded: } v &= \\operatorname{rd}\\big(\\cos p\\,\\omega_j\\big) \\end{aligned}',
+  // round: the format's rounding of a number; omegaF32: ω̂_j
+  evaluate: ({ p, omega, omegaF32, round }) => ({
+    usual: round(Math.fround(Math.cos(Math.fround(Math.fround(p) * omegaF32)))),
+    rounded: round(Math.cos(p * omega)),
+  }),
+};
+
+export const FORMULAS = { MROPE_POSITIONS, MROPE_AXIS, PIXTRAL_ANGLE, HALF_ULPS, HALF_PATHS };
