@@ -100,6 +100,24 @@ for (const plan of PLANS)
     }
   });
 
+test('multi-axis ropeCache and applyRope over several chunks of positions (3000 tokens × 3 axes)', () => {
+  const o = { mropeSection: [2, 3, 3] };
+  const positions = randomPositions(3000, 3, 5);
+  const want = multiAxisCache(positions, 16, 'sectioned', [2, 3, 3]);
+  const r = rng(4);
+  const x = Float32Array.from({ length: 3000 * 16 }, () => r() * 2 - 1);
+  const rotated = rotateHalf(x, want.cos, want.sin, 3000, 16, 16);
+  for (const pe of Object.values(flavours)) {
+    const got = pe.ropeCache(positions, 16, o);
+    compare('ropeCache sectioned, 3000 tokens', got.cos, want.cos, 1);
+    compare('ropeCache sectioned, 3000 tokens', got.sin, want.sin, 1);
+    const half16 = pe.ropeCache(positions, 16, { ...o, dtype: 'float16' });
+    assert.deepEqual(half16.cos, pe.prepareRope(16, { ...o, dtype: 'float16' }).cache(positions).cos);
+    const y = pe.applyRope(Float32Array.from(x), positions, 16, o);
+    compare('applyRope sectioned, 3000 tokens (absolute, |x| < 1)', y, rotated, 1, 2 * ROTATION_TOLERANCE);
+  }
+});
+
 test('multi-axis positions: the axes really select different pairs (a plan given one axis per token differs)', () => {
   const pe = flavours.simd;
   const o = { mropeSection: [16, 24, 24] };
