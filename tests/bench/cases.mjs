@@ -9,6 +9,7 @@
 // the error. It asserts nothing; run.mjs turns errors into the exit code and
 // the timings into ratios and goal lines.
 import { ErrorTracker, maxAbsError as maxAbsErrorTracker } from '../js/errors-helper.mjs';
+import { halfBits } from '../js/mrope-reference.mjs';
 
 export const BENCH = Object.freeze({
   table: { n: 4096, d: 512 },
@@ -16,6 +17,10 @@ export const BENCH = Object.freeze({
   heatmap: { n: 2048, d: 512, vmin: -1, vmax: 1 },
   ropeCache: { n: 131072, rotaryDim: 128, base: 10000 },
   applyRope: { n: 2048, heads: 32, headDim: 128, base: 10000, seed: 3 },
+  // Qwen2-VL: three axes per token, positions (t, h, w) = (i, i + i % 7, i + i % 11), as the native benchmark.
+  mropeCache: { n: 131072, rotaryDim: 128, base: 1e6, mropeSection: [16, 24, 24] },
+  halfTable: { n: 4096, d: 512 },
+  halfRopeCache: { n: 131072, rotaryDim: 128, base: 10000 },
 });
 
 // The accuracy contract (README): every value within 2.5e-7 of the float64
@@ -163,6 +168,19 @@ function rotationError(x, x0, positions, heads, headDim, inv) {
       }
     }
   return m.worst;
+}
+
+// Half-precision results: how many values are not the float64 value rounded
+// once (either neighbour accepted where the float64 value lies within its own
+// error of a rounding boundary); NaN when the lengths differ or nothing is compared.
+function halfMismatches(bits, ref, dtype, angleOf) {
+  if (bits.length !== ref.length || ref.length === 0) return NaN;
+  let bad = 0;
+  for (let i = 0; i < ref.length; i++) {
+    const { bits: want, near, either } = halfBits(ref[i], dtype, 4e-16 * (Math.abs(angleOf(i)) + 1));
+    if (near ? !either.includes(bits[i]) : bits[i] !== want) bad++;
+  }
+  return bad;
 }
 
 // ---------------------------------------------------------------- idiomatic JS
@@ -572,6 +590,155 @@ export async function runBench({ simd, baseline, now, log = () => {}, quick = fa
       if (prepared) methods.push(['write-bound', 'write-only bound: x copied from wasm memory', writeBound(simd.prepare(512), 512, per, now, [x])]);
       methods.push(['js-fill', 'JS x.fill(1) (memory bound, no wasm)', () => x.fill(1)], ['js-idiomatic', 'JS idiomatic loop, precomputed float64 cache', viaJs, check(viaJs)]);
       await runCase(caseName, methods);
+    }
+  }
+
+  // --- M-RoPE (Qwen2-VL sectioned) cos/sin caches, 131072 tokens × 3 axes × rotaryDim 128
+  {
+    const { n, rotaryDim: r, base, mropeSection } = BENCH.mropeCache;
+    const caseName = `M-RoPE cache ${n}×${r}`;
+    if (available(caseName, ['ropeCache', 'prepareRope'])) {
+      const h = r / 2;
+      const positions = new Float64Array(3 * n);
+      for (let i = 0; i < n; i++) positions.set([i, i + (i % 7), i + (i % 11)], 3 * i);
+      // Pair j's axis: consecutive sections (transformers' apply_multimodal_rotary_pos_emb).
+      const axis = new Uint8Array(h);
+      for (let j = 0, a = 0, end = mropeSection[0]; j < h; j++) {
+        while (j >= end) end += mropeSection[++a];
+        axis[j] = a;
+      }
+      const inv = ropeInv(r, base);
+      const cos = new Float32Array(n * h);
+      const sin = new Float32Array(n * h);
+      const check = (run) => () => {
+        cos.fill(NaN);
+        sin.fill(NaN);
+        run();
+        const m = new ErrorTracker();
+        for (let i = 0; i < n; i++)
+          for (let j = 0; j < h; j++) {
+            const a = positions[3 * i + axis[j]] * inv[j];
+            m.addDifference(cos[i * h + j], Math.cos(a), i * h + j);
+            m.addDifference(sin[i * h + j], Math.sin(a), i * h + j);
+          }
+        return m.worst;
+      };
+      const options = { base, mropeSection, out: { cos, sin } };
+      const rope = simd.prepareRope(r, { base, mropeSection });
+      const viaSimd = () => simd.ropeCache(positions, r, options);
+      const viaPrepared = () => rope.cache(positions, { cos, sin });
+      const viaBaseline = () => baseline.ropeCache(positions, r, options);
+      const viaJs = () => {
+        for (let i = 0; i < n; i++)
+          for (let j = 0; j < h; j++) {
+            const a = positions[3 * i + axis[j]] * inv[j];
+            cos[i * h + j] = Math.cos(a);
+            sin[i * h + j] = Math.sin(a);
+          }
+      };
+      const methods = [
+        ['simd', 'sinpe SIMD: ropeCache(positions, r, {mropeSection, out})', viaSimd, check(viaSimd)],
+        ['simd-prepared', 'sinpe SIMD: prepareRope(r, {mropeSection}).cache(positions, out)', viaPrepared, check(viaPrepared)],
+        ['baseline', 'sinpe baseline: ropeCache(positions, r, {mropeSection, out})', viaBaseline, check(viaBaseline)],
+      ];
+      if (prepared) methods.push(['write-bound', 'write-only bound: cos and sin copied from wasm memory', writeBound(simd.prepare(512), 512, per, now, [cos, sin])]);
+      methods.push(
+        [
+          'js-fill',
+          'JS cos.fill(1), sin.fill(1) (memory bound, no wasm)',
+          () => {
+            cos.fill(1);
+            sin.fill(1);
+          },
+        ],
+        ['js-idiomatic', 'JS idiomatic float64 loop, pair → axis table', viaJs, check(viaJs)],
+      );
+      await runCase(caseName, methods);
+    }
+  }
+
+  // --- half-precision output against float32: table 4096 × 512
+  {
+    const { n, d } = BENCH.halfTable;
+    const caseName = `half table ${n}×${d}`;
+    log(`${caseName}: float64 reference`);
+    const ref = referenceRows(0, n, d);
+    const inv = idiomaticFreqs(d);
+    const angleOf = (i) => Math.floor(i / d) * inv[(i % d) >> 1];
+    const out = new Float32Array(n * d);
+    const out16 = new Uint16Array(n * d);
+    const check32 = (run) => () => {
+      out.fill(NaN);
+      run();
+      return maxAbsError(out, ref);
+    };
+    const checkHalf = (dtype, run) => () => {
+      out16.fill(0x7e00);
+      run();
+      return halfMismatches(out16, ref, dtype, angleOf);
+    };
+    const f32 = () => simd.table(n, d, { out });
+    const f16 = () => simd.table(n, d, { dtype: 'float16', out: out16 });
+    const bf16 = () => simd.table(n, d, { dtype: 'bfloat16', out: out16 });
+    const f16b = () => baseline.table(n, d, { dtype: 'float16', out: out16 });
+    await runCase(caseName, [
+      ['simd', 'sinpe SIMD: table(n, d, {out}) float32', f32, check32(f32)],
+      ['simd-float16', "sinpe SIMD: table(n, d, {dtype: 'float16', out})", f16, checkHalf('float16', f16)],
+      ['simd-bfloat16', "sinpe SIMD: table(n, d, {dtype: 'bfloat16', out})", bf16, checkHalf('bfloat16', bf16)],
+      ['baseline-float16', "sinpe baseline: table(n, d, {dtype: 'float16', out})", f16b, checkHalf('float16', f16b)],
+      ['js-fill', 'JS out16.fill(1) (memory bound, no wasm)', () => out16.fill(1)],
+    ]);
+  }
+
+  // --- half-precision output against float32: ropeCacheRows 131072 × 128
+  {
+    const { n, rotaryDim: r, base } = BENCH.halfRopeCache;
+    const caseName = `half ropeCacheRows ${n}×${r}`;
+    if (available(caseName, ['ropeCacheRows'])) {
+      const h = r / 2;
+      const inv = ropeInv(r, base);
+      const refCos = new Float64Array(n * h);
+      const refSin = new Float64Array(n * h);
+      for (let p = 0; p < n; p++)
+        for (let j = 0; j < h; j++) {
+          refCos[p * h + j] = Math.cos(p * inv[j]);
+          refSin[p * h + j] = Math.sin(p * inv[j]);
+        }
+      const angleOf = (i) => Math.floor(i / h) * inv[i % h];
+      const cos = new Float32Array(n * h);
+      const sin = new Float32Array(n * h);
+      const cos16 = new Uint16Array(n * h);
+      const sin16 = new Uint16Array(n * h);
+      const check32 = (run) => () => {
+        cos.fill(NaN);
+        sin.fill(NaN);
+        run();
+        return Math.max(maxAbsError(cos, refCos), maxAbsError(sin, refSin));
+      };
+      const checkHalf = (dtype, run) => () => {
+        cos16.fill(0x7e00);
+        sin16.fill(0x7e00);
+        run();
+        return halfMismatches(cos16, refCos, dtype, angleOf) + halfMismatches(sin16, refSin, dtype, angleOf);
+      };
+      const f32 = () => simd.ropeCacheRows(0, n, r, { out: { cos, sin } });
+      const f16 = () => simd.ropeCacheRows(0, n, r, { dtype: 'float16', out: { cos: cos16, sin: sin16 } });
+      const bf16 = () => simd.ropeCacheRows(0, n, r, { dtype: 'bfloat16', out: { cos: cos16, sin: sin16 } });
+      const f16b = () => baseline.ropeCacheRows(0, n, r, { dtype: 'float16', out: { cos: cos16, sin: sin16 } });
+      await runCase(caseName, [
+        ['simd', 'sinpe SIMD: ropeCacheRows(0, n, r, {out}) float32', f32, check32(f32)],
+        ['simd-float16', "sinpe SIMD: ropeCacheRows(0, n, r, {dtype: 'float16', out})", f16, checkHalf('float16', f16)],
+        ['simd-bfloat16', "sinpe SIMD: ropeCacheRows(0, n, r, {dtype: 'bfloat16', out})", bf16, checkHalf('bfloat16', bf16)],
+        ['baseline-float16', "sinpe baseline: ropeCacheRows(0, n, r, {dtype: 'float16', out})", f16b, checkHalf('float16', f16b)],
+        [
+          'js-fill',
+          'JS cos16.fill(1), sin16.fill(1) (memory bound, no wasm)',
+          () => {
+            cos16.fill(1);
+            sin16.fill(1);
+          },
+        ],
+      ]);
     }
   }
 

@@ -123,6 +123,11 @@ const R = BENCH.row;
 const H = BENCH.heatmap;
 const RC = BENCH.ropeCache;
 const AR = BENCH.applyRope;
+const MR = BENCH.mropeCache;
+const HT = BENCH.halfTable;
+const HR = BENCH.halfRopeCache;
+// Half-precision methods: their error is the count of values that are not the float64 value rounded once.
+const halfBound = (key) => (/float16/.test(key) ? 0 : CONTRACT.value);
 // name (as cases.mjs reports it), unit, native key, contract bound of its sinpe values
 const CASES = [
   { name: `table ${T.n}×${T.d}`, unit: 'ms', native: 'table4096x512', bound: CONTRACT.value, what: 'median ms' },
@@ -136,6 +141,31 @@ const CASES = [
     native: 'applyRope2048x32x128',
     bound: CONTRACT.rotation,
     what: 'median ms, in place, half layout; error = max |x′ − exact| / (|x_a| + |x_b|)',
+  },
+  {
+    name: `M-RoPE cache ${MR.n}×${MR.rotaryDim}`,
+    unit: 'ms',
+    native: 'mropeCache131072x128',
+    bound: CONTRACT.value,
+    what: `median ms; mropeSection [${MR.mropeSection}] (Qwen2-VL), base ${MR.base}, positions (t, h, w) = (i, i + i % 7, i + i % 11)`,
+  },
+  {
+    name: `half table ${HT.n}×${HT.d}`,
+    unit: 'ms',
+    native: null,
+    bound: CONTRACT.value,
+    boundOf: halfBound,
+    what: 'median ms; float16 / bfloat16 error = values that are not the float64 value rounded once',
+  },
+  {
+    name: `half ropeCacheRows ${HR.n}×${HR.rotaryDim}`,
+    unit: 'ms',
+    native: 'ropeCacheRows131072x128Float16',
+    // The native benchmark's error: max |decoded − float64|, half a float16 spacing below 1.
+    nativeBound: 2 ** -12,
+    bound: CONTRACT.value,
+    boundOf: halfBound,
+    what: 'median ms; positions 0 … n−1; float16 / bfloat16 error = values that are not the float64 value rounded once',
   },
 ];
 const NATIVE_EXTRA = { 'row d=512, random pos': [], 'ropeCache 131072×128': [['ropeCacheRows131072x128', 'native C++ core: rope_cache_rows']], 'heatmap 2048×512': [['colour2048x512', 'native C++ core: colour stage alone (colourize)']] };
@@ -251,16 +281,18 @@ function contractViolations(results, native) {
     for (const r of res.rows) {
       if (!isSinpe(r.key)) continue;
       const c = CASES.find((x) => x.name === r.case);
-      const bound = r.key === 'chunks-lifetime' ? 0 : c?.bound;
+      const bound = r.key === 'chunks-lifetime' ? 0 : (c?.boundOf?.(r.key) ?? c?.bound);
       if (!(typeof r.err === 'number' && r.err <= bound)) out.push(`${res.env}: ${r.case}: ${r.method}: error ${errText(r.err)} (limit ${bound})`);
     }
   }
   if (native)
     for (const c of CASES) {
+      if (c.native === null) continue; // no native counterpart
       const x = native.cases?.[c.native];
+      const bound = c.nativeBound ?? c.bound;
       if (!x) out.push(`native: ${c.name}: missing`);
-      else if (c.nativeUnchecked ? x.err !== null : !(typeof x.err === 'number' && x.err <= c.bound))
-        out.push(`native: ${c.name}: error ${errText(x.err)} (limit ${c.bound})`);
+      else if (c.nativeUnchecked ? x.err !== null : !(typeof x.err === 'number' && x.err <= bound))
+        out.push(`native: ${c.name}: error ${errText(x.err)} (limit ${bound})`);
     }
   return out;
 }
@@ -273,7 +305,7 @@ const errText = (e) => (e == null ? 'NaN, infinite or missing' : fmtErr(e));
 function checkedCount(results, native) {
   let n = 0;
   for (const res of results) n += res?.rows.filter((r) => isSinpe(r.key) && typeof r.err === 'number').length ?? 0;
-  if (native) n += CASES.filter((c) => !c.nativeUnchecked && typeof native.cases?.[c.native]?.err === 'number').length;
+  if (native) n += CASES.filter((c) => c.native !== null && !c.nativeUnchecked && typeof native.cases?.[c.native]?.err === 'number').length;
   return n;
 }
 
@@ -282,7 +314,7 @@ function checkedCount(results, native) {
 // The goals, each from one runtime's medians: [label, value, pass].
 function goals(res, native, env) {
   if (!res) return [];
-  const [Tc, Rc, Hc, RCc, ARc] = CASES;
+  const [Tc, Rc, Hc, RCc, ARc, MRc, HTc, HRc] = CASES;
   const m = (c, key) => medianOf(res, native, c, key);
   const out = [];
   const add = (text, pass, detail) => out.push({ env, text, pass, detail });
@@ -320,6 +352,27 @@ function goals(res, native, env) {
     r,
     r >= 2,
     `${fmtTime(m(ARc, 'simd'))} ms vs ${fmtTime(m(ARc, 'js-idiomatic'))} ms = ${r?.toFixed(2)}×`,
+  );
+  r = ratio(m(MRc, 'simd'), m(RCc, 'simd'));
+  line(
+    `M-RoPE cache ${MR.n} tokens, rotaryDim ${MR.rotaryDim} (mropeSection [${MR.mropeSection}]) ≤ 1.5× the one-axis ropeCache of as many positions`,
+    r,
+    r <= 1.5,
+    `${fmtTime(m(MRc, 'simd'))} ms vs ${fmtTime(m(RCc, 'simd'))} ms = ${r?.toFixed(2)}×; ${fmtRatio(m(MRc, 'simd'), m(MRc, 'js-fill'))} JS fill, ${fmtRatio(m(MRc, 'simd'), m(MRc, 'js-idiomatic'))} the JS float64 loop`,
+  );
+  r = ratio(m(HTc, 'simd-float16'), m(HTc, 'simd'));
+  line(
+    `fp16 output vs float32: table(${HT.n}, ${HT.d}, {dtype: 'float16'}) ≤ 4× the float32 table`,
+    r,
+    r <= 4,
+    `${fmtTime(m(HTc, 'simd-float16'))} ms vs ${fmtTime(m(HTc, 'simd'))} ms = ${r?.toFixed(1)}× (bfloat16 ${fmtRatio(m(HTc, 'simd-bfloat16'), m(HTc, 'simd'))})`,
+  );
+  r = ratio(m(HRc, 'simd-float16'), m(HRc, 'simd'));
+  line(
+    `fp16 output vs float32: ropeCacheRows(0, ${HR.n}, ${HR.rotaryDim}, {dtype: 'float16'}) ≤ 4× the float32 cache`,
+    r,
+    r <= 4,
+    `${fmtTime(m(HRc, 'simd-float16'))} ms vs ${fmtTime(m(HRc, 'simd'))} ms = ${r?.toFixed(1)}× (bfloat16 ${fmtRatio(m(HRc, 'simd-bfloat16'), m(HRc, 'simd'))})`,
   );
   return out;
 }

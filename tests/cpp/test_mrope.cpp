@@ -370,3 +370,91 @@ TEST_CASE("multi-axis options and calls refuse bad input by name, writing nothin
   CHECK(untouched());
   CHECK(std::string(sinpe::rope_axes_name(RopeAxes::interleaved)) == "interleaved");
 }
+
+TEST_CASE("half-precision multi-axis caches and grid ranges: the reference rounded once",
+          "[rope][mrope][half]") {
+  std::size_t checked = 0, near = 0;
+  for (const Case& c : cases()) {
+    INFO(c.name);
+    sinpe::RopePlan plan;
+    REQUIRE(sinpe::make_rope_plan(c.options, c.r, &plan) == Status::ok);
+    const auto prm = to_rope_params([&] {
+      sinpe::Options o = c.options;
+      o.mrope_section.reset();
+      return o;
+    }());
+    const double att = ref::rope_attention(prm, c.r);
+    const std::size_t axes = c.sections.size(), half = std::size_t(c.r / 2);
+    std::size_t n = 0;
+    const std::vector<double> pos = token_positions(axes, &n);
+    for (sinpe::Dtype dtype : {sinpe::Dtype::float16, sinpe::Dtype::bfloat16}) {
+      const auto round = dtype == sinpe::Dtype::float16 ? sinpe::round_to_float16 : sinpe::round_to_bfloat16;
+      std::vector<std::uint16_t> cos(n * half), sin(n * half), cos2(n * half), sin2(n * half);
+      REQUIRE(sinpe::rope_cache_axes(plan, pos.data(), n, dtype, cos.data(), sin.data()) == Status::ok);
+      REQUIRE(sinpe::rope_cache_axes(plan, pos.data(), n, dtype, cos2.data(), sin2.data(), Path::scalar) ==
+              Status::ok);
+      CHECK(cos == cos2);
+      CHECK(sin == sin2);
+      for (std::size_t i = 0; i < n; ++i) {
+        const auto emb = emb_angles(c.layout, prm, c.r, c.sections, pos.data() + i * axes);
+        for (std::size_t k = 0; k < half; ++k)
+          for (auto [got, v] : {std::pair{cos[i * half + k], std::cos(emb[k]) * att},
+                                std::pair{sin[i * half + k], std::sin(emb[k]) * att}}) {
+            ++checked;
+            // The reference's own float64 error: a few units in the last place of the angle and of the value.
+            const double slack = 4e-16 * (std::fabs(emb[k]) + std::fabs(v)) * std::max(1.0, att);
+            const std::uint16_t lo = round(v - slack), hi = round(v + slack);
+            if (v != 0 && lo != hi) {
+              ++near;
+              INFO("value " << v << ": bits " << got << ", want " << lo << " or " << hi);
+              CHECK((got == lo || got == hi));
+            } else {
+              CHECK(got == round(v));
+            }
+          }
+      }
+      // One-axis plans: rope_cache_axes is rope_cache.
+      sinpe::RopePlan text;
+      REQUIRE(sinpe::make_rope_plan(sinpe::Options{}, c.r, &text) == Status::ok);
+      std::vector<std::uint16_t> t1(n * half), t2(n * half), s1(n * half), s2(n * half);
+      std::vector<double> first(n);
+      for (std::size_t i = 0; i < n; ++i) first[i] = pos[i * axes];
+      REQUIRE(sinpe::rope_cache_axes(text, first.data(), n, dtype, t1.data(), s1.data()) == Status::ok);
+      REQUIRE(sinpe::rope_cache(text, first.data(), n, dtype, t2.data(), s2.data()) == Status::ok);
+      CHECK(t1 == t2);
+      CHECK(s1 == s2);
+    }
+    if (axes != 2) continue;
+    // Grid ranges: any [first, first + count) is that slice of the whole grid.
+    const std::size_t h = 13, w = 29, cells = h * w;
+    std::vector<float> fc(cells * half), fs(cells * half);
+    REQUIRE(sinpe::rope_cache_grid(plan, h, w, fc.data(), fs.data()) == Status::ok);
+    std::vector<std::uint16_t> hc(cells * half), hs(cells * half);
+    REQUIRE(sinpe::rope_cache_grid(plan, h, w, sinpe::Dtype::float16, hc.data(), hs.data()) == Status::ok);
+    for (auto [first, count] :
+         {std::pair<std::size_t, std::size_t>{0, cells}, {5, 1}, {28, 31}, {cells - 3, 3}}) {
+      std::vector<float> c1(count * half), s1(count * half);
+      REQUIRE(sinpe::rope_cache_grid(plan, h, w, first, count, c1.data(), s1.data()) == Status::ok);
+      // float32: the block kernel's anchors depend on where a range starts, so within the contract of
+      // each other (both are within it of the reference, tested above); half: bit for bit.
+      for (std::size_t i = 0; i < c1.size(); ++i) {
+        CHECK(std::fabs(c1[i] - fc[first * half + i]) <= 2 * kCacheTolerance * std::max(1.0, att));
+        CHECK(std::fabs(s1[i] - fs[first * half + i]) <= 2 * kCacheTolerance * std::max(1.0, att));
+      }
+      std::vector<std::uint16_t> c2(count * half), s2(count * half);
+      REQUIRE(sinpe::rope_cache_grid(plan, h, w, first, count, sinpe::Dtype::float16, c2.data(), s2.data()) ==
+              Status::ok);
+      CHECK(std::equal(c2.begin(), c2.end(), hc.begin() + std::ptrdiff_t(first * half)));
+      CHECK(std::equal(s2.begin(), s2.end(), hs.begin() + std::ptrdiff_t(first * half)));
+    }
+    std::vector<std::uint16_t> z(4, 7);
+    CHECK(sinpe::rope_cache_grid(plan, h, w, cells - 1, 2, sinpe::Dtype::float16, z.data(), z.data() + 2) ==
+          Status::bad_count);
+    CHECK(sinpe::rope_cache_grid(plan, h, w, 0, 1, sinpe::Dtype::float32, z.data(), z.data() + 2) ==
+          Status::bad_dtype);
+    CHECK(std::all_of(z.begin(), z.end(), [](std::uint16_t v) { return v == 7; }));
+  }
+  CHECK(near < checked / 1000);
+  std::cout << "  [mrope half] " << checked << " values, " << checked - near << " bit-exact, " << near
+            << " within the reference's own error of a boundary\n";
+}

@@ -22,17 +22,28 @@
 //     the contract of the independent float64 references (tests/cpp/
 //     reference.cpp, tests/cpp/rope_reference.cpp); RoPE inv_j and attention
 //     factor equal to the reference's to 1e-12;
-//   * row-range checks agree with an independent statement of the rules.
+//   * row-range checks agree with an independent statement of the rules;
+//   * multi-axis plans (ropeAxes, mropeSection): the axes statuses by their
+//     causes, inv_j the rope type's (per axis for axial, freqs[::2] then
+//     freqs[1::2] for pixtral); caches of tokens whose axes agree equal the
+//     one-position cache; grid ranges equal the caches of their (row,
+//     column) positions; half-precision values are their float32
+//     estimate's rounding wherever that estimate is away from a boundary,
+//     and a range of the half grid is bit for bit the half cache.
 //
 // Input format (tests/fuzz/make_corpus.mjs writes the seeds): bytes read in
 // order; missing bytes read as zero.
-//   u8 op: below 0x80 a sinusoidal call (op % 6), else a RoPE call (op % 4).
+//   u8 op: below 0x80 a sinusoidal call (op % 6), else a RoPE call (op % 4;
+//     3: a multi-axis or half-precision one, chosen by the u8 that follows
+//     the options: rope_cache_axes, apply_rope_axes, rope_cache_grid (a
+//     range), the Dtype caches).
 //   sinusoidal: u8 preset | u8 layout | 7 option slots (the first 7 options
 //     of the vocabulary, base ... paddingIdx) | u8 width kind, u32 width |
 //     [width kind >= 0x80: u8 n, n % 4 x (u8 option, slot)] | call fields.
 //   RoPE: u8 rope type | u8 flags (bit 0 the rotation layout; bits 5-6 set:
 //     an out-of-range one; bits 2-4 set: u8 sinusoidal layout follows, which
-//     RoPE must refuse) | u8 rotary kind, u32 rotary dim | one slot
+//     RoPE must refuse; bit 7 set: u8 rope axes follows, one beyond each end
+//     of the vocabulary's) | u8 rotary kind, u32 rotary dim | one slot
 //     per option the rope type reads, in its vocabulary order | u8 n,
 //     n % 4 x (u8 option, slot) | call fields.
 //   A slot is u8 kind [+ payload]; a slot for an option the formula does not
@@ -727,15 +738,33 @@ bool check_rope_plan(const sinpe::Options& o, int r, Status st, const sinpe::Rop
       !(value_or_default(o, reads, Option::base) > 1))
     errors.push_back(Status::rope_base_not_above_one);
   if (r < 2 || r > sinpe::kMaxDModel || r % 2 != 0) errors.push_back(Status::bad_rotary_dim);
+  const int axes_id = int(o.rope_axes);
+  if (axes_id < -1 || axes_id >= sinpe::kRopeAxesCount) errors.push_back(Status::bad_rope_axes);
   if (!errors.empty()) {
     EXPECT(contains(errors, st), double(st), double(errors[0]));
     EXPECT(!plan.valid());
     return false;
   }
+  // The multi-axis layout: mropeSection alone means sectioned.
+  const sinpe::RopeAxes axes =
+      o.rope_axes == sinpe::RopeAxes::none && o.mrope_section ? sinpe::RopeAxes::sectioned : o.rope_axes;
+  const bool pixtral = axes == sinpe::RopeAxes::pixtral;
+  const bool axial = axes == sinpe::RopeAxes::axial;
+  const bool pixtral_section = pixtral && o.mrope_section.has_value();
+  const bool pixtral_width = pixtral && !pixtral_section && r % 4 != 0;
+  const bool section_missing = axes != sinpe::RopeAxes::none && !pixtral && !o.mrope_section;
   // What only the formula can tell, each with its cause.
   const std::size_t half = std::size_t(r / 2);
-  const bool short_len = o.short_factor && o.short_factor->size() != half;
-  const bool long_len = o.long_factor && o.long_factor->size() != half;
+  // Axial: each axis a rope of rotary dimension 2 s_a, its factors s_a long.
+  const auto factor_len = [&](const sinpe::NumbersOption& f) {
+    if (!f) return false;
+    if (!axial || !o.mrope_section) return f->size() != half;
+    for (double s_a : *o.mrope_section)
+      if (f->size() != std::size_t(s_a)) return true;
+    return false;
+  };
+  const bool short_len = factor_len(o.short_factor);
+  const bool long_len = factor_len(o.long_factor);
   const bool yarn_or_longrope =
       o.rope_type == sinpe::RopeType::yarn || o.rope_type == sinpe::RopeType::longrope;
   const bool no_context = yarn_or_longrope && !o.original_max_positions && !o.max_positions;
@@ -745,7 +774,7 @@ bool check_rope_plan(const sinpe::Options& o, int r, Status st, const sinpe::Rop
   if (o.mrope_section)
     for (double v : *o.mrope_section) section_total += v;
   const bool section_sum =
-      o.mrope_section &&
+      o.mrope_section && !pixtral &&
       (o.mrope_section->empty() || o.mrope_section->size() > std::size_t(sinpe::limits::max_rope_axes) ||
        section_total != double(half));
   const bool order =
@@ -753,9 +782,13 @@ bool check_rope_plan(const sinpe::Options& o, int r, Status st, const sinpe::Rop
                                                   value_or_default(o, reads, Option::high_freq_factor));
   switch (st) {
     case Status::ok:
-      EXPECT(!short_len && !long_len && !no_context && !no_factor && !order && !section_sum);
+      EXPECT(!short_len && !long_len && !no_context && !no_factor && !order && !section_sum &&
+             !pixtral_section && !pixtral_width && !section_missing);
       break;
     case Status::mrope_section_sum: EXPECT(section_sum); break;
+    case Status::mrope_section_not_read: EXPECT(pixtral_section); break;
+    case Status::rotary_dim_not_multiple_of_4: EXPECT(pixtral_width); break;
+    case Status::mrope_section_missing: EXPECT(section_missing); break;
     case Status::bad_short_factor: EXPECT(short_len); break;
     case Status::bad_long_factor: EXPECT(long_len); break;
     case Status::original_max_positions_missing: EXPECT(no_context); break;
@@ -772,8 +805,23 @@ bool check_rope_plan(const sinpe::Options& o, int r, Status st, const sinpe::Rop
   std::vector<double> inv;
   double att = 0;
   try {
-    inv = ref::rope_inv_freq(prm, r);
-    att = ref::rope_attention(prm, r);
+    if (axial) {
+      // VisionRotaryEmbedding per axis; the attention factor depends on no rotary dimension.
+      for (double s_a : *o.mrope_section) {
+        const auto part = ref::rope_inv_freq(prm, int(2 * s_a));
+        inv.insert(inv.end(), part.begin(), part.end());
+      }
+      att = ref::rope_attention(prm, int(2 * (*o.mrope_section)[0]));
+    } else {
+      inv = ref::rope_inv_freq(prm, r);
+      att = ref::rope_attention(prm, r);
+    }
+    if (pixtral) {  // PixtralRotaryEmbedding: freqs[::2] for the row, then freqs[1::2] for the column
+      std::vector<double> perm;
+      for (std::size_t j = 0; j < half; j += 2) perm.push_back(inv[j]);
+      for (std::size_t j = 1; j < half; j += 2) perm.push_back(inv[j]);
+      inv = perm;
+    }
   } catch (const std::invalid_argument&) {
     EXPECT(o.rope_type == sinpe::RopeType::yarn && !o.factor && !o.original_max_positions, double(st));
     return false;
@@ -789,7 +837,12 @@ bool check_rope_plan(const sinpe::Options& o, int r, Status st, const sinpe::Rop
   for (std::size_t j = 0; j < half; ++j)
     EXPECT(std::fabs(plan.inv_freq()[j] - inv[j]) <= kFreqTol * inv[j], plan.inv_freq()[j], inv[j]);
   EXPECT(std::fabs(plan.attention_factor() - att) <= kFreqTol * att, plan.attention_factor(), att);
-  return true;
+  EXPECT(plan.axes() == (axes == sinpe::RopeAxes::none ? 1
+                         : pixtral                     ? 2
+                                                       : int(o.mrope_section->size())),
+         double(plan.axes()));
+  // The one-position reference (ref::rope_cache) has the rope type's own frequencies, not these.
+  return !axial && !pixtral;
 }
 
 // Cache values from a successful call: finite, within the amplitude, both
@@ -955,21 +1008,199 @@ void fuzz_apply(Reader& r, const sinpe::RopePlan& plan, const ref::RopeParams* p
     }
 }
 
+// ---- multi-axis and half-precision RoPE ----------------------------------------------
+
+// Token-major positions of n tokens x A axes; a token's axes agree when `same`.
+std::vector<double> axes_positions(Reader& r, std::size_t n, std::size_t A, bool* valid, double* max_abs) {
+  const bool same = r.u8() & 1;
+  std::vector<double> pos(n * A);
+  *valid = true;
+  *max_abs = 0;
+  for (std::size_t i = 0; i < n * A; ++i) {
+    pos[i] = same && i % A != 0 ? pos[i - i % A] : position_value(r);
+    if (!std::isfinite(pos[i]) || std::fabs(pos[i]) >= kMaxPos) *valid = false;
+    else *max_abs = std::fmax(*max_abs, std::fabs(pos[i]));
+  }
+  return pos;
+}
+
+bool axes_agree(const std::vector<double>& pos, std::size_t A) {
+  for (std::size_t i = 0; i < pos.size(); ++i)
+    if (!(pos[i] == pos[i - i % A])) return false;
+  return true;
+}
+
+// Half values against the float32 cache of the same positions: wherever the
+// float32 value is farther than the contract from a rounding boundary, the
+// half value is its rounding (the float64 value rounds the same way).
+void check_half_against(const sinpe::RopePlan& plan, sinpe::Dtype dtype, const std::uint16_t* bits,
+                        const float* f32, std::size_t count) {
+  const double e = kTol * std::fmax(1.0, plan.attention_factor());
+  const auto round = dtype == sinpe::Dtype::float16 ? sinpe::round_to_float16 : sinpe::round_to_bfloat16;
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::uint16_t lo = round(double(f32[i]) - e), hi = round(double(f32[i]) + e);
+    if (lo == hi) EXPECT(bits[i] == lo, double(bits[i]), double(lo));
+  }
+}
+
+void fuzz_axes(Reader& r, const sinpe::RopePlan& plan, std::uint8_t flags) {
+  const std::uint8_t sub = r.u8();
+  const std::size_t A = std::size_t(plan.axes()), half = std::size_t(plan.rotary_dim() / 2);
+  const sinpe::Dtype dtype = sinpe::Dtype(int(sub >> 2) % (sinpe::kDtypeCount + 1));  // one beyond the end
+  const bool is_half = dtype == sinpe::Dtype::float16 || dtype == sinpe::Dtype::bfloat16;
+  const double att = plan.attention_factor(), tol = kTol * std::fmax(1.0, att);
+  switch (sub % 4) {
+    case 0:
+    case 3: {  // rope_cache_axes, float32 (0) or a dtype (3)
+      std::size_t n = r.u8() % 80;
+      if (n > kBudget / half) n = kBudget / half;
+      bool valid;
+      double max_abs;
+      const auto pos = axes_positions(r, n, A, &valid, &max_abs);
+      Guarded<float> c(n * half), s(n * half), c2(n * half), s2(n * half);
+      Status st = sinpe::rope_cache_axes(plan, pos.data(), n, c.data.get(), s.data.get());
+      EXPECT((st == Status::ok) == valid, double(st));
+      if (st != Status::ok) {
+        EXPECT(c.untouched() && s.untouched());
+        return;
+      }
+      EXPECT(sinpe::rope_cache_axes(plan, pos.data(), n, c2.data.get(), s2.data.get(), sinpe::Path::scalar) ==
+             Status::ok);
+      for (std::size_t i = 0; i < n * half; ++i) {
+        for (double v : {double(c.data[i]), double(s.data[i])})
+          EXPECT(std::isfinite(v) && std::fabs(v) <= att + tol, v);
+        EXPECT(std::fabs(double(c.data[i]) - c2.data[i]) <= 2 * tol, c.data[i], c2.data[i]);
+        EXPECT(std::fabs(double(s.data[i]) - s2.data[i]) <= 2 * tol, s.data[i], s2.data[i]);
+      }
+      if (axes_agree(pos, A)) {  // text tokens: the one-position cache
+        std::vector<double> first(n);
+        for (std::size_t i = 0; i < n; ++i) first[i] = pos[i * A];
+        EXPECT(sinpe::rope_cache(plan, first.data(), n, c2.data.get(), s2.data.get()) == Status::ok);
+        for (std::size_t i = 0; i < n * half; ++i)
+          EXPECT(std::fabs(double(c.data[i]) - c2.data[i]) <= 2 * tol, c.data[i], c2.data[i]);
+      }
+      if (sub % 4 != 3) return;
+      Guarded<std::uint16_t> hc(n * half), hs(n * half);
+      st = sinpe::rope_cache_axes(plan, pos.data(), n, dtype, hc.data.get(), hs.data.get());
+      if (!is_half) {
+        EXPECT(st == Status::bad_dtype, double(st));
+        EXPECT(hc.untouched() && hs.untouched());
+        return;
+      }
+      EXPECT(st == Status::ok, double(st));
+      check_half_against(plan, dtype, hc.data.get(), c.data.get(), n * half);
+      check_half_against(plan, dtype, hs.data.get(), s.data.get(), n * half);
+      // A text token at an integer position: rope_cache_rows gives the same half values.
+      if (axes_agree(pos, A) && n > 0 && std::floor(pos[0]) == pos[0]) {
+        Guarded<std::uint16_t> rc(1 * half), rs(1 * half);
+        EXPECT(sinpe::rope_cache_rows(plan, pos[0], 1, dtype, rc.data.get(), rs.data.get()) == Status::ok);
+        EXPECT(std::memcmp(rc.data.get(), hc.data.get(), half * 2) == 0);
+      }
+      return;
+    }
+    case 1: {                                                             // apply_rope_axes
+      int hd = plan.rotary_dim() + int(r.u8() % 5) * 2 * int(flags & 1);  // partial rotary
+      if (hd > sinpe::kMaxDModel) hd = plan.rotary_dim();
+      const std::size_t heads = 1 + r.u8() % 3;
+      std::size_t n = r.u8() % 40;
+      if (n * heads * std::size_t(hd) > kBudget) n = 0;
+      bool valid;
+      double max_abs;
+      const auto pos = axes_positions(r, n, A, &valid, &max_abs);
+      const std::size_t len = n * heads * std::size_t(hd);
+      std::vector<float> x0(len);
+      for (std::size_t i = 0; i < len; ++i) x0[i] = float(std::int16_t(r.u16())) / 256.f;
+      Guarded<float> x(len), x2(len);
+      if (len) {
+        std::memcpy(x.data.get(), x0.data(), len * sizeof(float));
+        std::memcpy(x2.data.get(), x0.data(), len * sizeof(float));
+      }
+      const Status st =
+          sinpe::apply_rope_axes(plan, sinpe::RopeLayout::half, hd, pos.data(), n, heads, x.data.get());
+      EXPECT((st == Status::ok) == (valid || n == 0), double(st));
+      if (st != Status::ok) {
+        EXPECT(len == 0 || std::memcmp(x.data.get(), x0.data(), len * sizeof(float)) == 0);
+        return;
+      }
+      EXPECT(sinpe::apply_rope_axes(plan, sinpe::RopeLayout::half, hd, pos.data(), n, heads, x2.data.get(),
+                                    sinpe::Path::scalar) == Status::ok);
+      for (std::size_t v = 0; v < n * heads; ++v)
+        for (std::size_t i = 0; i < std::size_t(hd); ++i) {
+          const std::size_t at = v * std::size_t(hd) + i;
+          if (i >= 2 * half) {
+            EXPECT(std::memcmp(&x.data[at], &x0[at], sizeof(float)) == 0);
+            continue;
+          }
+          const std::size_t partner = v * std::size_t(hd) + (i < half ? i + half : i - half);
+          const double t =
+              kRotateTol * std::fmax(1.0, att) * (std::fabs(double(x0[at])) + std::fabs(double(x0[partner])));
+          EXPECT(std::fabs(double(x.data[at]) - x2.data[at]) <= 2 * t + 1e-30, x.data[at], x2.data[at]);
+        }
+      return;
+    }
+    default: {  // rope_cache_grid, a range of patches
+      const std::size_t h = r.u8() & 0x80 ? std::size_t(r.u32()) : std::size_t(r.u8() % 40);
+      const std::size_t w = r.u8() & 0x80 ? std::size_t(r.u32()) : std::size_t(r.u8() % 40);
+      const std::size_t first = r.u8() % 50, count = r.u8() % 60;
+      const bool big = h > std::size_t(kMaxPos) || w > std::size_t(kMaxPos);
+      const bool huge = !big && w != 0 && h > sinpe::kMaxElements / w;
+      const bool beyond = !big && !huge && (first > h * w || count > h * w - first);
+      Guarded<float> c(count * half), s(count * half);
+      Guarded<std::uint16_t> hc(count * half), hs(count * half);
+      const Status st = sinpe::rope_cache_grid(plan, h, w, first, count, c.data.get(), s.data.get());
+      const Status sth =
+          sinpe::rope_cache_grid(plan, h, w, first, count, dtype, hc.data.get(), hs.data.get());
+      if (A != 2)
+        EXPECT(st == Status::axes_mismatch && sth == Status::axes_mismatch, double(st), double(sth));
+      else if (big || beyond)
+        EXPECT(st == Status::bad_count && sth == Status::bad_count, double(st), double(sth));
+      else if (huge) EXPECT(st == Status::too_large && sth == Status::too_large, double(st), double(sth));
+      else {
+        EXPECT(st == Status::ok, double(st));
+        EXPECT(sth == (is_half ? Status::ok : Status::bad_dtype), double(sth));
+      }
+      if (st != Status::ok) EXPECT(c.untouched() && s.untouched());
+      if (sth != Status::ok) EXPECT(hc.untouched() && hs.untouched());
+      if (st != Status::ok || count == 0) return;
+      std::vector<double> pos(2 * count);
+      for (std::size_t m = 0; m < count; ++m) {
+        pos[2 * m] = double((first + m) / w);
+        pos[2 * m + 1] = double((first + m) % w);
+      }
+      Guarded<float> c2(count * half), s2(count * half);
+      EXPECT(sinpe::rope_cache_axes(plan, pos.data(), count, c2.data.get(), s2.data.get()) == Status::ok);
+      for (std::size_t i = 0; i < count * half; ++i) {
+        EXPECT(std::fabs(double(c.data[i]) - c2.data[i]) <= 2 * tol, c.data[i], c2.data[i]);
+        EXPECT(std::fabs(double(s.data[i]) - s2.data[i]) <= 2 * tol, s.data[i], s2.data[i]);
+      }
+      if (sth != Status::ok) return;
+      Guarded<std::uint16_t> hc2(count * half), hs2(count * half);
+      EXPECT(sinpe::rope_cache_axes(plan, pos.data(), count, dtype, hc2.data.get(), hs2.data.get()) ==
+             Status::ok);
+      EXPECT(std::memcmp(hc.data.get(), hc2.data.get(), count * half * 2) == 0);
+      EXPECT(std::memcmp(hs.data.get(), hs2.data.get(), count * half * 2) == 0);
+      check_half_against(plan, dtype, hc.data.get(), c.data.get(), count * half);
+      return;
+    }
+  }
+}
+
 void fuzz_rope(Reader& r, int op) {
   sinpe::Options o;
   o.rope_type = rope_type_value(r.u8());
   const std::uint8_t flags = r.u8();
   if ((flags & 0x1C) == 0x1C) o.layout = layout_value(r.u8());  // a sinusoidal layout: no meaning for RoPE
+  if (flags & 0x80) o.rope_axes = sinpe::RopeAxes(int(r.u8() % (sinpe::kRopeAxesCount + 3)) - 2);
   const std::uint8_t rk = r.u8();
   const int rd = width_value(r, rk);
   const Reads reads = rope_reads(o.rope_type);
   for (std::size_t i = 0; i < reads.count; ++i) read_slot(r, o, reads.first[i].option, reads, true, rd);
   read_extras(r, o, reads, true, rd);
   char head[160];
-  std::snprintf(head, sizeof head, "rope op=%d type=%d (%s) layout=%d flags=%d rotaryDim=%d", op,
+  std::snprintf(head, sizeof head, "rope op=%d type=%d (%s) layout=%d axes=%d flags=%d rotaryDim=%d", op,
                 int(o.rope_type),
                 valid_rope_type(o.rope_type) ? sinpe::rope_type_name(o.rope_type) : "out of range",
-                int(o.layout), int(flags), rd);
+                int(o.layout), int(o.rope_axes), int(flags), rd);
   g_call = head;
   describe(o);
 
@@ -983,7 +1214,8 @@ void fuzz_rope(Reader& r, int op) {
   switch (op) {
     case 0: fuzz_rope_cache(r, plan, p); break;
     case 1: fuzz_rope_cache_rows(r, plan, p); break;
-    default: fuzz_apply(r, plan, p, flags); break;
+    case 2: fuzz_apply(r, plan, p, flags); break;
+    default: fuzz_axes(r, plan, flags); break;
   }
 }
 

@@ -100,6 +100,27 @@ seeds.push(ropeHead(0, 'default', 'half', 16).concat(u8(2), pos(1), u8(0), pos(N
 seeds.push(ropeHead(2, 'default', 'half', 16).concat(u8(5), u8(1), u8(2), u8(2), pos(1), u8(1)));
 seeds.push([0x80, 1, 0, ...width(16), u8(0), 1, 8, 0xff, ...f64(2)].concat(u8(1), pos(1)));
 
+// Multi-axis and half-precision calls (op 3): flags bit 7, then the rope-axes
+// byte (its vocabulary index + 2); mropeSection as raw f64 values (kind 0x3f:
+// a length byte, then the values); then the sub-call byte (bits 0-1: 0
+// rope_cache_axes, 1 apply_rope_axes, 2 rope_cache_grid, 3 the Dtype caches;
+// bits 2+: the dtype index) and its fields.
+const axesHead = (type, r, axes, sections) => {
+  const index = vocabulary.ropeTypes.findIndex((t) => t.name === type);
+  const reads = vocabulary.ropeTypes[index].reads;
+  const slot = (name) => (name === 'mropeSection' && sections ? [0x3f, sections.length, ...sections.flatMap(f64)] : u8(0));
+  return [0x83, index + 1, 0x80, vocabulary.ropeAxes.indexOf(axes) + 2, ...width(r), ...reads.flatMap(slot), 0];
+};
+const dtypeBits = (name) => vocabulary.dtypes.indexOf(name) << 2;
+seeds.push(axesHead('default', 16, 'sectioned', [2, 3, 3]).concat(u8(0), u8(5), u8(0), ...[0, 1, 2, 5, 6, 7, 9, 9, 9, 1000, 1001, 1002, 3, 4, 5].map(pos)));
+seeds.push(axesHead('default', 16, 'interleaved', [2, 3, 3]).concat(u8(3 | dtypeBits('float16')), u8(4), u8(1), ...[0, 1, 2, 3].map(pos)));
+seeds.push(axesHead('linear', 16, 'interleaved', [4, 2, 2]).concat(u8(3 | dtypeBits('bfloat16')), u8(3), u8(0), ...[0, 0, 0, 7, 8, 9, 0.5, 2, 3].map(pos)));
+const x16 = Array.from({ length: 3 * 2 * 16 }, (_, i) => u16(((i * 29) % 512) - 256)).flat();
+seeds.push(axesHead('default', 16, 'pixtral').concat(u8(1), u8(0), u8(1), u8(3), u8(0), ...[0, 0, 0, 1, 3, 2].map(pos), x16));
+seeds.push(axesHead('default', 16, 'pixtral').concat(u8(2), u8(0), u8(5), u8(0), u8(7), u8(3), u8(20)));
+seeds.push(axesHead('default', 16, 'axial', [4, 4]).concat(u8(2 | dtypeBits('bfloat16')), u8(0), u8(6), u8(0), u8(6), u8(0), u8(36)));
+seeds.push(axesHead('default', 16, 'sectioned', [4, 4]).concat(u8(2 | dtypeBits('float16')), u8(0), u8(4), u8(0), u8(9), u8(30), u8(6)));
+
 for (const s of seeds) {
   const bytes = Uint8Array.from(s);
   writeFileSync(new URL(createHash('sha1').update(bytes).digest('hex').slice(0, 16), dir), bytes);

@@ -18,7 +18,8 @@ import { ropeParameters } from './rope-reference.mjs';
 /**
  * Cache rows (n, r/2) of n tokens whose positions are token-major with A
  * values each, for `axes` 'sectioned' | 'interleaved' | 'axial' with
- * `sections` (A of them), or 'pixtral' (A = 2).
+ * `sections` (A of them), or 'pixtral' (A = 2). Also returns each value's
+ * angle (`angle`, same layout).
  */
 export function multiAxisCache(positions, r, axes, sections, o = {}) {
   const A = axes === 'pixtral' ? 2 : sections.length;
@@ -26,6 +27,7 @@ export function multiAxisCache(positions, r, axes, sections, o = {}) {
   const half = r / 2;
   const cos = new Float64Array(n * half);
   const sin = new Float64Array(n * half);
+  const angle = new Float64Array(n * half);
   const { invFreq, attentionFactor: att } = ropeParameters(r, o);
   for (let t = 0; t < n; t++) {
     const p = (a) => positions[t * A + a];
@@ -62,9 +64,10 @@ export function multiAxisCache(positions, r, axes, sections, o = {}) {
     for (let j = 0; j < half; j++) {
       cos[t * half + j] = Math.cos(angles[j]) * att;
       sin[t * half + j] = Math.sin(angles[j]) * att;
+      angle[t * half + j] = angles[j];
     }
   }
-  return { cos, sin, attentionFactor: att };
+  return { cos, sin, angle, attentionFactor: att };
 }
 
 /** Token-major positions (row, column) of a height × width grid, row-major patches. */

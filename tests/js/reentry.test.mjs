@@ -22,6 +22,7 @@ import { appendFileSync } from 'node:fs';
 import sinpe, { vocabulary } from 'sinpe.wasm';
 import { referenceRow, referenceGrid, TOLERANCE } from './reference.mjs';
 import { ropeCache as refCache, ropeRotate, pairMagnitudes, ropeParameters } from './rope-reference.mjs';
+import { multiAxisCache, gridPositions, rotateHalf, halfBits } from './mrope-reference.mjs';
 
 const CACHE_TOLERANCE = 2.5e-7; // × max(1, att)
 const ROTATION_TOLERANCE = 5e-7; // × max(1, att) × (|x_a| + |x_b|)
@@ -147,6 +148,22 @@ const checkCache = (got, ps, r, o, what) => {
   near(got.cos, want.cos, tol, `${what} cos`);
   near(got.sin, want.sin, tol, `${what} sin`);
   assert.ok(Math.abs(got.attentionFactor - want.attentionFactor) <= 1e-12 * Math.max(1, want.attentionFactor), `${what} attentionFactor`);
+};
+
+// Half-precision bits against the float64 values rounded once (either
+// neighbour where the reference lies within its own error of a boundary).
+const nearHalf = (got, want, dtype, what) => {
+  assert.ok(got instanceof Uint16Array, `${what}: a Uint16Array`);
+  assert.equal(got.length, want.length, `${what}: length`);
+  for (let i = 0; i < want.length; i++) {
+    const { either } = halfBits(want[i], dtype, 1e-13);
+    if (!either.includes(got[i])) assert.fail(`${what}[${i}] = ${got[i]}, reference ${want[i]} rounds to ${either}`);
+  }
+};
+const checkAxes = (got, positions, r, axes, sections, what) => {
+  const want = W(`axes ${what}`, () => multiAxisCache(positions, r, axes, sections));
+  near(got.cos, want.cos, CACHE_TOLERANCE, `${what} cos`);
+  near(got.sin, want.sin, CACHE_TOLERANCE, `${what} sin`);
 };
 
 // ---------------------------------------------------------------------------
@@ -325,11 +342,73 @@ const SCENARIOS = [
   },
 ];
 
+SCENARIOS.push(
+  {
+    name: 'rows dtype',
+    call(pe, hook, mode) {
+      const o = { preset: 'keras', dtype: 'float16', out: new Uint16Array(2 * 6) };
+      const got = pe.rows(3, 2, 6, instrumented(hook, 'options', o, mode));
+      assert.equal(got, o.out);
+      nearHalf(got, W('rows dtype', () => rowsOf([3, 4], 6, { preset: 'keras' })), 'float16', 'rows dtype');
+    },
+  },
+  {
+    name: 'ropeCache multi-axis',
+    call(pe, hook, mode) {
+      const ps = [0, 1, 2, 9, 4, 5];
+      const out = { cos: new Float32Array(2 * 4), sin: new Float32Array(2 * 4) };
+      const o = { mropeSection: instrumentedArray(hook, 'options.mropeSection', [2, 1, 1], mode), ropeAxes: 'interleaved', out: instrumented(hook, 'options.out', out, mode) };
+      const got = pe.ropeCache(instrumentedArray(hook, 'positions', ps, mode), 8, instrumented(hook, 'options', o, mode));
+      assert.equal(got.cos, out.cos);
+      checkAxes(got, ps, 8, 'interleaved', [2, 1, 1], 'ropeCache multi-axis');
+    },
+  },
+  {
+    name: 'ropeCacheGrid',
+    call(pe, hook, mode) {
+      const out = { cos: new Uint16Array(6 * 4), sin: new Uint16Array(6 * 4) };
+      const o = { ropeAxes: 'pixtral', dtype: 'bfloat16', out: instrumented(hook, 'options.out', out, mode) };
+      const got = pe.ropeCacheGrid(2, 3, 8, instrumented(hook, 'options', o, mode));
+      assert.equal(got.sin, out.sin);
+      const want = W('grid', () => multiAxisCache(gridPositions(2, 3), 8, 'pixtral', null));
+      nearHalf(got.cos, want.cos, 'bfloat16', 'ropeCacheGrid cos');
+      nearHalf(got.sin, want.sin, 'bfloat16', 'ropeCacheGrid sin');
+    },
+  },
+  {
+    name: 'prepareRope+cache',
+    call(pe, hook, mode) {
+      const rope = pe.prepareRope(12, instrumented(hook, 'options', { mropeSection: [3, 3], ropeAxes: 'axial' }, mode));
+      const ps = [7, 1, 0.5, 30];
+      const out = { cos: new Float32Array(2 * 6), sin: new Float32Array(2 * 6) };
+      const got = rope.cache(instrumentedArray(hook, 'positions', ps, mode), instrumented(hook, 'out', out, mode));
+      assert.equal(got.sin, out.sin);
+      checkAxes(got, ps, 12, 'axial', [3, 3], 'prepareRope cache');
+    },
+  },
+  {
+    name: 'prepareRope.apply',
+    call(pe, hook, mode) {
+      const rope = pe.prepareRope(8, { ropeAxes: 'pixtral' });
+      const ps = [1, 2, 3, 0, 5, 5];
+      const x = ROTATE_X.slice();
+      rope.apply(x, instrumentedArray(hook, 'positions', ps, mode), 10, instrumented(hook, 'options', { layout: 'half' }, mode));
+      const want = W('prepared apply', () => {
+        const c = multiAxisCache(ps, 8, 'pixtral', null);
+        return rotateHalf(ROTATE_X, c.cos, c.sin, 3, 10, 8);
+      });
+      const mag = W('prepared apply magnitudes', () => pairMagnitudes(ROTATE_X, 10, 8, 'half'));
+      for (let i = 0; i < want.length; i++)
+        if (!(Math.abs(x[i] - want[i]) <= ROTATION_TOLERANCE * Math.max(1, mag[i]))) assert.fail(`prepared apply x[${i}] = ${x[i]}, reference ${want[i]}`);
+    },
+  },
+);
+
 // The inner calls: every scenario, uninstrumented, checked as well.
 const inner = (pe, s) => s.call(pe, () => {}, 'plain');
 
 // An error a call may end in: a TypeError/RangeError naming an argument.
-const ARGUMENT = /^sinpe: (options|positions|x|dModel|rotaryDim|headDim|start|count|length|out|callback|the encoder cannot be called inside a chunks\(\) callback)/;
+const ARGUMENT = /^sinpe: (options|positions|x|dModel|rotaryDim|headDim|start|count|length|height|width|out|callback|this call needs positions|the encoder cannot be called inside a chunks\(\) callback)/;
 function acceptableError(e) {
   return (e instanceof TypeError || e instanceof RangeError) && ARGUMENT.test(e.message);
 }
@@ -407,6 +486,9 @@ test('numbers and names given as objects with valueOf / toString / Symbol.toPrim
     ['headDim', () => pe.applyRope(new Float32Array(8), [1], coercible(8))],
     ['options.layout', () => pe.applyRope(new Float32Array(8), [1], 8, { layout: coercible('half') })],
     ['options.seqLen', () => pe.addTo(new Float32Array(8), 8, { seqLen: coercible(1) })],
+    ['options.dtype', () => pe.rows(0, 1, 8, { dtype: coercible('float16') })],
+    ['options.ropeAxes', () => pe.ropeCache([1, 1], 8, { ropeAxes: coercible('pixtral') })],
+    ['height', () => pe.ropeCacheGrid(coercible(2), 2, 8, { ropeAxes: 'pixtral' })],
   ];
   for (const [name, call] of cases) {
     counts.coercion++;
@@ -432,6 +514,8 @@ function pollutants(rotaryHalf = 4) {
     'interleaved',
     'keras',
     'linear',
+    'float16',
+    'pixtral',
   ];
 }
 
@@ -441,7 +525,7 @@ const KEYS = [
   ...new Set([
     ...vocabulary.options.map((o) => o.name),
     'preset', 'ropeType', 'layout', 'out', 'clsToken', 'start', 'seqLen', 'colormap', 'columnStart', 'columns',
-    'vmin', 'vmax', 'rotaryDim', 'cos', 'sin',
+    'vmin', 'vmax', 'rotaryDim', 'cos', 'sin', 'dtype', 'ropeAxes',
   ]),
 ];
 
@@ -524,6 +608,11 @@ for (const flavour of ['simd', 'baseline'])
       () => pe.heatmap(0, 2, 8, { vmin: 2, vmax: 1 }),
       () => pe.ropeCacheRows(0, 2 ** 24, 128),
       () => pe.applyRope(new Float32Array(3), [1], 8),
+      () => pe.rows(0, 1, 8, { dtype: 'float64' }),
+      () => pe.ropeCache([1], 8, { ropeAxes: 'diagonal', mropeSection: [4] }),
+      () => pe.ropeCacheGrid(2, 2, 8),
+      () => pe.ropeCacheGrid(2, 2, 6, { ropeAxes: 'pixtral' }),
+      () => pe.ropeCache([1, 2], 8, { mropeSection: [2, 1, 1] }),
     ];
     for (const call of raise) {
       counts.polluted++;
