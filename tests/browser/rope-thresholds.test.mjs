@@ -120,6 +120,23 @@ describe('lesson 9: scaling thresholds', () => {
       const dim = config.hidden_size / config.num_attention_heads;
       assert.equal(chart.pairX.length, dim / 2);
       const L = config.rope_scaling.original_max_position_embeddings;
+      // the package's frequencies agree with the drawn thresholds: the table's treatment of each pair
+      const treatment = await page.$$eval('.config-table tbody tr', (rows) => rows.map((r) => r.querySelector('[data-column="treatment"]').textContent));
+      const names = Object.fromEntries(Object.entries(en.lessons.rope.treatment).map(([k, v]) => [v, k]));
+      const shown = treatment.map((t) => names[t]);
+      assert.equal(shown.length, dim / 2);
+      if (config.rope_scaling.type === 'yarn') {
+        const [low, high] = yarnRange(dim, config.rope_theta, L);
+        // transformers' ramp (j − ℓ)/(h − ℓ) clamped to [0, 1]: 0 keeps the pair, 1 divides it by s
+        shown.forEach((t, j) => assert.equal(t, j <= low ? 'kept' : j >= high ? 'scaled' : 'blended', `qwen2.5 pair ${j}`));
+      } else {
+        const { low_freq_factor: lf, high_freq_factor: hf } = config.rope_scaling;
+        const [hiWave, loWave] = llama3Bounds(L, lf, hf);
+        shown.forEach((t, j) => {
+          const wavelength = 2 * Math.PI * config.rope_theta ** ((2 * j) / dim);
+          assert.equal(t, wavelength < hiWave ? 'kept' : wavelength > loWave ? 'scaled' : 'blended', `llama3.1 pair ${j} (λ ${wavelength})`);
+        });
+      }
       if (config.rope_scaling.type === 'yarn') {
         const [low, high] = yarnRange(dim, config.rope_theta, L);
         assert.deepEqual([low, high], [23, 40], 'the Qwen2.5 example’s range (ℓ = 23, h = 40)');
