@@ -66,7 +66,7 @@ const show = (v) =>
 // copied once per path and refused beyond a sane depth.
 function ownData(value, depth = 0) {
   if (typeof value !== 'object' || value === null) return value;
-  if (depth > 64) throw fail(RangeError, 'config is nested more than 64 levels deep');
+  if (depth > 64) throw fail(RangeError, 'config is nested more than 64 levels deep', 'too_deep', 'config', {});
   if (Array.isArray(value)) {
     const out = [];
     for (let i = 0; i < value.length; i++) out.push(ownData(value[i], depth + 1));
@@ -77,49 +77,67 @@ function ownData(value, depth = 0) {
   return out;
 }
 
-function fail(ErrorClass, message) {
-  return new ErrorClass(`sinpe: ${message}`);
+// The error, with its reason in machine-readable form: `code` (which check),
+// `configKey` (the key at fault, as the message writes it) and `values` (the
+// other parts the message fills in, as it shows them), so a caller can word
+// the same reason in another language.
+function fail(ErrorClass, message, code, configKey, values) {
+  const error = new ErrorClass(`sinpe: ${message}`);
+  error.code = code;
+  error.configKey = configKey;
+  error.values = Object.freeze({ configKey, ...values });
+  return error;
 }
 
 // A positive integer at `path`, or a TypeError / RangeError naming it.
 function positiveInteger(value, path) {
   if (typeof value !== 'number' || !Number.isFinite(value)) {
-    throw fail(TypeError, `${path} must be a number, got ${show(value)}`);
+    throw fail(TypeError, `${path} must be a number, got ${show(value)}`, 'not_number', path, { value: show(value) });
   }
-  if (!Number.isInteger(value) || value < 1) throw fail(RangeError, `${path} must be a positive integer, got ${value}`);
+  if (!Number.isInteger(value) || value < 1) {
+    throw fail(RangeError, `${path} must be a positive integer, got ${value}`, 'not_positive_integer', path, { value: String(value) });
+  }
   return value;
 }
 
 // Checks a value against its vocabulary option's type and rule.
 function checkValue(option, value, path, rotaryDim) {
   if (option.type === 'boolean') {
-    if (typeof value !== 'boolean') throw fail(TypeError, `${path} must be true or false, got ${show(value)}`);
+    if (typeof value !== 'boolean') throw fail(TypeError, `${path} must be true or false, got ${show(value)}`, 'not_boolean', path, { value: show(value) });
     return value;
   }
   if (isArrayOption(option)) {
-    if (!Array.isArray(value)) throw fail(TypeError, `${path} must be an array of numbers, got ${show(value)}`);
+    if (!Array.isArray(value)) throw fail(TypeError, `${path} must be an array of numbers, got ${show(value)}`, 'not_array', path, { value: show(value) });
     // Per-pair factors (rule positive) have one entry per pair; a section list
     // (mrope_section, rule count) is checked against the width by the core.
     if (option.rule === 'positive' && value.length !== rotaryDim / 2) {
-      throw fail(RangeError, `${path} must have rotaryDim / 2 = ${rotaryDim / 2} entries, got ${value.length}`);
+      throw fail(RangeError, `${path} must have rotaryDim / 2 = ${rotaryDim / 2} entries, got ${value.length}`, 'wrong_length', path, {
+        pairs: String(rotaryDim / 2),
+        length: String(value.length),
+      });
     }
     value.forEach((v, i) => {
       if (typeof v !== 'number' || !Number.isFinite(v)) {
-        throw fail(TypeError, `${path}[${i}] must be a number, got ${show(v)}`);
+        throw fail(TypeError, `${path}[${i}] must be a number, got ${show(v)}`, 'element_not_number', path, { index: String(i), value: show(v) });
       }
-      if (!(v > 0)) throw fail(RangeError, `${path}[${i}] must be positive, got ${v}`);
+      if (!(v > 0)) {
+        throw fail(RangeError, `${path}[${i}] must be positive, got ${v}`, 'element_not_positive', path, { index: String(i), value: String(v) });
+      }
     });
     return value.slice();
   }
   if (typeof value !== 'number' || !Number.isFinite(value)) {
-    throw fail(TypeError, `${path} must be a number, got ${show(value)}`);
+    throw fail(TypeError, `${path} must be a number, got ${show(value)}`, 'not_number', path, { value: show(value) });
   }
   if (option.rule === 'positive' && !(value > 0)) {
-    throw fail(RangeError, `${path} must be a positive number, got ${value}`);
+    throw fail(RangeError, `${path} must be a positive number, got ${value}`, 'not_positive', path, { value: String(value) });
   }
   const limit = vocabulary.limits.maxAbsPosition;
   if (option.rule === 'count' && !(Number.isInteger(value) && value >= 1 && value < limit)) {
-    throw fail(RangeError, `${path} must be an integer in [1, ${limit}), got ${value}`);
+    throw fail(RangeError, `${path} must be an integer in [1, ${limit}), got ${value}`, 'not_count', path, {
+      limit: String(limit),
+      value: String(value),
+    });
   }
   return value;
 }
@@ -140,7 +158,9 @@ function ropeObject(config, at) {
   for (const key of ['rope_scaling', 'rope_parameters']) {
     const value = config[key];
     if (!present(value)) continue;
-    if (!isObject(value)) throw fail(TypeError, `${at}.${key} must be an object or null, got ${show(value)}`);
+    if (!isObject(value)) {
+      throw fail(TypeError, `${at}.${key} must be an object or null, got ${show(value)}`, 'not_object', `${at}.${key}`, { value: show(value) });
+    }
     if (key === 'rope_scaling' && Object.keys(value).length === 0 && present(config.rope_parameters)) continue;
     // transformers v5 allows one parameter set per attention layer type.
     const layerTypes = Array.isArray(config.layer_types) ? config.layer_types : [];
@@ -150,6 +170,9 @@ function ropeObject(config, at) {
         RangeError,
         `${at}.${key} holds one set of RoPE parameters per layer type (${keys.join(', ')}); ` +
           `pass a config whose ${key} is one of them`,
+        'per_layer_type',
+        `${at}.${key}`,
+        { layerTypes: keys.join(', '), key },
       );
     }
     return { object: value, path: `${at}.${key}` };
@@ -164,7 +187,9 @@ function ropeObject(config, at) {
  * whose message names the config key at fault.
  */
 export function ropeOptionsFromConfig(config) {
-  if (!isObject(config)) throw fail(TypeError, `config must be a parsed config.json object, got ${show(config)}`);
+  if (!isObject(config)) {
+    throw fail(TypeError, `config must be a parsed config.json object, got ${show(config)}`, 'not_config', 'config', { value: show(config) });
+  }
   config = ownData(config);
   let at = 'config';
   // Multimodal configs keep the language model's settings in text_config.
@@ -180,9 +205,11 @@ export function ropeOptionsFromConfig(config) {
   } else if (present(config.head_dim)) {
     headDim = positiveInteger(config.head_dim, `${at}.head_dim`);
   } else {
-    if (!present(config.hidden_size)) throw fail(TypeError, `${at}.hidden_size is missing (and there is no head_dim)`);
+    if (!present(config.hidden_size)) {
+      throw fail(TypeError, `${at}.hidden_size is missing (and there is no head_dim)`, 'missing_head_width', `${at}.hidden_size`, {});
+    }
     if (!present(config.num_attention_heads)) {
-      throw fail(TypeError, `${at}.num_attention_heads is missing (and there is no head_dim)`);
+      throw fail(TypeError, `${at}.num_attention_heads is missing (and there is no head_dim)`, 'missing_head_width', `${at}.num_attention_heads`, {});
     }
     const hidden = positiveInteger(config.hidden_size, `${at}.hidden_size`);
     const heads = positiveInteger(config.num_attention_heads, `${at}.num_attention_heads`);
@@ -191,6 +218,9 @@ export function ropeOptionsFromConfig(config) {
         RangeError,
         `${at}.hidden_size (${hidden}) is not a multiple of ${at}.num_attention_heads (${heads}); ` +
           'the config needs a head_dim',
+        'heads_not_divisor',
+        `${at}.hidden_size`,
+        { hidden: String(hidden), headsKey: `${at}.num_attention_heads`, heads: String(heads) },
       );
     }
     headDim = hidden / heads;
@@ -210,9 +240,11 @@ export function ropeOptionsFromConfig(config) {
     fractionPath = `${paramsPath}.partial_rotary_factor`;
   }
   if (typeof fraction !== 'number' || !Number.isFinite(fraction)) {
-    throw fail(TypeError, `${fractionPath} must be a number, got ${show(fraction)}`);
+    throw fail(TypeError, `${fractionPath} must be a number, got ${show(fraction)}`, 'not_number', fractionPath, { value: show(fraction) });
   }
-  if (!(fraction > 0 && fraction <= 1)) throw fail(RangeError, `${fractionPath} must be in (0, 1], got ${fraction}`);
+  if (!(fraction > 0 && fraction <= 1)) {
+    throw fail(RangeError, `${fractionPath} must be in (0, 1], got ${fraction}`, 'not_fraction', fractionPath, { value: String(fraction) });
+  }
   // A rope type that reads the fraction itself (proportional: exponents over
   // the whole head, the pairs beyond the fraction unrotated) gets the whole
   // head width; the others rotate the first floor(headDim * fraction) channels.
@@ -224,6 +256,9 @@ export function ropeOptionsFromConfig(config) {
       RangeError,
       `${fractionPath} (${fraction}) × head width ${headDim} gives a rotary dimension of ${rotaryDim}; ` +
         'it must be even and at least 2',
+      'bad_rotary_dim',
+      fractionPath,
+      { fraction: String(fraction), headDim: String(headDim), rotaryDim: String(rotaryDim) },
     );
   }
 
@@ -232,7 +267,9 @@ export function ropeOptionsFromConfig(config) {
   if (!present(params.rope_type) && present(params.type)) typeKey = 'type';
   const typeName = present(params[typeKey]) ? params[typeKey] : 'default';
   if (typeof typeName !== 'string') {
-    throw fail(TypeError, `${paramsPath}.${typeKey} must be a string, got ${show(typeName)}`);
+    throw fail(TypeError, `${paramsPath}.${typeKey} must be a string, got ${show(typeName)}`, 'not_string', `${paramsPath}.${typeKey}`, {
+      value: show(typeName),
+    });
   }
   const ropeType = ROPE_TYPE_ALIASES.get(typeName) ?? typeName;
   const typeEntry = vocabulary.ropeTypes.find((t) => t.name === ropeType);
@@ -241,6 +278,9 @@ export function ropeOptionsFromConfig(config) {
       RangeError,
       `${paramsPath}.${typeKey} is '${typeName}', which sinpe does not compute; rope types: ` +
         vocabulary.ropeTypes.map((t) => t.name).join(', '),
+      'unknown_rope_type',
+      `${paramsPath}.${typeKey}`,
+      { value: typeName, ropeTypes: vocabulary.ropeTypes.map((t) => t.name).join(', ') },
     );
   }
 
@@ -257,7 +297,9 @@ export function ropeOptionsFromConfig(config) {
 
   for (const key of REQUIRED_BY_TRANSFORMERS[ropeType] ?? []) {
     const found = lookup(key);
-    if (!present(found.value)) throw fail(TypeError, `${found.path} is missing (rope type '${ropeType}' needs it)`);
+    if (!present(found.value)) {
+      throw fail(TypeError, `${found.path} is missing (rope type '${ropeType}' needs it)`, 'missing', found.path, { ropeType });
+    }
   }
 
   const options = { ropeType };
@@ -285,7 +327,9 @@ export function ropeOptionsFromConfig(config) {
 
   // Relations between values that the core would refuse under option names.
   if (options.base !== undefined && !(options.base > 1)) {
-    throw fail(RangeError, `${paths.base} must be greater than 1, got ${options.base}`);
+    throw fail(RangeError, `${paths.base} must be greater than 1, got ${options.base}`, 'base_not_above_one', paths.base, {
+      value: String(options.base),
+    });
   }
   if (
     options.lowFreqFactor !== undefined &&
@@ -296,6 +340,9 @@ export function ropeOptionsFromConfig(config) {
       RangeError,
       `${paths.lowFreqFactor} (${options.lowFreqFactor}) must be less than ${paths.highFreqFactor} ` +
         `(${options.highFreqFactor})`,
+      'low_not_below_high',
+      paths.lowFreqFactor,
+      { low: String(options.lowFreqFactor), highKey: paths.highFreqFactor, high: String(options.highFreqFactor) },
     );
   }
   return { headDim, rotaryDim, options };
