@@ -173,7 +173,7 @@ export default {
               card.refused = null;
             } catch (error) {
               if (!(error instanceof RangeError)) throw error;
-              card.refused = error.message.replace(/^sinpe: /, '');
+              card.refused = app.reason(error);
             }
             card.map.element.hidden = Boolean(card.refused);
             card.refusal.textContent = card.refused ? t('lessons.variants.refused', { d: s.d, message: card.refused }) : '';
