@@ -15,14 +15,13 @@ export function attachGuide(container, ctx, view) {
   const questions = questionsFor(id, app, view);
   const quiz = questions.length ? createQuiz(app, { title: app.t('quiz.title'), intro: app.t('quiz.intro'), questions }) : null;
   const glossary = createGlossary(app);
-  let linked = null;
   if (quiz) container.append(quiz.element);
   container.append(...[createSummary(app, id), glossary].filter(Boolean), createPager(app, ctx.lessonIds, id));
   return {
     update(state) {
       quiz?.update(state);
-      // after the lesson's first draw: some of its text is written by update
-      if (!linked) linked = linkTerms(container, glossary, id);
+      // after each draw: some of the lesson's text is written (and rewritten) by update
+      linkTerms(container, glossary, id, app.t('glossary.words'));
     },
   };
 }
