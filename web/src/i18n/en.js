@@ -9,6 +9,8 @@ export default {
     lessons: 'Lessons',
     language: 'Language',
     controls: 'Controls',
+    panelHide: 'Hide controls',
+    panelShow: 'Show controls',
   },
   control: {
     ...attention.control,

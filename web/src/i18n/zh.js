@@ -9,6 +9,8 @@ export default {
     lessons: '课程',
     language: '语言',
     controls: '参数',
+    panelHide: '收起参数',
+    panelShow: '展开参数',
   },
   control: {
     ...attention.control,

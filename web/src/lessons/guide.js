@@ -4,6 +4,7 @@ import { createQuiz } from '../lib/quiz.js';
 import { createPager } from '../lib/pager.js';
 import { questionsFor } from './questions.js';
 import { createSummary, createGlossary, linkTerms } from '../lib/learn.js';
+import { attachPanelToggles } from '../lib/panel.js';
 
 /**
  * Appends the questions and the pager to a mounted lesson (ctx: the lesson's
@@ -17,9 +18,11 @@ export function attachGuide(container, ctx, view) {
   const glossary = createGlossary(app);
   if (quiz) container.append(quiz.element);
   container.append(...[createSummary(app, id), glossary].filter(Boolean), createPager(app, ctx.lessonIds, id));
+  const panels = attachPanelToggles(container, app);
   return {
     update(state) {
       quiz?.update(state);
+      panels.update(state);
       // after each draw: some of the lesson's text is written (and rewritten) by update
       linkTerms(container, glossary, id, app.t('glossary.words'));
     },

@@ -74,6 +74,9 @@ export const FIELDS = {
   order: { type: 'perm', default: [], control: 'none' },
   dpos: { type: 'enum', values: ['8', '16', '32', '64', '128', '256', '512'], default: '64', control: 'select' },
   span: { type: 'int', min: 4, max: 1024, step: 1, default: 64, format: plain, control: 'slider' },
+  // every lesson: whether its controls panel, pinned at the top of a phone's
+  // screen, is open or folded to its toggle (lib/panel.js)
+  panel: { type: 'enum', values: ['open', 'closed'], default: 'open', control: 'none' },
 };
 
 export const FIELD_KEYS = Object.freeze(Object.keys(FIELDS));
