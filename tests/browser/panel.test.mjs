@@ -41,7 +41,7 @@ function coveredSummary() {
 }
 
 for (const lesson of LESSON_IDS) {
-  test(`lesson ${lesson} at 360 px: the folded controls panel leaves the summary in view; folding is the lesson's setting`, async () => {
+  test(`lesson ${lesson} at 360 px: open, a slider and its figure are on the screen together; folded, the panel leaves the summary in view`, async () => {
     const page = await openPage(browser.context, `#lesson=${lesson}`);
     const toggles = await page.$$eval('.lesson-controls', (panels) =>
       panels.map((p) => {
@@ -51,6 +51,25 @@ for (const lesson of LESSON_IDS) {
     );
     assert.ok(toggles.length > 0, 'the lesson has a controls panel');
     for (const t of toggles) assert.deepEqual(t, { expanded: 'true', controls: true, shown: true });
+    // open: the panel's first slider and the first figure after it are on the screen together
+    const both = await page.evaluate(() => {
+      const panel = [...document.querySelectorAll('.lesson-controls')].find((p) => p.querySelector('input.slider'));
+      if (!panel) return null;
+      const slider = panel.querySelector('input.slider');
+      const figures = [...document.querySelectorAll('.lesson figure, .lesson .dials, .lesson .clock')];
+      const figure = figures.find((f) => panel.compareDocumentPosition(f) & Node.DOCUMENT_POSITION_FOLLOWING);
+      if (!figure) return { slider: slider.dataset.key, figure: null };
+      figure.scrollIntoView({ block: 'end' });
+      const inView = (el) => {
+        const r = el.getBoundingClientRect();
+        return r.bottom > 0 && r.top < innerHeight && r.height > 0;
+      };
+      return { slider: slider.dataset.key, figure: figure.className, sliderInView: inView(slider), figureInView: inView(figure) };
+    });
+    if (both !== null) {
+      assert.ok(both.figure, `lesson ${lesson}: no figure after the panel with slider ${both.slider}`);
+      assert.deepEqual([both.sliderInView, both.figureInView], [true, true], `slider ${both.slider} and ${both.figure}`);
+    }
     // open, the pinned panel covers the summary's first lines (lesson 9's panels end with their sections)
     const open = await page.evaluate(coveredSummary);
     if (lesson !== 'rope') assert.ok(open.covered.length > 0, 'the open panel covers the summary: the check below can see it');
@@ -104,27 +123,3 @@ test('the fold is kept per lesson across Previous / Next and a language switch, 
   await page.close();
 });
 
-// Open: the panel's first slider and the first figure after it, both on the screen at once.
-for (const lesson of LESSON_IDS) {
-  test(`lesson ${lesson} at 360 px: open, a slider and the figure it drives are on the screen together`, async () => {
-    const page = await openPage(browser.context, `#lesson=${lesson}`);
-    const both = await page.evaluate(() => {
-      const panel = [...document.querySelectorAll('.lesson-controls')].find((p) => p.querySelector('input.slider'));
-      if (!panel) return null;
-      const slider = panel.querySelector('input.slider');
-      const figures = [...document.querySelectorAll('.lesson figure, .lesson .dials, .lesson .clock')];
-      const figure = figures.find((f) => panel.compareDocumentPosition(f) & Node.DOCUMENT_POSITION_FOLLOWING);
-      if (!figure) return { slider: slider.dataset.key, figure: null };
-      figure.scrollIntoView({ block: 'end' });
-      const inView = (el) => {
-        const r = el.getBoundingClientRect();
-        return r.bottom > 0 && r.top < innerHeight && r.height > 0;
-      };
-      return { slider: slider.dataset.key, figure: figure.className, sliderInView: inView(slider), figureInView: inView(figure) };
-    });
-    if (both === null) return; // a lesson without a slider
-    assert.ok(both.figure, `lesson ${lesson}: no figure after the panel with slider ${both.slider}`);
-    assert.deepEqual([both.sliderInView, both.figureInView], [true, true], `slider ${both.slider} and ${both.figure}`);
-    await page.close();
-  });
-}
