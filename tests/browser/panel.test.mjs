@@ -78,6 +78,10 @@ for (const lesson of LESSON_IDS) {
     await page.keyboard.press('Enter');
     await settle(page);
     assert.equal((await state(page)).panel, 'closed');
+    // sections off the screen are laid out lazily (content-visibility): wait for their panels' new size
+    await page
+      .waitForFunction(() => [...document.querySelectorAll('.lesson-controls')].every((p) => p.getBoundingClientRect().height < 60), null, { timeout: 3000 })
+      .catch(() => {}); // the assertions below say which panel did not fold
     const folded = await page.$$eval('.lesson-controls', (panels) =>
       panels.map((p) => ({
         expanded: p.querySelector(':scope > button.panel-toggle').getAttribute('aria-expanded'),
