@@ -35,7 +35,8 @@ const OPTION_NAMES = new Set(vocabulary.options.map((o) => o.name));
  * placeholders ({dModel}, {preset}, ...) filled from `context` (own properties
  * only: the call's own values, never anything inherited). An option's
  * placeholder ({base}, {lowFreqFactor}) is its given value, else its default
- * for the call's preset or rope type.
+ * for the call's preset or rope type. The error carries `status` (the
+ * vocabulary's status name) and `values` (placeholder → the text filled in).
  */
 export function statusError(code, context) {
   const status = byCode.get(code);
@@ -64,12 +65,19 @@ export function statusError(code, context) {
     const fallback = entry && hasOwn(entry.defaults, key) ? entry.defaults[key] : null;
     return fallback === null ? undefined : fallback;
   };
+  // What each placeholder became, as the message shows it: a caller (the
+  // lesson site) words the same reason in another language from these.
+  const shown = create(null);
   const message = status.message.replace(/\{(\w+)\}/g, (whole, key) => {
     const v = fill(key);
     if (v === undefined) return whole;
-    return key === 'value' || OPTION_NAMES.has(key) ? show(v) : String(v);
+    shown[key] = key === 'value' || OPTION_NAMES.has(key) ? show(v) : String(v);
+    return shown[key];
   });
-  return new (CLASSES[status.error] ?? Error)(`sinpe: ${message}`);
+  const error = new (CLASSES[status.error] ?? Error)(`sinpe: ${message}`);
+  error.status = status.name;
+  error.values = Object.freeze(shown);
+  return error;
 }
 
 export { vocabulary };

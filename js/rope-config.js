@@ -121,7 +121,7 @@ const show = (v) =>
 // copied once per path and refused beyond a sane depth.
 function ownData(value, depth = 0) {
   if (typeof value !== 'object' || value === null) return value;
-  if (depth > 64) throw fail(RangeError, 'config is nested more than 64 levels deep');
+  if (depth > 64) throw fail(RangeError, 'config is nested more than 64 levels deep', 'too_deep', 'config', {});
   if (Array.isArray(value)) {
     const out = [];
     for (let i = 0; i < value.length; i++) out.push(ownData(value[i], depth + 1));
@@ -132,21 +132,29 @@ function ownData(value, depth = 0) {
   return out;
 }
 
-function fail(ErrorClass, message) {
-  return new ErrorClass(`sinpe: ${message}`);
+// The error, with its reason in machine-readable form: `code` (which check),
+// `configKey` (the key at fault, as the message writes it) and `values` (the
+// other parts the message fills in, as it shows them), so a caller can word
+// the same reason in another language.
+function fail(ErrorClass, message, code, configKey, values) {
+  const error = new ErrorClass(`sinpe: ${message}`);
+  error.code = code;
+  error.configKey = configKey;
+  error.values = Object.freeze({ configKey, ...values });
+  return error;
 }
 
 // A positive integer at `path`, or a TypeError / RangeError naming it.
 function positiveInteger(value, path) {
   if (typeof value !== 'number' || !Number.isFinite(value)) {
-    throw fail(TypeError, `${path} must be a number, got ${show(value)}`);
+    throw fail(TypeError, `${path} must be a number, got ${show(value)}`, 'not_number', path, { value: show(value) });
   }
-  if (!Number.isInteger(value) || value < 1) throw fail(RangeError, `${path} must be a positive integer, got ${value}`);
+  if (!Number.isInteger(value) || value < 1) throw fail(RangeError, `${path} must be a positive integer, got ${value}`, 'not_positive_integer', path, { value: String(value) });
   return value;
 }
 
 function booleanAt(value, path) {
-  if (typeof value !== 'boolean') throw fail(TypeError, `${path} must be true or false, got ${show(value)}`);
+  if (typeof value !== 'boolean') throw fail(TypeError, `${path} must be true or false, got ${show(value)}`, 'not_boolean', path, { value: show(value) });
   return value;
 }
 
@@ -154,32 +162,38 @@ function booleanAt(value, path) {
 function checkValue(option, value, path, rotaryDim) {
   if (option.type === 'boolean') return booleanAt(value, path);
   if (isArrayOption(option)) {
-    if (!Array.isArray(value)) throw fail(TypeError, `${path} must be an array of numbers, got ${show(value)}`);
+    if (!Array.isArray(value)) throw fail(TypeError, `${path} must be an array of numbers, got ${show(value)}`, 'not_array', path, { value: show(value) });
     // Per-pair factors (rule positive) have one entry per pair; a section list
     // (mrope_section, rule count) is checked against the width below.
     if (option.rule === 'positive' && value.length !== rotaryDim / 2) {
-      throw fail(RangeError, `${path} must have rotaryDim / 2 = ${rotaryDim / 2} entries, got ${value.length}`);
+      throw fail(RangeError, `${path} must have rotaryDim / 2 = ${rotaryDim / 2} entries, got ${value.length}`, 'wrong_length', path, {
+        pairs: String(rotaryDim / 2),
+        length: String(value.length),
+      });
     }
     value.forEach((v, i) => {
       if (typeof v !== 'number' || !Number.isFinite(v)) {
-        throw fail(TypeError, `${path}[${i}] must be a number, got ${show(v)}`);
+        throw fail(TypeError, `${path}[${i}] must be a number, got ${show(v)}`, 'element_not_number', path, { index: String(i), value: show(v) });
       }
       if (option.rule === 'count' && !(Number.isInteger(v) && v >= 1)) {
-        throw fail(RangeError, `${path}[${i}] must be a positive integer, got ${v}`);
+        throw fail(RangeError, `${path}[${i}] must be a positive integer, got ${v}`, 'element_not_integer', path, { index: String(i), value: String(v) });
       }
-      if (!(v > 0)) throw fail(RangeError, `${path}[${i}] must be positive, got ${v}`);
+      if (!(v > 0)) throw fail(RangeError, `${path}[${i}] must be positive, got ${v}`, 'element_not_positive', path, { index: String(i), value: String(v) });
     });
     return value.slice();
   }
   if (typeof value !== 'number' || !Number.isFinite(value)) {
-    throw fail(TypeError, `${path} must be a number, got ${show(value)}`);
+    throw fail(TypeError, `${path} must be a number, got ${show(value)}`, 'not_number', path, { value: show(value) });
   }
   if (option.rule === 'positive' && !(value > 0)) {
-    throw fail(RangeError, `${path} must be a positive number, got ${value}`);
+    throw fail(RangeError, `${path} must be a positive number, got ${value}`, 'not_positive', path, { value: String(value) });
   }
   const limit = vocabulary.limits.maxAbsPosition;
   if (option.rule === 'count' && !(Number.isInteger(value) && value >= 1 && value < limit)) {
-    throw fail(RangeError, `${path} must be an integer in [1, ${limit}), got ${value}`);
+    throw fail(RangeError, `${path} must be an integer in [1, ${limit}), got ${value}`, 'not_count', path, {
+      limit: String(limit),
+      value: String(value),
+    });
   }
   return value;
 }
@@ -214,9 +228,9 @@ function ropeTypeEntry(name) {
 function headWidth(config, at) {
   if (present(config.qk_rope_head_dim)) return positiveInteger(config.qk_rope_head_dim, `${at}.qk_rope_head_dim`);
   if (present(config.head_dim)) return positiveInteger(config.head_dim, `${at}.head_dim`);
-  if (!present(config.hidden_size)) throw fail(TypeError, `${at}.hidden_size is missing (and there is no head_dim)`);
+  if (!present(config.hidden_size)) throw fail(TypeError, `${at}.hidden_size is missing (and there is no head_dim)`, 'missing_head_width', `${at}.hidden_size`, {});
   if (!present(config.num_attention_heads)) {
-    throw fail(TypeError, `${at}.num_attention_heads is missing (and there is no head_dim)`);
+    throw fail(TypeError, `${at}.num_attention_heads is missing (and there is no head_dim)`, 'missing_head_width', `${at}.num_attention_heads`, {});
   }
   const hidden = positiveInteger(config.hidden_size, `${at}.hidden_size`);
   const heads = positiveInteger(config.num_attention_heads, `${at}.num_attention_heads`);
@@ -225,6 +239,9 @@ function headWidth(config, at) {
       RangeError,
       `${at}.hidden_size (${hidden}) is not a multiple of ${at}.num_attention_heads (${heads}); ` +
         'the config needs a head_dim',
+      'heads_not_divisor',
+      `${at}.hidden_size`,
+      { hidden: String(hidden), headsKey: `${at}.num_attention_heads`, heads: String(heads) },
     );
   }
   return hidden / heads;
@@ -255,9 +272,9 @@ function layoutOf(config, at, modelType) {
 function layerList(config, at, gemmaStyle) {
   if (present(config.layer_types)) {
     const list = config.layer_types;
-    if (!Array.isArray(list)) throw fail(TypeError, `${at}.layer_types must be an array of strings, got ${show(list)}`);
+    if (!Array.isArray(list)) throw fail(TypeError, `${at}.layer_types must be an array of strings, got ${show(list)}`, 'not_string_array', `${at}.layer_types`, { value: show(list) });
     list.forEach((t, i) => {
-      if (typeof t !== 'string') throw fail(TypeError, `${at}.layer_types[${i}] must be a string, got ${show(t)}`);
+      if (typeof t !== 'string') throw fail(TypeError, `${at}.layer_types[${i}] must be a string, got ${show(t)}`, 'element_not_string', `${at}.layer_types`, { index: String(i), value: show(t) });
     });
     return list.slice();
   }
@@ -277,7 +294,7 @@ function ropeObject(config, at) {
   for (const key of ['rope_scaling', 'rope_parameters']) {
     const value = config[key];
     if (!present(value)) continue;
-    if (!isObject(value)) throw fail(TypeError, `${at}.${key} must be an object or null, got ${show(value)}`);
+    if (!isObject(value)) throw fail(TypeError, `${at}.${key} must be an object or null, got ${show(value)}`, 'not_object', `${at}.${key}`, { value: show(value) });
     if (key === 'rope_scaling' && Object.keys(value).length === 0 && present(config.rope_parameters)) continue;
     return { object: value, path: `${at}.${key}` };
   }
@@ -308,7 +325,7 @@ function parameterSets(config, at, layers, modelType, gemmaStyle) {
     for (const type of Object.keys(object)) {
       const value = object[type];
       if (!present(value)) continue; // transformers skips a layer type whose parameters are None
-      if (!isObject(value)) throw fail(TypeError, `${path}.${type} must be an object, got ${show(value)}`);
+      if (!isObject(value)) throw fail(TypeError, `${path}.${type} must be an object, got ${show(value)}`, 'layer_type_not_object', `${path}.${type}`, { value: show(value) });
       sets.set(type, { entries: entriesOf(value, `${path}.${type}`), path: `${path}.${type}`, perType: true });
     }
     return sets;
@@ -327,7 +344,7 @@ function parameterSets(config, at, layers, modelType, gemmaStyle) {
   const parametersPath = `${at}.rope_parameters`;
   const parameters = config.rope_parameters;
   if (present(parameters) && !isObject(parameters)) {
-    throw fail(TypeError, `${parametersPath} must be an object or null, got ${show(parameters)}`);
+    throw fail(TypeError, `${parametersPath} must be an object or null, got ${show(parameters)}`, 'not_object', parametersPath, { value: show(parameters) });
   }
   let sets;
   if (isObject(parameters) && isPerLayerType(parameters, layers)) sets = perTypeFrom(parameters, parametersPath);
@@ -341,7 +358,7 @@ function parameterSets(config, at, layers, modelType, gemmaStyle) {
   }
   const scaling = config.rope_scaling;
   if (present(scaling)) {
-    if (!isObject(scaling)) throw fail(TypeError, `${at}.rope_scaling must be an object or null, got ${show(scaling)}`);
+    if (!isObject(scaling)) throw fail(TypeError, `${at}.rope_scaling must be an object or null, got ${show(scaling)}`, 'not_object', `${at}.rope_scaling`, { value: show(scaling) });
     Object.assign(sets.get(FULL_ATTENTION).entries, entriesOf(scaling, `${at}.rope_scaling`));
   }
   const defaults = DEFAULT_THETAS.get(modelType);
@@ -377,13 +394,16 @@ function resolveSet(config, at, set, headDim) {
 
   // Rope type.
   const type = ropeTypeOf(entries, paramsPath);
-  if (typeof type.name !== 'string') throw fail(TypeError, `${type.path} must be a string, got ${show(type.name)}`);
+  if (typeof type.name !== 'string') throw fail(TypeError, `${type.path} must be a string, got ${show(type.name)}`, 'not_string', type.path, { value: show(type.name) });
   const typeEntry = ropeTypeEntry(type.name);
   if (!typeEntry) {
     throw fail(
       RangeError,
       `${type.path} is '${type.name}', which sinpe does not compute; rope types: ` +
         vocabulary.ropeTypes.map((t) => t.name).join(', '),
+      'unknown_rope_type',
+      type.path,
+      { value: type.name, ropeTypes: vocabulary.ropeTypes.map((t) => t.name).join(', ') },
     );
   }
   const ropeType = typeEntry.name;
@@ -394,9 +414,9 @@ function resolveSet(config, at, set, headDim) {
   const fraction = present(fractionFound.value) ? fractionFound.value : 1;
   const fractionPath = fractionFound.path;
   if (typeof fraction !== 'number' || !Number.isFinite(fraction)) {
-    throw fail(TypeError, `${fractionPath} must be a number, got ${show(fraction)}`);
+    throw fail(TypeError, `${fractionPath} must be a number, got ${show(fraction)}`, 'not_number', fractionPath, { value: show(fraction) });
   }
-  if (!(fraction > 0 && fraction <= 1)) throw fail(RangeError, `${fractionPath} must be in (0, 1], got ${fraction}`);
+  if (!(fraction > 0 && fraction <= 1)) throw fail(RangeError, `${fractionPath} must be in (0, 1], got ${fraction}`, 'not_fraction', fractionPath, { value: String(fraction) });
   // A rope type that reads the fraction itself (proportional: exponents over
   // the whole head, the pairs beyond the fraction unrotated) gets the whole
   // head width; the others rotate the first floor(headDim * fraction) channels.
@@ -407,12 +427,15 @@ function resolveSet(config, at, set, headDim) {
       RangeError,
       `${fractionPath} (${fraction}) × head width ${headDim} gives a rotary dimension of ${rotaryDim}; ` +
         'it must be even and at least 2',
+      'bad_rotary_dim',
+      fractionPath,
+      { fraction: String(fraction), headDim: String(headDim), rotaryDim: String(rotaryDim) },
     );
   }
 
   for (const key of REQUIRED_BY_TRANSFORMERS[ropeType] ?? []) {
     const found = lookup(key);
-    if (!present(found.value)) throw fail(TypeError, `${found.path} is missing (rope type '${ropeType}' needs it)`);
+    if (!present(found.value)) throw fail(TypeError, `${found.path} is missing (rope type '${ropeType}' needs it)`, 'missing', found.path, { ropeType });
   }
 
   const options = { ropeType };
@@ -450,20 +473,27 @@ function resolveSet(config, at, set, headDim) {
         RangeError,
         `${paths.mropeSection} must have 1 to ${most} entries adding up to rotaryDim / 2 = ${rotaryDim / 2}, ` +
           `got [${section.join(', ')}]`,
+        'mrope_section_sum',
+        paths.mropeSection,
+        { most: String(most), pairs: String(rotaryDim / 2), value: section.join(', ') },
       );
     }
   }
   const interleavedFound = lookup('mrope_interleaved');
   if (present(interleavedFound.value) && booleanAt(interleavedFound.value, interleavedFound.path)) {
     if (options.mropeSection === undefined) {
-      throw fail(RangeError, `${interleavedFound.path} is true but ${paramsPath}.mrope_section is missing`);
+      throw fail(RangeError, `${interleavedFound.path} is true but ${paramsPath}.mrope_section is missing`, 'mrope_section_missing', interleavedFound.path, {
+        sectionKey: `${paramsPath}.mrope_section`,
+      });
     }
     options.ropeAxes = ROPE_AXES_INTERLEAVED;
   }
 
   // Relations between values that the core would refuse under option names.
   if (options.base !== undefined && !(options.base > 1)) {
-    throw fail(RangeError, `${paths.base} must be greater than 1, got ${options.base}`);
+    throw fail(RangeError, `${paths.base} must be greater than 1, got ${options.base}`, 'base_not_above_one', paths.base, {
+      value: String(options.base),
+    });
   }
   if (
     options.lowFreqFactor !== undefined &&
@@ -474,6 +504,9 @@ function resolveSet(config, at, set, headDim) {
       RangeError,
       `${paths.lowFreqFactor} (${options.lowFreqFactor}) must be less than ${paths.highFreqFactor} ` +
         `(${options.highFreqFactor})`,
+      'low_not_below_high',
+      paths.lowFreqFactor,
+      { low: String(options.lowFreqFactor), highKey: paths.highFreqFactor, high: String(options.highFreqFactor) },
     );
   }
   return { headDim, rotaryDim, options };
@@ -491,13 +524,13 @@ function resolveSet(config, at, set, headDim) {
  * fault.
  */
 export function ropeOptionsFromConfig(config) {
-  if (!isObject(config)) throw fail(TypeError, `config must be a parsed config.json object, got ${show(config)}`);
+  if (!isObject(config)) throw fail(TypeError, `config must be a parsed config.json object, got ${show(config)}`, 'not_config', 'config', { value: show(config) });
   config = ownData(config);
   let at = 'config';
   const outerModelType = config.model_type;
   if (present(config.text_config)) {
     if (!isObject(config.text_config)) {
-      throw fail(TypeError, `config.text_config must be an object, got ${show(config.text_config)}`);
+      throw fail(TypeError, `config.text_config must be an object, got ${show(config.text_config)}`, 'text_config_not_object', 'config.text_config', { value: show(config.text_config) });
     }
     config = config.text_config;
     at = 'config.text_config';
@@ -541,7 +574,7 @@ export function ropeOptionsFromConfig(config) {
     layerTypes[FULL_ATTENTION] ??
     layerTypes[(layers ?? []).find((t) => layerTypes[t] !== undefined)] ??
     layerTypes[names[0]];
-  if (main === undefined) throw fail(RangeError, `${at}.rope_parameters holds no parameters for any layer type`);
+  if (main === undefined) throw fail(RangeError, `${at}.rope_parameters holds no parameters for any layer type`, 'no_layer_parameters', `${at}.rope_parameters`, {});
   const copy = (read) => ({ headDim: read.headDim, rotaryDim: read.rotaryDim, options: { ...read.options } });
   return {
     ...copy(main),

@@ -10,7 +10,9 @@
  * array) or a `RangeError` (value out of range, a formula that overflows)
  * whose message names the argument; nothing is written and the encoder stays
  * usable. Loading failures reject `sinpe()` with an `Error` saying what to
- * pass, the engine's error as its `cause`.
+ * pass, the engine's error as its `cause`. An error for one of the core's
+ * statuses is a {@link StatusError} (its status name and the values in its
+ * message); {@link ropeOptionsFromConfig}'s are {@link ConfigError}s.
  *
  * Methods are bound: `const table = pe.table; table(3, 4)` works.
  *
@@ -507,6 +509,38 @@ export interface Vocabulary {
     readonly argument: string;
     readonly message: string;
   }[];
+}
+
+/**
+ * An error thrown for one of the core's statuses (`vocabulary.statuses`):
+ * besides its message, the status name and what each `{placeholder}` of that
+ * status's message template became, as the message shows it, so the reason
+ * can be worded in another language. (Type errors the JavaScript layer finds
+ * before the core sees a value, such as a string for a number, carry neither.)
+ */
+export interface StatusError extends Error {
+  /** The status name, e.g. `'d_model_odd'`. */
+  readonly status: string;
+  /** Placeholder name → the text the message shows for it, e.g. `{ preset: 'vaswani', dModel: '13' }`. */
+  readonly values: Readonly<Record<string, string>>;
+}
+
+/** An error of {@link ropeOptionsFromConfig}: which check refused the config and the key at fault. */
+export interface ConfigError extends Error {
+  /**
+   * The check: `'not_number'`, `'not_positive_integer'`, `'not_boolean'`, `'not_array'`,
+   * `'wrong_length'`, `'element_not_number'`, `'element_not_integer'`, `'element_not_positive'`,
+   * `'not_positive'`, `'not_count'`, `'not_object'`, `'not_config'`, `'text_config_not_object'`,
+   * `'not_string_array'`, `'element_not_string'`, `'layer_type_not_object'`, `'no_layer_parameters'`,
+   * `'missing_head_width'`, `'heads_not_divisor'`, `'not_fraction'`, `'bad_rotary_dim'`, `'not_string'`,
+   * `'unknown_rope_type'`, `'missing'`, `'mrope_section_sum'`, `'mrope_section_missing'`,
+   * `'base_not_above_one'`, `'low_not_below_high'` or `'too_deep'`.
+   */
+  readonly code: string;
+  /** The config key at fault as the message writes it, e.g. `'config.rope_scaling.factor'`. */
+  readonly configKey: string;
+  /** `configKey` and the other values the message shows, as it shows them. */
+  readonly values: Readonly<Record<string, string>>;
 }
 
 /** A preset or rope type: the options its formula reads, their defaults (null: none) and which are required. */

@@ -1,5 +1,5 @@
 // RoPE: the frequencies of every Hugging Face rope type in float64
-// (transformers' modeling_rope_utils, transcribed in REFERENCE-ROPE.md), cache
+// (transformers' modeling_rope_utils; docs/maths.md §2 gives each type's formula), cache
 // rows through the block kernel, and in-place rotation.
 #include "sinpe/rope.hpp"
 

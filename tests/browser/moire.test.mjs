@@ -2,9 +2,12 @@
 // a plot of ~900 × 480 px) must show what the data average to, not a moiré:
 // the pixels on screen are compared with a float64 box filter of the exact
 // table computed here from the formula (PE[p, 2i] = sin(p·base^(−2i/d)),
-// PE[p, 2i+1] = cos(…), interleaved).
+// PE[p, 2i+1] = cos(…), interleaved). Every other heatmap of the site (found
+// in the DOM of every lesson of the registry, at the lesson's largest sizes)
+// shows box-filtered means whenever its cells outnumber its pixels.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { LESSON_IDS } from '../../web/src/lessons/index.js';
 import { launch, openPage, expectedColor } from './helpers.mjs';
 
 let browser;
@@ -93,6 +96,101 @@ test('lesson 2 at d 2048 × 4096 rows shows the box-filtered table, not a moiré
   assert.ok(median <= 6 && p95 <= 30, `screen vs box-filtered float64: median ${median}, 95th percentile ${p95} (per-channel error of 0–255)`);
   assert.ok(mids[Math.floor(mids.length / 2)] <= 12, `pixels whose mean is ≈ 0 are the map's middle: median error ${mids[Math.floor(mids.length / 2)]}`);
   assert.match(await page.textContent('.lesson-heatmap .heatmap-note:not([hidden])'), /mean value of the cells/);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+// Heatmaps that show sampled rows instead of means, and why: pitfalls' bug
+// tables are computed (in JavaScript, float64) only at every step-th position
+// when the table is longer than the plot; their columns and rows are not averaged.
+const SAMPLED = new Map([
+  ['pitfalls buggy', 'the buggy table is computed at every step-th position only'],
+  ['pitfalls correct', 'drawn beside the buggy table at the same positions'],
+  ['pitfalls difference', 'the difference of the two tables above, at the same positions'],
+]);
+
+/** In the page: each heatmap's cells and plot pixels, and what it shows (means or cells). */
+function heatmapsShown() {
+  const dpr = window.devicePixelRatio || 1;
+  return [...document.querySelectorAll('.lesson figure.heatmap')]
+    .filter((f) => !f.hidden && !f.closest('[hidden]'))
+    .map((f) => {
+      const plot = f.querySelector('.heatmap-plot');
+      const source = f.figureSource.plot();
+      const display = f.querySelector('.heatmap-display');
+      const note = f.querySelector('.heatmap-note');
+      return {
+        key: f.figureSource.key,
+        columns: source.columns,
+        rows: source.rows,
+        width: Math.round(plot.clientWidth * dpr),
+        height: Math.round(plot.clientHeight * dpr),
+        means: !display.hidden,
+        meansSize: [display.width, display.height],
+        cellsHidden: f.querySelector('.heatmap-canvas').style.visibility === 'hidden',
+        note: Boolean(note && !note.hidden),
+      };
+    });
+}
+
+let crowded = 0;
+for (const lesson of LESSON_IDS) {
+  test(`lesson ${lesson}: every heatmap with more cells than pixels shows the box-filtered means`, async () => {
+    // the lesson's largest table (values beyond a lesson's range are brought into it)
+    const page = await openPage(browser.context, `#lesson=${lesson}&d=65536&len=65536&bits=8`);
+    const needs = (m) => m.columns > m.width || m.rows > m.height;
+    // means are painted once the sizes settle
+    await page
+      .waitForFunction(
+        (sampled) => {
+          const maps = [...document.querySelectorAll('.lesson figure.heatmap')].filter((f) => !f.hidden && !f.closest('[hidden]'));
+          return maps.every((f) => {
+            const plot = f.querySelector('.heatmap-plot');
+            const { columns, rows } = f.figureSource.plot();
+            const crowd = columns > plot.clientWidth * devicePixelRatio || rows > plot.clientHeight * devicePixelRatio;
+            return !crowd || sampled.includes(`${document.querySelector('.lesson').dataset.lesson} ${f.figureSource.key}`) || !f.querySelector('.heatmap-display').hidden;
+          });
+        },
+        [...SAMPLED.keys()],
+        { timeout: 5000 },
+      )
+      .catch(() => {}); // the assertions below say which map does not
+    const maps = await page.evaluate(heatmapsShown);
+    for (const m of maps) {
+      if (!needs(m) || SAMPLED.has(`${lesson} ${m.key}`)) continue;
+      crowded++;
+      const what = `${lesson} ${m.key}: ${m.columns} × ${m.rows} cells in ${m.width} × ${m.height} px`;
+      assert.ok(m.means && m.cellsHidden, `${what}: the cells are drawn, not their means`);
+      assert.ok(m.meansSize[0] <= m.width && m.meansSize[1] <= m.height, `${what}: means ${m.meansSize.join(' × ')} exceed the plot's pixels`);
+      assert.ok(m.note, `${what}: the page does not say it shows means`);
+    }
+    await page.close();
+  });
+}
+
+test('heatmaps with more cells than pixels were found in several lessons', () => {
+  console.log(`${crowded} heatmaps with more cells than pixels checked`);
+  assert.ok(crowded >= 8, `${crowded} crowded heatmaps checked`);
+});
+
+test('lesson 8 at d 512 × 512 rows: the vaswani card shows the box-filtered table', async () => {
+  const [d, rows, base] = [512, 512, 10000];
+  const page = await openPage(browser.context, `#lesson=variants&d=${d}&len=${rows}&preset=vaswani&cmap=rdbu`);
+  await page.waitForSelector('.lesson-variants .map-vaswani .heatmap-display:not([hidden])', { timeout: 5000 });
+  const shown = await shownPixels(page, '.lesson-variants .map-vaswani .heatmap-plot');
+  assert.ok(shown.width < d && shown.height < rows, `the card (${shown.width} × ${shown.height}) has fewer pixels than cells`);
+  const errors = [];
+  for (let y = 2; y < shown.height - 2; y += 5) {
+    for (let x = 2; x < shown.width - 2; x += 7) {
+      const want = expectedColor('rdbu', boxMean(x, y, shown.width, shown.height, d, rows, d, base));
+      const k = 4 * (y * shown.width + x);
+      errors.push(Math.max(...[0, 1, 2].map((j) => Math.abs(shown.rgba[k + j] - want[j]))));
+    }
+  }
+  errors.sort((a, b) => a - b);
+  const [median, p95] = [errors[Math.floor(errors.length / 2)], errors[Math.floor(errors.length * 0.95)]];
+  assert.ok(errors.length > 200, `${errors.length} pixels compared`);
+  assert.ok(median <= 6 && p95 <= 30, `screen vs box-filtered float64: median ${median}, 95th percentile ${p95}`);
   assert.deepEqual(page.problems, []);
   await page.close();
 });

@@ -7,7 +7,8 @@
 // options and the presets and rope types that read them. The statuses the
 // public API cannot reach are listed below with the reason; the test fails
 // if one of them becomes reachable by the generator or a listed one is
-// missing from the vocabulary. Prints its case count.
+// missing from the vocabulary. Each error also carries its status name and
+// the values that refill the template into its message. Prints its case count.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync } from 'node:fs';
@@ -183,6 +184,13 @@ for (const status of vocabulary.statuses) {
         assert.match(error.message, pattern, `${status.name}: not this status's message`);
         assert.ok(error.message.includes(argument), `${status.name}: "${error.message}" does not name ${argument}`);
         for (const s of shows) assert.ok(error.message.includes(s), `${status.name}: "${error.message}" does not show ${s}`);
+        // the same reason, machine-readable: the status name, and values that refill its template into the message
+        assert.equal(error.status, status.name, `${status.name}: error.status`);
+        const refilled = status.message.replace(/\{(\w+)\}/g, (whole, key) => {
+          assert.equal(typeof error.values?.[key], 'string', `${status.name}: error.values.${key}`);
+          return error.values[key];
+        });
+        assert.equal(error.message, `sinpe: ${refilled}`, `${status.name}: error.values do not give the message`);
       }
   });
 }

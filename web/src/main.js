@@ -12,6 +12,7 @@ import { formatInteger } from './lib/numbers.js';
 import { attachFigureExports } from './lib/figure/buttons.js';
 import { figureDraws } from './lib/probe.js';
 import { attachGuide } from './lessons/guide.js';
+import { reasonOf, reasonText } from './lib/reasons.js';
 import en from './i18n/en.js';
 import zh from './i18n/zh.js';
 
@@ -287,6 +288,8 @@ function lessonContext(lesson, controlsElement) {
       return state;
     },
     t,
+    // the package's reason for an error it threw, in the page's language
+    reason: (error) => reasonText(error, state?.lang),
     setState,
     lesson,
     // what the lesson keeps outside the state across rebuilds of its page
@@ -302,14 +305,15 @@ Object.defineProperty(window, 'sinpeSite', { value: siteProbe });
 
 /**
  * Whether the package accepts d_model d for the lesson's own call (its
- * registry probe): null if it does, else the package's RangeError message.
+ * registry probe): null if it does, else the package's reason for its
+ * RangeError ({ message, status, values }).
  */
 function dModelCheck(d, s) {
   try {
     lessonById(s.lesson).probe(pe, { ...s, d });
     return null;
   } catch (error) {
-    if (error instanceof RangeError) return error.message.replace(/^sinpe: /, '');
+    if (error instanceof RangeError) return reasonOf(error);
     throw error;
   }
 }

@@ -10,7 +10,8 @@
 //
 // Whether the package accepts a d_model is the package's to say: `env.check`
 // (made by main.js from the lesson's probe call) returns the package's
-// message for a refused value, and the nearest accepted value is used.
+// reason for a refused value (its message, or { message, status, values } so
+// the page can word it in its language), and the nearest accepted value is used.
 //
 // Pure module: no DOM access, so Node tests can import it.
 import { FIELDS, FIELD_KEYS, fieldDefaults, rangeOf as fieldRange, validateField as validateFieldIn, serializeField } from './model/fields.js';
@@ -44,20 +45,22 @@ export function validateField(key, raw, state) {
  * The nearest d_model to state.d that the package accepts for the lesson
  * (env.check), searching first in the direction of the change from
  * env.previous (ties go down when there is no direction).
- * Returns { value, rule } (rule: the package's message for state.d) or null if state.d is accepted.
+ * Returns { value, rule, reason } (rule: the package's message for state.d,
+ * reason: what env.check gave) or null if state.d is accepted.
  */
 function acceptedDModel(key, state, env) {
-  const rule = env.check(state[key], state);
-  if (!rule) return null;
+  const reason = env.check(state[key], state);
+  if (!reason) return null;
+  const rule = typeof reason === 'string' ? reason : reason.message;
   const [min, max] = rangeOf(key, state);
   const from = state[key];
   const direction = env.previous && env.previous[key] < from ? 1 : -1;
   for (let delta = 1; delta <= 64; delta++) {
     for (const v of [from + direction * delta, from - direction * delta]) {
-      if (v >= min && v <= max && !env.check(v, { ...state, [key]: v })) return { value: v, rule };
+      if (v >= min && v <= max && !env.check(v, { ...state, [key]: v })) return { value: v, rule, reason };
     }
   }
-  return { value: defaultState(state.lesson, state.lang)[key], rule };
+  return { value: defaultState(state.lesson, state.lang)[key], rule, reason };
 }
 
 /**
@@ -80,7 +83,7 @@ export function normalize(state, env = {}) {
     if (FIELDS[key].type === 'dModel' && env.check) {
       const fix = acceptedDModel(key, out, env);
       if (fix) {
-        messages.push({ key, problem: 'rule', value: fix.value, typed: out[key], rule: fix.rule });
+        messages.push({ key, problem: 'rule', value: fix.value, typed: out[key], rule: fix.rule, reason: fix.reason });
         out[key] = fix.value;
       }
     }

@@ -10,6 +10,8 @@ export default {
     lessons: 'Lessons',
     language: 'Language',
     controls: 'Controls',
+    panelHide: 'Hide controls',
+    panelShow: 'Show controls',
   },
   control: {
     ...attention.control,
@@ -627,7 +629,21 @@ export default {
   },
   glossary: {
     title: 'Glossary',
-    intro: 'The symbols and names used in the lessons. The first use of each in a lesson links here.',
+    intro: 'The symbols and names used in the lessons. Every use of each in a lesson links here.',
+    // the words of the lessons' prose that name each term ('|' between spellings): every use links to its entry
+    words: {
+      d_model: 'd_model',
+      max_len: 'max_len',
+      base: 'base|rope_theta',
+      r: 'rotary dimension|rotary dimensions|head size',
+      omega: 'frequency|frequencies',
+      lambda: 'wavelength|wavelengths',
+      p: '',
+      i: '',
+      offset: 'offset|offsets',
+      qk: 'query|queries',
+      s: 'scaling factor|context length',
+    },
     terms: {
       d_model: ['d_model, d', 'The number of dimensions of a token’s vector (the columns of the encoding table).'],
       max_len: ['max_len, len', 'The number of positions in the table (its rows), the longest sequence it covers.'],

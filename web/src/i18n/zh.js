@@ -10,6 +10,8 @@ export default {
     lessons: '课程',
     language: '语言',
     controls: '参数',
+    panelHide: '收起参数',
+    panelShow: '展开参数',
   },
   control: {
     ...attention.control,
@@ -627,7 +629,21 @@ export default {
   },
   glossary: {
     title: '术语表',
-    intro: '各课用到的符号和名称。每课中第一次出现的术语都链接到这里。',
+    intro: '各课用到的符号和名称。每课中每次出现的术语都链接到这里。',
+    // 各术语在课文中的叫法（'|' 分隔）：每次出现都链接到术语表
+    words: {
+      d_model: 'd_model',
+      max_len: 'max_len',
+      base: '底数|rope_theta',
+      r: '旋转维度|头大小',
+      omega: '频率',
+      lambda: '波长',
+      p: '',
+      i: '',
+      offset: '偏移',
+      qk: 'query',
+      s: '缩放因子|上下文长度',
+    },
     terms: {
       d_model: ['d_model, d', '词元向量的维数（编码表的列数）。'],
       max_len: ['max_len, len', '表中的位置数（行数），即它覆盖的最长序列。'],

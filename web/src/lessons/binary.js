@@ -19,6 +19,7 @@ export default {
       label: t('lessons.binary.bitsLabel'),
       className: 'bits-map',
       key: 'bits',
+      filteredNote: t('lessons.heatmap.averaged'),
       // columns hold bits from the most significant down: label them with the bit number b
       xTickFormat: (c) => String((current?.s.bits ?? 0) - 1 - c),
       onCursor: (c, r) => describe(r, { bitColumn: c }),
@@ -29,6 +30,7 @@ export default {
       label: t('lessons.binary.peLabel'),
       className: 'pe-map',
       key: 'encoding',
+      filteredNote: t('lessons.heatmap.averaged'),
       onCursor: (c, r) => describe(r, { column: c }),
     });
     const bar = createColorBar({ label: t('axis.value') });
@@ -91,8 +93,9 @@ export default {
         // bit value 1 ↦ +1, 0 ↦ −1 on the same colormap; most significant bit on the left
         const bitValues = new Float32Array(count * s.bits);
         for (let p = 0; p < count; p++) for (let c = 0; c < s.bits; c++) bitValues[p * s.bits + c] = (p >> (s.bits - 1 - c)) & 1 ? 1 : -1;
-        bitsMap.draw({ rgba: valuesToRGBA(bitValues, s.cmap), columns: s.bits, rows: count, x0: 0, y0: 0, scale: { cmap: s.cmap, vmin: -1, vmax: 1, label: t('lessons.binary.bitsLabel') }, state: s });
-        peMap.draw({ rgba: pe.heatmap(0, count, s.d, { base: s.base, colormap: colormapLUT(s.cmap) }), columns: s.d, rows: count, x0: 0, y0: 0, state: s });
+        // values: more cells than the plot's pixels are shown box-filtered (lib/boxfilter.js)
+        bitsMap.draw({ rgba: valuesToRGBA(bitValues, s.cmap), columns: s.bits, rows: count, x0: 0, y0: 0, scale: { cmap: s.cmap, vmin: -1, vmax: 1, label: t('lessons.binary.bitsLabel') }, state: s, values: () => ({ data: bitValues, rows: count }) });
+        peMap.draw({ rgba: pe.heatmap(0, count, s.d, { base: s.base, colormap: colormapLUT(s.cmap) }), columns: s.d, rows: count, x0: 0, y0: 0, scale: { cmap: s.cmap, vmin: -1, vmax: 1, label: t('axis.value') }, state: s, values: () => ({ data: table, rows: count }) });
         if (!prev || prev.cmap !== s.cmap) bar.draw(s.cmap, -1, 1);
         describe(Math.min(5, count - 1), { bitColumn: s.bits - 1 });
         clear(explainBox).append(...paragraphs(t('lessons.binary.explain', { ratio: fmt(s.base ** (2 / s.d), 2), d: s.d, baseValue: s.base })));

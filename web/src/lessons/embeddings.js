@@ -30,6 +30,7 @@ export default {
         label: t(`lessons.embeddings.${key}Label`),
         className: `short map-${key}`,
         key,
+        filteredNote: t('lessons.heatmap.averaged'),
         onCursor: (c, r) => describe(r, c),
       });
       boxes[key] = h('div', { class: 'embedding-figure' }, h('h3', {}, t(`lessons.embeddings.${key}Title`)), maps[key].element, h('p', { class: 'figure-summary' }, t('lessons.embeddings.range', { vmax })));
@@ -235,7 +236,7 @@ export default {
           clear(shapes).append(tex(shapesTex, true));
         }
         const draw = (key, values, vmax, rgba, rows = n) =>
-          maps[key].draw({ rgba: rgba ?? valuesToRGBA(values, s.cmap, -vmax, vmax), columns: s.d, rows, x0: 0, y0: 0, scale: { cmap: s.cmap, vmin: -vmax, vmax, label: t(`lessons.embeddings.${key}Title`) }, state: s });
+          maps[key].draw({ rgba: rgba ?? valuesToRGBA(values, s.cmap, -vmax, vmax), columns: s.d, rows, x0: 0, y0: 0, scale: { cmap: s.cmap, vmin: -vmax, vmax, label: t(`lessons.embeddings.${key}Title`) }, state: s, values: () => ({ data: values, rows }) });
         draw('x', x, SUM_RANGE);
         draw('p', p, 1, pe.heatmap(0, pRows, s.d, { colormap: colormapLUT(s.cmap) }), pRows);
         boxes.sum.hidden = boxes.dropout.hidden = !fits;

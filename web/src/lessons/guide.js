@@ -4,6 +4,7 @@ import { createQuiz } from '../lib/quiz.js';
 import { createPager } from '../lib/pager.js';
 import { questionsFor } from './questions.js';
 import { createSummary, createGlossary, linkTerms } from '../lib/learn.js';
+import { attachPanelToggles } from '../lib/panel.js';
 
 /**
  * Appends the questions and the pager to a mounted lesson (ctx: the lesson's
@@ -15,14 +16,15 @@ export function attachGuide(container, ctx, view) {
   const questions = questionsFor(id, app, view);
   const quiz = questions.length ? createQuiz(app, { title: app.t('quiz.title'), intro: app.t('quiz.intro'), questions }) : null;
   const glossary = createGlossary(app);
-  let linked = null;
   if (quiz) container.append(quiz.element);
   container.append(...[createSummary(app, id), glossary].filter(Boolean), createPager(app, ctx.lessonIds, id));
+  const panels = attachPanelToggles(container, app);
   return {
     update(state) {
       quiz?.update(state);
-      // after the lesson's first draw: some of its text is written by update
-      if (!linked) linked = linkTerms(container, glossary, id);
+      panels.update(state);
+      // after each draw: some of the lesson's text is written (and rewritten) by update
+      linkTerms(container, glossary, id, app.t('glossary.words'));
     },
   };
 }

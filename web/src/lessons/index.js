@@ -16,7 +16,10 @@ import { SEQUENTIAL_COLORMAPS } from '../model/fields.js';
 // lessons 0–7 draw the vaswani encoding (the package's default preset), in the lesson's layout
 const vaswani = (pe, s) => pe.table(1, s.d, s.layout ? { layout: s.layout } : {});
 
-export const LESSONS = Object.freeze([
+// Fields every lesson keeps besides its own: its controls panel open or folded.
+const EVERY_LESSON = ['panel'];
+
+const ENTRIES = [
   {
     id: 'attention',
     module: () => import('./attention/index.js'),
@@ -115,7 +118,11 @@ export const LESSONS = Object.freeze([
     // no d_model here: the lesson's smallest call, for the registry's shape
     probe: (pe, s) => pe.ropeFrequencies(2, { base: s.base }),
   },
-]);
+];
+
+export const LESSONS = Object.freeze(
+  ENTRIES.map((lesson) => ({ ...lesson, controls: [...lesson.controls, ...EVERY_LESSON], own: [...(lesson.own ?? []), ...EVERY_LESSON] })),
+);
 
 export const LESSON_IDS = Object.freeze(LESSONS.map((l) => l.id));
 

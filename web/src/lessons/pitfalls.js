@@ -49,6 +49,7 @@ export default {
       label: t('lessons.pitfalls.tolLabel'),
       className: 'small map-tolerance',
       key: 'tolerance',
+      filteredNote: t('lessons.heatmap.averaged'),
       onCursor: (c, r) => describeTolerance(r, c),
       onScroll: (delta) => app.setState({ start: Math.max(0, app.state.start + delta) }),
     });
@@ -238,7 +239,7 @@ export default {
           }
           const drawn = step === 1 ? verdict : Float32Array.from({ length: Math.ceil(s.len / step) * s.d }, (_, i) => verdict[Math.floor(i / s.d) * step * s.d + (i % s.d)]);
           const scale = { cmap: s.cmap, vmin: -1, vmax: 1, label: t('lessons.pitfalls.tolScale') };
-          tolMap.draw({ state: s, rgba: valuesToRGBA(drawn, s.cmap), columns: s.d, rows: drawn.length / s.d, rowStep: step, x0: 0, y0: s.start, scale, full: step === 1 ? null : () => ({ rgba: valuesToRGBA(verdict, s.cmap), rows: s.len }) });
+          tolMap.draw({ state: s, rgba: valuesToRGBA(drawn, s.cmap), columns: s.d, rows: drawn.length / s.d, rowStep: step, x0: 0, y0: s.start, scale, full: step === 1 ? null : () => ({ rgba: valuesToRGBA(verdict, s.cmap), rows: s.len }), values: () => ({ data: verdict, rows: s.len }) });
           tolSummary.textContent = t('lessons.pitfalls.tolSummary', {
             first: s.start,
             last: s.start + s.len - 1,

@@ -22,6 +22,7 @@ export default {
       label: t('lessons.relative.dotLabel'),
       className: 'square',
       key: 'dot-products',
+      filteredNote: t('lessons.heatmap.averaged'),
       onCursor: (c, r) => describe(r, c),
     });
     const bar = createColorBar({ label: t('lessons.relative.dotBar') });
@@ -134,7 +135,7 @@ export default {
           let lo = Infinity;
           for (const v of dot) lo = Math.min(lo, v);
           const hi = 1; // the diagonal, PE(p)·PE(p) = d/2
-          map.draw({ rgba: valuesToRGBA(dot, s.cmap, lo, hi), columns: s.len, rows: s.len, x0: 0, y0: 0, scale: { cmap: s.cmap, vmin: lo, vmax: hi, label: t('lessons.relative.dotBar') }, state: s });
+          map.draw({ rgba: valuesToRGBA(dot, s.cmap, lo, hi), columns: s.len, rows: s.len, x0: 0, y0: 0, scale: { cmap: s.cmap, vmin: lo, vmax: hi, label: t('lessons.relative.dotBar') }, state: s, values: () => ({ data: dot, rows: s.len }) });
           bar.draw(s.cmap, lo, hi);
           diagonal.textContent = t('lessons.relative.diagonal', { spread: spread.toExponential(2), half });
           describe(0, Math.min(1, s.len - 1));

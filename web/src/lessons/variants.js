@@ -26,6 +26,7 @@ export default {
         label: t('lessons.variants.cardLabel', { preset }),
         className: `short map-${preset}`,
         key: preset,
+        filteredNote: t('lessons.heatmap.averaged'),
         onCursor: (c, r) => describe(preset, r * (map.frame.rowStep ?? 1), c),
       });
       const button = h('button', { type: 'button', class: 'button preset-select', 'aria-pressed': 'false', onclick: () => app.setState({ preset }) }, t('lessons.variants.select'));
@@ -173,13 +174,15 @@ export default {
               card.refused = null;
             } catch (error) {
               if (!(error instanceof RangeError)) throw error;
-              card.refused = error.message.replace(/^sinpe: /, '');
+              card.refused = app.reason(error);
             }
             card.map.element.hidden = Boolean(card.refused);
             card.refusal.textContent = card.refused ? t('lessons.variants.refused', { d: s.d, message: card.refused }) : '';
             // the card's figure: this preset's table (the selected preset is another card's)
             const state = { d: s.d, len: s.len, layout: s.layout, cmap: s.cmap, preset };
-            if (frame) card.map.draw({ ...frame, columns: s.d, x0: 0, y0: 0, state });
+            // every row's values, box-filtered where the cells outnumber the card's pixels
+            const values = () => ({ data: call.run(pe), rows: call.rows });
+            if (frame) card.map.draw({ ...frame, columns: s.d, x0: 0, y0: 0, state, scale: { cmap: s.cmap, vmin: -1, vmax: 1, label: t('axis.value') }, values });
           }
           bar.draw(s.cmap, -1, 1);
           drawFrequencies(s);

@@ -1,5 +1,5 @@
 // What closes every lesson besides its questions: a three-point summary and
-// the glossary, whose entries the first use of each term in the lesson links to.
+// the glossary, whose entries every use of a term in the lesson links to.
 import { h } from './dom.js';
 
 /** The lesson's three points, from summary.<id> (en and zh tables). */
@@ -46,28 +46,76 @@ function termOf(el, lesson) {
   return TEX_TERMS.find(([re]) => re.test(source) || re.test(lhs))?.[1];
 }
 
+// Where a use of a term is not linked: inside other interactive, tabular or figure
+// parts of the page, the questions (rewritten as they are answered) and the
+// glossary itself.
+const NOT_LINKED = 'a, pre, button, label, select, textarea, table, svg, figure, h1, h2, h3, .lesson-controls, .quiz, .glossary';
+
+/** A pattern of the glossary's prose words (glossary.words: term → 'word|word'), longest first, and the term of each. */
+function proseWords(words) {
+  const byWord = new Map();
+  for (const [term, list] of Object.entries(words ?? {})) for (const w of String(list).split('|').filter(Boolean)) byWord.set(w.toLowerCase(), term);
+  if (!byWord.size) return null;
+  const escaped = [...byWord.keys()].sort((a, b) => b.length - a.length).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  // not inside a longer identifier or English word (database, d_model_x); Han text has no such boundary
+  return { pattern: new RegExp(`(?<![A-Za-z0-9_])(?:${escaped.join('|')})(?![A-Za-z0-9_])`, 'gi'), byWord };
+}
+
+function termLink(term, glossary, content) {
+  const link = h('a', { class: 'term-link', href: `#glossary-${term}`, 'data-term': term });
+  link.append(content);
+  // the page's hash is its state: the click opens the glossary here instead of navigating
+  link.addEventListener('click', (e) => {
+    e.preventDefault();
+    glossary.open = true;
+    const entry = glossary.querySelector(`#glossary-${term}`);
+    entry.scrollIntoView({ block: 'center' });
+    entry.focus({ preventScroll: true });
+  });
+  return link;
+}
+
 /**
- * Wraps the first use of each glossary term in `container` (inline code and
- * inline formulas of the lesson's text) in a link that opens the glossary at
- * its entry. The link's click is handled here: the page's hash is its state.
+ * Links every use of a glossary term in the lesson's text to its entry: inline
+ * code and inline formulas that name a term, and the term's prose words in
+ * the page's language (glossary.words, e.g. "wavelength" / "波长") in the
+ * lesson's paragraphs and lists. Uses already linked are left alone, so it
+ * runs after every draw (a draw may rewrite text). Returns the terms linked.
  */
-export function linkTerms(container, glossary, lesson) {
+export function linkTerms(container, glossary, lesson, words) {
   const seen = new Set();
   for (const el of container.querySelectorAll('code, .math-inline')) {
-    if (el.closest('a, pre, button, label, table, .lesson-controls, .quiz, .glossary')) continue;
+    if (el.closest(NOT_LINKED)) continue;
     const term = termOf(el, lesson);
-    if (!term || seen.has(term)) continue;
+    if (!term) continue;
     seen.add(term);
-    const link = h('a', { class: 'term-link', href: `#glossary-${term}`, 'data-term': term });
+    const link = termLink(term, glossary, []);
     el.replaceWith(link);
     link.append(el);
-    link.addEventListener('click', (e) => {
-      e.preventDefault();
-      glossary.open = true;
-      const entry = glossary.querySelector(`#glossary-${term}`);
-      entry.scrollIntoView({ block: 'center' });
-      entry.focus({ preventScroll: true });
-    });
+  }
+  const prose = proseWords(words);
+  if (!prose) return seen;
+  const texts = [];
+  for (const block of container.querySelectorAll('p, li')) {
+    if (block.closest(NOT_LINKED)) continue;
+    const walker = document.createTreeWalker(block, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!node.parentElement.closest(`${NOT_LINKED}, code, .katex, .math-inline`)) texts.push(node);
+    }
+  }
+  for (const node of texts) {
+    const text = node.nodeValue;
+    const parts = [];
+    let last = 0;
+    for (const m of text.matchAll(prose.pattern)) {
+      const term = prose.byWord.get(m[0].toLowerCase());
+      parts.push(text.slice(last, m.index), termLink(term, glossary, m[0]));
+      seen.add(term);
+      last = m.index + m[0].length;
+    }
+    if (!parts.length) continue;
+    parts.push(text.slice(last));
+    node.replaceWith(...parts.filter((x) => x !== ''));
   }
   return seen;
 }

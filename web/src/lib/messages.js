@@ -1,6 +1,7 @@
 // Messages about values the site changed or refused (typed, or from the URL).
 import { h, clear } from './dom.js';
 import { FIELDS, formatField } from '../model/fields.js';
+import { reasonText } from './reasons.js';
 
 /** The text of one message, with the field's allowed range when it has one. */
 function messageText(m, { t, state, rangeOf }) {
@@ -8,7 +9,9 @@ function messageText(m, { t, state, rangeOf }) {
   const name = t(`control.${m.key}`, null, m.key);
   if (m.problem === 'rule') {
     const first = m.rounded !== undefined && String(m.rounded) !== String(m.typed) ? 'message.ruleRounded' : 'message.rule';
-    return t(first, { name, typed: m.typed, rounded: m.rounded, value: m.value, rule: m.rule });
+    // the package's reason in the page's language
+    const rule = m.reason && typeof m.reason === 'object' ? reasonText(m.reason, state?.lang) : m.rule;
+    return t(first, { name, typed: m.typed, rounded: m.rounded, value: m.value, rule });
   }
   const value = Array.isArray(m.value) ? m.value.join(', ') : m.value;
   const numeric = FIELDS[m.key] && ['int', 'number', 'dModel'].includes(FIELDS[m.key].type);

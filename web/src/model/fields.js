@@ -92,6 +92,9 @@ export const FIELDS = {
   gridW: { type: 'int', min: 1, max: 8, step: 1, default: 4, format: plain, control: 'slider' },
   patch: { type: 'int', min: 0, max: (s) => (s.gridH ?? 8) * (s.gridW ?? 8) - 1, step: 1, default: 6, format: plain, control: 'none' },
   upto: { type: 'int', min: 16, max: 32768, step: 0.01, default: 4096, format: plain, control: 'log-slider' },
+  // every lesson: whether its controls panel, pinned at the top of a phone's
+  // screen, is open or folded to its toggle (lib/panel.js)
+  panel: { type: 'enum', values: ['open', 'closed'], default: 'open', control: 'none' },
 };
 
 export const FIELD_KEYS = Object.freeze(Object.keys(FIELDS));

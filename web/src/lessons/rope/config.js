@@ -62,7 +62,7 @@ export function mount(root, ctx) {
   }
 
   const fail = (message) => result.append(h('p', { class: 'config-error', role: 'alert' }, message));
-  const apiError = (error) => L('configApiError', { type: error?.name ?? 'Error', message: String(error?.message ?? error) });
+  const apiError = (error) => L('configApiError', { type: error?.name ?? 'Error', message: ctx.reason(error) });
 
   function readConfig() {
     const { pe } = ctx;

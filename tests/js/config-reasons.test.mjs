@@ -1,0 +1,50 @@
+// ropeOptionsFromConfig's errors carry their reason in machine-readable form:
+// `code` (which check), `configKey` (the key at fault, as the message names
+// it) and `values` (what the message shows), so the lesson site can word the
+// reason in 简体中文. One bad config per check; every throw in rope-config.js
+// has a code, every code is raised here and listed in sinpe.d.ts.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { ropeOptionsFromConfig } from 'sinpe.wasm';
+import { CASES } from './config-cases.mjs';
+
+const dir = dirname(createRequire(import.meta.url).resolve('sinpe.wasm/package.json'));
+const source = readFileSync(join(dir, 'js/rope-config.js'), 'utf8');
+const dts = readFileSync(join(dir, 'js/sinpe.d.ts'), 'utf8');
+
+// The codes written at the throws of rope-config.js (each follows the message, before the key).
+const thrown = [...source.matchAll(/[`')],\s*'([a-z]+(?:_[a-z]+)*)',\s*(?:path|fractionPath|found\.path|paths\.\w+|'config'|`\$\{)/g)].map((m) => m[1]);
+
+test('every throw of ropeOptionsFromConfig has a code, and every code is raised below and listed in sinpe.d.ts', () => {
+  assert.equal(thrown.length, (source.match(/throw fail\(/g) ?? []).length, 'a throw in rope-config.js without a code');
+  const codes = new Set(thrown);
+  assert.deepEqual(new Set(CASES.map(([code]) => code)), codes, 'codes raised here vs codes in rope-config.js');
+  const listed = dts.match(/interface ConfigError[\s\S]*?readonly code: string;/);
+  assert.ok(listed, 'sinpe.d.ts declares ConfigError.code');
+  assert.deepEqual(new Set([...listed[0].matchAll(/`'(\w+)'`/g)].map((m) => m[1])), codes, 'codes listed in sinpe.d.ts');
+});
+
+for (const [code, config, configKey, shows] of CASES) {
+  test(`${code}: ${configKey}`, () => {
+    let error;
+    try {
+      ropeOptionsFromConfig(config);
+    } catch (e) {
+      error = e;
+    }
+    assert.ok(error, `${JSON.stringify(config)?.slice(0, 120)} was accepted`);
+    assert.equal(error.code, code, error.message);
+    assert.equal(error.configKey, configKey, error.message);
+    assert.ok(error.message.startsWith('sinpe: ') && error.message.includes(configKey), error.message);
+    assert.equal(error.values.configKey, configKey);
+    for (const [key, value] of Object.entries(shows)) assert.equal(error.values[key], value, `${code}: values.${key}`);
+    // every value given is what the message shows
+    for (const [key, value] of Object.entries(error.values)) {
+      assert.equal(typeof value, 'string', `${code}: values.${key} is text`);
+      assert.ok(error.message.includes(value), `${code}: values.${key} = ${value} is not in "${error.message}"`);
+    }
+  });
+}

@@ -1,0 +1,81 @@
+// The package's reasons on 简体中文 pages: the site words each reason the
+// package can give by its name (error.status, from the vocabulary's statuses;
+// error.code, from ropeOptionsFromConfig's checks) with exactly the
+// placeholders the package fills (error.values). The statuses come from the
+// vocabulary and the config checks from one bad config each, so a new status
+// or check without a Chinese string fails here.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import sinpe, { vocabulary, ropeOptionsFromConfig } from 'sinpe.wasm';
+import zh from '../../web/src/i18n/reasons.zh.js';
+import { reasonOf, reasonText } from '../../web/src/lib/reasons.js';
+import { CASES } from '../js/config-cases.mjs';
+
+const placeholders = (s) => [...new Set(s.match(/\{\w+\}/g) ?? [])].map((p) => p.slice(1, -1)).sort();
+const CJK = /[\u4e00-\u9fff]/;
+
+test('every status of the vocabulary has a 简体中文 string with the placeholders of its message', () => {
+  const statuses = vocabulary.statuses.filter((s) => s.error !== 'none');
+  assert.ok(statuses.length > 90, `${statuses.length} statuses`);
+  for (const status of statuses) {
+    const text = zh.statuses[status.name];
+    assert.equal(typeof text, 'string', `no 简体中文 string for status ${status.name}`);
+    assert.match(text, CJK, `${status.name}: not Chinese`);
+    assert.deepEqual(placeholders(text), placeholders(status.message), `${status.name}: placeholders differ`);
+  }
+  const names = new Set(statuses.map((s) => s.name));
+  assert.deepEqual(Object.keys(zh.statuses).filter((n) => !names.has(n)), [], 'strings for statuses the vocabulary does not have');
+});
+
+test('every check of ropeOptionsFromConfig has a 简体中文 string with the placeholders of its values', () => {
+  const codes = new Set();
+  for (const [code, config] of CASES) {
+    let error;
+    try {
+      ropeOptionsFromConfig(config);
+    } catch (e) {
+      error = e;
+    }
+    assert.equal(error?.code, code, `config for ${code}`);
+    codes.add(code);
+    const text = zh.config[code];
+    assert.equal(typeof text, 'string', `no 简体中文 string for config check ${code}`);
+    assert.match(text, CJK, `${code}: not Chinese`);
+    assert.deepEqual(placeholders(text).filter((p) => !(p in error.values)), [], `${code}: placeholders the package does not fill`);
+    // every value the English message shows is in the Chinese one too
+    const shown = reasonText(error, 'zh');
+    for (const [key, value] of Object.entries(error.values)) assert.ok(shown.includes(value), `${code}: ${key} = ${value} missing from "${shown}"`);
+    assert.doesNotMatch(shown, /\{\w+\}/, `${code}: a placeholder left`);
+    assert.equal(reasonText(error, 'en'), error.message.replace(/^sinpe: /, ''));
+  }
+  assert.deepEqual(Object.keys(zh.config).filter((c) => !codes.has(c)), [], 'strings for checks the package does not have');
+});
+
+test('a refusal the site meets reads in Chinese with the package’s values, and in English as the package says it', async () => {
+  const pe = await sinpe();
+  const refusals = [
+    () => pe.table(1, 13), // vaswani's odd d_model
+    () => pe.table(1, 70000), // beyond the largest d_model
+    () => pe.ropeFrequencies(8, { ropeType: 'llama3', factor: 8, lowFreqFactor: 4, highFreqFactor: 1, originalMaxPositions: 8192 }),
+    () => pe.ropeFrequencies(8, { base: 0.5 }),
+  ];
+  let met = 0;
+  for (const call of refusals) {
+    let error;
+    try {
+      call();
+    } catch (e) {
+      error = e;
+    }
+    if (!error) continue;
+    met++;
+    assert.equal(typeof error.status, 'string', error.message);
+    const record = reasonOf(error);
+    const text = reasonText(record, 'zh');
+    assert.match(text, CJK, `${error.status}: "${text}"`);
+    assert.doesNotMatch(text, /\{\w+\}/);
+    for (const value of Object.values(error.values)) assert.ok(text.includes(value), `${error.status}: ${value} missing from "${text}"`);
+    assert.equal(reasonText(record, 'en'), error.message.replace(/^sinpe: /, ''));
+  }
+  assert.equal(met, refusals.length, `only ${met} of the calls were refused`);
+});

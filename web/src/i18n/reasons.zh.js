@@ -1,0 +1,117 @@
+// 简体中文 wording of the package's reasons, by the name the package gives
+// them: `statuses` by the vocabulary's status name (error.status), `config` by
+// ropeOptionsFromConfig's code (error.code). Each string has exactly the
+// placeholders of the package's own message (error.values fills them); in
+// English the site shows the package's message itself.
+
+// The three statuses every option has: a bad value, an option the formula
+// does not read, and a required option left out.
+const notRead = (option) => `options.${option} 不适用于 {family} '{familyName}'（它读取的是：{reads}）`;
+const missing = (option) => `{family} '{familyName}' 需要 options.${option}`;
+const positive = (option) => `options.${option} 必须是有限的正数，实际为 {value}`;
+const finite = (option) => `options.${option} 必须是有限的数，实际为 {value}`;
+const boolean = (option) => `options.${option} 必须是布尔值，实际为 {value}`;
+const count = (option) => `options.${option} 必须是 [1, 2^24) 中的整数，实际为 {value}`;
+
+// [option, its snake_case name, the wording of its bad value]
+const OPTIONS = [
+  ['base', 'base', positive],
+  ['minTimescale', 'min_timescale', positive],
+  ['maxTimescale', 'max_timescale', positive],
+  ['freqShift', 'freq_shift', finite],
+  ['scale', 'scale', finite],
+  ['maxPeriod', 'max_period', positive],
+  ['paddingIdx', 'padding_idx', () => 'options.paddingIdx 必须是满足 |value| < 2^24 的整数，实际为 {value}'],
+  ['flipSinToCos', 'flip_sin_to_cos', boolean],
+  ['factor', 'factor', positive],
+  ['maxPositions', 'max_positions', count],
+  ['originalMaxPositions', 'original_max_positions', count],
+  ['seqLen', 'seq_len', () => 'options.seqLen 必须是 [1, 2^24] 中的整数，实际为 {value}'],
+  ['lowFreqFactor', 'low_freq_factor', positive],
+  ['highFreqFactor', 'high_freq_factor', positive],
+  ['betaFast', 'beta_fast', positive],
+  ['betaSlow', 'beta_slow', positive],
+  ['attentionFactor', 'attention_factor', positive],
+  ['mscale', 'mscale', positive],
+  ['mscaleAllDim', 'mscale_all_dim', positive],
+  ['truncate', 'truncate', boolean],
+  ['partialRotaryFactor', 'partial_rotary_factor', () => 'options.partialRotaryFactor 必须是 (0, 1] 中的数，实际为 {value}'],
+  ['mropeSection', 'mrope_section', () => 'options.mropeSection 必须是由 [1, 2^24) 中的整数组成的数组，实际为 {element}'],
+  ['shortFactor', 'short_factor', () => 'options.shortFactor 必须是 rotaryDim/2 = {pairs} 个有限正数组成的数组，实际为 {element}'],
+  ['longFactor', 'long_factor', () => 'options.longFactor 必须是 rotaryDim/2 = {pairs} 个有限正数组成的数组，实际为 {element}'],
+];
+
+const optionStatuses = Object.fromEntries(
+  OPTIONS.flatMap(([option, snake, bad]) => [
+    [`bad_${snake}`, bad(option)],
+    [`${snake}_not_read`, notRead(option)],
+    [`${snake}_missing`, missing(option)],
+  ]),
+);
+
+export default {
+  statuses: {
+    bad_preset: 'options.preset 必须是 {presets} 之一；实际为 {preset}',
+    bad_layout: 'options.layout 必须是 {layouts} 之一；实际为 {layout}',
+    layout_conflict: 'options.flipSinToCos 和 options.layout 不能同时给出',
+    d_model_out_of_range: 'dModel 必须是 [1, {maxDModel}] 中的整数，实际为 {dModel}',
+    d_model_odd: "预设 '{preset}' 要求 dModel 为偶数（它的 sin/cos 列成对出现），实际为 {dModel}",
+    d_model_not_multiple_of_4: "预设 '{preset}' 的二维网格要求 dModel 是 4 的倍数（每个轴分到 dModel/2，它必须是偶数），实际为 {dModel}",
+    d_model_too_small: "dModel {dModel} 对预设 '{preset}' 来说太小：它的频率公式会除以零",
+    frequencies_not_finite: "给出的选项（{given}）使 {family} '{preset}' 的某个频率上溢、下溢为零或变成 NaN",
+    bad_count: '{countName} 必须是 [0, {maxCount}] 中的整数，实际为 {count}',
+    bad_start: '{startName} 必须是整数，实际为 {start}',
+    position_not_finite: '{position} 必须是有限的数，实际为 {value}',
+    position_out_of_range: '{position} 必须满足 |position| < 2^24，实际为 {value}',
+    too_large: '{countName} = {count}：结果（{rows} × {width} 个值）会超过单次结果 2^29 个元素（2 GiB）的上限',
+    bad_buffer: '{bufferName} 的长度不对',
+    bad_column_window: 'options.columnStart 和 options.columns 选出的列必须在 [0, {dModel}) 之内，实际为 [{columnStart}, {columnEnd})',
+    bad_value_range: 'options.vmin（{vmin}）必须小于 options.vmax（{vmax}），且两者都是有限数',
+    bad_dtype: 'options.dtype 必须是 {dtypes} 之一（Uint16Array 结果用 float16 或 bfloat16）；实际为 {dtype}',
+    bad_rope_type: 'options.ropeType 必须是 {ropeTypes} 之一；实际为 {ropeType}',
+    bad_rope_layout: 'RoPE 的 options.layout 必须是 {ropeLayouts} 之一；实际为 {layout}',
+    bad_rotary_dim: '{rotaryDimName} 必须是 [2, {maxDModel}] 中的偶数，实际为 {rotaryDim}',
+    bad_head_dim: 'headDim 必须是 [1, {maxDModel}] 中的整数，实际为 {headDim}',
+    rotary_dim_above_head_dim: 'options.rotaryDim（{rotaryDim}）不能超过 headDim（{headDim}）',
+    bad_x_length: 'x.length（{xLength}）必须是 positions × headDim（{rowLength}）的正整数倍',
+    rope_base_not_above_one: 'RoPE 的 options.base 必须大于 1，实际为 {base}',
+    bad_rope_axes: 'options.ropeAxes 必须是 {ropeAxesNames} 之一；实际为 {ropeAxes}',
+    mrope_section_sum: 'options.mropeSection 必须有 1 到 {maxRopeAxes} 项，且总和为 rotaryDim/2（rotaryDim {rotaryDim}），实际为 {value}',
+    rotary_dim_not_multiple_of_4:
+      "ropeAxes 'pixtral' 要求 {rotaryDimName} 是 4 的倍数（行和列各占一半的频率对，频率交替），实际为 {rotaryDim}",
+    axes_mismatch: '这次调用需要每个词元 {wantAxes} 个轴的位置，但计划有 {axes} 个',
+    freq_factor_order: 'options.lowFreqFactor（{lowFreqFactor}）必须小于 options.highFreqFactor（{highFreqFactor}）',
+    ...optionStatuses,
+  },
+  config: {
+    not_config: 'config 必须是解析后的 config.json 对象，实际为 {value}',
+    too_deep: '{configKey} 的嵌套超过 64 层',
+    not_number: '{configKey} 必须是数，实际为 {value}',
+    not_positive_integer: '{configKey} 必须是正整数，实际为 {value}',
+    not_boolean: '{configKey} 必须是 true 或 false，实际为 {value}',
+    not_array: '{configKey} 必须是数的数组，实际为 {value}',
+    wrong_length: '{configKey} 必须有 rotaryDim / 2 = {pairs} 项，实际有 {length} 项',
+    element_not_number: '{configKey}[{index}] 必须是数，实际为 {value}',
+    element_not_positive: '{configKey}[{index}] 必须是正数，实际为 {value}',
+    not_positive: '{configKey} 必须是正数，实际为 {value}',
+    not_count: '{configKey} 必须是 [1, {limit}) 中的整数，实际为 {value}',
+    not_object: '{configKey} 必须是对象或 null，实际为 {value}',
+    element_not_integer: '{configKey}[{index}] 必须是正整数，实际为 {value}',
+    not_string_array: '{configKey} 必须是字符串数组，实际为 {value}',
+    element_not_string: '{configKey}[{index}] 必须是字符串，实际为 {value}',
+    layer_type_not_object: '{configKey} 必须是对象，实际为 {value}',
+    text_config_not_object: '{configKey} 必须是对象，实际为 {value}',
+    no_layer_parameters: '{configKey} 没有为任何层类型给出参数',
+    mrope_section_sum: '{configKey} 必须有 1 到 {most} 项，且总和为 rotaryDim / 2 = {pairs}，实际为 [{value}]',
+    mrope_section_missing: '{configKey} 为 true，但缺少 {sectionKey}',
+    missing_head_width: '缺少 {configKey}（而且没有 head_dim）',
+    heads_not_divisor: '{configKey}（{hidden}）不是 {headsKey}（{heads}）的整数倍；这个配置需要 head_dim',
+    not_fraction: '{configKey} 必须在 (0, 1] 之内，实际为 {value}',
+    bad_rotary_dim: '{configKey}（{fraction}）× 头宽 {headDim} 得到的旋转维度是 {rotaryDim}；它必须是偶数且至少为 2',
+    not_string: '{configKey} 必须是字符串，实际为 {value}',
+    unknown_rope_type: "{configKey} 是 '{value}'，sinpe 不计算这种类型；支持的 rope 类型：{ropeTypes}",
+    missing: "缺少 {configKey}（rope 类型 '{ropeType}' 需要它）",
+    base_not_above_one: '{configKey} 必须大于 1，实际为 {value}',
+    low_not_below_high: '{configKey}（{low}）必须小于 {highKey}（{high}）',
+  },
+};
