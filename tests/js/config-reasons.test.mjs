@@ -16,7 +16,7 @@ const source = readFileSync(join(dir, 'js/rope-config.js'), 'utf8');
 const dts = readFileSync(join(dir, 'js/sinpe.d.ts'), 'utf8');
 
 // The codes written at the throws of rope-config.js (each follows the message, before the key).
-const thrown = [...source.matchAll(/[`')],\s*'([a-z]+(?:_[a-z]+)*)',\s*(?:path|fractionPath|found\.path|paths\.\w+|'config'|`\$\{)/g)].map((m) => m[1]);
+const thrown = [...source.matchAll(/[`')],\s*'([a-z]+(?:_[a-z]+)*)',\s*(?:[A-Za-z_][\w.]*|'config(?:\.\w+)*'|`\$\{)/g)].map((m) => m[1]);
 
 test('every throw of ropeOptionsFromConfig has a code, and every code is raised below and listed in sinpe.d.ts', () => {
   assert.equal(thrown.length, (source.match(/throw fail\(/g) ?? []).length, 'a throw in rope-config.js without a code');
