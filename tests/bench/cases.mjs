@@ -10,6 +10,7 @@
 // the timings into ratios and goal lines.
 import { ErrorTracker, maxAbsError as maxAbsErrorTracker } from '../js/errors-helper.mjs';
 import { halfBits } from '../js/mrope-reference.mjs';
+import { mulberry32 } from '../js/fixtures/random.mjs';
 
 export const BENCH = Object.freeze({
   table: { n: 4096, d: 512 },
@@ -257,18 +258,6 @@ function idiomaticApplyRope(x, n, heads, headDim, cos64, sin64) {
 }
 
 // ---------------------------------------------------------------- helpers
-
-// A deterministic PRNG (mulberry32) so both runners use the same data.
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function randomPositions(count, seed, max = MAX_POSITION) {
   const next = mulberry32(seed);

@@ -10,6 +10,7 @@ import sinpe from 'sinpe.wasm';
 import { multiAxisCache, gridPositions, rotateHalf, halfBits } from './mrope-reference.mjs';
 import { ropeCache as referenceCache } from './rope-reference.mjs';
 import { referenceRow } from './reference.mjs';
+import { mulberry32 as rng } from './fixtures/random.mjs';
 
 const CACHE_TOLERANCE = 2.5e-7; // × max(1, att)
 const ROTATION_TOLERANCE = 5e-7; // × max(1, att) × (|x_a| + |x_b|)
@@ -31,17 +32,6 @@ after(() => {
 
 function record(form, e) {
   largest.set(form, Math.max(largest.get(form) ?? 0, e));
-}
-
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 // Token-major positions: n tokens × A axes, integers and fractions up to 2^22.

@@ -9,6 +9,7 @@ import { appendFileSync, readFileSync } from 'node:fs';
 import sinpe, { ropeOptionsFromConfig } from 'sinpe.wasm';
 import { ropeParameters, ropeCache as referenceCache, ropeRotate, pairMagnitudes } from './rope-reference.mjs';
 import { ErrorTracker } from './errors-helper.mjs';
+import { mulberry32 as rng } from './fixtures/random.mjs';
 
 // The accuracy contract (README, "RoPE").
 const CACHE_TOLERANCE = 2.5e-7; // × max(1, att)
@@ -20,18 +21,6 @@ const POSITIONS = [
   0, 1, 2, 3, 7, 100, 4095, 4096, 8191, 32767, 65535, 131071, 1000003, 2 ** 23, MAX_POSITION - 1, 0.5, 1.25,
   999.999, 7777.75, 123456.125, MAX_POSITION - 1.5, MAX_POSITION - 0.25, -1, -3.5, -(MAX_POSITION - 1),
 ];
-
-// A deterministic generator (mulberry32) so failures reproduce.
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // longrope factors for rotary dimension r: increasing, like Phi-3's.
 function longropeFactors(r) {
