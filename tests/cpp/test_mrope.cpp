@@ -96,6 +96,14 @@ struct Case {
   std::vector<double> sections;  // also the reference's for pixtral: {r/4, r/4}
 };
 
+// The reference's frequencies for a case: its rope type's own options, without
+// the sections (the reference applies those itself).
+ref::RopeParams reference_params(const Case& c) {
+  sinpe::Options o = c.options;
+  o.mrope_section.reset();
+  return to_rope_params(o);
+}
+
 sinpe::Options with(sinpe::RopeType t, std::vector<double> sections, RopeAxes axes) {
   sinpe::Options o;
   o.rope_type = t;
@@ -192,11 +200,7 @@ TEST_CASE("multi-axis rope caches and rotation equal transformers' M-RoPE and 2-
     REQUIRE(sinpe::make_rope_plan(c.options, c.r, &plan) == Status::ok);
     const std::size_t axes = c.sections.size(), half = std::size_t(c.r / 2);
     REQUIRE(plan.axes() == int(axes));
-    const auto prm = to_rope_params([&] {
-      sinpe::Options o = c.options;  // the reference's frequencies: the rope type's own options
-      o.mrope_section.reset();
-      return o;
-    }());
+    const auto prm = reference_params(c);
     const double att = ref::rope_attention(prm, c.r), tol = kCacheTolerance * std::max(1.0, att);
     std::size_t n;
     const auto pos = token_positions(axes, &n);
@@ -283,11 +287,7 @@ TEST_CASE("rope_cache_grid is the patch grid, row-major, of the two-axis referen
     INFO(c.name);
     sinpe::RopePlan plan;
     REQUIRE(sinpe::make_rope_plan(c.options, c.r, &plan) == Status::ok);
-    const auto prm = to_rope_params([&] {
-      sinpe::Options o = c.options;
-      o.mrope_section.reset();
-      return o;
-    }());
+    const auto prm = reference_params(c);
     const std::size_t half = std::size_t(c.r / 2);
     for (auto [h, w] : {std::pair<std::size_t, std::size_t>{24, 37}, {1, 1}, {70, 3}, {2, 5000}}) {
       std::vector<float> cos(h * w * half, -7.f), sin(cos.size(), -7.f);
@@ -378,11 +378,7 @@ TEST_CASE("half-precision multi-axis caches and grid ranges: the reference round
     INFO(c.name);
     sinpe::RopePlan plan;
     REQUIRE(sinpe::make_rope_plan(c.options, c.r, &plan) == Status::ok);
-    const auto prm = to_rope_params([&] {
-      sinpe::Options o = c.options;
-      o.mrope_section.reset();
-      return o;
-    }());
+    const auto prm = reference_params(c);
     const double att = ref::rope_attention(prm, c.r);
     const std::size_t axes = c.sections.size(), half = std::size_t(c.r / 2);
     std::size_t n = 0;
