@@ -359,6 +359,19 @@ export async function runBench({ simd, baseline, now, log = () => {}, quick = fa
   const prepared = has('prepare');
   if (!prepared) available('(all cases)', ['prepare']);
   let per = 0; // rows per chunk
+  // The bounds of a cos/sin cache case: the write-only copy out of wasm memory
+  // (with prepare) and filling both arrays in JS.
+  const cacheBounds = (cos, sin) => [
+    ...(prepared ? [['write-bound', 'write-only bound: cos and sin copied from wasm memory', writeBound(simd.prepare(512), 512, per, now, [cos, sin])]] : []),
+    [
+      'js-fill',
+      'JS cos.fill(1), sin.fill(1) (memory bound, no wasm)',
+      () => {
+        cos.fill(1);
+        sin.fill(1);
+      },
+    ],
+  ];
 
   // --- table 4096 × 512
   {
@@ -528,16 +541,8 @@ export async function runBench({ simd, baseline, now, log = () => {}, quick = fa
         ['simd-rows', 'sinpe SIMD: ropeCacheRows(0, n, r, {out})', viaRows, check(viaRows)],
         ['baseline', 'sinpe baseline: ropeCache(positions, r, {out})', viaBaseline, check(viaBaseline)],
       ];
-      if (prepared) methods.push(['write-bound', 'write-only bound: cos and sin copied from wasm memory', writeBound(simd.prepare(512), 512, per, now, [cos, sin])]);
       methods.push(
-        [
-          'js-fill',
-          'JS cos.fill(1), sin.fill(1) (memory bound, no wasm)',
-          () => {
-            cos.fill(1);
-            sin.fill(1);
-          },
-        ],
+        ...cacheBounds(cos, sin),
         ['js-idiomatic', 'JS idiomatic float64 loop', viaJs, check(viaJs)],
       );
       await runCase(caseName, methods);
@@ -630,16 +635,8 @@ export async function runBench({ simd, baseline, now, log = () => {}, quick = fa
         ['simd-prepared', 'sinpe SIMD: prepareRope(r, {mropeSection}).cache(positions, out)', viaPrepared, check(viaPrepared)],
         ['baseline', 'sinpe baseline: ropeCache(positions, r, {mropeSection, out})', viaBaseline, check(viaBaseline)],
       ];
-      if (prepared) methods.push(['write-bound', 'write-only bound: cos and sin copied from wasm memory', writeBound(simd.prepare(512), 512, per, now, [cos, sin])]);
       methods.push(
-        [
-          'js-fill',
-          'JS cos.fill(1), sin.fill(1) (memory bound, no wasm)',
-          () => {
-            cos.fill(1);
-            sin.fill(1);
-          },
-        ],
+        ...cacheBounds(cos, sin),
         ['js-idiomatic', 'JS idiomatic float64 loop, pair → axis table', viaJs, check(viaJs)],
       );
       await runCase(caseName, methods);
