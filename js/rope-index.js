@@ -25,6 +25,7 @@
 //   later token.
 
 import vocabulary from '../dist/sinpe-vocabulary.js';
+import { fail } from './args.js';
 
 const MODELS = Object.freeze(['qwen2-vl', 'qwen2.5-vl', 'qwen3-vl']);
 const AXES = 3;
@@ -43,10 +44,6 @@ const OPTION_NAMES = Object.freeze([
 const TEXT = 0;
 const IMAGE = 1;
 const VIDEO = 2;
-
-function fail(ErrorClass, message) {
-  throw new ErrorClass(`sinpe: ${message}`);
-}
 
 function describe(v) {
   if (v === null) return 'null';
