@@ -3,13 +3,12 @@
 // case with the ratios to the bounds measured in the same run and the goals
 // as PASS/FAIL lines, and writes build/bench/latest.json.
 //
-//   node tests/bench/run.mjs [--quick] [--update-readme] [--skip-native] [--skip-node] [--skip-chromium]
+//   node tests/bench/run.mjs [--quick] [--update-docs] [--skip-native] [--skip-node] [--skip-chromium]
 //
 // --quick: a reduced run (a few timed runs per method, the native benchmark
 // from the generic build in build/native) that checks every value like the
 // full run; its timings mean little.
-// --update-readme: rewrites README.md's performance section (the text after
-// the `<!-- section: performance -->` marker, up to the next section marker).
+// --update-docs: rewrites docs/performance.md (the whole file) from the run.
 // Never asserts anything about time. The exit code is 1 when a runner fails or
 // any sinpe value is outside the accuracy contract, else 0.
 import { execFileSync, spawn } from 'node:child_process';
@@ -20,7 +19,7 @@ import { BENCH, CONTRACT } from './cases.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const args = new Set(process.argv.slice(2));
-const known = ['--quick', '--update-readme', '--skip-native', '--skip-node', '--skip-chromium'];
+const known = ['--quick', '--update-docs', '--skip-native', '--skip-node', '--skip-chromium'];
 for (const a of args)
   if (!known.includes(a)) {
     console.error(`unknown argument ${a}; expected any of ${known.join(' ')}`);
@@ -381,15 +380,11 @@ function goalLines(list, label) {
   return list.map((g) => `- ${g.pass == null ? 'N/A ' : g.pass ? 'PASS' : 'FAIL'} (${label}) ${g.text}: ${g.pass == null ? 'not measured' : g.detail}`).join('\n');
 }
 
-// ------------------------------------------------------------------ README
+// ------------------------------------------------------------------ docs/performance.md
 
-const MARKER = '<!-- section: performance -->';
-
-function readmeSection(report) {
+function docsPage(report) {
   const m = report.machine;
-  return `${MARKER}
-
-## Performance
+  return `# Performance
 
 \`npm run bench\` (it builds first, then takes a few minutes) runs Node, headless
 Chromium (Debian's \`chromium\` driven by \`playwright-core\`, cross-origin isolated so
@@ -397,8 +392,8 @@ Chromium (Debian's \`chromium\` driven by \`playwright-core\`, cross-origin isol
 each in its own process with both wasm flavours loaded side by side, prints the tables
 below with the goals, and writes \`build/bench/latest.json\`. \`npm run bench -- --quick\`
 (part of \`npm test\`) does the same with a few timed runs per method: it checks every
-value and asserts nothing about time. \`npm run bench -- --update-readme\` rewrites this
-section from the run.
+value and asserts nothing about time. \`npm run bench -- --update-docs\` rewrites this
+file from the run.
 
 Every figure is the median of at least ${report.effort.minReps} timed runs after a warm-up; the
 methods of a case take turns run by run, so load from elsewhere hits them alike. Every value of
@@ -424,14 +419,8 @@ ${report.goalText}
 `;
 }
 
-function updateReadme(section) {
-  const path = `${root}README.md`;
-  const text = readFileSync(path, 'utf8');
-  const at = text.indexOf(MARKER);
-  if (at < 0) throw new Error(`README.md has no ${MARKER} marker`);
-  const next = text.indexOf('<!-- section:', at + MARKER.length);
-  const tail = next < 0 ? '' : `\n${text.slice(next)}`;
-  writeFileSync(path, `${text.slice(0, at)}${section}${tail}`);
+function updateDocs(section) {
+  writeFileSync(`${root}docs/performance.md`, section);
 }
 
 // ------------------------------------------------------------------ main
@@ -509,12 +498,12 @@ if (process.env.SINPE_SUMMARY) {
   );
 }
 console.log('wrote build/bench/latest.json');
-if (args.has('--update-readme')) {
+if (args.has('--update-docs')) {
   if (quick || !node || !chromium || !native) {
-    failures.push('--update-readme needs a full run with Node, Chromium and native');
+    failures.push('--update-docs needs a full run with Node, Chromium and native');
   } else {
-    updateReadme(readmeSection(report));
-    console.log('rewrote the performance section of README.md');
+    updateDocs(docsPage(report));
+    console.log('rewrote docs/performance.md');
   }
 }
 if (failures.length) {
