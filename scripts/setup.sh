@@ -11,6 +11,24 @@ cd "$root"
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
+# The npm packages install while apt works: both mostly wait on downloads.
+npm_log="$(mktemp)"
+trap 'rm -f "$npm_log"' EXIT
+npm_pid=
+# npm packages (dev tools only: the package itself has no dependencies).
+# --ignore-scripts: onnxruntime-node's install script would download GPU
+# binaries from outside the npm registry; its CPU binary ships in the package.
+# deno's install script only links the binary its optional platform package
+# (@deno/<os>-<arch>-glibc) ships; bun's copies the one @oven/bun-<os>-<arch>
+# ships, or downloads it when that package is missing. tests/consumers/clients.mjs
+# runs both binaries from their platform packages.
+stamp=node_modules/.package-lock.json
+if [ ! -f "$stamp" ] || [ package.json -nt "$stamp" ] || { [ -f package-lock.json ] && [ package-lock.json -nt "$stamp" ]; }; then
+  echo "setup: npm install"
+  npm install --ignore-scripts --no-audit --no-fund --loglevel=error >"$npm_log" 2>&1 &
+  npm_pid=$!
+fi
+
 need=()
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 for pkg in emscripten catch2 chromium firefox-esr webkit2gtk-driver xvfb cmake g++ make clang libclang-rt-14-dev clang-format python3 python3-numpy; do
@@ -24,15 +42,7 @@ fi
 
 bash "$root/scripts/fetch-xsimd.sh"
 
-# npm packages (dev tools only: the package itself has no dependencies).
-# --ignore-scripts: onnxruntime-node's install script would download GPU
-# binaries from outside the npm registry; its CPU binary ships in the package.
-# deno's install script only links the binary its optional platform package
-# (@deno/<os>-<arch>-glibc) ships; bun's copies the one @oven/bun-<os>-<arch>
-# ships, or downloads it when that package is missing. tests/consumers/clients.mjs
-# runs both binaries from their platform packages.
-stamp=node_modules/.package-lock.json
-if [ ! -f "$stamp" ] || [ package.json -nt "$stamp" ] || { [ -f package-lock.json ] && [ package-lock.json -nt "$stamp" ]; }; then
-  echo "setup: npm install"
-  npm install --ignore-scripts --no-audit --no-fund --loglevel=error
+if [ -n "$npm_pid" ]; then
+  wait "$npm_pid" || { cat "$npm_log"; echo "setup: npm install failed" >&2; exit 1; }
+  cat "$npm_log"
 fi

@@ -72,20 +72,14 @@ catch2_ctest() {
     while read -r a _ _ n _; do echo "catch2 count: $n test cases ($a assertions)"; done
 }
 
-passed=0
-failed=0
-summary=()
-counts=()
-# run NAME KEY COMMAND...: one suite; its output streams through and is kept in
-# build/test-logs/KEY.log, from which its count is read.
+# run NAME KEY COMMAND...: one suite. Its output goes to build/test-logs/KEY.log
+# and is printed whole when it ends (the two lanes below run at once, so
+# output is never interleaved); its result goes to KEY.result.
 run() {
   local name="$1" key="$2"
   shift 2
-  echo
-  echo "=== $name: $*"
   local t0=$SECONDS log="$logs/$key.log" ok=1
-  "$@" 2>&1 | tee "$log"
-  [ "${PIPESTATUS[0]}" -eq 0 ] || ok=0
+  "$@" >"$log" 2>&1 || ok=0
   local n
   n="$(count_of "$key" "$log")"
   local line="$key: ${n:-no count of} ${unit[$key]} reported (floor ${floor[$key]})"
@@ -93,41 +87,68 @@ run() {
     ok=0
     line="$line: BELOW THE FLOOR"
   fi
-  echo "$line"
-  counts+=("  $line")
-  if [ "$ok" -eq 1 ]; then
-    passed=$((passed + 1))
-    summary+=("  ok    $name ($((SECONDS - t0)) s)")
-  else
-    failed=$((failed + 1))
-    summary+=("  FAIL  $name ($((SECONDS - t0)) s)")
-  fi
+  local status=ok
+  [ "$ok" -eq 1 ] || status=FAIL
+  {
+    flock 9
+    echo
+    echo "=== $name: $* ($((SECONDS - t0)) s)"
+    cat "$log"
+    echo "$line"
+  } 9>"$logs/.print.lock"
+  printf '%s\n%s\n' "$(printf '  %-4s  %s (%s s)' "$status" "$name" "$((SECONDS - t0))")" "  $line" >"$logs/$key.result"
 }
 
-# Source checks
-run "lint (ESLint)" lint npm run --silent lint
-run "C++ format (clang-format)" format bash scripts/check-format.sh
+# Two lanes at once on the 2-core machine: the C++ toolchain's suites (each
+# mostly one compiler or one test process) beside the package and site suites
+# (mostly one browser or Node process waiting on another). Within a lane the
+# suites run in order. Nothing in one lane writes what the other reads: the
+# builds both need are done above; the faults and sanitizer builds have their
+# own build directories.
+lane_core() {
+  run "lint (ESLint)" lint npm run --silent lint
+  run "C++ format (clang-format)" format bash scripts/check-format.sh
+  run "Catch2, native (g++)" native catch2_ctest native
+  run "Catch2, wasm (em++ SIMD + baseline, under Node)" wasm catch2_ctest wasm
+  run "Catch2 under ASan + UBSan (clang++)" sanitizers bash tests/cpp/sanitizers.sh
+  run "libFuzzer on the core (${SINPE_FUZZ_SECONDS:-30} s)" fuzz bash tests/fuzz/fuzz.sh
+  # The benchmark, reduced: every value checked, nothing asserted about time.
+  run "benchmark, quick form" bench node tests/bench/run.mjs --quick
+  # Plausible bugs built into a copy of the tree must each fail a suite.
+  run "injected faults, quick form (npm run test:faults runs all)" faults node tests/faults/run.mjs --quick
+}
+lane_package() {
+  # The package, installed from its packed tarball
+  run "package API, properties (fast-check), memory over 1,000,000 calls (node --test)" js bash tests/js/run.sh
+  run "consumers, engines and package hygiene" consumers node tests/consumers/run.mjs
+  # The lesson site
+  run "site model (node --test)" web node --test tests/web/
+  run "lesson site, quick form (headless Chromium; lesson 1 in Firefox ESR; npm run test:browser:full runs all)" browser bash tests/browser/run.sh
+  run "WebKitGTK (the Vite app from the tarball, both flavours; lessons 1, 2, 9)" webkit node tests/browser/webkit.mjs
+}
+order=(lint format native wasm sanitizers fuzz js consumers bench web browser webkit faults)
+rm -f "$logs"/*.result
+lane_core &
+core=$!
+lane_package &
+package=$!
+wait "$core" "$package"
 
-# C++ core
-run "Catch2, native (g++)" native catch2_ctest native
-run "Catch2, wasm (em++ SIMD + baseline, under Node)" wasm catch2_ctest wasm
-run "Catch2 under ASan + UBSan (clang++)" sanitizers bash tests/cpp/sanitizers.sh
-run "libFuzzer on the core (${SINPE_FUZZ_SECONDS:-30} s)" fuzz bash tests/fuzz/fuzz.sh
-
-# The package, installed from its packed tarball
-run "package API, properties (fast-check), memory over 1,000,000 calls (node --test)" js bash tests/js/run.sh
-run "consumers, engines and package hygiene" consumers node tests/consumers/run.mjs
-
-# The benchmark, reduced: every value checked, nothing asserted about time
-run "benchmark, quick form" bench npm run --silent bench -- --quick
-
-# The lesson site
-run "site model (node --test)" web node --test tests/web/
-run "lesson site (headless Chromium; lesson 1 in Firefox ESR)" browser bash tests/browser/run.sh
-run "WebKitGTK (the Vite app from the tarball, both flavours; lessons 1, 2, 9)" webkit node tests/browser/webkit.mjs
-
-# Fault injection, quick form: plausible bugs built into a copy of the tree must each fail a suite
-run "injected faults, quick form (npm run test:faults runs all)" faults node tests/faults/run.mjs --quick
+passed=0
+failed=0
+summary=()
+counts=()
+for key in "${order[@]}"; do
+  if [ ! -f "$logs/$key.result" ]; then
+    failed=$((failed + 1))
+    summary+=("  FAIL  $key (did not run)")
+    continue
+  fi
+  mapfile -t r <"$logs/$key.result"
+  summary+=("${r[0]}")
+  counts+=("${r[1]}")
+  if [[ "${r[0]}" == "  ok"* ]]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+done
 
 echo
 echo "=== summary"

@@ -4,6 +4,7 @@
 // violation, and shows the values the formula gives (computed here, not read
 // from the site's code); its heatmap's PNG export (the page's SVG rasterised
 // by Firefox through an Image and a canvas) holds those cells too.
+// npm test: quick form
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync } from 'node:fs';

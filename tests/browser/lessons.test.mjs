@@ -2,6 +2,7 @@
 // its canvases with the right colours at cells whose value is known from the
 // maths, explains a hovered cell with the right numbers, switches language,
 // round-trips its state through the URL, and leaves a screenshot.
+// npm test: quick form
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, openPage, settle, hashSettled, expectedColor, canvasPixel, closeColor, hoverCell, screenshot, numbersIn, assertLanguage } from './helpers.mjs';

@@ -3,6 +3,7 @@
 // transformers' rules (tests/web/multimodal-reference.mjs: get_rope_index,
 // the pair → axis split, Pixtral's angles, float16/bfloat16 rounding on the
 // float64's bits), never from the page's strings or the package.
+// npm test: quick form
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

@@ -3,6 +3,7 @@
 // against float64 maths written here or against the independent RoPE
 // reference of tests/js/rope-reference.mjs (written from REFERENCE-ROPE.md),
 // never against the site's own code.
+// npm test: quick form
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

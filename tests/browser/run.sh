@@ -8,7 +8,15 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
 bash scripts/build-site.sh
-if [ "$#" -gt 0 ]; then files=("$@"); else files=(tests/browser/*.test.mjs); fi
+if [ "$#" -gt 0 ]; then
+  files=("$@")
+elif [ "${SINPE_FULL:-}" = 1 ]; then
+  files=(tests/browser/*.test.mjs)
+else
+  mapfile -t files < <(grep -lx '// npm test: quick form' tests/browser/*.test.mjs)
+  [ "${#files[@]}" -gt 0 ] || { echo "tests/browser: no test file is marked for the quick form" >&2; exit 1; }
+  echo "tests/browser: quick form, ${#files[@]} of $(ls tests/browser/*.test.mjs | wc -l) files (SINPE_FULL=1 runs all)"
+fi
 # The server prints its URL once it holds the port; read that one line.
 exec 3< <(exec node tests/browser/serve.mjs build/site)
 server=$!

@@ -1,5 +1,6 @@
 // Site-wide behaviour in headless Chromium: hostile URL values, the CSP,
 // the remembered language, exports, keyboard use, a 360 px phone in dark mode.
+// npm test: quick form
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, mkdirSync } from 'node:fs';

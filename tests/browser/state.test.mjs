@@ -1,4 +1,5 @@
 // The URL state module on its own (no browser): parsing, clamping, round trips.
+// npm test: quick form
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import sinpe from 'sinpe.wasm';

@@ -1,6 +1,7 @@
 // Teaching order: each question before the text that answers it; lesson 9's
 // added score explained; its base control beside every chart it drives; ±1
 // position steps; every dial hand long enough to see.
+// npm test: quick form
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, openPage, settle } from './helpers.mjs';
