@@ -103,6 +103,13 @@ Sources (the rules below cite them by these tags):
         get_rope_index_legacy): after a vision block the position moves on by
         max(h, w) / merge (not past the block's largest id), padded tokens keep
         0 (not 1) and the delta counts the unpadded tokens only.
+[MRIB]  the same modeling_rope_utils.py copy as [MRI], read for the batch:
+        `get_mrope_index`, `_mrope_index_interleaved_runs` (grid iterators
+        shared by the rows), `_mrope_place_positions`,
+        `get_mrope_vision_positions`, `_mrope_positions_block`; the one-line
+        `get_rope_index` wrapper (`return get_mrope_index(self.config,
+        input_ids, mm_token_type_ids, ...)`) in the search index's stored copy
+        with file id 64029543642 (it names no repository).
 [RU5M]  the same modeling_rope_utils.py copy as [MRI]:
         `_compute_proportional_rope_parameters` (Gemma 4's full-attention
         layers).
@@ -128,6 +135,7 @@ Command line:
 
 import argparse
 import base64
+import itertools
 import json
 import math
 import os
@@ -631,6 +639,137 @@ def get_rope_index(req):
     return out, delta
 
 
+def get_rope_index_batch(req):
+    """[MRIB] get_mrope_index for a whole batch, as Qwen2-VL, Qwen2.5-VL and
+    Qwen3-VL's get_rope_index call it (`return get_mrope_index(self.config,
+    input_ids, mm_token_type_ids, image_grid_thw=image_grid_thw,
+    video_grid_thw=video_grid_thw, attention_mask=attention_mask)`): returns
+    (position_ids (3, B, S) as Python ints, rope_deltas (B, 1)).
+
+    Transcribed function by function:
+    - get_mrope_index: layout "interleaved_runs" (the Qwen VL configs'
+      mrope_layout); tokens_per_second = getattr(vision_config,
+      "tokens_per_second", None) (only Qwen2.5-VL's vision config has it);
+      split_video_frames = vision_config.timestamped_video_frames (Qwen3-VL);
+      video_temporal_merge_size = getattr(vision_config, "temporal_merge_size",
+      None) or 1 (1: the Qwen VL vision configs have no such key).
+    - mm_token_type_ids: the processor's, 1 where input_ids == image_token_id,
+      2 where == video_token_id, else 0.
+    - _mrope_index_interleaved_runs: with split_video_frames,
+      `video_grid_thw = torch.repeat_interleave(video_grid_thw,
+      video_grid_thw[:, 0], dim=0); video_grid_thw[:, 0] = 1`; ONE iterator
+      per grid list for the whole batch (`grid_iters = {1:
+      iter(image_grid_thw) if image_grid_thw is not None else None, 2: ...}`),
+      so row b takes the grids after those rows 0 … b−1 took; likewise
+      `second_per_grid_iter = iter(second_per_grid_ts) if second_per_grid_ts is
+      not None else iter([1] * input_ids.shape[1])`. positions_for_sequence:
+      runs of equal token type (itertools.groupby); a text run is
+      _mrope_positions_block(len, current_pos) (arange + current on the three
+      axes), current_pos += len; an image/video run takes next(grid_iters[type])
+      (a run without a grid list raises: next(None) is a TypeError; an exhausted
+      iterator StopIteration), time_interval = tokens_per_second *
+      int(next(second_per_grid_iter)) for a video when tokens_per_second is
+      set, else 1; get_mrope_vision_positions(current_pos, grid,
+      spatial_merge_size, time_interval): t ids `(arange(t // temporal_merge)
+      * time_interval).to(long)` + current_pos, h ids arange(h // m) +
+      current_pos, w ids arange(w // m) + current_pos, meshgrid "ij" then
+      reshape (t, then h, then w); current_pos += max(h, w) // m.
+    - _mrope_place_positions (padded_position=0): position_ids =
+      torch.full((3, B, S), 0); per row, with a mask, the tokens where
+      attention_mask[b].bool() (any non-zero value); positions scattered back
+      onto those slots (`position_ids[:, b, valid_tokens] = positions`: a count
+      that does not match raises); rope_deltas.append(positions.max() + 1 -
+      len(token_ids)); `torch.tensor(rope_deltas).unsqueeze(1)`.
+    get_mrope_index has no text-only branch of its own: a batch without grids
+    is all text runs through the same frame (padded slots 0, the delta over
+    the unpadded tokens); get_mrope_text_positions is a separate helper that
+    get_rope_index does not call (get_rope_index above uses it for one row
+    without grids, the reading the single-sequence tests were written to)."""
+    rows = [[int(v) for v in row] for row in req["inputIds"]]
+    batch = len(rows)
+    seq = len(rows[0]) if rows else 0
+    if any(len(r) != seq for r in rows):
+        raise ValueError("input_ids rows of different lengths (a tensor is rectangular)")
+    model = req.get("model", "qwen2-vl")
+    merge = int(req.get("spatialMergeSize", 2))
+    image_id, video_id = req.get("imageTokenId"), req.get("videoTokenId")
+    mask = req.get("attentionMask")
+    image_grid = req.get("imageGridThw")
+    video_grid = req.get("videoGridThw")
+    seconds = req.get("secondPerGridTs")
+    tokens_per_second = req.get("tokensPerSecond", 2) if model == "qwen2.5-vl" else None
+    split_video_frames = model == "qwen3-vl"
+    temporal_merge = 1
+    types = [[1 if t == image_id else 2 if t == video_id else 0 for t in row] for row in rows]
+
+    if image_grid is not None:
+        image_grid = [[int(v) for v in g] for g in image_grid]
+    if video_grid is not None:
+        video_grid = [[int(v) for v in g] for g in video_grid]
+        if split_video_frames:
+            video_grid = [[1, h, w] for (t, h, w) in video_grid for _ in range(t)]
+    grid_iters = {1: iter(image_grid) if image_grid is not None else None,
+                  2: iter(video_grid) if video_grid is not None else None}
+    second_per_grid_iter = iter(seconds) if seconds is not None else iter([1] * seq)
+
+    def vision_positions(start, grid, interval):
+        gt, gh, gw = grid[0] // temporal_merge, grid[1] // merge, grid[2] // merge
+        out = [[], [], []]
+        for a in range(gt):
+            for b in range(gh):
+                for c in range(gw):
+                    out[0].append(int(a * interval) + start)
+                    out[1].append(b + start)
+                    out[2].append(c + start)
+        return out
+
+    def positions_for_sequence(token_ids, token_types):
+        groups = []
+        for key, group in itertools.groupby(enumerate(token_types), lambda x: x[1]):
+            group = list(group)
+            groups.append((key, group[0][0], group[-1][0] + 1))
+        current = 0
+        axes = [[], [], []]
+        for kind, start, end in groups:
+            if kind == 0:
+                for a in range(3):
+                    axes[a] += [current + q for q in range(end - start)]
+                current += end - start
+                continue
+            if grid_iters[kind] is None:
+                raise ValueError("an image/video run without its grid list (transformers: next(None) raises)")
+            grid = next(grid_iters[kind], None)
+            if grid is None:
+                raise ValueError("more image/video runs than grids (transformers raises StopIteration)")
+            if kind == 2 and tokens_per_second is not None:
+                second = next(second_per_grid_iter, None)
+                if second is None:
+                    raise ValueError("more videos than second_per_grid_ts (transformers raises StopIteration)")
+                interval = tokens_per_second * int(second)
+            else:
+                interval = 1
+            block = vision_positions(current, grid, interval)
+            for a in range(3):
+                axes[a] += block[a]
+            current += max(grid[1], grid[2]) // merge
+        return axes
+
+    position_ids = [[[0] * seq for _ in range(batch)] for _ in range(3)]
+    deltas = []
+    for b in range(batch):
+        valid = [j for j in range(seq) if mask is None or int(mask[b][j]) != 0]
+        positions = positions_for_sequence([rows[b][j] for j in valid], [types[b][j] for j in valid])
+        if len(positions[0]) != len(valid):
+            raise ValueError(f"row {b}: {len(positions[0])} position ids for {len(valid)} tokens (torch cannot scatter them)")
+        if not valid:
+            raise ValueError(f"row {b}: every token masked (torch.cat of no blocks raises)")
+        for a in range(3):
+            for q, j in enumerate(valid):
+                position_ids[a][b][j] = positions[a][q]
+        deltas.append([max(max(p) for p in positions) + 1 - len(valid)])
+    return position_ids, deltas
+
+
 # ---------------------------------------------------------------------------
 # Per-layer-type config resolution
 # ---------------------------------------------------------------------------
@@ -905,6 +1044,9 @@ def answer(req):
         if kind == "ropeIndex":
             pos, delta = get_rope_index(req)
             return {"name": req.get("name"), "positions": pos, "ropeDelta": delta}
+        if kind == "ropeIndexBatch":
+            pos, deltas = get_rope_index_batch(req)
+            return {"name": req.get("name"), "positionIds": pos, "ropeDeltas": deltas}
         if kind == "config":
             return {"name": req.get("name"), **resolve_config(req["config"])}
     except (ValueError, rope_reference.TransformersRaises) as e:
@@ -1016,6 +1158,15 @@ def self_test():
     check("legacy video ids", legacy[0][:14], pos[0][:14])
     check("legacy text after", legacy[0][14:], [103, 104, 105, 106, 107])
     check("legacy delta", delta, 107 + 1 - len(ids))
+    # A batch: the grids are taken in order across the rows. Row 0 (left
+    # padded by one) has a [1, 4, 4] image (2 × 2 tokens), row 1 a [1, 2, 6]
+    # one (1 × 3 tokens): text 0, image at 1, text on at 1 + max(h, w) / 2.
+    pos, deltas = get_rope_index_batch({"inputIds": [[0, 3, 4, 4, 4, 4, 3], [3, 4, 4, 4, 3, 3, 3]],
+                                        "attentionMask": [[0, 1, 1, 1, 1, 1, 1], [1, 1, 1, 1, 1, 1, 1]],
+                                        "imageTokenId": 4, "imageGridThw": [[1, 4, 4], [1, 2, 6]]})
+    check("batch row 0 h ids", pos[1][0], [0, 0, 1, 1, 2, 2, 3])
+    check("batch row 1 w ids", pos[2][1], [0, 1, 2, 3, 4, 5, 6])
+    check("batch deltas", deltas, [[3 + 1 - 6], [6 + 1 - 7]])
     if failures:
         for line in failures:
             print("FAIL " + line)
