@@ -207,3 +207,58 @@ describe('getRopeIndex: bad input names the argument; nothing is kept between ca
     assert.throws(() => getRopeIndex([T, ...rep(I, 4)], Object.assign(proto, IDS)), /more image runs than options\.imageGridThw has grids \(0\)/);
   });
 });
+
+// Issue 23: the defects of getRopeIndex's argument reading, each test written
+// to fail before its fix.
+describe('getRopeIndex: arguments read like every other method (issue 23)', () => {
+  const ids = [T, VS, ...rep(I, 4), VE, T];
+  const opts = { ...IDS, imageGridThw: [[1, 4, 4]] };
+  const want = [same(0), same(1), ...grid(2, [0], 2, 2), same(4), same(5)];
+
+  test('a polluted Object.prototype is not read: only own enumerable keys are options', () => {
+    const pollutions = [
+      ['imageTokenId', T], // would turn the text tokens into image tokens
+      ['imageGridThw', [[1, 2, 2]]], // would be the grid of a text-only call
+      ['spatialMergeSize', 1], // would make the image a 4 × 4 grid
+      ['attentionMask', [0, 1, 1, 1, 1, 1, 1, 1]], // would drop the first token
+      ['model', 'qwen4-vl'], // would be refused as an unknown model
+      ['output', 'tensors'], // would change the result's shape
+    ];
+    for (const [key, value] of pollutions) {
+      Object.prototype[key] = value; // eslint-disable-line no-extend-native
+      try {
+        check(getRopeIndex(ids, opts), want, 5 + 1 - 8, `Object.prototype.${key}`);
+        check(getRopeIndex([T, T, T]), [same(0), same(1), same(2)], 0, `Object.prototype.${key}, no options`);
+        check(getRopeIndex([T, T, T], {}), [same(0), same(1), same(2)], 0, `Object.prototype.${key}, empty options`);
+      } finally {
+        delete Object.prototype[key];
+      }
+    }
+  });
+
+  test('a sparse inputIds of length 2^32 − 1 is refused by its length before any element is read', () => {
+    for (const length of [2 ** 32 - 1, 2 ** 26]) {
+      const sparse = [];
+      sparse.length = length;
+      // Walking the array before the length check throws this instead. (Element 0
+      // may be read: it tells one sequence from a batch of rows.)
+      const guarded = new Proxy(sparse, {
+        get(target, key) {
+          if (typeof key === 'string' && /^\d+$/.test(key) && key !== '0') throw new Error(`inputIds[${key}] read before the length check`);
+          return Reflect.get(target, key);
+        },
+      });
+      assert.throws(
+        () => getRopeIndex(guarded),
+        (e) => {
+          assert.ok(e instanceof RangeError, `length ${length}: ${e?.constructor?.name}: ${e?.message}`);
+          assert.match(e.message, /^sinpe: inputIds/);
+          assert.match(e.message, new RegExp(`${length}`));
+          return true;
+        },
+      );
+    }
+    // The limit is the core's (vocabulary.limits), one past it refused, the module still usable.
+    check(getRopeIndex([T, T]), [same(0), same(1)], 0, 'after');
+  });
+});
