@@ -23,11 +23,21 @@
 //   (_mrope_place_positions); ropeDelta = largest position + 1 − the number
 //   of unpadded tokens, what generation adds to the 1-D position of each
 //   later token.
+//
+// A batch (rows of equal length, as nested lists or as a tensor { data, dims:
+// [B, S] } such as transformers.js keeps input_ids) is laid out row by row
+// with ONE queue of image grids and one of video grids for the whole batch:
+// row b takes the grids after those rows 0 … b−1 took (get_mrope_index's
+// grid iterators). output: 'tensors' answers in the shapes of transformers'
+// and transformers.js's get_rope_index: int64 position ids [3, B, S] and
+// deltas [B, 1].
 
 import vocabulary from '../dist/sinpe-vocabulary.js';
-import { fail } from './args.js';
+import { fail, describe, snapshotOptions, checkElements, typedArrayArg } from './args.js';
 
+const LIMITS = vocabulary.limits;
 const MODELS = Object.freeze(['qwen2-vl', 'qwen2.5-vl', 'qwen3-vl']);
+const OUTPUTS = Object.freeze(['rows', 'tensors']);
 const AXES = 3;
 const OPTION_NAMES = Object.freeze([
   'imageTokenId',
@@ -40,36 +50,83 @@ const OPTION_NAMES = Object.freeze([
   'tokensPerSecond',
   'model',
   'attentionMask',
+  'output',
 ]);
 const TEXT = 0;
 const IMAGE = 1;
 const VIDEO = 2;
+// Every typed-array kind a list of ids, mask values or grid sizes may come in.
+const LIST_TYPES = [
+  Int8Array,
+  Uint8Array,
+  Uint8ClampedArray,
+  Int16Array,
+  Uint16Array,
+  Int32Array,
+  Uint32Array,
+  Float32Array,
+  Float64Array,
+  BigInt64Array,
+  BigUint64Array,
+];
+const BigInt64ArrayCtor = BigInt64Array;
+const toBigInt = BigInt;
 
-function describe(v) {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return `an array of ${v.length}`;
-  if (ArrayBuffer.isView(v)) return `a ${v.constructor.name}`;
-  if (typeof v === 'string') return `'${v}'`;
-  if (typeof v === 'bigint') return `${v}n`;
-  if (typeof v === 'object') return 'an object';
-  return String(v);
+const isTypedArray = (v) => ArrayBuffer.isView(v) && !(v instanceof DataView);
+
+// A list (an Array, or a typed array read through a fresh view of its memory)
+// and its length, read once; undefined for anything else.
+function listInfo(name, value) {
+  if (Array.isArray(value)) return { array: value, length: value.length };
+  if (isTypedArray(value)) {
+    const { view, length } = typedArrayArg(name, value, LIST_TYPES);
+    return { array: view, length };
+  }
+  return undefined;
 }
 
-// A list of values (Array or typed array, not a DataView) as a plain array,
-// each element read once.
-function listArg(name, value) {
-  const isList = Array.isArray(value) || (ArrayBuffer.isView(value) && !(value instanceof DataView));
-  if (!isList) fail(TypeError, `${name} must be an array or a typed array, got ${describe(value)}`);
-  const length = value.length;
-  const out = new Array(length);
-  for (let i = 0; i < length; i++) out[i] = value[i];
+// A list's elements as a plain array, each read once, its length checked
+// against `max` before any element is read. `first`, when given, is element 0
+// already read.
+function readList(name, info, max, limitName, first) {
+  if (info.length > max) fail(RangeError, `${name} must hold at most ${max} ${limitName}, got ${info.length}`);
+  const out = new Array(info.length);
+  for (let i = 0; i < info.length; i++) out[i] = i === 0 && first !== undefined ? first.value : info.array[i];
   return out;
 }
+
+function listArg(name, value, max, limitName) {
+  const info = listInfo(name, value);
+  if (info === undefined) fail(TypeError, `${name} must be an array or a typed array, got ${describe(value)}`);
+  return readList(name, info, max, limitName);
+}
+
+// A tensor as transformers.js keeps one: an object (not a list) with `dims`
+// and `data`, each read once. Returns { dims, info } with data's list info;
+// the caller checks the sizes before reading data's elements. `what` says
+// which lists the argument may also be, for the message of an object without
+// dims.
+function tensorArg(name, value, rank, what) {
+  const dims = value.dims;
+  if (dims === undefined) fail(TypeError, `${name} must be ${what}, got ${describe(value)} without dims`);
+  const data = value.data;
+  const d = listArg(`${name}.dims`, dims, 8, 'dimensions').map((v, i) => integerArg(`${name}.dims[${i}]`, v));
+  if (d.length !== rank || d.some((v) => v < 0)) {
+    fail(RangeError, `${name}.dims must be ${rank === 2 ? '[rows, columns]' : `${rank} sizes`}, got [${d.join(', ')}]`);
+  }
+  const info = listInfo(`${name}.data`, data);
+  if (info === undefined) fail(TypeError, `${name}.data must be an array or a typed array, got ${describe(data)}`);
+  return { dims: d, info };
+}
+
+// Any other object is read as a tensor (tensorArg refuses one without dims).
+const isTensor = (v) => typeof v === 'object' && v !== null && !Array.isArray(v) && !ArrayBuffer.isView(v) && !(v instanceof ArrayBuffer);
+const MATRIX_FORMS = 'an array or a typed array (one sequence, or an array of rows), or a tensor { data, dims: [rows, columns] }';
 
 // An integer (a number or a bigint, as transformers.js keeps token ids) as a number.
 function integerArg(name, value) {
   if (typeof value === 'bigint') {
-    if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < -BigInt(Number.MAX_SAFE_INTEGER)) {
+    if (value > toBigInt(Number.MAX_SAFE_INTEGER) || value < -toBigInt(Number.MAX_SAFE_INTEGER)) {
       fail(RangeError, `${name} must be a safe integer, got ${value}n`);
     }
     return Number(value);
@@ -85,16 +142,93 @@ function positiveIntegerArg(name, value) {
   return v;
 }
 
-// Grids as [[t, h, w], ...] (an array of triples, or a flat list of 3k values
-// as transformers.js keeps a (k, 3) tensor's data).
-function gridsArg(name, value, merge) {
-  const list = listArg(name, value);
-  const nested = list.length > 0 && list.every((g) => Array.isArray(g) || ArrayBuffer.isView(g));
+// The token limits, from the core: at most maxAbsPosition tokens a row (the
+// positions must stay below it), and the result (3 values a token) within
+// maxElements. Checked before anything of that size is read or allocated.
+function checkTokens(name, rows, columns) {
+  if (columns > LIMITS.maxAbsPosition) {
+    fail(RangeError, `${name} must hold at most ${LIMITS.maxAbsPosition} tokens${rows > 1 ? ' a row' : ''}, got ${columns}`);
+  }
+  checkElements(name, rows * columns, AXES);
+}
+
+/**
+ * inputIds or the attention mask in one of its forms, as { batched, rows,
+ * columns, values: rows arrays of columns numbers }:
+ * - one sequence: a flat Array or typed array (batched false);
+ * - a batch: an Array of rows (Arrays or typed arrays) of equal length;
+ * - a batch as a tensor { data, dims: [rows, columns] } (transformers.js).
+ * `convert(name, v)` checks and converts each element.
+ */
+function matrixArg(name, value, convert) {
+  if (isTensor(value)) {
+    const { dims, info } = tensorArg(name, value, 2, MATRIX_FORMS);
+    const [rows, columns] = dims;
+    if (rows === 0 || columns === 0) fail(RangeError, `${name} must hold at least one token (dims [${rows}, ${columns}])`);
+    checkTokens(name, rows, columns);
+    const flat = readList(`${name}.data`, info, rows * columns, 'values (its dims)');
+    if (flat.length !== rows * columns) {
+      fail(RangeError, `${name}.data must hold ${rows} × ${columns} values (its dims), got ${flat.length}`);
+    }
+    const values = [];
+    for (let b = 0; b < rows; b++) {
+      const row = new Array(columns);
+      for (let j = 0; j < columns; j++) row[j] = convert(`${name}.data[${b * columns + j}]`, flat[b * columns + j]);
+      values.push(row);
+    }
+    return { batched: true, rows, columns, values };
+  }
+  const info = listInfo(name, value);
+  if (info === undefined) {
+    fail(TypeError, `${name} must be ${MATRIX_FORMS}, got ${describe(value)}`);
+  }
+  // Every form gives at least three values per entry: a length past the
+  // result limit is refused before any element is read.
+  checkElements(name, info.length, AXES);
+  if (info.length === 0) fail(RangeError, `${name} must hold at least one token`);
+  const first = info.array[0]; // tells one sequence from a batch; read once, reused below
+  const firstInfo = listInfo(`${name}[0]`, first);
+  if (firstInfo === undefined) {
+    checkTokens(name, 1, info.length);
+    const flat = readList(name, info, LIMITS.maxAbsPosition, 'tokens', { value: first });
+    return { batched: false, rows: 1, columns: flat.length, values: [flat.map((v, j) => convert(`${name}[${j}]`, v))] };
+  }
+  const rows = info.length;
+  const columns = firstInfo.length;
+  if (columns === 0) fail(RangeError, `${name}[0] must hold at least one token`);
+  checkTokens(name, rows, columns);
+  const values = [];
+  for (let b = 0; b < rows; b++) {
+    const rowName = `${name}[${b}]`;
+    const row = b === 0 ? first : info.array[b];
+    const rowInfo = b === 0 ? firstInfo : listInfo(rowName, row);
+    if (rowInfo === undefined) fail(TypeError, `${rowName} must be an array or a typed array (a row of the batch), got ${describe(row)}`);
+    if (rowInfo.length !== columns) fail(RangeError, `${rowName} must have ${columns} entries like ${name}[0], got ${rowInfo.length}`);
+    values.push(readList(rowName, rowInfo, columns, 'tokens').map((v, j) => convert(`${rowName}[${j}]`, v)));
+  }
+  return { batched: true, rows, columns, values };
+}
+
+// Grids as [[t, h, w], ...]: an array of triples, a flat list of 3k values, or
+// a tensor { data, dims: [k, 3] } (transformers.js's image_grid_thw). At most
+// `tokens` grids (each lays out at least one token).
+function gridsArg(name, value, merge, tokens) {
   let triples;
-  if (nested) triples = list.map((g, i) => listArg(`${name}[${i}]`, g));
-  else {
-    if (list.length % 3 !== 0) fail(RangeError, `${name} must hold [t, h, w] triples, got ${list.length} values`);
-    triples = Array.from({ length: list.length / 3 }, (_, i) => list.slice(3 * i, 3 * i + 3));
+  if (isTensor(value)) {
+    const { dims, info } = tensorArg(name, value, 2, 'an array or a typed array of [t, h, w] triples, or a tensor { data, dims: [grids, 3] }');
+    if (dims[1] !== 3) fail(RangeError, `${name}.dims must be [grids, 3], got [${dims.join(', ')}]`);
+    if (dims[0] > tokens) fail(RangeError, `${name} must hold at most ${tokens} grids (one token each at least), got ${dims[0]}`);
+    const flat = readList(`${name}.data`, info, 3 * dims[0], 'values (its dims)');
+    if (flat.length !== 3 * dims[0]) fail(RangeError, `${name}.data must hold ${dims[0]} × 3 values (its dims), got ${flat.length}`);
+    triples = Array.from({ length: dims[0] }, (_, i) => flat.slice(3 * i, 3 * i + 3));
+  } else {
+    const list = listArg(name, value, 3 * tokens, 'values (three a grid, one token each at least)');
+    const nested = list.length > 0 && list.every((g) => Array.isArray(g) || isTypedArray(g));
+    if (nested) triples = list.map((g, i) => listArg(`${name}[${i}]`, g, 3, 'values'));
+    else {
+      if (list.length % 3 !== 0) fail(RangeError, `${name} must hold [t, h, w] triples, got ${list.length} values`);
+      triples = Array.from({ length: list.length / 3 }, (_, i) => list.slice(3 * i, 3 * i + 3));
+    }
   }
   return triples.map((g, i) => {
     if (g.length !== 3) fail(RangeError, `${name}[${i}] must be [t, h, w], got ${g.length} values`);
@@ -105,40 +239,57 @@ function gridsArg(name, value, merge) {
     ]) {
       if (v % merge !== 0) fail(RangeError, `${name}[${i}][${k}] (${v}) must be a multiple of spatialMergeSize (${merge})`);
     }
+    // A grid of more tokens than the input holds can match no run.
+    if (t * (h / merge) * (w / merge) > tokens) {
+      fail(RangeError, `${name}[${i}] = [${t}, ${h}, ${w}] needs ${t * (h / merge) * (w / merge)} tokens; inputIds holds ${tokens}`);
+    }
     return [t, h, w];
   });
 }
 
+function maskValue(name, v) {
+  const m = integerArg(name, v);
+  if (m !== 0 && m !== 1) fail(RangeError, `${name} must be 0 or 1, got ${m}`);
+  return m;
+}
+
 /**
- * M-RoPE position ids of one sequence (see the file comment).
- * inputIds: token ids (Array or typed array; numbers or bigints).
+ * M-RoPE position ids of one sequence or a batch (see the file comment).
+ * inputIds: one sequence (Array or typed array of numbers or bigints), a batch
+ * (an Array of such rows, of equal length) or a tensor { data, dims: [B, S] }.
  * opts: { imageTokenId, videoTokenId, visionStartTokenId, spatialMergeSize (2),
- *   imageGridThw, videoGridThw, secondPerGridTs, tokensPerSecond, model, attentionMask }.
- * Returns { positions: Float64Array(n × 3), token-major (positions[3i + a] is
- * token i's position on axis a: t, h, w), ropeDelta }.
+ *   imageGridThw, videoGridThw, secondPerGridTs, tokensPerSecond, model,
+ *   attentionMask (inputIds' shape), output ('rows' | 'tensors') }.
+ * Returns, with output 'rows' (the default), for one sequence
+ * { positions: Float64Array(n × 3), token-major (positions[3i + a] is token
+ * i's position on axis a: t, h, w), ropeDelta }, for a batch an Array of
+ * those, one per row; with output 'tensors' { positionIds: { type: 'int64',
+ * data: BigInt64Array, dims: [3, B, S] }, ropeDeltas: { type: 'int64', data:
+ * BigInt64Array, dims: [B, 1] } } (B = 1 for one sequence).
  * Throws a TypeError or RangeError naming the argument at fault: grids that do
  * not match the image or video runs of inputIds, a run whose token count is
  * not its grid's, options a model does not read.
  */
 export function getRopeIndex(inputIds, opts) {
-  const ids = listArg('inputIds', inputIds).map((v, i) => integerArg(`inputIds[${i}]`, v));
-  if (ids.length === 0) fail(RangeError, 'inputIds must hold at least one token');
-  if (ids.length > vocabulary.limits.maxAbsPosition) {
-    fail(RangeError, `inputIds must hold at most ${vocabulary.limits.maxAbsPosition} tokens, got ${ids.length}`);
+  // Own enumerable keys only, each read once, before any other argument (as
+  // for every options object of the package).
+  const o = snapshotOptions('options', opts);
+  for (const key of Object.keys(o)) {
+    if (!OPTION_NAMES.includes(key)) {
+      fail(TypeError, `unknown option '${key}'; getRopeIndex takes: ${OPTION_NAMES.join(', ')}`);
+    }
+    if (o[key] === undefined) delete o[key];
   }
 
-  if (opts === undefined) opts = {};
-  if (typeof opts !== 'object' || opts === null || Array.isArray(opts)) {
-    fail(TypeError, `options must be an object, got ${describe(opts)}`);
-  }
-  // Own enumerable keys only, each read once (as for every options object of the package).
-  const o = {};
-  for (const key of Object.keys(opts)) {
-    if (!OPTION_NAMES.includes(key)) {
-      fail(TypeError, `unknown option ${describe(key)}; getRopeIndex takes: ${OPTION_NAMES.join(', ')}`);
-    }
-    const v = opts[key];
-    if (v !== undefined) o[key] = v;
+  const input = matrixArg('inputIds', inputIds, integerArg);
+  const { rows, columns } = input;
+  const tokens = rows * columns;
+
+  let output = 'rows';
+  if (o.output !== undefined) {
+    if (typeof o.output !== 'string') fail(TypeError, `options.output must be a string, got ${describe(o.output)}`);
+    if (!OUTPUTS.includes(o.output)) fail(RangeError, `options.output must be one of ${OUTPUTS.join(', ')}; got ${describe(o.output)}`);
+    output = o.output;
   }
 
   const merge = o.spatialMergeSize === undefined ? 2 : positiveIntegerArg('options.spatialMergeSize', o.spatialMergeSize);
@@ -157,8 +308,8 @@ export function getRopeIndex(inputIds, opts) {
     model = o.model;
   }
 
-  const imageGrids = o.imageGridThw === undefined ? [] : gridsArg('options.imageGridThw', o.imageGridThw, merge);
-  let videoGrids = o.videoGridThw === undefined ? [] : gridsArg('options.videoGridThw', o.videoGridThw, merge);
+  const imageGrids = o.imageGridThw === undefined ? [] : gridsArg('options.imageGridThw', o.imageGridThw, merge, tokens);
+  let videoGrids = o.videoGridThw === undefined ? [] : gridsArg('options.videoGridThw', o.videoGridThw, merge, tokens);
   if (imageGrids.length > 0 && imageTokenId === undefined) {
     fail(TypeError, 'options.imageTokenId is missing (options.imageGridThw needs it to find the image tokens)');
   }
@@ -186,7 +337,7 @@ export function getRopeIndex(inputIds, opts) {
   }
   let secondsPerGrid;
   if (o.secondPerGridTs !== undefined) {
-    secondsPerGrid = listArg('options.secondPerGridTs', o.secondPerGridTs).map((v, i) => {
+    secondsPerGrid = listArg('options.secondPerGridTs', o.secondPerGridTs, tokens, 'values (one per video)').map((v, i) => {
       const name = `options.secondPerGridTs[${i}]`;
       if (typeof v !== 'number' || !Number.isFinite(v)) fail(TypeError, `${name} must be a number, got ${describe(v)}`);
       if (v < 0) fail(RangeError, `${name} must not be negative, got ${v}`);
@@ -205,31 +356,86 @@ export function getRopeIndex(inputIds, opts) {
     model === 'qwen2.5-vl' ? tokensPerSecond * Math.trunc(secondsPerGrid ? secondsPerGrid[i] : 1) : 1,
   );
   if (model === 'qwen3-vl') {
+    const frames = videoGrids.reduce((sum, [t]) => sum + t, 0);
+    if (frames > tokens) fail(RangeError, `options.videoGridThw holds ${frames} frames; inputIds holds ${tokens} tokens`);
     videoGrids = videoGrids.flatMap(([t, h, w]) => Array.from({ length: t }, () => [1, h, w]));
     intervals = videoGrids.map(() => 1);
   }
 
-  let valid;
+  let mask;
   if (o.attentionMask !== undefined) {
-    const mask = listArg('options.attentionMask', o.attentionMask);
-    if (mask.length !== ids.length) {
-      fail(RangeError, `options.attentionMask must have one entry per token (${ids.length}), got ${mask.length}`);
+    mask = matrixArg('options.attentionMask', o.attentionMask, maskValue);
+    if (!input.batched && (mask.batched || mask.columns !== columns)) {
+      const got = mask.batched ? `[${mask.rows}, ${mask.columns}]` : mask.columns;
+      fail(RangeError, `options.attentionMask must have one entry per token (${columns}), got ${got}`);
     }
-    valid = [];
-    mask.forEach((m, i) => {
-      const v = integerArg(`options.attentionMask[${i}]`, m);
-      if (v !== 0 && v !== 1) fail(RangeError, `options.attentionMask[${i}] must be 0 or 1, got ${v}`);
-      if (v === 1) valid.push(i);
+    if (input.batched && (!mask.batched || mask.rows !== rows || mask.columns !== columns)) {
+      const got = mask.batched ? `[${mask.rows}, ${mask.columns}]` : `one sequence of ${mask.columns}`;
+      fail(RangeError, `options.attentionMask must be [${rows}, ${columns}] like inputIds, got ${got}`);
+    }
+  }
+
+  // One queue of grids per kind for the whole batch.
+  const layout = {
+    typeOf: (id) => (id === imageTokenId ? IMAGE : id === videoTokenId ? VIDEO : TEXT),
+    grids: { [IMAGE]: imageGrids, [VIDEO]: videoGrids },
+    used: { [IMAGE]: 0, [VIDEO]: 0 },
+    intervals,
+    merge,
+    visionStartTokenId,
+  };
+  const results = [];
+  for (let b = 0; b < rows; b++) {
+    const name = input.batched ? (j) => `inputIds[${b}][${j}]` : (j) => `inputIds[${j}]`;
+    const maskName = input.batched ? `options.attentionMask[${b}]` : 'options.attentionMask';
+    results.push(layoutRow(input.values[b], mask?.values[b], layout, name, maskName));
+  }
+  for (const kind of [IMAGE, VIDEO]) {
+    const { grids, used } = layout;
+    if (used[kind] !== grids[kind].length) {
+      fail(
+        RangeError,
+        `${GRID_NAME[kind]} has ${grids[kind].length} grids` +
+          (model === 'qwen3-vl' && kind === VIDEO ? ' (one per frame)' : '') +
+          ` but inputIds has ${used[kind]} ${KIND_NAME[kind]} runs`,
+      );
+    }
+  }
+
+  if (output === 'tensors') {
+    const positionIds = new BigInt64ArrayCtor(AXES * tokens);
+    const ropeDeltas = new BigInt64ArrayCtor(rows);
+    results.forEach(({ positions, ropeDelta }, b) => {
+      for (let j = 0; j < columns; j++) {
+        for (let a = 0; a < AXES; a++) positionIds[a * tokens + b * columns + j] = toBigInt(positions[j * AXES + a]);
+      }
+      ropeDeltas[b] = toBigInt(ropeDelta);
     });
-    if (valid.length === 0) fail(RangeError, 'options.attentionMask masks every token');
+    return {
+      positionIds: { type: 'int64', data: positionIds, dims: [AXES, rows, columns] },
+      ropeDeltas: { type: 'int64', data: ropeDeltas, dims: [rows, 1] },
+    };
+  }
+  return input.batched ? results : results[0];
+}
+
+const GRID_NAME = { [IMAGE]: 'options.imageGridThw', [VIDEO]: 'options.videoGridThw' };
+const KIND_NAME = { [IMAGE]: 'image', [VIDEO]: 'video' };
+
+// One row: its runs laid out from position 0, the grids taken from the
+// layout's queues. Padded tokens keep position 0.
+function layoutRow(ids, maskRow, layout, tokenName, maskName) {
+  const { typeOf, grids, used, intervals, merge, visionStartTokenId } = layout;
+  let valid;
+  if (maskRow !== undefined) {
+    valid = [];
+    maskRow.forEach((m, i) => {
+      if (m === 1) valid.push(i);
+    });
+    if (valid.length === 0) fail(RangeError, `${maskName} masks every token`);
   } else valid = ids.map((_, i) => i);
 
-  const typeOf = (id) => (id === imageTokenId ? IMAGE : id === videoTokenId ? VIDEO : TEXT);
   const positions = new Float64Array(ids.length * AXES);
-  const grids = { [IMAGE]: imageGrids, [VIDEO]: videoGrids };
-  const used = { [IMAGE]: 0, [VIDEO]: 0 };
-  const gridName = { [IMAGE]: 'options.imageGridThw', [VIDEO]: 'options.videoGridThw' };
-  const kindName = { [IMAGE]: 'image', [VIDEO]: 'video' };
   let current = 0;
   let largest = -Infinity;
   const put = (slot, t, h, w) => {
@@ -249,17 +455,17 @@ export function getRopeIndex(inputIds, opts) {
       current += length;
     } else {
       const index = used[kind]++;
-      const grid = grids[kind][index];
-      const first = valid[start];
+      const grid = index < grids[kind].length ? grids[kind][index] : undefined;
+      const first = tokenName(valid[start]);
       if (grid === undefined) {
         fail(
           RangeError,
-          `inputIds has more ${kindName[kind]} runs than ${gridName[kind]} has grids (${grids[kind].length}): ` +
-            `the run at inputIds[${first}] has none`,
+          `inputIds has more ${KIND_NAME[kind]} runs than ${GRID_NAME[kind]} has grids (${grids[kind].length}): ` +
+            `the run at ${first} has none`,
         );
       }
       if (visionStartTokenId !== undefined && (start === 0 || ids[valid[start - 1]] !== visionStartTokenId)) {
-        fail(RangeError, `inputIds[${first}] starts a ${kindName[kind]} run without options.visionStartTokenId before it`);
+        fail(RangeError, `${first} starts a ${KIND_NAME[kind]} run without options.visionStartTokenId before it`);
       }
       const [t, h, w] = grid;
       const gh = h / merge;
@@ -267,7 +473,7 @@ export function getRopeIndex(inputIds, opts) {
       if (length !== t * gh * gw) {
         fail(
           RangeError,
-          `the ${kindName[kind]} run at inputIds[${first}] has ${length} tokens; ${gridName[kind]}[${index}] = ` +
+          `the ${KIND_NAME[kind]} run at ${first} has ${length} tokens; ${GRID_NAME[kind]}[${index}] = ` +
             `[${t}, ${h}, ${w}] with spatialMergeSize ${merge} needs ${t * gh * gw}`,
         );
       }
@@ -283,16 +489,6 @@ export function getRopeIndex(inputIds, opts) {
       current += Math.max(gh, gw);
     }
     start = end;
-  }
-  for (const kind of [IMAGE, VIDEO]) {
-    if (used[kind] !== grids[kind].length) {
-      fail(
-        RangeError,
-        `${gridName[kind]} has ${grids[kind].length} grids` +
-          (model === 'qwen3-vl' && kind === VIDEO ? ' (one per frame)' : '') +
-          ` but inputIds has ${used[kind]} ${kindName[kind]} runs`,
-      );
-    }
   }
   return { positions, ropeDelta: largest + 1 - valid.length };
 }
