@@ -102,8 +102,8 @@ function listArg(name, value, max, limitName) {
 }
 
 // A tensor as transformers.js keeps one: an object (not a list) with `dims`
-// and `data`, each read once. Returns { dims, info } with data's list info;
-// the caller checks the sizes before reading data's elements. `what` says
+// and `data`, each read once. Returns { dims, data }; the caller checks the
+// sizes before reading anything of data (tensorData). `what` says
 // which lists the argument may also be, for the message of an object without
 // dims.
 function tensorArg(name, value, rank, what) {
@@ -114,9 +114,16 @@ function tensorArg(name, value, rank, what) {
   if (d.length !== rank || d.some((v) => v < 0)) {
     fail(RangeError, `${name}.dims must be ${rank === 2 ? '[rows, columns]' : `${rank} sizes`}, got [${d.join(', ')}]`);
   }
+  return { dims: d, data };
+}
+
+// A tensor's data, once its dims are checked: exactly `count` values.
+function tensorData(name, data, count, dims) {
   const info = listInfo(`${name}.data`, data);
   if (info === undefined) fail(TypeError, `${name}.data must be an array or a typed array, got ${describe(data)}`);
-  return { dims: d, info };
+  const what = `${dims.join(' × ')} values (its dims)`;
+  if (info.length !== count) fail(RangeError, `${name}.data must hold ${what}, got ${info.length}`);
+  return readList(`${name}.data`, info, count, what);
 }
 
 // Any other object is read as a tensor (tensorArg refuses one without dims).
@@ -162,14 +169,11 @@ function checkTokens(name, rows, columns) {
  */
 function matrixArg(name, value, convert) {
   if (isTensor(value)) {
-    const { dims, info } = tensorArg(name, value, 2, MATRIX_FORMS);
+    const { dims, data } = tensorArg(name, value, 2, MATRIX_FORMS);
     const [rows, columns] = dims;
     if (rows === 0 || columns === 0) fail(RangeError, `${name} must hold at least one token (dims [${rows}, ${columns}])`);
     checkTokens(name, rows, columns);
-    const flat = readList(`${name}.data`, info, rows * columns, 'values (its dims)');
-    if (flat.length !== rows * columns) {
-      fail(RangeError, `${name}.data must hold ${rows} × ${columns} values (its dims), got ${flat.length}`);
-    }
+    const flat = tensorData(name, data, rows * columns, dims);
     const values = [];
     for (let b = 0; b < rows; b++) {
       const row = new Array(columns);
@@ -215,11 +219,10 @@ function matrixArg(name, value, convert) {
 function gridsArg(name, value, merge, tokens) {
   let triples;
   if (isTensor(value)) {
-    const { dims, info } = tensorArg(name, value, 2, 'an array or a typed array of [t, h, w] triples, or a tensor { data, dims: [grids, 3] }');
+    const { dims, data } = tensorArg(name, value, 2, 'an array or a typed array of [t, h, w] triples, or a tensor { data, dims: [grids, 3] }');
     if (dims[1] !== 3) fail(RangeError, `${name}.dims must be [grids, 3], got [${dims.join(', ')}]`);
     if (dims[0] > tokens) fail(RangeError, `${name} must hold at most ${tokens} grids (one token each at least), got ${dims[0]}`);
-    const flat = readList(`${name}.data`, info, 3 * dims[0], 'values (its dims)');
-    if (flat.length !== 3 * dims[0]) fail(RangeError, `${name}.data must hold ${dims[0]} × 3 values (its dims), got ${flat.length}`);
+    const flat = tensorData(name, data, 3 * dims[0], dims);
     triples = Array.from({ length: dims[0] }, (_, i) => flat.slice(3 * i, 3 * i + 3));
   } else {
     const list = listArg(name, value, 3 * tokens, 'values (three a grid, one token each at least)');

@@ -225,7 +225,7 @@ describe('getRopeIndex: arguments read like every other method (issue 23)', () =
       ['output', 'tensors'], // would change the result's shape
     ];
     for (const [key, value] of pollutions) {
-      Object.prototype[key] = value; // eslint-disable-line no-extend-native
+      Object.prototype[key] = value;
       try {
         check(getRopeIndex(ids, opts), want, 5 + 1 - 8, `Object.prototype.${key}`);
         check(getRopeIndex([T, T, T]), [same(0), same(1), same(2)], 0, `Object.prototype.${key}, no options`);

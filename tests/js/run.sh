@@ -2,7 +2,8 @@
 # Runs the node --test suites of tests/js (*.test.mjs) against the packed
 # tarball installed in a fresh temporary project, so they import `sinpe.wasm`
 # by name and see exactly what users get from `npm install`. The dev packages
-# the suites import (fast-check, onnxruntime-node, onnx-proto) are linked from
+# the suites import (fast-check, onnxruntime-node, onnx-proto,
+# @huggingface/transformers for a comparison) are linked from
 # this repository's node_modules; the suites' helpers (tests/js/*.mjs) and
 # tests/js/fixtures/ are copied next to them.
 # Usage: tests/js/run.sh [suite.test.mjs ...]   (default: every suite)
@@ -11,8 +12,9 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 project="$(bash "$root/scripts/pack-into-project.sh")"
 trap 'rm -rf "$project"' EXIT
-for pkg in fast-check onnxruntime-node onnx-proto; do
+for pkg in fast-check onnxruntime-node onnx-proto @huggingface/transformers; do
   [ -d "$root/node_modules/$pkg" ] || { echo "tests/js: $pkg is not in node_modules (scripts/setup.sh installs it)" >&2; exit 1; }
+  mkdir -p "$(dirname "$project/node_modules/$pkg")"
   ln -s "$root/node_modules/$pkg" "$project/node_modules/$pkg"
 done
 mkdir -p "$project/test"
