@@ -261,8 +261,10 @@ export interface Encoder {
   /** RoPE options from a model's parsed config.json (see {@link ropeOptionsFromConfig}). */
   ropeOptionsFromConfig(config: object): RopeConfig;
 
-  /** M-RoPE position ids of one text + image + video sequence (see {@link getRopeIndex}). */
-  getRopeIndex(inputIds: ArrayLike<number | bigint>, options?: RopeIndexOptions): RopeIndex;
+  /** M-RoPE position ids of one text + image + video sequence or a batch (see {@link getRopeIndex}). */
+  getRopeIndex(inputIds: RopeIndexInput, options: RopeIndexOptions & { output: 'tensors' }): RopeIndexTensors;
+  getRopeIndex(inputIds: ArrayLike<number | bigint>, options?: RopeIndexOptions & { output?: 'rows' }): RopeIndex;
+  getRopeIndex(inputIds: RopeIndexBatch, options?: RopeIndexOptions & { output?: 'rows' }): RopeIndex[];
 }
 
 /**
@@ -444,6 +446,21 @@ export interface RopeConfig extends RopeLayerConfig {
   layers?: string[];
 }
 
+/**
+ * A tensor as transformers.js keeps one, duck-typed: only `dims` and `data`
+ * are read (a transformers.js `Tensor` is one).
+ */
+export interface RopeIndexTensor {
+  dims: ArrayLike<number | bigint>;
+  data: ArrayLike<number | bigint>;
+}
+
+/** A batch of token ids (or of mask values): rows of equal length, or a tensor with dims [B, S]. */
+export type RopeIndexBatch = ArrayLike<ArrayLike<number | bigint>> | RopeIndexTensor;
+
+/** One sequence or a batch. */
+export type RopeIndexInput = ArrayLike<number | bigint> | RopeIndexBatch;
+
 /** Options of {@link getRopeIndex}: the model's token ids and the processor's grids. */
 export interface RopeIndexOptions {
   /** config.json image_token_id; needed with imageGridThw. */
@@ -454,18 +471,31 @@ export interface RopeIndexOptions {
   visionStartTokenId?: number | bigint;
   /** vision_config.spatial_merge_size (2). */
   spatialMergeSize?: number | bigint;
-  /** The processor's image_grid_thw: [t, h, w] per image, or a flat list of triples. */
-  imageGridThw?: ArrayLike<ArrayLike<number | bigint>> | ArrayLike<number | bigint>;
-  /** The processor's video_grid_thw: [t, h, w] per video, or a flat list of triples. */
-  videoGridThw?: ArrayLike<ArrayLike<number | bigint>> | ArrayLike<number | bigint>;
+  /** The processor's image_grid_thw: [t, h, w] per image, a flat list of triples, or a tensor with dims [N, 3]; one queue for the whole batch. */
+  imageGridThw?: ArrayLike<ArrayLike<number | bigint>> | ArrayLike<number | bigint> | RopeIndexTensor;
+  /** The processor's video_grid_thw: [t, h, w] per video, a flat list of triples, or a tensor with dims [N, 3]; one queue for the whole batch. */
+  videoGridThw?: ArrayLike<ArrayLike<number | bigint>> | ArrayLike<number | bigint> | RopeIndexTensor;
   /** Qwen2.5-VL: the processor's second_per_grid_ts, one per video (1 each when absent). */
   secondPerGridTs?: ArrayLike<number>;
   /** Qwen2.5-VL: vision_config.tokens_per_second; needed with videos. */
   tokensPerSecond?: number;
   /** Whose video layout to follow; needed with videos (images are laid out alike by all three). */
   model?: 'qwen2-vl' | 'qwen2.5-vl' | 'qwen3-vl';
-  /** 1 for a token, 0 for padding (skipped, left at position 0). */
-  attentionMask?: ArrayLike<number | bigint>;
+  /** 1 for a token, 0 for padding (skipped, left at position 0); the shape of inputIds. */
+  attentionMask?: RopeIndexInput;
+  /**
+   * 'rows' (default): a {@link RopeIndex} for one sequence, an array of them for a batch.
+   * 'tensors': transformers.js's shapes, int64 position ids [3, B, S] and deltas [B, 1].
+   */
+  output?: 'rows' | 'tensors';
+}
+
+/** What {@link getRopeIndex} returns with `output: 'tensors'` (B = 1 for one sequence). */
+export interface RopeIndexTensors {
+  /** positionIds.data[(a × B + b) × S + j]: row b, token j, axis a (t, h, w). */
+  positionIds: { type: 'int64'; data: BigInt64Array; dims: [3, number, number] };
+  /** Each row's largest position + 1 − its number of unpadded tokens. */
+  ropeDeltas: { type: 'int64'; data: BigInt64Array; dims: [number, 1] };
 }
 
 /** What {@link getRopeIndex} returns. */
@@ -581,9 +611,12 @@ export declare const vocabulary: Vocabulary;
  */
 export declare function ropeOptionsFromConfig(config: object): RopeConfig;
 /**
- * The M-RoPE position ids of one sequence, as transformers' get_rope_index of
- * Qwen2-VL, Qwen2.5-VL and Qwen3-VL computes them (modeling_rope_utils
- * get_mrope_index). Throws a TypeError/RangeError naming the argument when the
- * grids do not match the image and video tokens.
+ * The M-RoPE position ids of one sequence or a batch, as transformers'
+ * get_rope_index of Qwen2-VL, Qwen2.5-VL and Qwen3-VL computes them
+ * (modeling_rope_utils get_mrope_index; a batch takes the grids in order across
+ * its rows). Throws a TypeError/RangeError naming the argument when the grids
+ * do not match the image and video tokens.
  */
-export declare function getRopeIndex(inputIds: ArrayLike<number | bigint>, options?: RopeIndexOptions): RopeIndex;
+export declare function getRopeIndex(inputIds: RopeIndexInput, options: RopeIndexOptions & { output: 'tensors' }): RopeIndexTensors;
+export declare function getRopeIndex(inputIds: ArrayLike<number | bigint>, options?: RopeIndexOptions & { output?: 'rows' }): RopeIndex;
+export declare function getRopeIndex(inputIds: RopeIndexBatch, options?: RopeIndexOptions & { output?: 'rows' }): RopeIndex[];

@@ -12,6 +12,7 @@ import sinpe, {
   ropeOptionsFromConfig,
   getRopeIndex,
   type Encoder,
+  type RopeIndex,
   type Preset,
   type Layout,
   type InitOptions,
@@ -84,7 +85,14 @@ const kinds: string[] | undefined = gemma.layers;
 const index = getRopeIndex(new BigInt64Array([1n, 5n, 5n, 5n, 5n]), { imageTokenId: 5n, imageGridThw: [[1, 4, 4]] });
 const mrope: Float64Array = index.positions;
 const delta: number = pe.getRopeIndex([1, 2, 3]).ropeDelta;
-void [layout2, sliding, kinds, mrope, delta];
+// A batch: rows, or a transformers.js-style tensor; output 'tensors' in transformers.js's shapes.
+const perRow: number = getRopeIndex([[1, 2], [3, 4]], { attentionMask: [[0, 1], [1, 1]] })[1].ropeDelta;
+const ids = { data: new BigInt64Array([1n, 5n, 5n, 5n, 5n]), dims: [1, 5] };
+const grid = { data: new BigInt64Array([1n, 4n, 4n]), dims: [1, 3] };
+const tensors = getRopeIndex(ids, { imageTokenId: 5n, imageGridThw: grid, output: 'tensors' });
+const ids64: BigInt64Array = tensors.positionIds.data;
+const batchRows: number = tensors.ropeDeltas.dims[0];
+void [layout2, sliding, kinds, mrope, delta, perRow, ids64, batchRows];
 
 // The core's vocabulary, read-only.
 const maxD: number = vocabulary.limits.maxDModel;
@@ -113,6 +121,11 @@ pe.ropeCache([0], 8, { ropeType: 'ntk' });
 pe.applyRope(new Float32Array(8), [0], 8, { layout: 'concat' });
 // @ts-expect-error: getRopeIndex's model is one of the three Qwen vision-language families
 getRopeIndex([1], { model: 'llava' });
+// @ts-expect-error: output is 'rows' or 'tensors'
+getRopeIndex([1], { output: 'tensor' });
+// @ts-expect-error: a batch answers one RopeIndex per row
+const notOne: RopeIndex = getRopeIndex([[1], [2]]);
+void notOne;
 // @ts-expect-error: a chunk is a Float32Array view
 enc.chunks(0, 1, (view: Float64Array) => void view);
 // @ts-expect-error: a half-precision result is a Uint16Array
