@@ -367,7 +367,8 @@ describe("transformers.js's get_rope_index on the same cases (a comparison, not 
       try {
         theirs = get_rope_index.apply(self, args);
       } catch (e) {
-        counts.set(`throws (${e.constructor.name})`, (counts.get(`throws (${e.constructor.name})`) ?? 0) + c.rows);
+        const why = `throws (${e.constructor.name}: ${e.message.slice(0, 60)}; ${c.opts.model} ${c.opts.videoGridThw ? 'with' : 'without'} videos)`;
+        counts.set(why, (counts.get(why) ?? 0) + c.rows);
       }
       if (theirs) {
         ran++;
