@@ -72,6 +72,8 @@ const LIST_TYPES = [
 const BigInt64ArrayCtor = BigInt64Array;
 const toBigInt = BigInt;
 
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
 const isTypedArray = (v) => ArrayBuffer.isView(v) && !(v instanceof DataView);
 
 // A list (an Array, or a typed array read through a fresh view of its memory)
@@ -165,9 +167,14 @@ function checkTokens(name, rows, columns) {
  * - one sequence: a flat Array or typed array (batched false);
  * - a batch: an Array of rows (Arrays or typed arrays) of equal length;
  * - a batch as a tensor { data, dims: [rows, columns] } (transformers.js).
- * `convert(name, v)` checks and converts each element.
+ * `convert(name, v)` checks and converts each element; `fast(v)`, when it
+ * returns a value, spares building the element's name for the usual case.
  */
-function matrixArg(name, value, convert) {
+function matrixArg(name, value, convert, fast) {
+  const element = (v, elementName) => {
+    const f = fast(v);
+    return f !== undefined ? f : convert(elementName(), v);
+  };
   if (isTensor(value)) {
     const { dims, data } = tensorArg(name, value, 2, MATRIX_FORMS);
     const [rows, columns] = dims;
@@ -177,7 +184,7 @@ function matrixArg(name, value, convert) {
     const values = [];
     for (let b = 0; b < rows; b++) {
       const row = new Array(columns);
-      for (let j = 0; j < columns; j++) row[j] = convert(`${name}.data[${b * columns + j}]`, flat[b * columns + j]);
+      for (let j = 0; j < columns; j++) row[j] = element(flat[b * columns + j], () => `${name}.data[${b * columns + j}]`);
       values.push(row);
     }
     return { batched: true, rows, columns, values };
@@ -195,7 +202,7 @@ function matrixArg(name, value, convert) {
   if (firstInfo === undefined) {
     checkTokens(name, 1, info.length);
     const flat = readList(name, info, LIMITS.maxAbsPosition, 'tokens', { value: first });
-    return { batched: false, rows: 1, columns: flat.length, values: [flat.map((v, j) => convert(`${name}[${j}]`, v))] };
+    return { batched: false, rows: 1, columns: flat.length, values: [flat.map((v, j) => element(v, () => `${name}[${j}]`))] };
   }
   const rows = info.length;
   const columns = firstInfo.length;
@@ -208,7 +215,7 @@ function matrixArg(name, value, convert) {
     const rowInfo = b === 0 ? firstInfo : listInfo(rowName, row);
     if (rowInfo === undefined) fail(TypeError, `${rowName} must be an array or a typed array (a row of the batch), got ${describe(row)}`);
     if (rowInfo.length !== columns) fail(RangeError, `${rowName} must have ${columns} entries like ${name}[0], got ${rowInfo.length}`);
-    values.push(readList(rowName, rowInfo, columns, 'tokens').map((v, j) => convert(`${rowName}[${j}]`, v)));
+    values.push(readList(rowName, rowInfo, columns, 'tokens').map((v, j) => element(v, () => `${rowName}[${j}]`)));
   }
   return { batched: true, rows, columns, values };
 }
@@ -250,6 +257,19 @@ function gridsArg(name, value, merge, tokens) {
   });
 }
 
+// The usual elements, converted without a name: safe integers, 0 / 1 mask values.
+const MAX_BIG = toBigInt(Number.MAX_SAFE_INTEGER);
+function fastInteger(v) {
+  if (typeof v === 'number') return Number.isSafeInteger(v) ? v : undefined;
+  if (typeof v === 'bigint' && v <= MAX_BIG && v >= -MAX_BIG) return Number(v);
+  return undefined;
+}
+function fastMask(v) {
+  if (v === 0 || v === 1) return v;
+  if (v === 0n || v === 1n) return Number(v);
+  return undefined;
+}
+
 function maskValue(name, v) {
   const m = integerArg(name, v);
   if (m !== 0 && m !== 1) fail(RangeError, `${name} must be 0 or 1, got ${m}`);
@@ -284,7 +304,7 @@ export function getRopeIndex(inputIds, opts) {
     if (o[key] === undefined) delete o[key];
   }
 
-  const input = matrixArg('inputIds', inputIds, integerArg);
+  const input = matrixArg('inputIds', inputIds, integerArg, fastInteger);
   const { rows, columns } = input;
   const tokens = rows * columns;
 
@@ -367,7 +387,7 @@ export function getRopeIndex(inputIds, opts) {
 
   let mask;
   if (o.attentionMask !== undefined) {
-    mask = matrixArg('options.attentionMask', o.attentionMask, maskValue);
+    mask = matrixArg('options.attentionMask', o.attentionMask, maskValue, fastMask);
     if (!input.batched && (mask.batched || mask.columns !== columns)) {
       const got = mask.batched ? `[${mask.rows}, ${mask.columns}]` : mask.columns;
       fail(RangeError, `options.attentionMask must have one entry per token (${columns}), got ${got}`);
@@ -408,9 +428,19 @@ export function getRopeIndex(inputIds, opts) {
   if (output === 'tensors') {
     const positionIds = new BigInt64ArrayCtor(AXES * tokens);
     const ropeDeltas = new BigInt64ArrayCtor(rows);
+    // int64 written as two int32 halves where the engine is little-endian
+    // (a BigInt per value would be allocated and collected).
+    const halves = LITTLE_ENDIAN ? new Int32Array(positionIds.buffer) : undefined;
     results.forEach(({ positions, ropeDelta }, b) => {
       for (let j = 0; j < columns; j++) {
-        for (let a = 0; a < AXES; a++) positionIds[a * tokens + b * columns + j] = toBigInt(positions[j * AXES + a]);
+        for (let a = 0; a < AXES; a++) {
+          const i = a * tokens + b * columns + j;
+          const p = positions[j * AXES + a];
+          if (halves !== undefined && p >= -0x80000000 && p <= 0x7fffffff) {
+            halves[2 * i] = p;
+            halves[2 * i + 1] = p < 0 ? -1 : 0;
+          } else positionIds[i] = toBigInt(p);
+        }
       }
       ropeDeltas[b] = toBigInt(ropeDelta);
     });
