@@ -13,7 +13,12 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 project="$(bash "$root/scripts/pack-into-project.sh")"
 trap 'rm -rf "$project"' EXIT
 for pkg in fast-check onnxruntime-node onnx-proto @huggingface/transformers; do
-  [ -d "$root/node_modules/$pkg" ] || { echo "tests/js: $pkg is not in node_modules (scripts/setup.sh installs it)" >&2; exit 1; }
+  if [ ! -d "$root/node_modules/$pkg" ]; then
+    echo "tests/js: $pkg is not in node_modules (scripts/setup.sh installs it)" >&2
+    # Only rope-index-batch.test.mjs imports transformers.js (and fails without it).
+    [ "$pkg" = @huggingface/transformers ] && continue
+    exit 1
+  fi
   mkdir -p "$(dirname "$project/node_modules/$pkg")"
   ln -s "$root/node_modules/$pkg" "$project/node_modules/$pkg"
 done
