@@ -76,12 +76,13 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 const isTypedArray = (v) => ArrayBuffer.isView(v) && !(v instanceof DataView);
 
-// A list (an Array, or a typed array read through a fresh view of its memory)
-// and its length, read once; undefined for anything else.
+// A list (an Array, or a typed array read through a fresh view of its memory,
+// a SharedArrayBuffer's too: its values are copied) and its length, read
+// once; undefined for anything else.
 function listInfo(name, value) {
   if (Array.isArray(value)) return { array: value, length: value.length };
   if (isTypedArray(value)) {
-    const { view, length } = typedArrayArg(name, value, LIST_TYPES);
+    const { view, length } = typedArrayArg(name, value, LIST_TYPES, true);
     return { array: view, length };
   }
   return undefined;

@@ -477,3 +477,21 @@ describe('getRopeIndex: bad batches name the argument; nothing is kept between c
     );
   });
 });
+
+test('ids, mask and grids over a SharedArrayBuffer are read (copied) like any typed array', () => {
+  const shared = (Type, values) => {
+    const a = new Type(new SharedArrayBuffer(values.length * Type.BYTES_PER_ELEMENT));
+    a.set(values);
+    return a;
+  };
+  const I = IDS.imageTokenId;
+  const ids = [5, I, I, I, I, 6];
+  const plain = getRopeIndex(ids, { imageTokenId: I, imageGridThw: [[1, 4, 4]], attentionMask: [1, 1, 1, 1, 1, 1] });
+  const fromShared = getRopeIndex(shared(Int32Array, ids), {
+    imageTokenId: I,
+    imageGridThw: shared(Int32Array, [1, 4, 4]),
+    attentionMask: shared(Uint8Array, [1, 1, 1, 1, 1, 1]),
+  });
+  assert.deepEqual(fromShared, plain);
+  assert.equal(plain.ropeDelta, 3 + 1 - 6);
+});
