@@ -37,8 +37,8 @@ void store(Dtype dtype, void* out, std::size_t i, float v) {
 }
 
 // n tokens of A positions each, rows written from row `row0` on.
-void float32_rows(const RopePlan& plan, const double* positions, std::size_t n, Dtype dtype, void* cos, void* sin,
-                  std::size_t row0) {
+void float32_rows(const RopePlan& plan, const double* positions, std::size_t n, Dtype dtype, void* cos,
+                  void* sin, std::size_t row0) {
   const std::size_t half = std::size_t(plan.rotary_dim() / 2);
   const auto A = std::size_t(plan.axes());
   const std::vector<double>& inv = plan.inv_freq();
@@ -90,8 +90,8 @@ Status rope_cache_recipe(const RopePlan& plan, Recipe recipe, const double* posi
   return Status::ok;
 }
 
-Status rope_cache_rows_recipe(const RopePlan& plan, Recipe recipe, double start, std::size_t count, Dtype dtype,
-                              void* cos, void* sin) {
+Status rope_cache_rows_recipe(const RopePlan& plan, Recipe recipe, double start, std::size_t count,
+                              Dtype dtype, void* cos, void* sin) {
   if (Status s = common_checks(plan, dtype, count); s != Status::ok) return s;
   if (recipe == Recipe::exact) {
     if (dtype == Dtype::float32)

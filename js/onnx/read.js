@@ -116,7 +116,13 @@ export async function readModel(model, options = {}) {
     if (given === undefined)
       throw new OnnxError('missing_external', `${name}: tensor '${tensorName}' is stored in external data ${JSON.stringify(location)}, which was not given (options.externalData[${JSON.stringify(location)}])`);
     const s = await sourceOf(given, `options.externalData[${JSON.stringify(location)}]`);
-    const entry = { source: s, size: await s.size() };
+    let size;
+    try {
+      size = await s.size();
+    } catch (e) {
+      throw new OnnxError('missing_external', `${s.name}: the external data of tensor '${tensorName}' (model ${name}) cannot be read (${e.cause?.code ?? e.message})`, { cause: e });
+    }
+    const entry = { source: s, size };
     sources.set(location, entry);
     return entry;
   }

@@ -248,7 +248,8 @@ function mistakes(pe, site, expected, rows, cache, est) {
 
 /** The report of one site (see docs/onnx.md, SiteReport). */
 export async function verifySite(pe, model, site, config, rope) {
-  const report = { ...site, cos: strip(site.cos), sin: strip(site.sin), invFreq: site.invFreq && strip(site.invFreq) };
+  const report = { ...site };
+  for (const k of ['cos', 'sin', 'invFreq']) if (site[k]) report[k] = strip(site[k]);
   if (site.kind === 'inv_freq') return verifyFrequencies(pe, model, site, config, rope, report);
   const width = site.rotaryDim / 2;
   if (site.cos.shape.length !== 2 || site.sin.shape.length !== 2 || site.cos.shape[0] !== site.sin.shape[0] || site.cos.shape[1] !== site.sin.shape[1])

@@ -3,21 +3,14 @@
 // LongRoPE If branches, Gemma 3 global/local), their caches baked by the
 // test's own references (float64 rope-reference.mjs; torch's float32 steps
 // with Math.fround) exactly, by the float32 recipe and with each plausible
-// mistake. The inspector must name every one. Then: the float32 recipe of the
-// package against the test's emulation bit for bit; extending a short model
-// and running it in onnxruntime-node past its old length; bad input.
+// mistake. The inspector must name every one (onnx-extend.test.mjs covers the
+// rest).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, mkdtempSync, writeFileSync, readFileSync, existsSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import sinpe from 'sinpe.wasm';
-import { readModel, findRope, inspectModel, extendModel } from 'sinpe.wasm/onnx';
-import ort from 'onnxruntime-node';
-import onnxProto from 'onnx-proto';
-import { CONFIGS, OPTIONS, ROTARY_DIM, bake, makeGenaiModel, makeInvFreqModel, float32Cache } from './fixtures/make-genai-model.mjs';
-import { ropeRotate, ropeInvFreq } from './rope-reference.mjs';
+import { inspectModel } from 'sinpe.wasm/onnx';
+import { CONFIGS, OPTIONS, ROTARY_DIM, bake, makeGenaiModel } from './fixtures/make-genai-model.mjs';
 
 const pe = await sinpe();
 const r = ROTARY_DIM;

@@ -18,8 +18,8 @@ namespace sinpe {
 Status rope_cache_recipe(const RopePlan& plan, Recipe recipe, const double* positions, std::size_t n,
                          Dtype dtype, void* cos, void* sin);
 // Positions start ... start+count-1, each on every axis (as rope_cache_rows).
-Status rope_cache_rows_recipe(const RopePlan& plan, Recipe recipe, double start, std::size_t count, Dtype dtype,
-                              void* cos, void* sin);
+Status rope_cache_rows_recipe(const RopePlan& plan, Recipe recipe, double start, std::size_t count,
+                              Dtype dtype, void* cos, void* sin);
 // Patches [first, first + count) of a height x width grid of a two-axis plan
 // (as rope_cache_grid).
 Status rope_cache_grid_recipe(const RopePlan& plan, Recipe recipe, std::size_t height, std::size_t width,
