@@ -181,6 +181,11 @@ class Encoder {
     Object.freeze(this);
   }
 
+  // Refuses a method called on anything but an encoder.
+  static #own(self, method) {
+    if (typeof self !== 'object' || self === null || !(#e in self)) foreign(method, 'the encoder sinpe() resolves to', self);
+  }
+
   // The engine, after refusing calls made from inside a chunks() callback
   // (they would overwrite the memory its view shows).
   #engine() {
@@ -219,6 +224,7 @@ class Encoder {
   }
 
   encode(positions, dModel, options) {
+    Encoder.#own(this, 'encode');
     const { e, snap, parsed, d } = this.#readSinusoid(dModel, options, EXTRA.out);
     const dtype = dtypeOption(snap);
     const p = positionsArg('positions', positions, elementWidth(d));
@@ -230,10 +236,12 @@ class Encoder {
   }
 
   rows(start, count, dModel, options) {
+    Encoder.#own(this, 'rows');
     return this.#rows(start, count, dModel, options, 'start', 'count');
   }
 
   table(length, dModel, options) {
+    Encoder.#own(this, 'table');
     return this.#rows(0, length, dModel, options, 'start', 'length');
   }
 
@@ -251,6 +259,7 @@ class Encoder {
   }
 
   grid2d(height, width, dModel, options) {
+    Encoder.#own(this, 'grid2d');
     const { e, snap, parsed, d } = this.#readSinusoid(dModel, options, EXTRA.grid2d, 'grid');
     const cls = snap.clsToken === undefined ? false : snap.clsToken;
     return this.#withPlan(e, parsed, d, (h) => {
@@ -265,6 +274,7 @@ class Encoder {
   }
 
   addTo(x, dModel, options) {
+    Encoder.#own(this, 'addTo');
     const { e, snap, parsed, d } = this.#readSinusoid(dModel, options, EXTRA.addTo);
     return this.#withPlan(e, parsed, d, (h) => {
       const seqLenGiven = snap.seqLen !== undefined;
@@ -283,6 +293,7 @@ class Encoder {
   }
 
   frequencies(dModel, options) {
+    Encoder.#own(this, 'frequencies');
     const { e, parsed, d } = this.#readSinusoid(dModel, options, EXTRA.none);
     return this.#withPlan(e, parsed, d, (h) => e.frequencies(h));
   }
@@ -301,6 +312,7 @@ class Encoder {
   }
 
   heatmap(start, count, dModel, options) {
+    Encoder.#own(this, 'heatmap');
     const { e, snap, parsed, d } = this.#readSinusoid(dModel, options, EXTRA.heatmap);
     return this.#withPlan(e, parsed, d, (h) => {
       numberType('start', start);
@@ -332,6 +344,7 @@ class Encoder {
    * call only checks its own arguments.
    */
   prepare(dModel, options) {
+    Encoder.#own(this, 'prepare');
     const { e, snap, parsed, d } = this.#readSinusoid(dModel, options, EXTRA.prepare);
     const dtype = dtypeOption(snap);
     const handle = e.plan(parsed.request, d, parsed.context, true);
@@ -361,11 +374,13 @@ class Encoder {
 
 
   ropeFrequencies(rotaryDim, options) {
+    Encoder.#own(this, 'ropeFrequencies');
     const { e, parsed, r } = this.#readRope(rotaryDim, options, EXTRA.none);
     return this.#withPlan(e, parsed, r, (h) => e.frequencies(h));
   }
 
   ropeCache(positions, rotaryDim, options) {
+    Encoder.#own(this, 'ropeCache');
     const { e, snap, parsed, r } = this.#readRope(rotaryDim, options, EXTRA.out);
     const dtype = dtypeOption(snap);
     const p = positionsArg('positions', positions, elementWidth(r));
@@ -374,6 +389,7 @@ class Encoder {
   }
 
   ropeCacheRows(start, count, rotaryDim, options) {
+    Encoder.#own(this, 'ropeCacheRows');
     const { e, snap, parsed, r } = this.#readRope(rotaryDim, options, EXTRA.out);
     const dtype = dtypeOption(snap);
     const outs = this.#readCacheOut(snap.out);
@@ -385,6 +401,7 @@ class Encoder {
   }
 
   ropeCacheGrid(height, width, rotaryDim, options) {
+    Encoder.#own(this, 'ropeCacheGrid');
     const { e, snap, parsed, r } = this.#readRope(rotaryDim, options, EXTRA.out);
     const dtype = dtypeOption(snap);
     const outs = this.#readCacheOut(snap.out);
@@ -400,6 +417,7 @@ class Encoder {
    * once, each call only checks its own arguments.
    */
   prepareRope(rotaryDim, options) {
+    Encoder.#own(this, 'prepareRope');
     const { e, snap, parsed, r } = this.#readRope(rotaryDim, options, EXTRA.prepare);
     const dtype = dtypeOption(snap);
     const handle = e.plan(parsed.request, r, parsed.context, true);
@@ -409,6 +427,7 @@ class Encoder {
   }
 
   applyRope(x, positions, headDim, options) {
+    Encoder.#own(this, 'applyRope');
     const e = this.#engine();
     const snap = snapshotOptions('options', options);
     const hd = numberType('headDim', headDim);
@@ -446,6 +465,11 @@ class Prepared {
 
   #dtype;
 
+  // Refuses a method called on anything but a prepared encoder.
+  static #own(self, method) {
+    if (typeof self !== 'object' || self === null || !(#h in self)) foreign(method, 'an encoder pe.prepare() returned', self);
+  }
+
   constructor(handle, dModel, dtype, context, enter) {
     this.#h = handle;
     this.#enter = enter;
@@ -460,6 +484,7 @@ class Prepared {
   }
 
   rows(start, count, out) {
+    Prepared.#own(this, 'rows');
     const e = this.#enter();
     const d = this.dModel;
     numberType('start', start);
@@ -471,6 +496,7 @@ class Prepared {
   }
 
   encode(positions, out) {
+    Prepared.#own(this, 'encode');
     const e = this.#enter();
     const d = this.dModel;
     const p = positionsArg('positions', positions, d);
@@ -488,6 +514,7 @@ class Prepared {
    * (length 0).
    */
   chunks(start, count, callback) {
+    Prepared.#own(this, 'chunks');
     const e = this.#enter();
     numberType('start', start);
     numberType('count', count);
@@ -558,6 +585,11 @@ class PreparedRope {
   #context;
   #dtype;
 
+  // Refuses a method called on anything but a prepared RoPE.
+  static #own(self, method) {
+    if (typeof self !== 'object' || self === null || !(#h in self)) foreign(method, 'an object pe.prepareRope() returned', self);
+  }
+
   constructor(handle, rotaryDim, dtype, engine, context, enter) {
     this.#h = handle;
     this.#enter = enter;
@@ -578,6 +610,7 @@ class PreparedRope {
   }
 
   cache(positions, out) {
+    PreparedRope.#own(this, 'cache');
     const e = this.#enter();
     const p = positionsArg('positions', positions, elementWidth(this.rotaryDim));
     const outs = readCacheOut(out, 'out');
@@ -585,6 +618,7 @@ class PreparedRope {
   }
 
   cacheRows(start, count, out) {
+    PreparedRope.#own(this, 'cacheRows');
     const e = this.#enter();
     const outs = readCacheOut(out, 'out');
     numberType('start', start);
@@ -593,6 +627,7 @@ class PreparedRope {
   }
 
   grid(height, width, out) {
+    PreparedRope.#own(this, 'grid');
     const e = this.#enter();
     const outs = readCacheOut(out, 'out');
     numberType('height', height);
@@ -601,6 +636,7 @@ class PreparedRope {
   }
 
   apply(x, positions, headDim, options) {
+    PreparedRope.#own(this, 'apply');
     const e = this.#enter();
     const snap = snapshotOptions('options', options);
     for (const key of Object.keys(snap))
@@ -616,11 +652,26 @@ class PreparedRope {
   }
 }
 
-// An out argument { cos, sin } of a cache, read (its own enumerable cos and sin, once).
+// An out argument { cos, sin } of a cache, read (its own enumerable keys,
+// each once): a plain object holding both arrays and nothing else. Anything
+// else (a typed array, an Array, {}, { cos } alone) is a TypeError, never
+// ignored: the caller expects its arrays written.
 function readCacheOut(out, name) {
   if (out === undefined) return undefined;
+  const what = `${name} must be an object { cos, sin } holding the two arrays to write`;
+  const kind = describe(out);
+  if (kind !== 'Object') fail(TypeError, `${what}, got ${kind}`);
   const o = snapshotOptions(name, out);
+  for (const key of Object.keys(o))
+    if (key !== 'cos' && key !== 'sin') fail(TypeError, `${what}; it has the unknown key ${describe(key)}`);
+  for (const key of ['cos', 'sin']) if (o[key] === undefined) fail(TypeError, `${what}; ${name}.${key} is missing`);
   return { cos: o.cos, sin: o.sin };
+}
+
+// The TypeError of a method called on an object that is not its class's
+// (`Object.getPrototypeOf(pe).encode.call({}, …)`): it names the method.
+function foreign(method, what, self) {
+  fail(TypeError, `${method} must be called on ${what}, got ${describe(self)}`);
 }
 
 /**

@@ -85,7 +85,8 @@ export default {
   },
   config: {
     not_config: 'config 必须是解析后的 config.json 对象，实际为 {value}',
-    too_deep: '{configKey} 的嵌套超过 64 层',
+    cycle: '{configKey} 指回了包含它的对象（循环引用）',
+    too_long: '{configKey} 有 {length} 项，超过单个结果的上限 {limit}',
     not_number: '{configKey} 必须是数，实际为 {value}',
     not_positive_integer: '{configKey} 必须是正整数，实际为 {value}',
     not_boolean: '{configKey} 必须是 true 或 false，实际为 {value}',
