@@ -437,7 +437,9 @@ export interface RopeConfig extends RopeLayerConfig {
   /**
    * One set per attention layer type, when the config has per-layer-type
    * parameters (Gemma 3's rope_local_base_freq, transformers v5 rope_parameters
-   * keyed by layer type); the top-level fields are full_attention's.
+   * keyed by layer type); the top-level fields are full_attention's. A
+   * null-prototype object: every layer type the file names (`__proto__` too) is
+   * an own key.
    */
   layerTypes?: Record<string, RopeLayerConfig>;
   /** The layer type of each layer (the config's layer_types, or Gemma 3's sliding_window_pattern). */

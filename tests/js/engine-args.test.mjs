@@ -137,10 +137,10 @@ for (const flavour of FLAVOURS) {
   test(`defect 5 (${flavour}): ropeCacheGrid of a plan without 2 axes names options.mropeSection and says a grid needs 2`, () => {
     const pe = flavours[flavour];
     for (const [options, axes] of [[{}, 1], [{ mropeSection: [2, 1, 1] }, 3]]) {
-      const error = refused(() => pe.ropeCacheGrid(2, 2, 8, options), RangeError, /^sinpe: options\.mropeSection/, /options\.ropeAxes/, /2 position axes/, new RegExp(`has ${axes}\\b`));
+      const error = refused(() => pe.ropeCacheGrid(2, 2, 8, options), RangeError, /options\.mropeSection/, /options\.ropeAxes/, /a grid needs a plan with 2 position axes/, new RegExp(`has ${axes}\\b`));
       assert.doesNotMatch(error.message, /\bpositions\b/);
     }
-    refused(() => pe.prepareRope(8).grid(2, 2), RangeError, /^sinpe: options\.mropeSection/);
+    refused(() => pe.prepareRope(8).grid(2, 2), RangeError, /a grid needs a plan with 2 position axes/);
   });
 }
 
