@@ -19,12 +19,21 @@ const COMMON = {
   recipes: list(vocabulary.recipes),
   maxRopeAxes: vocabulary.limits.maxRopeAxes,
   maxDModel: vocabulary.limits.maxDModel,
+  maxFloat16: vocabulary.limits.maxFloat16,
   maxCount: 2 * vocabulary.limits.maxAbsPosition,
 };
 
+// The true length of a typed array (its own `length` or a patched getter cannot change it), else undefined.
+const typedLength = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Int8Array.prototype), 'length').get;
+const typedTag = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Int8Array.prototype), Symbol.toStringTag).get;
+
+// How a value is shown in a message: a string quoted, an array (an Array or a
+// typed array, as an array option may be given) by its length, never its
+// elements; anything else as its String.
 function show(v) {
   if (typeof v === 'string') return JSON.stringify(v);
   if (Array.isArray(v)) return `[${v.length} values]`;
+  if (typeof v === 'object' && v !== null && typedTag.call(v) !== undefined) return `[${typedLength.call(v)} values]`;
   return String(v);
 }
 

@@ -114,21 +114,85 @@ const show = (v) =>
         ? 'an object'
         : String(v);
 
-// The config as plain data: each object's own enumerable string keys (the
-// rule the package applies to every options object: inherited properties,
-// from a prototype or a polluted Object.prototype, are not config keys), each
-// value read once, objects without a prototype. Shared or cyclic objects are
-// copied once per path and refused beyond a sane depth.
-function ownData(value, depth = 0) {
+// The parts of the config the reader uses, as plain data: each object's own
+// enumerable string keys (the rule the package applies to every options
+// object: inherited properties, from a prototype or a polluted
+// Object.prototype, are not config keys), each value read once, objects
+// without a prototype (a key named `__proto__`, as JSON.parse makes it, stays
+// an own key). Only the keys the reader needs are read, so a cycle or a huge
+// value anywhere else is irrelevant; an array's length is checked against the
+// result limit before any element is read; an object the reader needs that
+// refers back to one enclosing it is refused.
+//
+// Levels: a config (or text_config) keeps CONFIG_KEYS; rope_scaling and
+// rope_parameters keep every key (a key may be a layer type), a value that is
+// a parameter set (a layer type's) keeps PARAMETER_KEYS.
+const PARAMETER_KEYS = new Set([
+  'rope_type',
+  'type',
+  'rope_theta',
+  'partial_rotary_factor',
+  'original_max_position_embeddings',
+  'mrope_interleaved',
+  ...vocabulary.options.map((o) => o.configKey).filter((k) => k),
+]);
+const CONFIG_KEYS = new Set([
+  ...PARAMETER_KEYS,
+  'model_type',
+  'qk_rope_head_dim',
+  'head_dim',
+  'hidden_size',
+  'num_attention_heads',
+  'rope_interleave',
+  'rope_local_base_freq',
+  'layer_types',
+  'num_hidden_layers',
+  'sliding_window_pattern',
+  'rope_scaling',
+  'rope_parameters',
+  'global_head_dim',
+]);
+const ELEMENT_LIMIT = vocabulary.limits.maxElements;
+const LIMIT_TEXT = `2^${Math.log2(ELEMENT_LIMIT)}`;
+
+function ownData(value, path, level, chain) {
   if (typeof value !== 'object' || value === null) return value;
-  if (depth > 64) throw fail(RangeError, 'config is nested more than 64 levels deep', 'too_deep', 'config', {});
   if (Array.isArray(value)) {
+    const n = value.length;
+    if (!(n <= ELEMENT_LIMIT)) {
+      throw fail(RangeError, `${path} has ${n} entries, more than the ${LIMIT_TEXT} of one result`, 'too_long', path, {
+        length: String(n),
+        limit: LIMIT_TEXT,
+      });
+    }
+    // Elements are numbers or strings: copied up to the first that is not
+    // (kept as it is, for its check to name; nothing is read from it).
     const out = [];
-    for (let i = 0; i < value.length; i++) out.push(ownData(value[i], depth + 1));
+    for (let i = 0; i < n; i++) {
+      const v = value[i];
+      out.push(v);
+      if (typeof v !== 'number' && typeof v !== 'string') break;
+    }
+    out.length = n; // the rest, never read, as holes
     return out;
   }
+  if (level === 'value') return value; // an object where a number belongs: its check names it
+  if (chain.includes(value)) {
+    throw fail(RangeError, `${path} refers back to an object enclosing it (a cycle)`, 'cycle', path, {});
+  }
   const out = Object.create(null);
-  for (const key of Object.keys(value)) out[key] = ownData(value[key], depth + 1);
+  const inner = [...chain, value];
+  for (const key of Object.keys(value)) {
+    const keep =
+      level === 'parameters' ||
+      (level === 'set' ? PARAMETER_KEYS.has(key) : CONFIG_KEYS.has(key) || (level === 'outer' && key === 'text_config'));
+    if (!keep) continue;
+    let next = 'value';
+    if (level === 'parameters') next = PARAMETER_KEYS.has(key) ? 'value' : 'set';
+    else if (key === 'rope_scaling' || key === 'rope_parameters') next = 'parameters';
+    else if (key === 'text_config') next = 'config';
+    out[key] = ownData(value[key], `${path}.${key}`, next, inner);
+  }
   return out;
 }
 
@@ -169,6 +233,17 @@ function checkValue(option, value, path, rotaryDim) {
       throw fail(RangeError, `${path} must have rotaryDim / 2 = ${rotaryDim / 2} entries, got ${value.length}`, 'wrong_length', path, {
         pairs: String(rotaryDim / 2),
         length: String(value.length),
+      });
+    }
+    // A section list longer than the core's axis limit is refused by its
+    // length, before its elements are read.
+    const most = vocabulary.limits.maxRopeAxes;
+    if (option.rule === 'count' && value.length > most) {
+      const shown = `${value.slice(0, most + 1).join(', ')}, … (${value.length} entries)`;
+      throw fail(RangeError, `${path} must have 1 to ${most} entries adding up to rotaryDim / 2 = ${rotaryDim / 2}, got [${shown}]`, 'mrope_section_sum', path, {
+        most: String(most),
+        pairs: String(rotaryDim / 2),
+        value: shown,
       });
     }
     value.forEach((v, i) => {
@@ -361,7 +436,9 @@ function parameterSets(config, at, layers, modelType, gemmaStyle) {
     if (!isObject(scaling)) throw fail(TypeError, `${at}.rope_scaling must be an object or null, got ${show(scaling)}`, 'not_object', `${at}.rope_scaling`, { value: show(scaling) });
     Object.assign(sets.get(FULL_ATTENTION).entries, entriesOf(scaling, `${at}.rope_scaling`));
   }
-  const defaults = DEFAULT_THETAS.get(modelType);
+  // A file recognised as Gemma 3 by rope_local_base_freq alone gets
+  // Gemma3TextConfig's defaults too.
+  const defaults = DEFAULT_THETAS.get(modelType) ?? DEFAULT_THETAS.get('gemma3_text');
   const fillTheta = (type, key, fallback) => {
     const entries = sets.get(type).entries;
     if (present(valueOf(entries, 'rope_theta'))) return;
@@ -383,7 +460,7 @@ function resolveSet(config, at, set, headDim) {
   // Where a config key's value comes from, with the path that names it.
   const lookup = (key) => {
     const top = { value: config[key], path: `${at}.${key}` };
-    const inner = entries[key] ?? { value: undefined, path: `${paramsPath}.${key}` };
+    const inner = entries[key] ?? { value: undefined, path: `${typeParent}.${key}` };
     let order = [inner];
     if (TOP_LEVEL_KEYS.has(key)) order = [top];
     else if (key === 'original_max_position_embeddings' && perType) order = [inner];
@@ -392,8 +469,10 @@ function resolveSet(config, at, set, headDim) {
     return order.find((o) => present(o.value)) ?? { value: undefined, path: order[0].path };
   };
 
-  // Rope type.
+  // Rope type. A key the set lacks is named in the object that gave the rope
+  // type (a Gemma 3 file's rope_scaling, merged into the full-attention set).
   const type = ropeTypeOf(entries, paramsPath);
+  const typeParent = type.path.slice(0, type.path.lastIndexOf('.'));
   if (typeof type.name !== 'string') throw fail(TypeError, `${type.path} must be a string, got ${show(type.name)}`, 'not_string', type.path, { value: show(type.name) });
   const typeEntry = ropeTypeEntry(type.name);
   if (!typeEntry) {
@@ -525,7 +604,7 @@ function resolveSet(config, at, set, headDim) {
  */
 export function ropeOptionsFromConfig(config) {
   if (!isObject(config)) throw fail(TypeError, `config must be a parsed config.json object, got ${show(config)}`, 'not_config', 'config', { value: show(config) });
-  config = ownData(config);
+  config = ownData(config, 'config', 'outer', []);
   let at = 'config';
   const outerModelType = config.model_type;
   if (present(config.text_config)) {
@@ -564,7 +643,9 @@ export function ropeOptionsFromConfig(config) {
   const globalHeadDim = present(config.global_head_dim)
     ? positiveInteger(config.global_head_dim, `${at}.global_head_dim`)
     : undefined;
-  const layerTypes = {};
+  // Keyed by the file's strings: a null-prototype object, so that a layer type
+  // named `__proto__` (or `constructor`) is an own key like any other.
+  const layerTypes = Object.create(null);
   for (const [type, set] of found.sets) {
     const headDim = type === FULL_ATTENTION && globalHeadDim !== undefined ? globalHeadDim : baseHeadDim;
     layerTypes[type] = resolve(set, headDim);
@@ -576,10 +657,12 @@ export function ropeOptionsFromConfig(config) {
     layerTypes[names[0]];
   if (main === undefined) throw fail(RangeError, `${at}.rope_parameters holds no parameters for any layer type`, 'no_layer_parameters', `${at}.rope_parameters`, {});
   const copy = (read) => ({ headDim: read.headDim, rotaryDim: read.rotaryDim, options: { ...read.options } });
+  const copies = Object.create(null);
+  for (const t of names) copies[t] = copy(layerTypes[t]);
   return {
     ...copy(main),
     layout,
-    layerTypes: Object.fromEntries(names.map((t) => [t, copy(layerTypes[t])])),
+    layerTypes: copies,
     ...(layers ? { layers } : {}),
   };
 }

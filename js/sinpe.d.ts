@@ -458,7 +458,9 @@ export interface RopeConfig extends RopeLayerConfig {
   /**
    * One set per attention layer type, when the config has per-layer-type
    * parameters (Gemma 3's rope_local_base_freq, transformers v5 rope_parameters
-   * keyed by layer type); the top-level fields are full_attention's.
+   * keyed by layer type); the top-level fields are full_attention's. A
+   * null-prototype object: every layer type the file names (`__proto__` too) is
+   * an own key.
    */
   layerTypes?: Record<string, RopeLayerConfig>;
   /** The layer type of each layer (the config's layer_types, or Gemma 3's sliding_window_pattern). */
@@ -584,7 +586,8 @@ export interface ConfigError extends Error {
    * `'not_string_array'`, `'element_not_string'`, `'layer_type_not_object'`, `'no_layer_parameters'`,
    * `'missing_head_width'`, `'heads_not_divisor'`, `'not_fraction'`, `'bad_rotary_dim'`, `'not_string'`,
    * `'unknown_rope_type'`, `'missing'`, `'mrope_section_sum'`, `'mrope_section_missing'`,
-   * `'base_not_above_one'`, `'low_not_below_high'` or `'too_deep'`.
+   * `'base_not_above_one'`, `'low_not_below_high'`, `'cycle'` (an object the reader needs refers back to
+   * one enclosing it) or `'too_long'` (an array longer than one result may be).
    */
   readonly code: string;
   /** The config key at fault as the message writes it, e.g. `'config.rope_scaling.factor'`. */

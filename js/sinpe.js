@@ -194,6 +194,11 @@ class Encoder {
     Object.freeze(this);
   }
 
+  // Refuses a method called on anything but an encoder.
+  static #own(self, method) {
+    if (typeof self !== 'object' || self === null || !(#e in self)) foreign(method, 'the encoder sinpe() resolves to', self);
+  }
+
   // The engine, after refusing calls made from inside a chunks() callback
   // (they would overwrite the memory its view shows).
   #engine() {
@@ -232,6 +237,7 @@ class Encoder {
   }
 
   encode(positions, dModel, options) {
+    Encoder.#own(this, 'encode');
     const { e, snap, parsed, d } = this.#readSinusoid(dModel, options, EXTRA.out);
     const dtype = dtypeOption(snap);
     const p = positionsArg('positions', positions, elementWidth(d));
@@ -243,10 +249,12 @@ class Encoder {
   }
 
   rows(start, count, dModel, options) {
+    Encoder.#own(this, 'rows');
     return this.#rows(start, count, dModel, options, 'start', 'count');
   }
 
   table(length, dModel, options) {
+    Encoder.#own(this, 'table');
     return this.#rows(0, length, dModel, options, 'start', 'length');
   }
 
@@ -264,6 +272,7 @@ class Encoder {
   }
 
   grid2d(height, width, dModel, options) {
+    Encoder.#own(this, 'grid2d');
     const { e, snap, parsed, d } = this.#readSinusoid(dModel, options, EXTRA.grid2d, 'grid');
     const cls = snap.clsToken === undefined ? false : snap.clsToken;
     return this.#withPlan(e, parsed, d, (h) => {
@@ -278,6 +287,7 @@ class Encoder {
   }
 
   addTo(x, dModel, options) {
+    Encoder.#own(this, 'addTo');
     const { e, snap, parsed, d } = this.#readSinusoid(dModel, options, EXTRA.addTo);
     return this.#withPlan(e, parsed, d, (h) => {
       const seqLenGiven = snap.seqLen !== undefined;
@@ -296,6 +306,7 @@ class Encoder {
   }
 
   frequencies(dModel, options) {
+    Encoder.#own(this, 'frequencies');
     const { e, parsed, d } = this.#readSinusoid(dModel, options, EXTRA.none);
     return this.#withPlan(e, parsed, d, (h) => e.frequencies(h));
   }
@@ -314,6 +325,7 @@ class Encoder {
   }
 
   heatmap(start, count, dModel, options) {
+    Encoder.#own(this, 'heatmap');
     const { e, snap, parsed, d } = this.#readSinusoid(dModel, options, EXTRA.heatmap);
     return this.#withPlan(e, parsed, d, (h) => {
       numberType('start', start);
@@ -345,6 +357,7 @@ class Encoder {
    * call only checks its own arguments.
    */
   prepare(dModel, options) {
+    Encoder.#own(this, 'prepare');
     const { e, snap, parsed, d } = this.#readSinusoid(dModel, options, EXTRA.prepare);
     const dtype = dtypeOption(snap);
     const handle = e.plan(parsed.request, d, parsed.context, true);
@@ -374,11 +387,13 @@ class Encoder {
 
 
   ropeFrequencies(rotaryDim, options) {
+    Encoder.#own(this, 'ropeFrequencies');
     const { e, parsed, r } = this.#readRope(rotaryDim, options, EXTRA.none);
     return this.#withPlan(e, parsed, r, (h) => e.frequencies(h));
   }
 
   ropeCache(positions, rotaryDim, options) {
+    Encoder.#own(this, 'ropeCache');
     const { e, snap, parsed, r } = this.#readRope(rotaryDim, options, EXTRA.ropeOut);
     const dtype = dtypeOption(snap);
     const recipe = recipeOption(snap);
@@ -388,6 +403,7 @@ class Encoder {
   }
 
   ropeCacheRows(start, count, rotaryDim, options) {
+    Encoder.#own(this, 'ropeCacheRows');
     const { e, snap, parsed, r } = this.#readRope(rotaryDim, options, EXTRA.ropeOut);
     const dtype = dtypeOption(snap);
     const recipe = recipeOption(snap);
@@ -400,6 +416,7 @@ class Encoder {
   }
 
   ropeCacheGrid(height, width, rotaryDim, options) {
+    Encoder.#own(this, 'ropeCacheGrid');
     const { e, snap, parsed, r } = this.#readRope(rotaryDim, options, EXTRA.ropeOut);
     const dtype = dtypeOption(snap);
     const recipe = recipeOption(snap);
@@ -416,6 +433,7 @@ class Encoder {
    * once, each call only checks its own arguments.
    */
   prepareRope(rotaryDim, options) {
+    Encoder.#own(this, 'prepareRope');
     const { e, snap, parsed, r } = this.#readRope(rotaryDim, options, EXTRA.ropePrepare);
     const dtype = dtypeOption(snap);
     const recipe = recipeOption(snap);
@@ -426,6 +444,7 @@ class Encoder {
   }
 
   applyRope(x, positions, headDim, options) {
+    Encoder.#own(this, 'applyRope');
     const e = this.#engine();
     const snap = snapshotOptions('options', options);
     const hd = numberType('headDim', headDim);
@@ -463,6 +482,11 @@ class Prepared {
 
   #dtype;
 
+  // Refuses a method called on anything but a prepared encoder.
+  static #own(self, method) {
+    if (typeof self !== 'object' || self === null || !(#h in self)) foreign(method, 'an encoder pe.prepare() returned', self);
+  }
+
   constructor(handle, dModel, dtype, context, enter) {
     this.#h = handle;
     this.#enter = enter;
@@ -477,6 +501,7 @@ class Prepared {
   }
 
   rows(start, count, out) {
+    Prepared.#own(this, 'rows');
     const e = this.#enter();
     const d = this.dModel;
     numberType('start', start);
@@ -488,6 +513,7 @@ class Prepared {
   }
 
   encode(positions, out) {
+    Prepared.#own(this, 'encode');
     const e = this.#enter();
     const d = this.dModel;
     const p = positionsArg('positions', positions, d);
@@ -505,6 +531,7 @@ class Prepared {
    * (length 0).
    */
   chunks(start, count, callback) {
+    Prepared.#own(this, 'chunks');
     const e = this.#enter();
     numberType('start', start);
     numberType('count', count);
@@ -576,6 +603,11 @@ class PreparedRope {
   #dtype;
   #recipe;
 
+  // Refuses a method called on anything but a prepared RoPE.
+  static #own(self, method) {
+    if (typeof self !== 'object' || self === null || !(#h in self)) foreign(method, 'an object pe.prepareRope() returned', self);
+  }
+
   constructor(handle, rotaryDim, dtype, engine, context, enter, recipe = 0) {
     this.#h = handle;
     this.#enter = enter;
@@ -599,6 +631,7 @@ class PreparedRope {
   }
 
   cache(positions, out) {
+    PreparedRope.#own(this, 'cache');
     const e = this.#enter();
     const p = positionsArg('positions', positions, elementWidth(this.rotaryDim));
     const outs = readCacheOut(out, 'out');
@@ -606,6 +639,7 @@ class PreparedRope {
   }
 
   cacheRows(start, count, out) {
+    PreparedRope.#own(this, 'cacheRows');
     const e = this.#enter();
     const outs = readCacheOut(out, 'out');
     numberType('start', start);
@@ -614,6 +648,7 @@ class PreparedRope {
   }
 
   grid(height, width, out) {
+    PreparedRope.#own(this, 'grid');
     const e = this.#enter();
     const outs = readCacheOut(out, 'out');
     numberType('height', height);
@@ -622,6 +657,7 @@ class PreparedRope {
   }
 
   apply(x, positions, headDim, options) {
+    PreparedRope.#own(this, 'apply');
     const e = this.#enter();
     const snap = snapshotOptions('options', options);
     for (const key of Object.keys(snap))
@@ -637,11 +673,26 @@ class PreparedRope {
   }
 }
 
-// An out argument { cos, sin } of a cache, read (its own enumerable cos and sin, once).
+// An out argument { cos, sin } of a cache, read (its own enumerable keys,
+// each once): a plain object holding both arrays and nothing else. Anything
+// else (a typed array, an Array, {}, { cos } alone) is a TypeError, never
+// ignored: the caller expects its arrays written.
 function readCacheOut(out, name) {
   if (out === undefined) return undefined;
+  const what = `${name} must be an object { cos, sin } holding the two arrays to write`;
+  const kind = describe(out);
+  if (kind !== 'Object') fail(TypeError, `${what}, got ${kind}`);
   const o = snapshotOptions(name, out);
+  for (const key of Object.keys(o))
+    if (key !== 'cos' && key !== 'sin') fail(TypeError, `${what}; it has the unknown key ${describe(key)}`);
+  for (const key of ['cos', 'sin']) if (o[key] === undefined) fail(TypeError, `${what}; ${name}.${key} is missing`);
   return { cos: o.cos, sin: o.sin };
+}
+
+// The TypeError of a method called on an object that is not its class's
+// (`Object.getPrototypeOf(pe).encode.call({}, …)`): it names the method.
+function foreign(method, what, self) {
+  fail(TypeError, `${method} must be called on ${what}, got ${describe(self)}`);
 }
 
 /**

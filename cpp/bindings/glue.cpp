@@ -52,8 +52,11 @@ std::vector<Entry> g_handles(1);  // handle 0 is never used
 PlanCache g_cache;
 
 // The options of a request block of `doubles` doubles, for a preset (or rope
-// type) and layout; false when the block is malformed.
-bool read_request(int kind, int family, int layout, int axes, std::size_t doubles, Options* out) {
+// type) and layout: ok, bad_request when the block is malformed, or, for an
+// array option longer than any plan reads (kMaxDModel values), that option's
+// own status (mrope_section_sum for mropeSection, whose limit is the axes',
+// else bad_<option>) with g_result = (-1, its length).
+Status read_request(int kind, int family, int layout, int axes, std::size_t doubles, Options* out) {
   Options o;
   if (kind == kRope) o.rope_type = RopeType(family);
   else o.preset = Preset(family);
@@ -62,10 +65,11 @@ bool read_request(int kind, int family, int layout, int axes, std::size_t double
   const double* b = g_request.data();
   std::size_t at = 1, entries = 0;
   if (doubles < 1 || doubles > g_request.size() || !to_integer<std::size_t>(b[0], 0, kOptionCount, &entries))
-    return false;
+    return Status::bad_request;
+  Status too_long = Status::ok;
   for (std::size_t k = 0; k < entries; ++k) {
     int id = 0;
-    if (at + 2 > doubles || !to_integer(b[at], 0, kOptionCount - 1, &id)) return false;
+    if (at + 2 > doubles || !to_integer(b[at], 0, kOptionCount - 1, &id)) return Status::bad_request;
     const double v = b[at + 1];
     at += 2;
     int i = 0;
@@ -79,6 +83,16 @@ bool read_request(int kind, int family, int layout, int axes, std::size_t double
     const auto numberArray = [&](NumbersOption& f) {
       if (i != id) return;
       std::size_t n = 0;
+      if (!f.has_value() && to_integer<std::size_t>(v, std::size_t(kMaxDModel) + 1, doubles, &n) &&
+          at + n <= doubles && too_long == Status::ok) {
+        // Too long for any plan: its own status, its elements never read.
+        too_long =
+            Option(id) == Option::mrope_section ? Status::mrope_section_sum : detail::bad_status(Option(id));
+        g_result[0] = -1;
+        g_result[1] = double(n);
+        at += n;
+        return;
+      }
       ok = !f.has_value() && to_integer<std::size_t>(v, 0, kMaxDModel, &n) && at + n <= doubles;
       if (ok) f = std::vector<double>(b + at, b + at + n), at += n;
     };
@@ -86,11 +100,12 @@ bool read_request(int kind, int family, int layout, int axes, std::size_t double
   type(o.id); \
   ++i;
 #include "sinpe/vocabulary.def"
-    if (!ok) return false;
+    if (!ok) return Status::bad_request;
   }
-  if (at != doubles) return false;
+  if (at != doubles) return Status::bad_request;
+  if (too_long != Status::ok) return too_long;
   *out = std::move(o);
-  return true;
+  return Status::ok;
 }
 
 // Where an array option's value breaks its rule: the first element that does
@@ -116,10 +131,12 @@ Status make(int kind, int family, int layout, int axes, double width, double req
             bool cached) {
   Options o;
   std::size_t doubles = 0;
-  const bool read = to_integer<std::size_t>(request_doubles, 1, g_request.size(), &doubles) &&
-                    kind >= kRows && kind <= kRope && read_request(kind, family, layout, axes, doubles, &o);
+  const Status read = to_integer<std::size_t>(request_doubles, 1, g_request.size(), &doubles) &&
+                              kind >= kRows && kind <= kRope
+                          ? read_request(kind, family, layout, axes, doubles, &o)
+                          : Status::bad_request;
   g_request[0] = 0;  // consumed: a later call finds no options of this one
-  if (!read) return Status::bad_buffer;
+  if (read != Status::ok) return read;
   int w = 0;
   const Status bad_width = kind == kRope ? Status::bad_rotary_dim : Status::d_model_out_of_range;
   if (!to_integer(width, -1, kMaxDModel + 1, &w)) return bad_width;
@@ -205,7 +222,7 @@ void release(int handle) {
 int check_rows(int handle, double start, double count) {
   const Entry* e = entry(handle, kRows);
   const Entry* rope = e ? nullptr : entry(handle, kRope);
-  if (!e && !rope) return code(Status::bad_buffer);
+  if (!e && !rope) return code(Status::invalid_plan);
   std::size_t n = 0;
   if (!count_arg(count, &n)) return code(Status::bad_count);
   if (const Status s = check_row_range(start, n); s != Status::ok) return code(s);
@@ -223,7 +240,7 @@ int check_positions(double count) {
 
 int check_grid(int handle, double height, double width, bool cls_token) {
   const Entry* e = entry(handle, kGrid);
-  if (!e) return code(Status::bad_buffer);
+  if (!e) return code(Status::invalid_plan);
   std::size_t H = 0, W = 0;
   const auto max = std::size_t(kMaxAbsPosition);
   if (!to_integer<std::size_t>(height, 0, max, &H) || !to_integer<std::size_t>(width, 0, max, &W))
@@ -246,7 +263,7 @@ int check_heatmap(int handle, double start, double count, double col0, double co
 
 int check_rope(int handle, int layout, double head_dim) {
   const Entry* e = entry(handle, kRope);
-  if (!e) return code(Status::bad_buffer);
+  if (!e) return code(Status::invalid_plan);
   if (layout < 0 || layout > int(RopeLayout::interleaved)) return code(Status::bad_rope_layout);
   int hd = 0;
   if (!to_integer(head_dim, 0, kMaxDModel + 1, &hd)) return code(Status::bad_head_dim);
@@ -257,7 +274,8 @@ int rows(int handle, double start, double count, int dtype) {
   const Entry* e = entry(handle, kRows);
   std::size_t n = 0;
   Dtype t;
-  if (!e || !count_arg(count, &n)) return code(Status::bad_buffer);
+  if (!e) return code(Status::invalid_plan);
+  if (!count_arg(count, &n)) return code(Status::bad_chunk);
   if (!dtype_arg(dtype, &t)) return code(Status::bad_dtype);
   if (n > kScratchFloats / std::size_t(e->plan.d_model())) return code(Status::too_large);
   if (t == Dtype::float32) return code(sinpe::rows(e->plan, start, n, g_scratch.data()));
@@ -267,7 +285,8 @@ int rows(int handle, double start, double count, int dtype) {
 int add_rows(int handle, double start, double count) {
   const Entry* e = entry(handle, kRows);
   std::size_t n = 0;
-  if (!e || !count_arg(count, &n)) return code(Status::bad_buffer);
+  if (!e) return code(Status::invalid_plan);
+  if (!count_arg(count, &n)) return code(Status::bad_chunk);
   return code(sinpe::add_rows(e->plan, start, n, g_scratch.data()));
 }
 
@@ -275,7 +294,8 @@ int encode(int handle, double count, int dtype) {
   const Entry* e = entry(handle, kRows);
   std::size_t n = 0;
   Dtype t;
-  if (!e || !to_integer<std::size_t>(count, 0, kPositionChunk, &n)) return code(Status::bad_buffer);
+  if (!e) return code(Status::invalid_plan);
+  if (!to_integer<std::size_t>(count, 0, kPositionChunk, &n)) return code(Status::bad_chunk);
   if (!dtype_arg(dtype, &t)) return code(Status::bad_dtype);
   if (n > kScratchFloats / std::size_t(e->plan.d_model())) return code(Status::too_large);
   if (t == Dtype::float32) return code(sinpe::encode(e->plan, g_positions.data(), n, g_scratch.data()));
@@ -286,7 +306,8 @@ int grid2d(int handle, double height, double width, bool cls_token, double first
   const Entry* e = entry(handle, kGrid);
   std::size_t H = 0, W = 0, f = 0, n = 0;
   const auto max = std::size_t(kMaxAbsPosition);
-  if (!e || !to_integer<std::size_t>(height, 0, max, &H) || !to_integer<std::size_t>(width, 0, max, &W) ||
+  if (!e) return code(Status::invalid_plan);
+  if (!to_integer<std::size_t>(height, 0, max, &H) || !to_integer<std::size_t>(width, 0, max, &W) ||
       !count_arg(first, &f) || !count_arg(count, &n))
     return code(Status::bad_count);
   return code(sinpe::grid2d(e->plan, H, W, cls_token, f, n, g_scratch.data()));
@@ -296,9 +317,9 @@ int heatmap(int handle, double start, double count, double col0, double cols, do
   const Entry* e = entry(handle, kRows);
   std::size_t n = 0;
   int c0 = 0, nc = 0;
-  if (!e || !count_arg(count, &n) || !to_integer(col0, 0, kMaxDModel, &c0) ||
-      !to_integer(cols, 0, kMaxDModel, &nc))
-    return code(Status::bad_buffer);
+  if (!e) return code(Status::invalid_plan);
+  if (!count_arg(count, &n) || !to_integer(col0, 0, kMaxDModel, &c0) || !to_integer(cols, 0, kMaxDModel, &nc))
+    return code(Status::bad_chunk);
   return code(sinpe::heatmap(e->plan, start, n, c0, nc, g_lut, vmin, vmax,
                              reinterpret_cast<std::uint8_t*>(g_scratch.data())));
 }
@@ -330,7 +351,8 @@ int rope_cache_rows(int handle, double start, double count, int dtype, int recip
   std::size_t n = 0, half = 0;
   Dtype t;
   Recipe how;
-  if (!e || !count_arg(count, &n)) return code(Status::bad_buffer);
+  if (!e) return code(Status::invalid_plan);
+  if (!count_arg(count, &n)) return code(Status::bad_chunk);
   if (!dtype_arg(dtype, &t)) return code(Status::bad_dtype);
   if (!recipe_arg(recipe, &how)) return code(Status::bad_recipe);
   if (!cache_fits(e, n, &half)) return code(Status::too_large);
@@ -351,8 +373,9 @@ int rope_cache(int handle, double count, int dtype, int recipe) {
   std::size_t n = 0, half = 0;
   Dtype t;
   Recipe how;
-  if (!e || !to_integer<std::size_t>(count, 0, kPositionChunk / std::size_t(e->rope.axes()), &n))
-    return code(Status::bad_buffer);
+  if (!e) return code(Status::invalid_plan);
+  if (!to_integer<std::size_t>(count, 0, kPositionChunk / std::size_t(e->rope.axes()), &n))
+    return code(Status::bad_chunk);
   if (!dtype_arg(dtype, &t)) return code(Status::bad_dtype);
   if (!recipe_arg(recipe, &how)) return code(Status::bad_recipe);
   if (!cache_fits(e, n, &half)) return code(Status::too_large);
@@ -370,7 +393,7 @@ int rope_cache(int handle, double count, int dtype, int recipe) {
 
 int check_rope_grid(int handle, double height, double width) {
   const Entry* e = entry(handle, kRope);
-  if (!e) return code(Status::bad_buffer);
+  if (!e) return code(Status::invalid_plan);
   std::size_t H = 0, W = 0;
   const auto max = std::size_t(kMaxAbsPosition);
   if (!to_integer<std::size_t>(height, 0, max, &H) || !to_integer<std::size_t>(width, 0, max, &W))
@@ -388,7 +411,8 @@ int rope_cache_grid(int handle, double height, double width, double first, doubl
   Dtype t;
   Recipe how;
   const auto max = std::size_t(kMaxAbsPosition);
-  if (!e || !to_integer<std::size_t>(height, 0, max, &H) || !to_integer<std::size_t>(width, 0, max, &W) ||
+  if (!e) return code(Status::invalid_plan);
+  if (!to_integer<std::size_t>(height, 0, max, &H) || !to_integer<std::size_t>(width, 0, max, &W) ||
       !count_arg(first, &f) || !count_arg(count, &n))
     return code(Status::bad_count);
   if (!dtype_arg(dtype, &t)) return code(Status::bad_dtype);
@@ -410,9 +434,10 @@ int rope_apply(int handle, int layout, double head_dim, double count, double num
   const Entry* e = entry(handle, kRope);
   std::size_t n = 0, heads = 0;
   int hd = 0;
-  if (!e || !to_integer<std::size_t>(count, 0, kPositionChunk / std::size_t(e->rope.axes()), &n) ||
+  if (!e) return code(Status::invalid_plan);
+  if (!to_integer<std::size_t>(count, 0, kPositionChunk / std::size_t(e->rope.axes()), &n) ||
       !count_arg(num_heads, &heads) || !to_integer(head_dim, 1, kMaxDModel, &hd))
-    return code(Status::bad_buffer);
+    return code(Status::bad_chunk);
   if (heads != 0 && n > kScratchFloats / heads / std::size_t(hd)) return code(Status::too_large);
   return code(sinpe::apply_rope_axes(e->rope, RopeLayout(layout), hd, g_positions.data(), n, heads,
                                      g_scratch.data()));

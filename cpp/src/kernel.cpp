@@ -34,11 +34,11 @@ detail::Pairs window_pairs(const PlanData& P, std::size_t c0, std::size_t c1) {
 
 template <bool Add>
 Status rows_impl(const Plan& plan, double start, std::size_t count, float* out, Path path) {
-  if (!plan.valid()) return Status::bad_buffer;
+  if (!plan.valid()) return Status::invalid_plan;
   if (Status s = check_row_range(start, count); s != Status::ok) return s;
   if (Status s = check_elements(count, std::size_t(plan.d_model())); s != Status::ok) return s;
   if (count == 0) return Status::ok;
-  if (out == nullptr) return Status::bad_buffer;
+  if (out == nullptr) return Status::null_pointer;
   const PlanData& P = plan.data();
   Work& w = Work::get(P.freq.size());
   detail::rows_into<Add>(P, start, count, detail::rows_at(P, out), w, path == Path::best);
@@ -56,10 +56,10 @@ Status add_rows(const Plan& plan, double start, std::size_t count, float* inout,
 }
 
 Status encode(const Plan& plan, const double* positions, std::size_t n, float* out, Path path) {
-  if (!plan.valid()) return Status::bad_buffer;
+  if (!plan.valid()) return Status::invalid_plan;
   if (Status s = check_elements(n, std::size_t(plan.d_model())); s != Status::ok) return s;
   if (n == 0) return Status::ok;
-  if (positions == nullptr || out == nullptr) return Status::bad_buffer;
+  if (positions == nullptr || out == nullptr) return Status::null_pointer;
   if (Status s = check_positions(positions, n, nullptr); s != Status::ok) return s;
   const PlanData& P = plan.data();
   Work& w = Work::get(P.freq.size());
@@ -89,12 +89,12 @@ bool is_half(Dtype dtype) { return dtype == Dtype::float16 || dtype == Dtype::bf
 }  // namespace
 
 Status rows(const Plan& plan, double start, std::size_t count, Dtype dtype, std::uint16_t* out, Path path) {
-  if (!plan.valid()) return Status::bad_buffer;
+  if (!plan.valid()) return Status::invalid_plan;
   if (!is_half(dtype)) return Status::bad_dtype;
   if (Status s = check_row_range(start, count); s != Status::ok) return s;
   if (Status s = check_elements(count, std::size_t(plan.d_model())); s != Status::ok) return s;
   if (count == 0) return Status::ok;
-  if (out == nullptr) return Status::bad_buffer;
+  if (out == nullptr) return Status::null_pointer;
   // Positions in chunks, so a long range needs no long array.
   constexpr std::size_t kChunk = 4096;
   std::vector<double> p(std::min(count, kChunk));
@@ -108,11 +108,11 @@ Status rows(const Plan& plan, double start, std::size_t count, Dtype dtype, std:
 
 Status encode(const Plan& plan, const double* positions, std::size_t n, Dtype dtype, std::uint16_t* out,
               Path path) {
-  if (!plan.valid()) return Status::bad_buffer;
+  if (!plan.valid()) return Status::invalid_plan;
   if (!is_half(dtype)) return Status::bad_dtype;
   if (Status s = check_elements(n, std::size_t(plan.d_model())); s != Status::ok) return s;
   if (n == 0) return Status::ok;
-  if (positions == nullptr || out == nullptr) return Status::bad_buffer;
+  if (positions == nullptr || out == nullptr) return Status::null_pointer;
   if (Status s = check_positions(positions, n, nullptr); s != Status::ok) return s;
   half_rows_into(plan, positions, n, dtype, out, path);
   return Status::ok;
@@ -120,7 +120,7 @@ Status encode(const Plan& plan, const double* positions, std::size_t n, Dtype dt
 
 Status grid2d(const Plan& axis, std::size_t height, std::size_t width, bool cls_token, std::size_t first,
               std::size_t count, float* out, Path path) {
-  if (!axis.valid()) return Status::bad_buffer;
+  if (!axis.valid()) return Status::invalid_plan;
   if (height > std::size_t(kMaxAbsPosition) || width > std::size_t(kMaxAbsPosition)) return Status::bad_count;
   const std::size_t D = std::size_t(axis.d_model());
   const std::size_t d = 2 * D;
@@ -128,7 +128,7 @@ Status grid2d(const Plan& axis, std::size_t height, std::size_t width, bool cls_
   const std::size_t cells = height * width + (cls_token ? 1 : 0);
   if (first > cells || count > cells - first) return Status::bad_count;
   if (count == 0) return Status::ok;
-  if (out == nullptr) return Status::bad_buffer;
+  if (out == nullptr) return Status::null_pointer;
   const bool simd = path == Path::best;
   const PlanData& P = axis.data();
   Work& w = Work::get(P.freq.size());
@@ -166,13 +166,13 @@ Status grid2d(const Plan& axis, std::size_t height, std::size_t width, bool cls_
 
 Status heatmap(const Plan& plan, double start, std::size_t count, int col0, int cols, const std::uint8_t* lut,
                double vmin, double vmax, std::uint8_t* out, Path path) {
-  if (!plan.valid()) return Status::bad_buffer;
+  if (!plan.valid()) return Status::invalid_plan;
   if (Status s = check_row_range(start, count); s != Status::ok) return s;
   if (Status s = check_column_window(plan, col0, cols); s != Status::ok) return s;
   if (Status s = check_value_range(vmin, vmax); s != Status::ok) return s;
   if (Status s = check_elements(count, std::size_t(cols)); s != Status::ok) return s;
   if (count == 0 || cols == 0) return Status::ok;
-  if (lut == nullptr || out == nullptr) return Status::bad_buffer;
+  if (lut == nullptr || out == nullptr) return Status::null_pointer;
   const PlanData& P = plan.data();
   const std::size_t d = std::size_t(P.d_model);
   Work& w = Work::get(P.freq.size());

@@ -134,7 +134,7 @@ bool frequencies_finite(const std::vector<double>& freq) {
 }  // namespace
 
 Status make_plan(const Options& o, int d, Plan* plan) {
-  if (plan == nullptr) return Status::bad_buffer;
+  if (plan == nullptr) return Status::null_pointer;
   if (int(o.preset) < 0 || int(o.preset) >= kPresetCount) return Status::bad_preset;
   if (!valid_layout(o.layout)) return Status::bad_layout;
   const detail::Reads reads = detail::preset_reads(o.preset);

@@ -229,7 +229,7 @@ Status axes_layout(const Options& o, int r, RopeAxes* layout, std::vector<std::s
 }  // namespace
 
 Status make_rope_plan(const Options& o, int r, RopePlan* plan) {
-  if (plan == nullptr) return Status::bad_buffer;
+  if (plan == nullptr) return Status::null_pointer;
   if (int(o.rope_type) < 0 || int(o.rope_type) >= kRopeTypeCount) return Status::bad_rope_type;
   // The sinusoidal presets' own fields have no meaning here.
   if (o.layout != Layout::preset_default) return Status::bad_rope_layout;
@@ -319,12 +319,12 @@ detail::Rows split_rows(float* cos, float* sin, std::size_t half) {
 
 Status rope_cache_rows(const RopePlan& plan, double start, std::size_t count, float* cos, float* sin,
                        Path path) {
-  if (!plan.valid()) return Status::bad_buffer;
+  if (!plan.valid()) return Status::invalid_plan;
   if (Status s = check_row_range(start, count); s != Status::ok) return s;
   const std::size_t half = std::size_t(plan.rotary_dim() / 2);
   if (Status s = check_elements(count, half); s != Status::ok) return s;
   if (count == 0) return Status::ok;
-  if (cos == nullptr || sin == nullptr) return Status::bad_buffer;
+  if (cos == nullptr || sin == nullptr) return Status::null_pointer;
   const detail::PlanData& P = plan.rows_plan().data();
   detail::Work& w = detail::Work::get(P.freq.size());
   detail::rows_into<false>(P, start, count, split_rows(cos, sin, half), w, path == Path::best);
@@ -333,11 +333,11 @@ Status rope_cache_rows(const RopePlan& plan, double start, std::size_t count, fl
 
 Status rope_cache(const RopePlan& plan, const double* positions, std::size_t n, float* cos, float* sin,
                   Path path) {
-  if (!plan.valid()) return Status::bad_buffer;
+  if (!plan.valid()) return Status::invalid_plan;
   const std::size_t half = std::size_t(plan.rotary_dim() / 2);
   if (Status s = check_elements(n, half); s != Status::ok) return s;
   if (n == 0) return Status::ok;
-  if (positions == nullptr || cos == nullptr || sin == nullptr) return Status::bad_buffer;
+  if (positions == nullptr || cos == nullptr || sin == nullptr) return Status::null_pointer;
   if (Status s = check_positions(positions, n, nullptr); s != Status::ok) return s;
   const detail::PlanData& P = plan.rows_plan().data();
   detail::Work& w = detail::Work::get(P.freq.size());
@@ -364,16 +364,28 @@ void half_cache(const RopePlan& plan, const double* positions, std::size_t n, Dt
 
 bool is_half(Dtype dtype) { return dtype == Dtype::float16 || dtype == Dtype::bfloat16; }
 
+// A half dtype whose range holds the plan's values: |cos|, |sin| reach 1, so
+// the largest is the attention factor, and float16 refuses one that rounds
+// past its largest finite value (bfloat16 has float32's range, which the plan
+// already checked).
+Status check_half(const RopePlan& plan, Dtype dtype) {
+  if (!is_half(dtype)) return Status::bad_dtype;
+  if (dtype == Dtype::float16 &&
+      detail::round_float16(plan.attention_factor()) > detail::round_float16(limits::max_float16))
+    return Status::float16_overflow;
+  return Status::ok;
+}
+
 }  // namespace
 
 Status rope_cache_rows(const RopePlan& plan, double start, std::size_t count, Dtype dtype, std::uint16_t* cos,
                        std::uint16_t* sin, Path path) {
-  if (!plan.valid()) return Status::bad_buffer;
-  if (!is_half(dtype)) return Status::bad_dtype;
+  if (!plan.valid()) return Status::invalid_plan;
+  if (Status s = check_half(plan, dtype); s != Status::ok) return s;
   if (Status s = check_row_range(start, count); s != Status::ok) return s;
   if (Status s = check_elements(count, std::size_t(plan.rotary_dim() / 2)); s != Status::ok) return s;
   if (count == 0) return Status::ok;
-  if (cos == nullptr || sin == nullptr) return Status::bad_buffer;
+  if (cos == nullptr || sin == nullptr) return Status::null_pointer;
   constexpr std::size_t kChunk = 4096;
   std::vector<double> p(std::min(count, kChunk));
   const std::size_t half = std::size_t(plan.rotary_dim() / 2);
@@ -387,11 +399,11 @@ Status rope_cache_rows(const RopePlan& plan, double start, std::size_t count, Dt
 
 Status rope_cache(const RopePlan& plan, const double* positions, std::size_t n, Dtype dtype,
                   std::uint16_t* cos, std::uint16_t* sin, Path path) {
-  if (!plan.valid()) return Status::bad_buffer;
-  if (!is_half(dtype)) return Status::bad_dtype;
+  if (!plan.valid()) return Status::invalid_plan;
+  if (Status s = check_half(plan, dtype); s != Status::ok) return s;
   if (Status s = check_elements(n, std::size_t(plan.rotary_dim() / 2)); s != Status::ok) return s;
   if (n == 0) return Status::ok;
-  if (positions == nullptr || cos == nullptr || sin == nullptr) return Status::bad_buffer;
+  if (positions == nullptr || cos == nullptr || sin == nullptr) return Status::null_pointer;
   if (Status s = check_positions(positions, n, nullptr); s != Status::ok) return s;
   half_cache(plan, positions, n, dtype, cos, sin, path);
   return Status::ok;
@@ -526,7 +538,7 @@ void rotate(const RopePlan& plan, RopeLayout layout, int head_dim, std::size_t n
 // The checks apply_rope and apply_rope_axes share, before anything is read.
 Status check_apply(const RopePlan& plan, RopeLayout layout, int head_dim, std::size_t n,
                    std::size_t num_heads) {
-  if (!plan.valid()) return Status::bad_buffer;
+  if (!plan.valid()) return Status::invalid_plan;
   if (int(layout) < 0 || int(layout) > int(RopeLayout::interleaved)) return Status::bad_rope_layout;
   if (Status s = check_head_dim(plan, head_dim); s != Status::ok) return s;
   if (num_heads != 0 && n > kMaxElements / num_heads / std::size_t(head_dim)) return Status::too_large;
@@ -539,7 +551,7 @@ Status apply_rope(const RopePlan& plan, RopeLayout layout, int head_dim, const d
                   std::size_t n, std::size_t num_heads, float* x, Path path) {
   if (Status s = check_apply(plan, layout, head_dim, n, num_heads); s != Status::ok) return s;
   if (n == 0 || num_heads == 0) return Status::ok;
-  if (positions == nullptr || x == nullptr) return Status::bad_buffer;
+  if (positions == nullptr || x == nullptr) return Status::null_pointer;
   if (Status s = check_positions(positions, n, nullptr); s != Status::ok) return s;
   const detail::PlanData& P = plan.rows_plan().data();
   const std::size_t half = std::size_t(plan.rotary_dim() / 2);
@@ -554,12 +566,12 @@ Status apply_rope(const RopePlan& plan, RopeLayout layout, int head_dim, const d
 
 Status rope_cache_axes(const RopePlan& plan, const double* positions, std::size_t n, float* cos, float* sin,
                        Path path) {
-  if (!plan.valid()) return Status::bad_buffer;
+  if (!plan.valid()) return Status::invalid_plan;
   if (plan.axes() == 1) return rope_cache(plan, positions, n, cos, sin, path);
   const std::size_t half = std::size_t(plan.rotary_dim() / 2), axes = std::size_t(plan.axes());
   if (Status s = check_elements(n, half); s != Status::ok) return s;
   if (n == 0) return Status::ok;
-  if (positions == nullptr || cos == nullptr || sin == nullptr) return Status::bad_buffer;
+  if (positions == nullptr || cos == nullptr || sin == nullptr) return Status::null_pointer;
   if (Status s = check_positions(positions, n * axes, nullptr); s != Status::ok) return s;
   axes_rows(*plan.data(), positions, n, cos, sin, path == Path::best);
   return Status::ok;
@@ -570,7 +582,7 @@ Status apply_rope_axes(const RopePlan& plan, RopeLayout layout, int head_dim, co
   if (Status s = check_apply(plan, layout, head_dim, n, num_heads); s != Status::ok) return s;
   if (plan.axes() == 1) return apply_rope(plan, layout, head_dim, positions, n, num_heads, x, path);
   if (n == 0 || num_heads == 0) return Status::ok;
-  if (positions == nullptr || x == nullptr) return Status::bad_buffer;
+  if (positions == nullptr || x == nullptr) return Status::null_pointer;
   const std::size_t axes = std::size_t(plan.axes());
   if (Status s = check_positions(positions, n * axes, nullptr); s != Status::ok) return s;
   const bool simd = path == Path::best && simd_compiled();
@@ -614,7 +626,7 @@ void axes_half_rows(const detail::RopeData& D, const double* positions, std::siz
 // The checks of a range of grid patches.
 Status check_grid_range(const RopePlan& plan, std::size_t height, std::size_t width, std::size_t first,
                         std::size_t count) {
-  if (!plan.valid()) return Status::bad_buffer;
+  if (!plan.valid()) return Status::invalid_plan;
   if (plan.axes() != 2) return Status::axes_mismatch;
   // Every row and column index is a position below 2^24.
   if (height > std::size_t(kMaxAbsPosition) || width > std::size_t(kMaxAbsPosition)) return Status::bad_count;
@@ -647,7 +659,7 @@ Status rope_cache_grid(const RopePlan& plan, std::size_t height, std::size_t wid
                        std::size_t count, float* cos, float* sin, Path path) {
   if (Status s = check_grid_range(plan, height, width, first, count); s != Status::ok) return s;
   if (count == 0) return Status::ok;
-  if (cos == nullptr || sin == nullptr) return Status::bad_buffer;
+  if (cos == nullptr || sin == nullptr) return Status::null_pointer;
   const std::size_t half = std::size_t(plan.rotary_dim() / 2);
   grid_chunks(width, first, count, [&](const double* p, std::size_t m, std::size_t m0) {
     axes_rows(*plan.data(), p, m, cos + m0 * half, sin + m0 * half, path == Path::best);
@@ -657,7 +669,7 @@ Status rope_cache_grid(const RopePlan& plan, std::size_t height, std::size_t wid
 
 Status rope_cache_grid(const RopePlan& plan, std::size_t height, std::size_t width, float* cos, float* sin,
                        Path path) {
-  if (!plan.valid()) return Status::bad_buffer;
+  if (!plan.valid()) return Status::invalid_plan;
   if (plan.axes() != 2) return Status::axes_mismatch;
   if (height > std::size_t(kMaxAbsPosition) || width > std::size_t(kMaxAbsPosition)) return Status::bad_count;
   if (width != 0 && height > kMaxElements / width) return Status::too_large;
@@ -666,13 +678,13 @@ Status rope_cache_grid(const RopePlan& plan, std::size_t height, std::size_t wid
 
 Status rope_cache_axes(const RopePlan& plan, const double* positions, std::size_t n, Dtype dtype,
                        std::uint16_t* cos, std::uint16_t* sin, Path path) {
-  if (!plan.valid()) return Status::bad_buffer;
+  if (!plan.valid()) return Status::invalid_plan;
   if (plan.axes() == 1) return rope_cache(plan, positions, n, dtype, cos, sin, path);
-  if (!is_half(dtype)) return Status::bad_dtype;
+  if (Status s = check_half(plan, dtype); s != Status::ok) return s;
   const std::size_t half = std::size_t(plan.rotary_dim() / 2), axes = std::size_t(plan.axes());
   if (Status s = check_elements(n, half); s != Status::ok) return s;
   if (n == 0) return Status::ok;
-  if (positions == nullptr || cos == nullptr || sin == nullptr) return Status::bad_buffer;
+  if (positions == nullptr || cos == nullptr || sin == nullptr) return Status::null_pointer;
   if (Status s = check_positions(positions, n * axes, nullptr); s != Status::ok) return s;
   axes_half_rows(*plan.data(), positions, n, dtype, cos, sin, path == Path::best);
   return Status::ok;
@@ -681,9 +693,9 @@ Status rope_cache_axes(const RopePlan& plan, const double* positions, std::size_
 Status rope_cache_grid(const RopePlan& plan, std::size_t height, std::size_t width, std::size_t first,
                        std::size_t count, Dtype dtype, std::uint16_t* cos, std::uint16_t* sin, Path path) {
   if (Status s = check_grid_range(plan, height, width, first, count); s != Status::ok) return s;
-  if (!is_half(dtype)) return Status::bad_dtype;
+  if (Status s = check_half(plan, dtype); s != Status::ok) return s;
   if (count == 0) return Status::ok;
-  if (cos == nullptr || sin == nullptr) return Status::bad_buffer;
+  if (cos == nullptr || sin == nullptr) return Status::null_pointer;
   const std::size_t half = std::size_t(plan.rotary_dim() / 2);
   grid_chunks(width, first, count, [&](const double* p, std::size_t m, std::size_t m0) {
     axes_half_rows(*plan.data(), p, m, dtype, cos + m0 * half, sin + m0 * half, path == Path::best);
@@ -693,7 +705,7 @@ Status rope_cache_grid(const RopePlan& plan, std::size_t height, std::size_t wid
 
 Status rope_cache_grid(const RopePlan& plan, std::size_t height, std::size_t width, Dtype dtype,
                        std::uint16_t* cos, std::uint16_t* sin, Path path) {
-  if (!plan.valid()) return Status::bad_buffer;
+  if (!plan.valid()) return Status::invalid_plan;
   if (plan.axes() != 2) return Status::axes_mismatch;
   if (height > std::size_t(kMaxAbsPosition) || width > std::size_t(kMaxAbsPosition)) return Status::bad_count;
   if (width != 0 && height > kMaxElements / width) return Status::too_large;

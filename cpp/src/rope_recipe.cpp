@@ -66,7 +66,7 @@ void float32_rows(const RopePlan& plan, const double* positions, std::size_t n, 
 }
 
 Status common_checks(const RopePlan& plan, Dtype dtype, std::size_t n) {
-  if (!plan.valid()) return Status::bad_buffer;
+  if (!plan.valid()) return Status::invalid_plan;
   if (!is_float(dtype)) return Status::bad_dtype;
   return check_elements(n, std::size_t(plan.rotary_dim() / 2));
 }
@@ -84,7 +84,7 @@ Status rope_cache_recipe(const RopePlan& plan, Recipe recipe, const double* posi
   }
   if (recipe != Recipe::float32) return Status::bad_recipe;
   if (n == 0) return Status::ok;
-  if (positions == nullptr || cos == nullptr || sin == nullptr) return Status::bad_buffer;
+  if (positions == nullptr || cos == nullptr || sin == nullptr) return Status::null_pointer;
   if (Status s = check_positions(positions, n * std::size_t(plan.axes()), nullptr); s != Status::ok) return s;
   float32_rows(plan, positions, n, dtype, cos, sin, 0);
   return Status::ok;
@@ -102,7 +102,7 @@ Status rope_cache_rows_recipe(const RopePlan& plan, Recipe recipe, double start,
   if (recipe != Recipe::float32) return Status::bad_recipe;
   if (Status s = check_row_range(start, count); s != Status::ok) return s;
   if (count == 0) return Status::ok;
-  if (cos == nullptr || sin == nullptr) return Status::bad_buffer;
+  if (cos == nullptr || sin == nullptr) return Status::null_pointer;
   const auto A = std::size_t(plan.axes());
   constexpr std::size_t kChunk = 1024;
   std::vector<double> p(std::min(count, kChunk) * A);
@@ -130,7 +130,7 @@ Status rope_cache_grid_recipe(const RopePlan& plan, Recipe recipe, std::size_t h
   if (width != 0 && height > std::size_t(kMaxElements) / width) return Status::too_large;
   if (first > height * width || count > height * width - first) return Status::bad_count;
   if (count == 0) return Status::ok;
-  if (cos == nullptr || sin == nullptr) return Status::bad_buffer;
+  if (cos == nullptr || sin == nullptr) return Status::null_pointer;
   constexpr std::size_t kChunk = 1024;
   std::vector<double> p(std::min(count, kChunk) * 2);
   for (std::size_t i0 = 0; i0 < count; i0 += kChunk) {

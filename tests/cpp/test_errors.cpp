@@ -1,11 +1,14 @@
 // Bad input yields a status naming the argument and leaves the output untouched.
 #include <catch2/catch.hpp>
 
+#include <cstdint>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "expected_reads.hpp"
 #include "options.hpp"
+#include "sinpe/rope.hpp"
 #include "support.hpp"
 
 using sinpe::Status;
@@ -60,7 +63,7 @@ TEST_CASE("rows and encode reject bad positions without writing", "[errors]") {
   CHECK(sinpe::rows(plan, 16777215, 2, out.data()) == Status::position_out_of_range);
   CHECK(sinpe::rows(plan, -16777216, 1, out.data()) == Status::position_out_of_range);
   CHECK(sinpe::rows(plan, std::numeric_limits<double>::quiet_NaN(), 1, out.data()) == Status::bad_start);
-  CHECK(sinpe::rows(plan, 0, 1, nullptr) == Status::bad_buffer);
+  CHECK(sinpe::rows(plan, 0, 1, nullptr) == Status::null_pointer);
   CHECK(sinpe::rows(plan, 0, std::size_t(1) << 30, out.data()) == Status::position_out_of_range);
   const double bad[] = {1, 2, std::numeric_limits<double>::infinity(), 4};
   CHECK(sinpe::encode(plan, bad, 4, out.data()) == Status::position_not_finite);
@@ -89,7 +92,7 @@ TEST_CASE("heatmap rejects bad windows and value ranges", "[errors]") {
   CHECK(sinpe::heatmap(plan, 0, 1, 4, 5, lut, -1, 1, out) == Status::bad_column_window);
   CHECK(sinpe::heatmap(plan, 0, 1, -1, 2, lut, -1, 1, out) == Status::bad_column_window);
   CHECK(sinpe::heatmap(plan, 0, 1, 0, 8, lut, 1, 1, out) == Status::bad_value_range);
-  CHECK(sinpe::heatmap(plan, 0, 1, 0, 8, nullptr, -1, 1, out) == Status::bad_buffer);
+  CHECK(sinpe::heatmap(plan, 0, 1, 0, 8, nullptr, -1, 1, out) == Status::null_pointer);
 }
 
 namespace {
@@ -198,4 +201,60 @@ TEST_CASE("formulas that overflow, underflow or give NaN are refused", "[errors]
   // ... but not when p * exp(...) overflows before the scale (diffusers: NaN).
   o.max_period = 2.086e-308;
   CHECK(sinpe::make_plan(o, 64, &plan) == Status::frequencies_not_finite);
+}
+
+// bad_buffer used to answer 46 different failures; each now has its own status.
+TEST_CASE("argument failures of the C++ API each have their own status; nothing is written", "[errors]") {
+  sinpe::Plan plan;
+  REQUIRE(sinpe::make_plan(sinpe::Options{}, 8, &plan) == Status::ok);
+  std::vector<float> out(16, -7.0f);
+  const double p[] = {0, 1};
+  // a null pointer where there are values to write or read
+  CHECK(sinpe::rows(plan, 0, 2, nullptr) == Status::null_pointer);
+  CHECK(sinpe::encode(plan, nullptr, 2, out.data()) == Status::null_pointer);
+  CHECK(sinpe::make_plan(sinpe::Options{}, 8, nullptr) == Status::null_pointer);
+  CHECK(sinpe::make_rope_plan(sinpe::Options{}, 8, nullptr) == Status::null_pointer);
+  // an empty plan
+  CHECK(sinpe::rows(sinpe::Plan{}, 0, 2, out.data()) == Status::invalid_plan);
+  CHECK(sinpe::encode(sinpe::Plan{}, p, 2, out.data()) == Status::invalid_plan);
+  CHECK(sinpe::rope_cache_rows(sinpe::RopePlan{}, 0, 2, out.data(), out.data() + 8) == Status::invalid_plan);
+  for (float v : out) CHECK(v == -7.0f);
+  // a grid of a plan without two axes
+  sinpe::RopePlan one;
+  REQUIRE(sinpe::make_rope_plan(sinpe::Options{}, 8, &one) == Status::ok);
+  CHECK(sinpe::rope_cache_grid(one, 1, 2, out.data(), out.data() + 8) == Status::axes_mismatch);
+  for (float v : out) CHECK(v == -7.0f);
+}
+
+// float16's largest finite value is 65504 (0x7bff); 65519 rounds down to it,
+// 65520 (halfway to 65536) rounds to infinity (IEEE 754 binary16, ties to even).
+TEST_CASE("a float16 cache whose attention factor rounds past 65504 is refused, like float32's overflow",
+          "[errors][half]") {
+  const auto yarn = [](double attention) {
+    sinpe::Options o;
+    o.rope_type = sinpe::RopeType::yarn;
+    o.factor = 2;
+    o.original_max_positions = 512;
+    o.attention_factor = attention;
+    return o;
+  };
+  CHECK(sinpe::limits::max_float16 == 65504.0);
+  std::vector<std::uint16_t> cos(8, 1), sin(8, 1);
+  const double p[] = {0, 1};
+  sinpe::RopePlan over, edge;
+  REQUIRE(sinpe::make_rope_plan(yarn(65520), 8, &over) == Status::ok);
+  CHECK(sinpe::rope_cache_rows(over, 0, 2, sinpe::Dtype::float16, cos.data(), sin.data()) ==
+        Status::float16_overflow);
+  CHECK(sinpe::rope_cache(over, p, 2, sinpe::Dtype::float16, cos.data(), sin.data()) ==
+        Status::float16_overflow);
+  for (std::uint16_t v : cos) CHECK(v == 1);
+  // bfloat16 holds it
+  CHECK(sinpe::rope_cache_rows(over, 0, 2, sinpe::Dtype::bfloat16, cos.data(), sin.data()) == Status::ok);
+  CHECK((cos[0] & 0x7f80u) != 0x7f80u);
+  REQUIRE(sinpe::make_rope_plan(yarn(65519), 8, &edge) == Status::ok);
+  CHECK(sinpe::rope_cache_rows(edge, 0, 2, sinpe::Dtype::float16, cos.data(), sin.data()) == Status::ok);
+  CHECK(cos[0] == 0x7bff);  // cos 0 = 1, times 65519, is float16's largest finite value
+  // float32 refuses an attention factor beyond its own range when the plan is made
+  sinpe::RopePlan f32;
+  CHECK(sinpe::make_rope_plan(yarn(1e39), 8, &f32) == Status::frequencies_not_finite);
 }

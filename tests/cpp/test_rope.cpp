@@ -874,7 +874,7 @@ TEST_CASE("bad bases, factor orders, rotary dimensions and rope types", "[rope][
     CHECK(plan_status(rope(RopeType(t)), 64) == Status::bad_rope_type);
   }
   sinpe::RopePlan plan;
-  CHECK(sinpe::make_rope_plan(rope(RopeType::standard), 64, nullptr) == Status::bad_buffer);
+  CHECK(sinpe::make_rope_plan(rope(RopeType::standard), 64, nullptr) == Status::null_pointer);
   CHECK(!plan.valid());
 }
 
@@ -957,14 +957,15 @@ TEST_CASE("rope_cache and rope_cache_rows refuse bad positions and write nothing
       CHECK(sinpe::rope_cache_rows(plan, start, count, out.a.data(), out.b.data(), path) == want);
       CHECK(out.untouched());
     }
-    CHECK(sinpe::rope_cache_rows(plan, 0, 4, nullptr, out.b.data(), path) == Status::bad_buffer);
-    CHECK(sinpe::rope_cache_rows(plan, 0, 4, out.a.data(), nullptr, path) == Status::bad_buffer);
+    CHECK(sinpe::rope_cache_rows(plan, 0, 4, nullptr, out.b.data(), path) == Status::null_pointer);
+    CHECK(sinpe::rope_cache_rows(plan, 0, 4, out.a.data(), nullptr, path) == Status::null_pointer);
     const double p[] = {1, 2, 3};
-    CHECK(sinpe::rope_cache(plan, nullptr, 3, out.a.data(), out.b.data(), path) == Status::bad_buffer);
-    CHECK(sinpe::rope_cache(plan, p, 3, out.a.data(), nullptr, path) == Status::bad_buffer);
-    CHECK(sinpe::rope_cache(sinpe::RopePlan{}, p, 3, out.a.data(), out.b.data(), path) == Status::bad_buffer);
+    CHECK(sinpe::rope_cache(plan, nullptr, 3, out.a.data(), out.b.data(), path) == Status::null_pointer);
+    CHECK(sinpe::rope_cache(plan, p, 3, out.a.data(), nullptr, path) == Status::null_pointer);
+    CHECK(sinpe::rope_cache(sinpe::RopePlan{}, p, 3, out.a.data(), out.b.data(), path) ==
+          Status::invalid_plan);
     CHECK(sinpe::rope_cache_rows(sinpe::RopePlan{}, 0, 3, out.a.data(), out.b.data(), path) ==
-          Status::bad_buffer);
+          Status::invalid_plan);
     CHECK(out.untouched());
     // Nothing to do is fine, even without buffers.
     CHECK(sinpe::rope_cache(plan, nullptr, 0, nullptr, nullptr, path) == Status::ok);
@@ -1018,10 +1019,11 @@ TEST_CASE("apply_rope refuses bad arguments and leaves x unchanged", "[rope][err
       CHECK(sinpe::apply_rope(plan, RopeLayout(-1), hd, good.data(), n, heads, x.data(), path) ==
             Status::bad_rope_layout);
       CHECK(sinpe::apply_rope(sinpe::RopePlan{}, layout, hd, good.data(), n, heads, x.data(), path) ==
-            Status::bad_buffer);
-      CHECK(sinpe::apply_rope(plan, layout, hd, nullptr, n, heads, x.data(), path) == Status::bad_buffer);
+            Status::invalid_plan);
+      CHECK(sinpe::apply_rope(plan, layout, hd, nullptr, n, heads, x.data(), path) == Status::null_pointer);
       CHECK(same(x));
-      CHECK(sinpe::apply_rope(plan, layout, hd, good.data(), n, heads, nullptr, path) == Status::bad_buffer);
+      CHECK(sinpe::apply_rope(plan, layout, hd, good.data(), n, heads, nullptr, path) ==
+            Status::null_pointer);
       // 2^29 values or more: too large, before anything is read.
       CHECK(sinpe::apply_rope(plan, layout, 16, good.data(), std::size_t(1) << 25, 16, x.data(), path) ==
             Status::too_large);

@@ -4,13 +4,24 @@
 // tests/web/reasons.test.mjs (the site's 简体中文 wording of each reason).
 const heads = { hidden_size: 64, num_attention_heads: 4 }; // head width 16: 8 pairs
 const ones = (n) => Array.from({ length: n }, () => 1);
-const deep = (n) => (n === 0 ? 1 : { a: deep(n - 1) });
+const sparse = (n) => {
+  const a = [];
+  a.length = n;
+  return a;
+};
+const cyclic = () => {
+  const c = { ...heads, extra: {} };
+  c.extra.self = c; // a cycle in a key the reader never needs: irrelevant
+  c.rope_parameters = c; // one in a key it reads: refused
+  return c;
+};
 const longrope = (shortFactor) => ({ ...heads, rope_scaling: { rope_type: 'longrope', short_factor: shortFactor, long_factor: ones(8) } });
 
 // [code, config, the key at fault, values the message must show]
 export const CASES = [
   ['not_config', null, 'config', { value: 'null' }],
-  ['too_deep', { ...heads, extra: deep(70) }, 'config', {}],
+  ['cycle', cyclic(), 'config.rope_parameters', {}],
+  ['too_long', { ...heads, layer_types: sparse(2 ** 32 - 1) }, 'config.layer_types', { length: '4294967295', limit: '2^29' }],
   ['not_number', { head_dim: 'x' }, 'config.head_dim', { value: "'x'" }],
   ['not_number', { ...heads, partial_rotary_factor: 'half' }, 'config.partial_rotary_factor', { value: "'half'" }],
   ['not_number', { ...heads, rope_theta: 'big' }, 'config.rope_theta', { value: "'big'" }],

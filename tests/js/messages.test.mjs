@@ -12,6 +12,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import sinpe, { vocabulary } from 'sinpe.wasm';
 
 const flavours = {};
@@ -36,7 +39,10 @@ const R = 8; // rotary dimension of the RoPE calls: arrays of 4
 // Statuses no call of the public API can raise, and why.
 const UNREACHABLE = new Map([
   ['ok', 'not an error'],
-  ['bad_buffer', "the glue's answer to a malformed request block or handle, which the package never makes"],
+  ['null_pointer', 'the C++ API given a null pointer: the package passes its own buffers'],
+  ['invalid_plan', 'an empty, released or foreign plan (handle): the package calls with the plan it made for the call'],
+  ['bad_request', "the glue's answer to a malformed request block, which the package never writes"],
+  ['bad_chunk', "the glue's answer to a chunk outside its scratch, which the package never asks for"],
   ...OPTIONS.filter((o) => o.type === 'boolean').map((o) => [
     `bad_${snake(o.name)}`,
     'a boolean option follows its rule whatever its value; a non-boolean is the package\'s TypeError first',
@@ -136,8 +142,15 @@ add('bad_rope_axes', (pe) => pe.ropeCache([1], R, { ropeAxes: 'diagonal', mropeS
 add('rotary_dim_not_multiple_of_4', (pe) => pe.ropeCacheGrid(2, 2, 6, { ropeAxes: 'pixtral' }), 'rotaryDim', ['got 6', "'pixtral'"]);
 add('rotary_dim_not_multiple_of_4', (pe) => pe.applyRope(new Float32Array(12), [0, 0], 6, { ropeAxes: 'pixtral' }), 'headDim', ['got 6']);
 add('mrope_section_missing', (pe) => pe.ropeCache([1], R, { ropeAxes: 'interleaved' }), 'options.mropeSection', ["'default'"]);
-add('axes_mismatch', (pe) => pe.ropeCacheGrid(2, 2, R), 'positions', ['2 axes per token', 'the plan has 1']);
-add('axes_mismatch', (pe) => pe.ropeCacheGrid(2, 2, R, { mropeSection: [2, 1, 1] }), 'positions', ['the plan has 3']);
+add('axes_mismatch', (pe) => pe.ropeCacheGrid(2, 2, R), 'options.mropeSection', ['2 position axes', 'make has 1']);
+add('axes_mismatch', (pe) => pe.ropeCacheGrid(2, 2, R, { mropeSection: [2, 1, 1] }), 'options.mropeSection', ['make has 3']);
+add('axes_mismatch', (pe) => pe.prepareRope(R).grid(2, 2), 'options.mropeSection', ['make has 1']);
+const yarn16 = { ropeType: 'yarn', factor: 2, originalMaxPositions: 512, attentionFactor: 65520, dtype: 'float16' };
+add('float16_overflow', (pe) => pe.ropeCacheRows(0, 1, R, yarn16), 'options', ['options.attentionFactor', '65504']);
+add('float16_overflow', (pe) => pe.prepareRope(R, yarn16).cache([0]), 'options', ['options.attentionFactor', '65504']);
+// far more entries than the axis limit: refused by its length, shown as a count
+add('mrope_section_sum', (pe) => pe.ropeCache([1], R, { mropeSection: new Float64Array(100_000).fill(1) }), 'options.mropeSection', ['1 to 4 entries', '[100000 values]']);
+add('mrope_section_sum', (pe) => pe.ropeCache([1], R, { mropeSection: Array(100_000).fill(1) }), 'options.mropeSection', ['[100000 values]']);
 add('freq_factor_order', (pe) => pe.ropeCache([1], 8, { ropeType: 'llama3', lowFreqFactor: 5 }), 'options.lowFreqFactor', ['(5)', '(4)']);
 add('freq_factor_order', (pe) => pe.ropeCache([1], 8, { ropeType: 'llama3', lowFreqFactor: 3, highFreqFactor: 2 }), 'options.lowFreqFactor', ['(3)', '(2)']);
 
@@ -154,6 +167,57 @@ for (const option of OPTIONS) {
   const requirer = FAMILIES.find((f) => f.entry.required.includes(option.name));
   if (requirer) add(`${id}_missing`, familyCall(requirer, { [option.name]: undefined }), `options.${option.name}`, [`'${requirer.entry.name}'`]);
 }
+
+// How every placeholder's value must be shown in a message: numbers as
+// numbers, the caller's strings quoted, name lists as quoted lists, arrays by
+// their length (never their elements), argument names as the API spells them.
+const NUM = String.raw`-?(?:\d+(?:\.\d+)?(?:e[+-]?\d+)?|Infinity|NaN)`;
+const NUMBER = new RegExp(`^${NUM}$`);
+const NAME = /^(?:"[^"]*"|[a-z0-9-]+)$/;
+const NAME_LIST = /^'[a-z0-9-]+'(?:, '[a-z0-9-]+')+$/;
+const ARGUMENT = /^(?:options\.)?[a-zA-Z]+(?:\/[a-zA-Z]+)?(?:\.length)?$/;
+const SHAPES = {
+  ...Object.fromEntries(
+    ['axes', 'dModel', 'headDim', 'rotaryDim', 'rowLength', 'rows', 'width', 'xLength', 'columnStart', 'columnEnd', 'pairs', 'start', 'base', 'lowFreqFactor', 'highFreqFactor', 'vmin', 'vmax'].map((k) => [k, NUMBER]),
+  ),
+  ...Object.fromEntries(['maxDModel', 'maxCount', 'maxRopeAxes', 'maxFloat16'].map((k) => [k, /^\d+$/])),
+  ...Object.fromEntries(['presets', 'layouts', 'ropeTypes', 'ropeLayouts', 'ropeAxesNames', 'dtypes'].map((k) => [k, NAME_LIST])),
+  ...Object.fromEntries(['preset', 'ropeType', 'layout', 'ropeAxes', 'dtype', 'familyName'].map((k) => [k, NAME])),
+  ...Object.fromEntries(['countName', 'startName', 'rotaryDimName'].map((k) => [k, ARGUMENT])),
+  count: new RegExp(`^${NUM}(?: × ${NUM})?$`),
+  position: new RegExp(`^(?:positions\\[\\d+\\]|rows \\[${NUM}, ${NUM}\\) from [\\w.]+ and [\\w.]+)$`),
+  value: new RegExp(`^(?:${NUM}|\\[\\d+ values\\]|"[^"]*"|true|false)$`),
+  element: new RegExp(`^(?:options\\.\\w+\\[\\d+\\] = ${NUM}|\\d+ values)$`),
+  family: /^(?:preset|ropeType)$/,
+  given: /^(?:options\.\w+(?:, options\.\w+)*)?$/,
+  reads: /^(?:\w+(?:, \w+)*|none)$/,
+};
+
+// Every status of the vocabulary rendered by the package's own statusError
+// with a value for each placeholder a call fills: no `{…}` may be left (a
+// placeholder no call fills, such as the old {bufferName}, fails here), and
+// each value is shown as SHAPES says.
+const SAMPLE = {
+  family: 'ropeType', familyName: 'yarn', preset: 'vaswani', ropeType: 'yarn', layout: 'half', ropeAxes: 'pixtral', dtype: 'float16',
+  dModel: 8, headDim: 8, rotaryDim: 8, rotaryDimName: 'rotaryDim', rowLength: 16, rows: 2, width: 8, xLength: 3, axes: 1, wantAxes: 2,
+  columnStart: 6, columnEnd: 10, vmin: 2, vmax: 1, countName: 'count', count: 3, startName: 'start', start: 0.5,
+  position: 'positions[2]', value: 16777216, element: 'options.shortFactor[2] = -2', pairs: 4,
+  options: { base: 0.5, lowFreqFactor: 5, highFreqFactor: 4, attentionFactor: 65520 },
+};
+test('every status of the vocabulary renders with its values shown as SHAPES says and no placeholder left', async () => {
+  const main = createRequire(import.meta.url).resolve('sinpe.wasm');
+  const { statusError } = await import(pathToFileURL(join(dirname(main), 'errors.js')).href);
+  for (const status of vocabulary.statuses) {
+    if (status.name === 'ok') continue;
+    const error = statusError(status.code, SAMPLE);
+    assert.equal(error.status, status.name);
+    assert.doesNotMatch(error.message, /\{\w+\}/, `${status.name}: a placeholder is left in "${error.message}"`);
+    for (const [key, shown] of Object.entries(error.values)) {
+      assert.ok(SHAPES[key], `${status.name}: {${key}} has no entry in SHAPES`);
+      assert.match(shown, SHAPES[key], `${status.name}: {${key}} shown as "${shown}"`);
+    }
+  }
+});
 
 // A template as a pattern: its placeholders match anything but braces.
 const templatePattern = (message) =>
@@ -193,6 +257,11 @@ for (const status of vocabulary.statuses) {
           return error.values[key];
         });
         assert.equal(error.message, `sinpe: ${refilled}`, `${status.name}: error.values do not give the message`);
+        // how each value is shown, not only that it was filled
+        for (const [key, shown] of Object.entries(error.values)) {
+          assert.ok(SHAPES[key], `${status.name}: {${key}} has no entry in SHAPES (say how its value is shown)`);
+          assert.match(shown, SHAPES[key], `${status.name}: {${key}} shown as "${shown}"`);
+        }
       }
   });
 }

@@ -347,7 +347,7 @@ test('bad input: the error names the argument, nothing is written, the module st
   assert.throws(() => pe.ropeCache([1, 2], 128, { ...o, out: { cos, sin } }), { name: 'RangeError', message: /positions\.length \(2\)/ });
   assert.ok(cos.every((v) => v === 0) && sin.every((v) => v === 0), 'out untouched');
   assert.throws(() => pe.ropeCache([0, 0, 0, NaN, 0, 0], 128, { ...o, out: { cos: new Float32Array(128), sin: new Float32Array(128) } }), { name: 'RangeError', message: /positions\[3\] must be finite/ });
-  assert.throws(() => pe.ropeCacheGrid(2, 2, 128, o), { name: 'RangeError', message: /2 axes per token, but the plan has 3/ });
+  assert.throws(() => pe.ropeCacheGrid(2, 2, 128, o), { name: 'RangeError', message: /^sinpe: a grid needs a plan with 2 position axes \(options\.mropeSection .*make has 3$/ });
   assert.throws(() => pe.ropeCacheGrid(-1, 2, 64, { ropeAxes: 'pixtral' }), { name: 'RangeError', message: /height\/width/ });
   assert.throws(() => pe.ropeCacheGrid('2', 2, 64, { ropeAxes: 'pixtral' }), { name: 'TypeError', message: /height must be a number/ });
   assert.throws(() => pe.ropeCache([0, 0], 64, { ropeAxes: 'pixtral', mropeSection: [16, 16] }), { name: 'TypeError', message: /options\.mropeSection does not apply/ });

@@ -66,7 +66,8 @@ describe('ropeOptionsFromConfig: per-layer-type parameters', () => {
     assert.deepEqual(got, {
       ...full,
       layout: 'half',
-      layerTypes: { full_attention: full, sliding_attention: sliding },
+      // keyed by the file's layer type names: a null-prototype object
+      layerTypes: Object.assign(Object.create(null), { full_attention: full, sliding_attention: sliding }),
       layers: gemmaLayers(34, 6),
     });
     assert.deepEqual(
@@ -89,7 +90,7 @@ describe('ropeOptionsFromConfig: per-layer-type parameters', () => {
       sliding_window_pattern: 6,
     };
     const got = read(config);
-    assert.deepEqual(got.layerTypes, {
+    assert.deepEqual({ ...got.layerTypes }, {
       full_attention: { headDim: 256, rotaryDim: 256, options: { ropeType: 'default', base: 1e6 } },
       sliding_attention: { headDim: 256, rotaryDim: 256, options: { ropeType: 'default', base: 1e4 } },
     });

@@ -64,7 +64,10 @@ export default {
     position_not_finite: '{position} 必须是有限的数，实际为 {value}',
     position_out_of_range: '{position} 必须满足 |position| < 2^24，实际为 {value}',
     too_large: '{countName} = {count}：结果（{rows} × {width} 个值）会超过单次结果 2^29 个元素（2 GiB）的上限',
-    bad_buffer: '{bufferName} 的长度不对',
+    null_pointer: 'C++ 调用的某个指针参数（positions、out、cos、sin、x、lut 或要填写的计划）为空，而这次调用有值要读或写',
+    invalid_plan: '这个计划不可用：它是空的、已释放、构建失败，或者不是这次调用需要的那类计划',
+    bad_request: '选项请求块格式不对（这是包与模块之间的调用约定，不是调用者的选项）',
+    bad_chunk: '某一块的数量、起始行、列或头宽超出了模块暂存区能容纳的范围（这是包与模块之间的调用约定）',
     bad_column_window: 'options.columnStart 和 options.columns 选出的列必须在 [0, {dModel}) 之内，实际为 [{columnStart}, {columnEnd})',
     bad_value_range: 'options.vmin（{vmin}）必须小于 options.vmax（{vmax}），且两者都是有限数',
     bad_dtype: 'options.dtype 必须是 {dtypes} 之一（Uint16Array 结果用 float16 或 bfloat16）；实际为 {dtype}',
@@ -80,13 +83,17 @@ export default {
     mrope_section_sum: 'options.mropeSection 必须有 1 到 {maxRopeAxes} 项，且总和为 rotaryDim/2（rotaryDim {rotaryDim}），实际为 {value}',
     rotary_dim_not_multiple_of_4:
       "ropeAxes 'pixtral' 要求 {rotaryDimName} 是 4 的倍数（行和列各占一半的频率对，频率交替），实际为 {rotaryDim}",
-    axes_mismatch: '这次调用需要每个词元 {wantAxes} 个轴的位置，但计划有 {axes} 个',
+    axes_mismatch:
+      "网格需要有 2 个位置轴的计划（options.mropeSection 有 2 项，或 options.ropeAxes 为 'pixtral'），但 options.mropeSection 和 options.ropeAxes 给出的计划有 {axes} 个轴",
     freq_factor_order: 'options.lowFreqFactor（{lowFreqFactor}）必须小于 options.highFreqFactor（{highFreqFactor}）',
+    float16_overflow:
+      "给出的选项（{given}）让注意力因子把 cos 和 sin 放大到超过 {maxFloat16}，即 float16 最大的有限值：options.dtype 'float16' 装不下它们（'bfloat16' 或 'float32' 可以）",
     ...optionStatuses,
   },
   config: {
     not_config: 'config 必须是解析后的 config.json 对象，实际为 {value}',
-    too_deep: '{configKey} 的嵌套超过 64 层',
+    cycle: '{configKey} 指回了包含它的对象（循环引用）',
+    too_long: '{configKey} 有 {length} 项，超过单个结果的上限 {limit}',
     not_number: '{configKey} 必须是数，实际为 {value}',
     not_positive_integer: '{configKey} 必须是正整数，实际为 {value}',
     not_boolean: '{configKey} 必须是 true 或 false，实际为 {value}',
