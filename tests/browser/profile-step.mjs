@@ -5,6 +5,7 @@
 // site's own functions).
 //
 // Usage: node tests/browser/profile-step.mjs '#lesson=waves&len=1024' [slider-key] [steps]
+// (steps 0: the profile of the page's load and first render instead)
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { launch, root } from './helpers.mjs';
@@ -19,6 +20,18 @@ const browser = await launch();
 try {
   const page = await browser.context.newPage();
   const t0 = Date.now();
+  if (STEPS === 0) {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+    await cdp.send('Profiler.start');
+    await page.goto(`${server.url}${hash}`);
+    await page.waitForSelector('html[data-ready="true"]');
+    const { profile } = await cdp.send('Profiler.stop');
+    console.log('first render', await page.evaluate(() => window.sinpeSite.renders[0]?.duration.toFixed(1)));
+    report(profile, 'load');
+    process.exit(0);
+  }
   await page.goto(`${server.url}${hash}`);
   await page.waitForSelector('html[data-ready="true"]');
   console.log('load', Date.now() - t0, 'ms; first render', await page.evaluate(() => window.sinpeSite.renders[0]?.duration.toFixed(1)));
@@ -69,6 +82,14 @@ try {
   console.log('steps (ms):', times.map((t) => t.toFixed(1)).join(' '));
   const renders = await page.evaluate((n) => window.sinpeSite.renders.slice(-n).map((r) => r.duration.toFixed(1)), STEPS);
   console.log('render() (ms):', renders.join(' '));
+  report(profile, `${STEPS} steps`);
+} finally {
+  await browser.close();
+  await server.close();
+}
+
+/** Prints the functions with the most self and total time of a CPU profile. */
+function report(profile, what) {
   // self and total time per function
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map();
@@ -85,9 +106,6 @@ try {
     for (const nm of names) total.set(nm, (total.get(nm) ?? 0) + ms);
   }
   const top = (m, n) => [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => `${v.toFixed(1).padStart(8)}  ${k}`).join('\n');
-  console.log(`\nself time (ms, ${STEPS} steps):\n${top(self, 25)}`);
-  console.log(`\ntotal time (ms, ${STEPS} steps):\n${top(total, 40)}`);
-} finally {
-  await browser.close();
-  await server.close();
+  console.log(`\nself time (ms, ${what}):\n${top(self, 25)}`);
+  console.log(`\ntotal time (ms, ${what}):\n${top(total, 40)}`);
 }
