@@ -20,6 +20,8 @@ export function attachGuide(container, ctx, view) {
   container.append(...[createSummary(app, id), glossary].filter(Boolean), createPager(app, ctx.lessonIds, id));
   const panels = attachPanelToggles(container, app);
   const terms = termLinker(container, glossary, id);
+  // a lesson that draws parts of itself after the render says when they are drawn
+  container.addEventListener('lesson-drawn', () => terms.link(app.t('glossary.words')));
   return {
     update(state) {
       quiz?.update(state);
