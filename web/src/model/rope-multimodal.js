@@ -109,8 +109,11 @@ const ROUND = { float16: roundFloat16, bfloat16: bf16 };
 export function ulpOf(dtype, x) {
   const { m, emin } = HALF_FORMATS[dtype];
   if (!Number.isFinite(x)) return Number.isNaN(x) ? NaN : Infinity;
-  return pow2(Math.max(exponentOf(Math.abs(x)), emin) - m);
+  return ulpAt(m, emin, x);
 }
+
+// one ulp at finite x of a format with m fraction bits and smallest normal exponent emin
+const ulpAt = (m, emin, x) => pow2(Math.max(exponentOf(Math.abs(x)), emin) - m);
 
 /**
  * The usual path to a half-precision cache (transformers' rotary embedding
@@ -166,7 +169,7 @@ export function halfErrorRows(dtype, from, to, inv, invF32, cache, out) {
       const a = p * inv[j];
       for (let k = 0; k < 2; k++) {
         const exact = k === 0 ? Math.cos(a) : Math.sin(a);
-        const ulp = pow2(Math.max(exponentOf(Math.abs(exact)), emin) - m);
+        const ulp = ulpAt(m, emin, exact);
         const eu = Math.abs(usualValue(dtype, p, invF32[j], k) - exact) / ulp;
         if (eu > usual) {
           usual = eu;
