@@ -8,14 +8,15 @@
 // wait until no part of the page is busy.
 
 /**
- * createSlicedWork({ busy, budget }) → { start(step, finish), cancel(), running }
+ * createSlicedWork({ busy, budget, eager }) → { start(step, finish), cancel(), running }
  * busy: the elements marked aria-busy while a job runs; budget: the ms of
- * slices per frame (and of the first slices, run at once by start).
+ * slices per frame (and of the first slices, run at once by start unless
+ * eager is false: then the first slice waits for the next frame).
  * step() does one slice (a few ms at most) and returns true when nothing is
- * left; finish() then shows the result. A job that fits the budget finishes
- * inside start(), in the same frame as the step that caused it.
+ * left; finish() then shows the result. An eager job that fits the budget
+ * finishes inside start(), in the same frame as the step that caused it.
  */
-export function createSlicedWork({ busy = [], budget = 8 } = {}) {
+export function createSlicedWork({ busy = [], budget = 8, eager = true } = {}) {
   let job = null;
   let frame = 0;
 
@@ -50,7 +51,7 @@ export function createSlicedWork({ busy = [], budget = 8 } = {}) {
       cancelAnimationFrame(frame);
       const current = { step, finish };
       job = current;
-      if (run(current)) return;
+      if (eager && run(current)) return;
       mark(true);
       frame = requestAnimationFrame(next);
     },

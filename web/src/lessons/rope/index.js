@@ -58,7 +58,8 @@ export default {
       section.seen = s;
       busy(section, false);
     }
-    const later = createSlicedWork();
+    // a section's draw may take longer than a slice's budget: none runs inside the render
+    const later = createSlicedWork({ eager: false });
     // one slice: the next section behind the state, drawn from the state as it is now
     const drawNext = () => {
       const section = sections.find((x) => x.seen !== ctx.state);
