@@ -87,9 +87,14 @@ export async function openPage(context, hash = '') {
   return page;
 }
 
-/** Waits until pending renders are done: the site draws in requestAnimationFrame, so two frames later it has drawn. */
+/**
+ * Waits until pending renders are done: the site draws in requestAnimationFrame,
+ * so two frames later it has drawn; a figure computed across frames
+ * (web/src/lib/sliced.js) is aria-busy until it shows the current state.
+ */
 export async function settle(page) {
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'), null, { timeout: 60000, polling: 'raf' });
 }
 
 /**

@@ -141,11 +141,17 @@ function render() {
   if (siteProbe.renders.length > 2000) siteProbe.renders.splice(0, 1000);
 }
 
-// The hash is written at most every 200 ms: Chromium throttles (and warns
-// about) frequent history.replaceState calls while a slider is dragged.
+// The hash is written 200 ms after the last change: Chromium throttles (and
+// warns about) frequent history.replaceState calls while a slider is dragged.
+// It is written in idle time (within a second): replaceState and toHash took
+// 5–50 ms in the middle of the next step's frame (tests/browser/profile-step.mjs).
+const whenIdle = window.requestIdleCallback ? (f) => requestIdleCallback(f, { timeout: 1000 }) : (f) => setTimeout(f, 0);
+const cancelIdle = window.cancelIdleCallback ?? clearTimeout;
+let hashIdle = 0;
 function scheduleHash() {
   clearTimeout(hashTimer);
-  hashTimer = setTimeout(writeHash, 200);
+  cancelIdle(hashIdle);
+  hashTimer = setTimeout(() => (hashIdle = whenIdle(writeHash)), 200);
 }
 
 function writeHash() {
@@ -159,6 +165,7 @@ function writeHash() {
 /** Writes a pending hash now. */
 function flushHash() {
   clearTimeout(hashTimer);
+  cancelIdle(hashIdle);
   writeHash();
 }
 
@@ -166,6 +173,7 @@ function flushHash() {
 function followLocation() {
   if (location.hash === lastHash) return;
   clearTimeout(hashTimer);
+  cancelIdle(hashIdle);
   const { state: parsed, messages } = parseHash(location.hash, state.lang, { check: dModelCheck });
   const lessonChanged = parsed.lesson !== state.lesson;
   const rebuild = lessonChanged || parsed.lang !== state.lang;

@@ -3,7 +3,7 @@
 import { createQuiz } from '../lib/quiz.js';
 import { createPager } from '../lib/pager.js';
 import { questionsFor } from './questions.js';
-import { createSummary, createGlossary, linkTerms } from '../lib/learn.js';
+import { createSummary, createGlossary, termLinker } from '../lib/learn.js';
 import { attachPanelToggles } from '../lib/panel.js';
 
 /**
@@ -19,12 +19,15 @@ export function attachGuide(container, ctx, view) {
   if (quiz) container.append(quiz.element);
   container.append(...[createSummary(app, id), glossary].filter(Boolean), createPager(app, ctx.lessonIds, id));
   const panels = attachPanelToggles(container, app);
+  const terms = termLinker(container, glossary, id);
+  // a lesson that draws parts of itself after the render says when they are drawn
+  container.addEventListener('lesson-drawn', () => terms.link(app.t('glossary.words')));
   return {
     update(state) {
       quiz?.update(state);
       panels.update(state);
       // after each draw: some of the lesson's text is written (and rewritten) by update
-      linkTerms(container, glossary, id, app.t('glossary.words'));
+      terms.link(app.t('glossary.words'));
     },
   };
 }

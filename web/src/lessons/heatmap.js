@@ -124,8 +124,11 @@ export default {
       figures: { map },
       update(s, prev) {
         layoutToggle.sync(s);
-        clear(row0Layout).append(rich(t(`lessons.heatmap.row0Layout.${s.layout}`)));
-        clear(flatLayout).append(rich(t(`lessons.heatmap.flatLayout.${s.layout}`)));
+        // the layout's text (and its glossary links) is rewritten only when the layout changes
+        if (!prev || prev.layout !== s.layout) {
+          clear(row0Layout).append(rich(t(`lessons.heatmap.row0Layout.${s.layout}`)));
+          clear(flatLayout).append(rich(t(`lessons.heatmap.flatLayout.${s.layout}`)));
+        }
         const scale = { cmap: s.cmap, vmin: -1, vmax: 1, label: t('axis.value') };
         const lut = colormapLUT(s.cmap);
         // More rows than the plot has pixel rows (4096 into 480, say) would be

@@ -62,6 +62,20 @@ export default {
 
     let current = null;
 
+    // Rows 0 … len − 1 of the table do not depend on len: a step of max_len
+    // computes only the rows it adds (or none), a column change none.
+    let known = null; // { d, base, rows, table }
+    function tableOf(s) {
+      if (!known || known.d !== s.d || known.base !== s.base) known = { d: s.d, base: s.base, rows: 0, table: new Float32Array(0) };
+      if (known.rows < s.len) {
+        const table = new Float32Array(s.len * s.d);
+        table.set(known.table.subarray(0, known.rows * s.d));
+        table.set(pe.rows(known.rows, s.len - known.rows, s.d, { base: s.base }), known.rows * s.d);
+        Object.assign(known, { rows: s.len, table });
+      }
+      return known.table;
+    }
+
     // What the plotted columns are (interleaved: column c is the sin (c even) or
     // cos (c odd) of frequency i = ⌊c/2⌋), so the text says what the figure shows.
     function describeColumns(cols) {
@@ -131,7 +145,7 @@ export default {
         clock.update(s);
         // the clock's position moves only the clock (lists compare by value: each change makes new ones)
         if (prev && Object.keys(s).every((k) => k === 'pos' || String(prev[k]) === String(s[k]))) return;
-        const table = pe.table(s.len, s.d, { base: s.base });
+        const table = tableOf(s);
         const omega = pe.frequencies(s.d, { base: s.base });
         current = { s, table, omega };
         const series = s.cols.map((c) => ({

@@ -75,17 +75,31 @@ function termLink(term, glossary, content) {
   return link;
 }
 
+// the prose pattern of a glossary.words table, made once per table
+const proseOf = new WeakMap();
+
 /**
  * Links every use of a glossary term in the lesson's text to its entry: inline
  * code and inline formulas that name a term, and the term's prose words in
  * the page's language (glossary.words, e.g. "wavelength" / "波长") in the
  * lesson's paragraphs and lists. Uses already linked are left alone, so it
- * runs after every draw (a draw may rewrite text). Returns the terms linked.
+ * runs after every draw (a draw may rewrite text); `roots` (default: the
+ * whole container) limits it to the parts a draw changed (see termLinker).
+ * Returns the terms linked.
  */
-export function linkTerms(container, glossary, lesson, words) {
+export function linkTerms(container, glossary, lesson, words, roots = [container]) {
   const seen = new Set();
-  for (const el of container.querySelectorAll('code, .math-inline')) {
-    if (el.closest(NOT_LINKED)) continue;
+  // each root and what is inside it, no element twice
+  const within = (selector) => {
+    const found = new Set();
+    for (const root of roots) {
+      if (root.matches(selector)) found.add(root);
+      for (const el of root.querySelectorAll(selector)) found.add(el);
+    }
+    return found;
+  };
+  for (const el of within('code, .math-inline')) {
+    if (!container.contains(el) || el.closest(NOT_LINKED)) continue;
     const term = termOf(el, lesson);
     if (!term) continue;
     seen.add(term);
@@ -93,17 +107,18 @@ export function linkTerms(container, glossary, lesson, words) {
     el.replaceWith(link);
     link.append(el);
   }
-  const prose = proseWords(words);
+  if (words && typeof words === 'object' && !proseOf.has(words)) proseOf.set(words, proseWords(words));
+  const prose = words && typeof words === 'object' ? proseOf.get(words) : null;
   if (!prose) return seen;
   const texts = [];
-  for (const block of container.querySelectorAll('p, li')) {
-    if (block.closest(NOT_LINKED)) continue;
+  for (const block of within('p, li')) {
+    if (!container.contains(block) || block.closest(NOT_LINKED)) continue;
     const walker = document.createTreeWalker(block, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       if (!node.parentElement.closest(`${NOT_LINKED}, code, .katex, .math-inline`)) texts.push(node);
     }
   }
-  for (const node of texts) {
+  for (const node of new Set(texts)) {
     const text = node.nodeValue;
     const parts = [];
     let last = 0;
@@ -118,4 +133,37 @@ export function linkTerms(container, glossary, lesson, words) {
     node.replaceWith(...parts.filter((x) => x !== ''));
   }
   return seen;
+}
+
+/**
+ * linkTerms for a lesson's page after each of its draws, on the parts the
+ * draws changed only: a MutationObserver notes where nodes were added since
+ * the last pass, and link() scans those (the first pass, the whole page).
+ * Scanning the whole page after every slider step cost a few ms a step.
+ */
+export function termLinker(container, glossary, lesson) {
+  const changed = new Set();
+  let first = true;
+  const observer = new MutationObserver((records) => note(records));
+  function note(records) {
+    for (const r of records) {
+      if (!r.addedNodes.length) continue;
+      const target = r.target.nodeType === Node.ELEMENT_NODE ? r.target : r.target.parentElement;
+      // a text rewritten inside a paragraph: the whole paragraph is scanned
+      if (target) changed.add(target.closest('p, li') ?? target);
+    }
+  }
+  observer.observe(container, { childList: true, subtree: true });
+  return {
+    link(words) {
+      note(observer.takeRecords());
+      const roots = first ? [container] : [...changed].filter((el) => el.isConnected);
+      first = false;
+      changed.clear();
+      if (roots.length) linkTerms(container, glossary, lesson, words, roots);
+      // the links just made are not changes to scan again
+      observer.takeRecords();
+    },
+    disconnect: () => observer.disconnect(),
+  };
 }

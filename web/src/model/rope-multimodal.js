@@ -77,15 +77,26 @@ export function decodeBfloat16(bits) {
 
 export const decodeHalf = (dtype, bits) => (dtype === 'float16' ? decodeFloat16(bits) : decodeBfloat16(bits));
 
+// The binary exponent of a finite double, read from its bits (−1023 for zero
+// and subnormals, 1024 for ∞), and powers of two from a table: the error
+// kernel below calls both twice per value, and Math.log2 / ** were most of its time.
+const exponentScratch = new Float64Array(1);
+const exponentHigh = new Uint32Array(exponentScratch.buffer);
+const HIGH = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0; // the word holding the exponent
+function exponentOf(a) {
+  exponentScratch[0] = a;
+  return ((exponentHigh[HIGH] >>> 20) & 0x7ff) - 1023;
+}
+const POW2_MIN = -1100;
+const POW2 = Float64Array.from({ length: 2200 }, (_, i) => 2 ** (i + POW2_MIN));
+const pow2 = (e) => POW2[e - POW2_MIN];
+
 /** x rounded to float16, to nearest, ties to even (the cast of the usual path). */
 export function roundFloat16(x) {
   const a = Math.abs(x);
   if (!(a < 65520)) return Number.isNaN(x) ? NaN : Math.sign(x) * Infinity;
-  const e = Math.max(a === 0 ? -14 : Math.floor(Math.log2(a)), -14);
-  // log2 may be off by one near a power of two: the scaled value must lie in [1024, 2048)
-  let unit = 2 ** (e - 10);
-  if (a / unit >= 2048) unit *= 2;
-  else if (a >= 2 ** -14 && a / unit < 1024) unit /= 2;
+  // the spacing of float16 numbers at a: 2^(e − 10), subnormals below 2^−14
+  const unit = pow2(Math.max(exponentOf(a), -14) - 10);
   const q = a / unit;
   let k = Math.round(q);
   if (k - q === 0.5 && k % 2 === 1) k -= 1; // Math.round takes ties up; ties go to even
@@ -97,12 +108,12 @@ const ROUND = { float16: roundFloat16, bfloat16: bf16 };
 /** The spacing of the format's numbers at |x| (one ulp), x not rounded first. */
 export function ulpOf(dtype, x) {
   const { m, emin } = HALF_FORMATS[dtype];
-  const a = Math.abs(x);
-  let e = a === 0 ? emin : Math.floor(Math.log2(a));
-  if (2 ** e > a) e -= 1;
-  else if (2 ** (e + 1) <= a) e += 1;
-  return 2 ** (Math.max(e, emin) - m);
+  if (!Number.isFinite(x)) return Number.isNaN(x) ? NaN : Infinity;
+  return ulpAt(m, emin, x);
 }
+
+// one ulp at finite x of a format with m fraction bits and smallest normal exponent emin
+const ulpAt = (m, emin, x) => pow2(Math.max(exponentOf(Math.abs(x)), emin) - m);
 
 /**
  * The usual path to a half-precision cache (transformers' rotary embedding
@@ -111,9 +122,92 @@ export function ulpOf(dtype, x) {
  * `invF32` holds the float32 frequencies. Returns [cos, sin].
  */
 export function usualPath(dtype, p, invF32) {
+  return [usualValue(dtype, p, invF32, 0), usualValue(dtype, p, invF32, 1)];
+}
+
+/** One value of the usual path: its cos (k = 0) or its sin (k = 1). */
+export function usualValue(dtype, p, invF32, k) {
   const angle = f32(f32(p) * invF32);
-  const round = ROUND[dtype];
-  return [round(f32(Math.cos(angle))), round(f32(Math.sin(angle)))];
+  return ROUND[dtype](f32(k === 0 ? Math.cos(angle) : Math.sin(angle)));
+}
+
+// Every value of a half format's 65,536 bit patterns, made on first use.
+const HALF_VALUES = {};
+function halfValues(dtype) {
+  return (HALF_VALUES[dtype] ??= Float64Array.from({ length: 65536 }, (_, bits) => decodeHalf(dtype, bits)));
+}
+
+/**
+ * Room for the per-position errors of positions 0 … n − 1 (see halfErrorRows);
+ * `from` an older one copies its first `keep` positions.
+ */
+export function halfErrorStore(n, from = null, keep = 0) {
+  const store = { usual: new Float64Array(n), rounded: new Float64Array(n), usualAt: new Int32Array(n), roundedAt: new Int32Array(n) };
+  if (from) for (const key of Object.keys(store)) store[key].set(from[key].subarray(0, keep));
+  return store;
+}
+
+/**
+ * The errors of both paths at positions from … to − 1, in ulps of the exact
+ * value, written into `out` (a halfErrorStore): per position the largest over
+ * all pairs, cos and sin (usual, rounded), and where it is (usualAt,
+ * roundedAt: 2j + k, k = 0 for cos, the first such in pair order).
+ * `cache` holds the package's correctly rounded bit patterns of rows from … to − 1.
+ * Positions depend on nothing but themselves, so a range can be computed in parts.
+ */
+export function halfErrorRows(dtype, from, to, inv, invF32, cache, out) {
+  const half = inv.length;
+  const { m, emin } = HALF_FORMATS[dtype];
+  const values = halfValues(dtype);
+  for (let p = from; p < to; p++) {
+    const row = (p - from) * half;
+    let usual = -1;
+    let usualAt = 0;
+    let rounded = -1;
+    let roundedAt = 0;
+    for (let j = 0; j < half; j++) {
+      const a = p * inv[j];
+      for (let k = 0; k < 2; k++) {
+        const exact = k === 0 ? Math.cos(a) : Math.sin(a);
+        const ulp = ulpAt(m, emin, exact);
+        const eu = Math.abs(usualValue(dtype, p, invF32[j], k) - exact) / ulp;
+        if (eu > usual) {
+          usual = eu;
+          usualAt = 2 * j + k;
+        }
+        const er = Math.abs(values[(k === 0 ? cache.cos : cache.sin)[row + j]] - exact) / ulp;
+        if (er > rounded) {
+          rounded = er;
+          roundedAt = 2 * j + k;
+        }
+      }
+    }
+    out.usual[p] = usual;
+    out.usualAt[p] = usualAt;
+    out.rounded[p] = rounded;
+    out.roundedAt[p] = roundedAt;
+  }
+}
+
+/**
+ * The worst case of each path over positions 0 … L of a halfErrorStore: the
+ * first position with the largest error and the pair and function there;
+ * value (the path's value, the usual path's recomputed) and exact for the usual path.
+ */
+export function halfWorst(dtype, L, inv, invF32, store) {
+  const worst = {};
+  for (const path of ['usual', 'rounded']) {
+    const errors = store[path];
+    let p = 0;
+    for (let q = 1; q <= L; q++) if (errors[q] > errors[p]) p = q;
+    const at = store[`${path}At`][p];
+    const j = at >> 1;
+    const k = at & 1;
+    const angle = p * inv[j];
+    worst[path] = { ulps: errors[p], p, j, fn: k === 0 ? 'cos' : 'sin', exact: k === 0 ? Math.cos(angle) : Math.sin(angle) };
+  }
+  worst.usual.value = usualValue(dtype, worst.usual.p, invF32[worst.usual.j], worst.usual.fn === 'cos' ? 0 : 1);
+  return worst;
 }
 
 /**
@@ -123,28 +217,12 @@ export function usualPath(dtype, p, invF32) {
  * rounded { cos, sin } bit patterns for rows 0 … L.
  */
 export function halfErrors(dtype, L, inv, invF32, cache) {
-  const half = inv.length;
-  const usual = new Float64Array(L + 1);
-  const rounded = new Float64Array(L + 1);
-  const none = () => ({ ulps: -1, p: 0, j: 0, fn: 'cos', value: 0, exact: 0 });
-  const worst = { usual: none(), rounded: none() };
-  for (let p = 0; p <= L; p++) {
-    for (let j = 0; j < half; j++) {
-      const a = p * inv[j];
-      const exact = [Math.cos(a), Math.sin(a)];
-      const paths = { usual: usualPath(dtype, p, invF32[j]), rounded: [decodeHalf(dtype, cache.cos[p * half + j]), decodeHalf(dtype, cache.sin[p * half + j])] };
-      for (let k = 0; k < 2; k++) {
-        for (const path of ['usual', 'rounded']) {
-          const value = paths[path][k];
-          const ulps = Math.abs(value - exact[k]) / ulpOf(dtype, exact[k]);
-          const row = path === 'usual' ? usual : rounded;
-          if (ulps > row[p]) row[p] = ulps;
-          if (ulps > worst[path].ulps) worst[path] = { ulps, p, j, fn: k === 0 ? 'cos' : 'sin', value, exact: exact[k] };
-        }
-      }
-    }
-  }
-  return { usual, rounded, worst };
+  const store = halfErrorStore(L + 1);
+  halfErrorRows(dtype, 0, L + 1, inv, invF32, cache, store);
+  const worst = halfWorst(dtype, L, inv, invF32, store);
+  const at = store.roundedAt[worst.rounded.p];
+  worst.rounded.value = decodeHalf(dtype, (at & 1 ? cache.sin : cache.cos)[worst.rounded.p * inv.length + (at >> 1)]);
+  return { usual: store.usual, rounded: store.rounded, worst };
 }
 
 /**

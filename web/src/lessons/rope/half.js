@@ -2,6 +2,9 @@
 // float32 cos/sin, then a cast; computed here, as the thing the section
 // criticises) against the package's correctly rounded ropeCacheRows with a
 // half dtype, both in ulps of the float64 value, at every position 0 … L.
+// The errors of each position are kept per base: a step of L computes only
+// the positions it adds, and work that does not fit a frame (a new base at
+// large L) runs in slices across frames (lib/sliced.js).
 import { h, fmt, tex, paragraphs, clear } from '../../lib/dom.js';
 import { createLineChart, SERIES_COLORS } from '../../lib/chart.js';
 import { createControls } from '../../lib/controls.js';
@@ -9,11 +12,13 @@ import { section } from '../../lib/lesson.js';
 import { HALF_PATHS, HALF_ULPS } from '../../lib/maths/rope-multimodal.js';
 import { defaultInvFreq, hfInvFreqF32 } from '../../model/rope.js';
 import { PRECISION_ROTARY_DIM } from '../../model/rope-lesson.js';
-import { HALF_DTYPES, bucketMax, halfErrors } from '../../model/rope-multimodal.js';
+import { HALF_DTYPES, bucketMax, halfErrorRows, halfErrorStore, halfWorst } from '../../model/rope-multimodal.js';
+import { createSlicedWork } from '../../lib/sliced.js';
 import { formatInteger, formatSignificant } from '../../lib/numbers.js';
 import { strings } from './format.js';
 
 const FLOOR = 0.1; // a log axis has no 0: errors below a tenth of an ulp (or none) are drawn at its bottom
+const ROWS = 64; // positions per slice of one format (a few ms)
 
 export function mount(root, ctx) {
   const L = strings(ctx);
@@ -36,22 +41,48 @@ export function mount(root, ctx) {
   const summaries = h('div', { class: 'half-summaries' });
   // the base is lesson-wide: say so beside each chart it redraws
   const baseNote = h('p', { class: 'note base-shared' });
-  root.append(
-    section(H('title'), ...paragraphs(H('text')), tex(HALF_PATHS.tex, true), tex(HALF_ULPS.tex, true), h('div', { class: 'lesson-controls' }, controls.element, baseNote), h('div', { class: 'half-chart' }, chart.element), summaries),
-  );
+  const chartBox = h('div', { class: 'half-chart' }, chart.element);
+  root.append(section(H('title'), ...paragraphs(H('text')), tex(HALF_PATHS.tex, true), tex(HALF_ULPS.tex, true), h('div', { class: 'lesson-controls' }, controls.element, baseNote), chartBox, summaries));
+
+  // per format: the base its errors are for, and positions 0 … done − 1 computed
+  const known = Object.fromEntries(HALF_DTYPES.map((dtype) => [dtype, { base: null, done: 0, store: halfErrorStore(0) }]));
+  const work = createSlicedWork({ busy: [chartBox, summaries] });
 
   function draw(s) {
     const inv = defaultInvFreq(r, s.base);
     const invF = hfInvFreqF32(r, s.base);
+    const need = s.upto + 1;
+    for (const dtype of HALF_DTYPES) {
+      const k = known[dtype];
+      if (k.base !== s.base) Object.assign(k, { base: s.base, done: 0 });
+      if (k.store.usual.length < need) k.store = halfErrorStore(Math.max(need, 2 * k.store.usual.length), k.store, k.done);
+    }
+    // one slice: the next ROWS positions of the first format not yet done for this state
+    const step = () => {
+      const dtype = HALF_DTYPES.find((d) => known[d].done < need);
+      if (!dtype) return true;
+      const k = known[dtype];
+      // never: starting this job dropped the job of any older base
+      if (k.base !== s.base) throw new Error('half precision: a slice of an older base');
+      const to = Math.min(need, k.done + ROWS);
+      const cache = ctx.pe.ropeCacheRows(k.done, to - k.done, r, { base: s.base, dtype });
+      halfErrorRows(dtype, k.done, to, inv, invF, cache, k.store);
+      k.done = to;
+      return false;
+    };
+    work.start(step, () => show(s, inv, invF));
+  }
+
+  function show(s, inv, invF) {
     const series = [];
     const marks = [{ y: 0.5, label: H('markHalf') }];
     clear(summaries);
     HALF_DTYPES.forEach((dtype, d) => {
-      const cache = ctx.pe.ropeCacheRows(0, s.upto + 1, r, { base: s.base, dtype });
-      const { usual, rounded, worst } = halfErrors(dtype, s.upto, inv, invF, cache);
+      const { store } = known[dtype];
+      const worst = halfWorst(dtype, s.upto, inv, invF, store);
       const color = SERIES_COLORS[d];
-      for (const [path, values] of [['usual', usual], ['rounded', rounded]]) {
-        const points = bucketMax(values).map(([p, v]) => [p, Math.max(FLOOR, v)]);
+      for (const path of ['usual', 'rounded']) {
+        const points = bucketMax(store[path].subarray(0, s.upto + 1)).map(([p, v]) => [p, Math.max(FLOOR, v)]);
         series.push({ name: H(`series.${path}${dtype}`), points, color: path === 'usual' ? color : SERIES_COLORS[d + 2] });
       }
       const w = worst.usual;

@@ -4,6 +4,12 @@
 // text + image sequence's 3-axis positions, a patch grid's 2-D RoPE, the
 // precision of float32 and bfloat16 angles at long positions, and float16 /
 // bfloat16 caches rounded once.
+//
+// A render draws at once the sections on (or near) the screen, and the
+// first two on the first render; the others follow one a slice in the frames
+// after it (lib/sliced.js), each aria-busy until it shows the state, so a
+// step of a lesson-wide control (the base) repaints within a frame and the
+// lesson shows at once.
 import { paragraphs, tex } from '../../lib/dom.js';
 import { lessonHeader } from '../../lib/lesson.js';
 import { ROTATION } from '../../lib/maths/rope.js';
@@ -16,19 +22,69 @@ import * as precision from './precision.js';
 import * as multimodal from './multimodal.js';
 import * as grid from './grid.js';
 import * as half from './half.js';
+import { createSlicedWork } from '../../lib/sliced.js';
 
 const SECTIONS = [dials, check, layouts, scaling, config, multimodal, grid, precision, half];
+const AT_ONCE = 2; // sections drawn in the first render (before the page knows what is on screen)
 
 export default {
   id: 'rope',
   mount(root, ctx) {
     root.append(...lessonHeader(ctx, 'rope'), tex(ROTATION.tex, true), ...paragraphs(ctx.t('lessons.rope.symbols')));
-    const sections = SECTIONS.map((s) => s.mount(root, ctx));
+    const sections = SECTIONS.map((s, i) => {
+      const from = root.children.length;
+      const section = s.mount(root, ctx);
+      // seen: the state the section last drew; shown: its elements on or near the screen (null: not known yet)
+      return { ...section, elements: [...root.children].slice(from), seen: null, shown: null, first: i < AT_ONCE };
+    });
+    const owner = new Map(sections.flatMap((section) => section.elements.map((el) => [el, section])));
+    const screen = new IntersectionObserver(
+      (entries) => {
+        for (const { target, isIntersecting } of entries) {
+          const section = owner.get(target);
+          section.shown ??= new Set();
+          section.shown[isIntersecting ? 'add' : 'delete'](target);
+        }
+      },
+      { rootMargin: '200px 0px' },
+    );
+    owner.forEach((_, el) => screen.observe(el));
+    const onScreen = (section) => (section.shown ? section.shown.size > 0 : section.first);
+    const busy = (section, on) => section.elements.forEach((el) => (on ? el.setAttribute('aria-busy', 'true') : el.removeAttribute('aria-busy')));
+    // each section is redrawn only when a field it shows changed since it last drew
+    function draw(section, s) {
+      const seen = section.seen;
+      section.update(s, (...keys) => !seen || keys.some((k) => seen[k] !== s[k]));
+      section.seen = s;
+      busy(section, false);
+    }
+    // a section's draw may take longer than a slice's budget: none runs inside the render
+    const later = createSlicedWork({ eager: false });
+    // one slice: the next section behind the state, drawn from the state as it is now
+    const drawNext = () => {
+      const section = sections.find((x) => x.seen !== ctx.state);
+      if (!section) return true;
+      draw(section, ctx.state);
+      return false;
+    };
+    // text the late sections wrote gets its glossary links (lessons/guide.js)
+    const done = () => root.dispatchEvent(new CustomEvent('lesson-drawn', { bubbles: true }));
     return {
-      update(s, prev) {
-        // each section is redrawn only when a field it shows changed
-        const changed = (...keys) => !prev || keys.some((k) => prev[k] !== s[k]);
-        for (const section of sections) section.update(s, changed);
+      update(s) {
+        let behind = false;
+        for (const section of sections) {
+          if (section.seen === s) continue;
+          if (onScreen(section)) draw(section, s);
+          else {
+            busy(section, true);
+            behind = true;
+          }
+        }
+        if (behind) later.start(drawNext, done);
+      },
+      destroy() {
+        later.cancel();
+        screen.disconnect();
       },
       figures: Object.assign({}, ...sections.map((s) => s.figures)),
     };

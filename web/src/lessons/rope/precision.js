@@ -8,6 +8,7 @@ import { bf16, defaultInvFreq, hfInvFreqF32, maxAngleError, pipelineAngle, sampl
 import { PRECISION_ROTARY_DIM } from '../../model/rope-lesson.js';
 import { sci, strings, figure } from './format.js';
 import { formatInteger } from '../../lib/numbers.js';
+import { createSlicedWork } from '../../lib/sliced.js';
 
 const OCTAVES = Array.from({ length: 9 }, (_, e) => 2 ** (12 + e)); // 4096 … 1 048 576
 const PIPELINES = ['exact', 'float32', 'bf16', 'sinpe'];
@@ -39,19 +40,21 @@ export function mount(root, ctx) {
   const summary = h('p', { class: 'precision-summary' });
   root.append(section(L('precisionTitle'), ...paragraphs(L('precisionText')), h('div', { class: 'lesson-controls' }, jumps, controls.element, baseNote), chart.element, summary, table));
 
-  // the error of each pipeline's angles over octaves of positions
+  // the error of each pipeline's angles over octaves of positions, an octave a slice (lib/sliced.js)
+  const work = createSlicedWork({ busy: [chart.element, summary] });
   function drawChart(s, inv, invF) {
-    const { pe } = ctx;
-    const r = PRECISION_ROTARY_DIM;
     const f32Points = [];
     const bfPoints = [];
     const sinpePoints = [];
-    for (const top of OCTAVES) {
+    const step = () => {
+      if (f32Points.length === OCTAVES.length) return true;
+      const top = OCTAVES[f32Points.length];
       const positions = samplePositionsBelow(top);
       f32Points.push([top, Math.max(1e-9, maxAngleError(positions, inv, invF, 'float32').error)]);
       bfPoints.push([top, Math.max(1e-9, maxAngleError(positions, inv, invF, 'bf16').error)]);
       // the package's cache: float64 angles, one rounding of cos and sin
-      const { cos, sin } = pe.ropeCache(positions, r, { base: s.base });
+      const r = PRECISION_ROTARY_DIM;
+      const { cos, sin } = ctx.pe.ropeCache(positions, r, { base: s.base });
       let worst = 0;
       positions.forEach((p, i) => {
         for (let j = 0; j < r / 2; j++) {
@@ -60,14 +63,19 @@ export function mount(root, ctx) {
         }
       });
       sinpePoints.push([top, Math.max(1e-9, worst)]);
-    }
+      return false;
+    };
+    drawnBase = s.base;
+    work.start(step, () => showChart(s, f32Points, bfPoints, sinpePoints));
+  }
+
+  function showChart(s, f32Points, bfPoints, sinpePoints) {
     const series = [
       { name: L('seriesFloat32'), points: f32Points, dots: f32Points, color: SERIES_COLORS[0] },
       { name: L('seriesBf16'), points: bfPoints, dots: bfPoints, color: SERIES_COLORS[1] },
       { name: L('seriesSinpe'), points: sinpePoints, dots: sinpePoints, color: SERIES_COLORS[2] },
     ];
     chart.draw({ series, xDomain: [2048, 2 ** 21], yDomain: [1e-8, 4], marks: [{ y: 2.5e-7, label: L('markContract') }], state: { base: s.base } });
-    drawnBase = s.base;
     summary.textContent = L('precisionSummary', { e4k: sci(f32Points[0][1]), e64k: sci(f32Points[4][1]), e1m: sci(f32Points[8][1]), sinpe: sci(Math.max(...sinpePoints.map(([, v]) => v))) });
   }
 

@@ -1,0 +1,71 @@
+// Two builds of the site side by side (a tool, not a test): the same
+// keyboard steps (as in fps-bench.mjs: keydown → the frame after the one
+// that drew the new state; "settled": until no part of the page is aria-busy)
+// and first renders, alternating between build A and build B step by step,
+// so that both meet the same load of a shared machine.
+//
+// Usage: node tests/browser/ab-steps.mjs URL_A URL_B [steps] 'hash slider' …
+// e.g. node tests/browser/ab-steps.mjs http://127.0.0.1:1/ http://127.0.0.1:2/ 6 '#lesson=rope base' '#lesson=waves&d=512&len=1024 len'
+import { launch } from './helpers.mjs';
+
+const [urlA, urlB, stepsArg, ...cases] = process.argv.slice(2);
+const STEPS = Number(stepsArg);
+const median = (xs) => {
+  const s = xs.filter(Number.isFinite).sort((a, b) => a - b);
+  return s.length ? +s[Math.floor(s.length / 2)].toFixed(1) : NaN;
+};
+
+const browser = await launch();
+try {
+  const [a, b] = [await browser.context.newPage(), await browser.context.newPage()];
+  for (const c of cases) {
+    const [hash, key] = c.split(' ');
+    const result = { A: { first: [], step: [], settled: [] }, B: { first: [], step: [], settled: [] } };
+    const pages = { A: [a, urlA], B: [b, urlB] };
+    for (const [name, [page, url]] of Object.entries(pages)) {
+      await page.goto('about:blank');
+      await page.goto(`${url}${hash}`);
+      await page.waitForSelector('html[data-ready="true"]', { timeout: 300000 });
+      result[name].first.push(await page.evaluate(() => window.sinpeSite.renders[0].duration));
+      await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'), null, { timeout: 300000, polling: 'raf' });
+      await page.focus(`input.slider[data-key="${key}"]`);
+    }
+    for (let i = 0; i < STEPS; i++) {
+      for (const [name, [page]] of Object.entries(pages)) {
+        await page.bringToFront();
+        await page.evaluate(() => {
+          window.benchStep = { t0: 0, renders: window.sinpeSite.renders.length };
+          document.activeElement.addEventListener('keydown', () => (window.benchStep.t0 = performance.now()), { once: true, capture: true });
+        });
+        // left first: a lesson at its largest sizes has no step to the right
+        await page.keyboard.press(i % 2 === 0 ? 'ArrowLeft' : 'ArrowRight');
+        const [step, settled] = await page.evaluate(
+          () =>
+            new Promise((resolve) => {
+              let step = NaN;
+              const wait = () => {
+                const t = performance.now() - window.benchStep.t0;
+                if (Number.isNaN(step) && window.sinpeSite.renders.length > window.benchStep.renders) {
+                  requestAnimationFrame(() => {
+                    step = performance.now() - window.benchStep.t0;
+                    wait();
+                  });
+                  return;
+                }
+                if (!Number.isNaN(step) && !document.querySelector('[aria-busy="true"]')) resolve([step, t]);
+                else if (t > 60000) resolve([step, NaN]);
+                else requestAnimationFrame(wait);
+              };
+              wait();
+            }),
+        );
+        result[name].step.push(step);
+        result[name].settled.push(Math.max(step, settled));
+      }
+    }
+    const row = (n) => `${n}: first render ${median(result[n].first)} ms, step median ${median(result[n].step)} ms (max ${Math.max(...result[n].step).toFixed(1)}), settled median ${median(result[n].settled)} ms (max ${Math.max(...result[n].settled).toFixed(1)})`;
+    console.log(`${hash} ${key} (${STEPS} steps each)\n  ${row('A')}\n  ${row('B')}`);
+  }
+} finally {
+  await browser.close();
+}
