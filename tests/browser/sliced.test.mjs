@@ -6,6 +6,7 @@
 // final state gives: the half-precision worst cases recomputed here in
 // float64 from transformers' rules (tests/web/multimodal-reference.mjs), the
 // precision summary equal to the one a fresh page shows for the final base.
+// npm test: quick form
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { ulp, usualValue, roundHalf } from '../web/multimodal-reference.mjs';
