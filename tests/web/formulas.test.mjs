@@ -287,6 +287,20 @@ test('PIXTRAL_ANGLE: the displayed angle is PixtralRotaryEmbedding’s, and the 
   });
 });
 
+test('HALF_ULPS defines its symbols: each format’s significand bits and smallest normal exponent, as IEEE 754 and bfloat16 give them', () => {
+  const tex = ropeMultimodal.HALF_ULPS.tex;
+  // the exponent's letters as the formula writes them: 2^{max(⌊log2|x|⌋, E) − M}
+  const [, emin, bits] = /\\max\(\\lfloor \\log_2 \|x\| \\rfloor,\\ ([^)]+)\) - ([^}]+)\}/.exec(tex) ?? [];
+  assert.ok(emin && bits, tex);
+  for (const [dtype, { m, emin: e }] of Object.entries(FORMATS)) {
+    const at = tex.indexOf(`{${dtype}}`);
+    assert.ok(at >= 0, `${dtype} named`);
+    const definition = tex.slice(at, at + 60);
+    assert.ok(definition.includes(`${bits.trim()} = ${m}`), `${dtype}: ${bits} = ${m} in ${definition}`);
+    assert.ok(definition.includes(`${emin.trim()} = ${e}`), `${dtype}: ${emin} = ${e} in ${definition}`);
+  }
+});
+
 test('HALF_ULPS: the displayed error in ulps, against ulps from the float64 bits', () => {
   trials('HALF_ULPS', 303, (rng) => {
     for (const dtype of ['float16', 'bfloat16']) {

@@ -13,6 +13,9 @@ import { HALF_DTYPES, bucketMax, halfErrors } from '../../model/rope-multimodal.
 import { formatInteger, formatSignificant } from '../../lib/numbers.js';
 import { strings } from './format.js';
 
+// The two correctly rounded lines lie on each other near half an ulp: float16's is drawn
+// wide and solid under bfloat16's narrow dashed one, so both show (their swatches alike).
+const ROUNDED_STYLE = { rounded: { float16: { width: 6, dash: '' }, bfloat16: { width: 2, dash: '6 4' } } };
 const FLOOR = 0.1; // a log axis has no 0: errors below a tenth of an ulp (or none) are drawn at its bottom
 
 export function mount(root, ctx) {
@@ -52,7 +55,7 @@ export function mount(root, ctx) {
       const color = SERIES_COLORS[d];
       for (const [path, values] of [['usual', usual], ['rounded', rounded]]) {
         const points = bucketMax(values).map(([p, v]) => [p, Math.max(FLOOR, v)]);
-        series.push({ name: H(`series.${path}${dtype}`), points, color: path === 'usual' ? color : SERIES_COLORS[d + 2] });
+        series.push({ name: H(`series.${path}${dtype}`), points, color: path === 'usual' ? color : SERIES_COLORS[d + 2], ...ROUNDED_STYLE[path]?.[dtype] });
       }
       const w = worst.usual;
       if (dtype === 'float16') marks.push({ x: w.p, label: H('markWorst', { ulps: fmt(w.ulps, 1), p: formatInteger(w.p) }) });
