@@ -10,6 +10,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { launch, openPage, settle, numbersIn } from './helpers.mjs';
+import { pairAxes } from '../web/multimodal-reference.mjs';
 
 let browser;
 before(async () => {
@@ -157,6 +158,48 @@ test('half precision: both correctly rounded lines visible; SVG and PNG legends 
       assert.ok(Math.abs(s.tall - path.width * exported.scale) <= 2, `PNG legend ${path.name}: ${s.tall} image pixels tall for a ${path.width} px line`);
     }
   }
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('the base slider’s End key reaches the lesson’s largest base, 10,000,000', async () => {
+  const page = await openPage(browser.context, '#lesson=rope&lang=en');
+  const slider = page.locator('.lesson-rope input.slider[data-key="base"]').first();
+  await slider.focus();
+  await page.keyboard.press('End');
+  await settle(page);
+  assert.equal((await page.evaluate(() => window.sinpeSite.state)).base, 1e7);
+  await page.keyboard.press('Home');
+  await settle(page);
+  assert.equal((await page.evaluate(() => window.sinpeSite.state)).base, 2);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+// the mrope_section of each model a strip may name (transformers' configs)
+const MODEL_SECTIONS = { 'Qwen3-VL': [24, 20, 20], 'Qwen2-VL, Qwen2.5-VL': [16, 24, 24] };
+
+test('an M-RoPE strip that names a model is drawn with that model’s mrope_section', async () => {
+  const page = await openPage(browser.context, '#lesson=rope&lang=en');
+  const options = await page.$$eval('select[data-key="msec"] option', (os) => os.map((o) => o.value));
+  let named = 0;
+  for (const value of [null, ...options]) {
+    if (value) {
+      await page.selectOption('select[data-key="msec"]', value);
+      await settle(page);
+    }
+    for (const axes of ['sectioned', 'interleaved']) {
+      const title = (await page.textContent(`.mrope-strip-${axes} figcaption strong`)).trim();
+      // "interleaved (Qwen3-VL)": the strip is that model's
+      const model = /\(([^)]*)\)$/.exec(title)?.[1];
+      if (!model || !MODEL_SECTIONS[model]) continue;
+      named++;
+      const shown = await page.$$eval(`.mrope-strip-${axes} li.mrope-pair`, (lis) => lis.map((li) => li.textContent.trim()));
+      const want = pairAxes(MODEL_SECTIONS[model], 64, axes).map((a) => 'thw'[a]);
+      assert.deepEqual(shown, want, `"${title}" drawn with ${value ?? 'the default section'}`);
+    }
+  }
+  assert.ok(named >= 2, `${named} strips named a model`);
   assert.deepEqual(page.problems, []);
   await page.close();
 });

@@ -336,3 +336,25 @@ test('HALF_PATHS: the usual path as transformers computes it; one rounding is th
     assert.ok(got === rounded || nearTie, `package ${got}, one rounding of ${exact} is ${rounded} (${dtype} r ${r} b ${b} p ${start} j ${j})`);
   });
 });
+
+// ---- lesson 9's formulas in 简体中文 ----
+
+test('lesson 9’s formulas in 简体中文 carry no English words in \\text{} (code names allowed)', async () => {
+  const { default: zh } = await import('../../web/src/i18n/zh.js');
+  const { texIn } = await import('../../web/src/lib/maths/words.js');
+  // names of code and configuration keys, which stay as written
+  const CODE_NAMES = new Set(['fast', 'slow', 'mrope_section']);
+  const formulas = { ...rope.FORMULAS, ...ropeMultimodal.FORMULAS };
+  let texts = 0;
+  for (const [name, formula] of Object.entries(formulas)) {
+    const shown = texIn(formula, zh.formulaText);
+    for (const [, content] of shown.matchAll(/\\text\{([^{}]*)\}/g)) {
+      texts++;
+      const words = (content.match(/[A-Za-z_]{2,}/g) ?? []).filter((w) => !CODE_NAMES.has(w));
+      assert.deepEqual(words, [], `${name}: \\text{${content}}`);
+    }
+    // each formula still renders
+    katex.renderToString(shown, { displayMode: true, throwOnError: true });
+  }
+  assert.ok(texts >= 15, `${texts} \\text{} pieces checked`);
+});

@@ -3,6 +3,25 @@ import attention from './attention.en.js';
 import ropeMultimodal from './rope-multimodal.en.js';
 
 export default {
+  // the words inside lesson formulas' \text{…} (lib/maths/words.js): English as written
+  formulaText: {
+    'if ': 'if ',
+    ' if ': ' if ',
+    'otherwise,': 'otherwise,',
+    ' otherwise': ' otherwise',
+    'otherwise (column)': 'otherwise (column)',
+    row: 'row',
+    'from ': 'from ',
+    ' on': ' on',
+    'text token ': 'text token ',
+    'image token ': 'image token ',
+    'the text after it': 'the text after it',
+    'sectioned: ': 'sectioned: ',
+    'interleaved: ': 'interleaved: ',
+    'usual: ': 'usual: ',
+    'correctly rounded: ': 'correctly rounded: ',
+    error: 'error',
+  },
   lang: { en: 'English', zh: '简体中文' },
   site: {
     tagline: 'sinusoidal positional encoding, hands on',

@@ -3,6 +3,25 @@ import attention from './attention.zh.js';
 import ropeMultimodal from './rope-multimodal.zh.js';
 
 export default {
+  // the words inside lesson formulas' \text{…} (lib/maths/words.js), by their English text
+  formulaText: {
+    'if ': '若 ',
+    ' if ': ' 若 ',
+    'otherwise,': '其他情况，',
+    ' otherwise': ' 其他情况',
+    'otherwise (column)': '其他情况（列）',
+    row: '行',
+    'from ': '从 ',
+    ' on': ' 起',
+    'text token ': '文本词元 ',
+    'image token ': '图像词元 ',
+    'the text after it': '其后的文本',
+    'sectioned: ': '分段：',
+    'interleaved: ': '交错：',
+    'usual: ': '常见做法：',
+    'correctly rounded: ': '正确舍入：',
+    error: '误差',
+  },
   lang: { en: 'English', zh: '简体中文' },
   site: {
     tagline: '动手理解正弦位置编码',

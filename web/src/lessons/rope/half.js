@@ -12,6 +12,7 @@ import { PRECISION_ROTARY_DIM } from '../../model/rope-lesson.js';
 import { HALF_DTYPES, bucketMax, halfErrors } from '../../model/rope-multimodal.js';
 import { formatInteger, formatSignificant } from '../../lib/numbers.js';
 import { strings } from './format.js';
+import { texIn } from '../../lib/maths/words.js';
 
 // The two correctly rounded lines lie on each other near half an ulp: float16's is drawn
 // wide and solid under bfloat16's narrow dashed one, so both show (their swatches alike).
@@ -40,7 +41,7 @@ export function mount(root, ctx) {
   // the base is lesson-wide: say so beside each chart it redraws
   const baseNote = h('p', { class: 'note base-shared' });
   root.append(
-    section(H('title'), ...paragraphs(H('text')), tex(HALF_PATHS.tex, true), tex(HALF_ULPS.tex, true), h('div', { class: 'lesson-controls' }, controls.element, baseNote), h('div', { class: 'half-chart' }, chart.element), summaries),
+    section(H('title'), ...paragraphs(H('text')), tex(texIn(HALF_PATHS, ctx.t('formulaText')), true), tex(texIn(HALF_ULPS, ctx.t('formulaText')), true), h('div', { class: 'lesson-controls' }, controls.element, baseNote), h('div', { class: 'half-chart' }, chart.element), summaries),
   );
 
   function draw(s) {

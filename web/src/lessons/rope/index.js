@@ -16,13 +16,14 @@ import * as precision from './precision.js';
 import * as multimodal from './multimodal.js';
 import * as grid from './grid.js';
 import * as half from './half.js';
+import { texIn } from '../../lib/maths/words.js';
 
 const SECTIONS = [dials, check, layouts, scaling, config, multimodal, grid, precision, half];
 
 export default {
   id: 'rope',
   mount(root, ctx) {
-    root.append(...lessonHeader(ctx, 'rope'), tex(ROTATION.tex, true), ...paragraphs(ctx.t('lessons.rope.symbols')));
+    root.append(...lessonHeader(ctx, 'rope'), tex(texIn(ROTATION, ctx.t('formulaText')), true), ...paragraphs(ctx.t('lessons.rope.symbols')));
     const sections = SECTIONS.map((s) => s.mount(root, ctx));
     return {
       update(s, prev) {
