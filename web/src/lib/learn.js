@@ -63,7 +63,9 @@ function proseWords(words) {
 
 let jumpIds = 0;
 function termLink(term, glossary, content) {
-  const link = h('a', { class: 'term-link', href: `#glossary-${term}`, 'data-term': term, 'data-jump-id': `term-${++jumpIds}` });
+  // out of the tab order (a lesson's text links dozens of terms, which crowded its controls
+  // out of reach); the glossary itself stays one tab stop away, at the lesson's end
+  const link = h('a', { class: 'term-link', href: `#glossary-${term}`, 'data-term': term, 'data-jump-id': `term-${++jumpIds}`, tabindex: -1 });
   link.append(content);
   // the page's hash is its state: the click opens the glossary here instead of navigating;
   // the site makes the jump a history entry (Back returns to the link)
