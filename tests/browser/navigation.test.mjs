@@ -117,3 +117,60 @@ test('on a phone the lesson menu shows the current lesson', async () => {
     await phone.close();
   }
 });
+
+test('a language switch mid-lesson keeps the section being read in view (lesson 9, the M-RoPE section)', async () => {
+  const page = await openPage(browser.context, '#lesson=rope&lang=en');
+  const sections = 'article.lesson > section';
+  // the section on text and an image (M-RoPE), found by its heading in English
+  const index = await page.$$eval(sections, (ss) => ss.findIndex((s) => /three positions per token/.test(s.querySelector('h2')?.textContent ?? '')));
+  assert.ok(index > 0, 'the M-RoPE section');
+  await page.$$eval(sections, (ss, i) => ss[i].scrollIntoView({ block: 'start', behavior: 'instant' }), index);
+  await page.evaluate(() => window.scrollBy({ top: 200, behavior: 'instant' }));
+  await settle(page);
+  const before = await page.evaluate(() => window.scrollY);
+  assert.ok(before > 2000, `read far down the lesson (scrollY ${before})`);
+  // the switch pressed where the reader is (a click through the DOM: a pointer click would first scroll the header into view)
+  await page.$eval('.lang-button[data-lang="zh"]', (b) => b.click());
+  await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+  await settle(page);
+  // the same section spans the window's top, in Chinese
+  const seen = await page.$$eval(sections, (ss, i) => {
+    const r = ss[i].getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom, title: ss[i].querySelector('h2').textContent, scrollY: window.scrollY };
+  }, index);
+  assert.ok(seen.top <= 1 && seen.bottom > 100, `the section is at the window's top (top ${seen.top}, bottom ${seen.bottom}, scrollY ${seen.scrollY})`);
+  assert.match(seen.title, /[\u4e00-\u9fff]/);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('a glossary link is a history entry within the lesson: Back returns to the link, in the same lesson', async () => {
+  const page = await openPage(browser.context, '#lesson=heatmap&lang=en');
+  await page.click('nav a[data-lesson="rope"]');
+  await settle(page);
+  // a link far down the lesson (the glossary is at its end)
+  const link = page.locator('article.lesson > section:nth-of-type(4) a.term-link').first();
+  await link.scrollIntoViewIfNeeded();
+  // where the link is in the window when it is clicked (the pointer click may scroll it first)
+  await page.evaluate(() => document.addEventListener('click', (e) => (window.clickedAt = [window.scrollY, e.target.closest('a').getBoundingClientRect().top]), { capture: true, once: true }));
+  const jumpId = await link.getAttribute('data-jump-id');
+  await link.click();
+  await settle(page);
+  const [y0, top0] = await page.evaluate(() => window.clickedAt);
+  assert.equal(await page.evaluate(() => document.querySelector('details.glossary').open), true);
+  const y1 = await page.evaluate(() => window.scrollY);
+  assert.ok(Math.abs(y1 - y0) > 300, `the glossary entry is elsewhere (${y0} → ${y1})`);
+  await page.goBack();
+  await settle(page);
+  assert.equal(await page.getAttribute('article.lesson', 'data-lesson'), 'rope', 'still lesson 9');
+  // the link where it was in the window (sections drawn meanwhile may have moved it within the page)
+  const top2 = await page.$eval(`[data-jump-id="${jumpId}"]`, (a) => a.getBoundingClientRect().top);
+  assert.ok(Math.abs(top2 - top0) <= 2, `back where the link was (${top0} px from the window's top), at ${top2}`);
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.jumpId), jumpId, 'focus on the link followed');
+  // a second Back leaves the lesson as before
+  await page.goBack();
+  await settle(page);
+  assert.equal(await page.getAttribute('article.lesson', 'data-lesson'), 'heatmap');
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});

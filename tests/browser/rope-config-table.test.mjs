@@ -76,3 +76,68 @@ for (const [model, expectBands] of [
     await page.close();
   });
 }
+
+// Phi-3.5's LongRoPE config holds two factor sets: short_factor up to
+// original_max_position_embeddings tokens, long_factor beyond. The page drew
+// the short set alone without saying so; now both, named, in the chart, the
+// sentence (the figure's caption), the table and the CSV.
+test('config of phi35 (LongRoPE): short_factor and long_factor both drawn, each named, against the reference', async () => {
+  const page = await openPage(browser.context, '#lesson=rope&lang=en');
+  await page.click('button.config-example[data-model="phi35"]');
+  await settle(page);
+  const config = JSON.parse(await page.inputValue('#rope-config-text'));
+  const r = config.hidden_size / config.num_attention_heads;
+  const L = config.original_max_position_embeddings;
+  const options = {
+    ropeType: 'longrope',
+    base: config.rope_theta,
+    shortFactor: config.rope_scaling.short_factor,
+    longFactor: config.rope_scaling.long_factor,
+    originalMaxPositions: L,
+    maxPositions: config.max_position_embeddings,
+  };
+  const short = ropeParameters(r, { ...options, seqLen: L }).invFreq;
+  const long = ropeParameters(r, { ...options, seqLen: L + 1 }).invFreq;
+  const slowShort = (2 * Math.PI) / short.at(-1);
+  const slowLong = (2 * Math.PI) / long.at(-1);
+  // the brief's numbers: 147,287 (short) and ≈ 3,362,711 (long)
+  assert.equal(Math.round(slowShort), 147287);
+  assert.ok(Math.abs(slowLong - 3362711) < 1, `${slowLong}`);
+  // the chart: one line per factor set, named, beside the unscaled one
+  const names = await page.$$eval('.config-figure path.chart-line', (ps) => ps.map((p) => p.dataset.series));
+  assert.equal(names.length, 3, names.join(' | '));
+  assert.ok(names.some((n) => /short_factor/.test(n)) && names.some((n) => /long_factor/.test(n)), names.join(' | '));
+  const legend = await page.$$eval('.config-figure .chart-legend li', (lis) => lis.map((li) => li.textContent));
+  assert.ok(legend.some((n) => /short_factor/.test(n)) && legend.some((n) => /long_factor/.test(n)), legend.join(' | '));
+  // the sentence (the figure's caption) names both sets and both slowest wavelengths
+  const sentence = await page.textContent('.config-sentence');
+  assert.match(sentence, /short_factor/);
+  assert.match(sentence, /long_factor/);
+  assert.ok(sentence.includes(String(Math.round(slowShort))) && sentence.includes(String(Math.round(slowLong))), sentence);
+  // the table: each pair's ω and λ of both sets
+  await page.click('.config-figure details summary');
+  const rows = await page.$$eval('.config-table tbody tr', (trs) =>
+    trs.map((tr) => Object.fromEntries([...tr.querySelectorAll('td')].map((td) => [td.dataset.column, td.textContent]))),
+  );
+  assert.equal(rows.length, r / 2);
+  rows.forEach((row, j) => {
+    assert.ok(relative(Number(row.omega), short[j]) <= 5e-6, `short ω_${j}: ${row.omega} vs ${short[j]}`);
+    assert.ok(relative(Number(row.lambdaLong), (2 * Math.PI) / long[j]) <= 5e-6, `long λ_${j}: ${row.lambdaLong} vs ${(2 * Math.PI) / long[j]}`);
+    assert.ok(relative(Number(row.omegaLong), long[j]) <= 5e-6, `long ω_${j}: ${row.omegaLong}`);
+  });
+  // the figure export's caption says which set is which
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click('.config-figure .export-figure-svg')]);
+  const svg = readFileSync(await dl.path(), 'utf8');
+  const desc = svg.match(/<desc>([^<]*)<\/desc>/)[1];
+  assert.match(desc, /short_factor/);
+  assert.match(desc, /long_factor/);
+  // the CSV: both sets, full values
+  const [csv] = await Promise.all([page.waitForEvent('download'), page.click('.config-csv')]);
+  const lines = readFileSync(await csv.path(), 'utf8').trim().split('\n');
+  const head = lines[0].split(',');
+  const k = head.indexOf('omega_long');
+  assert.ok(k > 0, lines[0]);
+  lines.slice(1).forEach((line, j) => assert.ok(relative(Number(line.split(',')[k]), long[j]) <= 1e-12, `CSV long ω_${j}`));
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});

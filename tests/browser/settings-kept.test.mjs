@@ -38,6 +38,22 @@ test("Next then Previous brings back lesson 2's d_model and colormap", async () 
   await page.close();
 });
 
+test('Next then Previous keeps every setting the URL opened lesson 2 with', async () => {
+  const page = await openPage(browser.context, '#lesson=heatmap&d=256&cmap=viridis&lang=en');
+  await settle(page);
+  const opened = await state(page);
+  assert.deepEqual([opened.d, opened.cmap], [256, 'viridis']);
+  await page.click('.lesson-pager a.pager-next');
+  await page.waitForSelector('article[data-lesson="waves"]');
+  await settle(page);
+  await page.click('.lesson-pager a.pager-prev');
+  await page.waitForSelector('article[data-lesson="heatmap"]');
+  await settle(page);
+  assert.deepEqual(await state(page), opened, 'every setting of the opened URL is back');
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
 test('a language switch keeps the config pasted into lesson 9', async () => {
   const page = await openPage(browser.context, '#lesson=rope&lang=en');
   const pasted = JSON.stringify({ rope_theta: 500000, head_dim: 64, max_position_embeddings: 4096 }, null, 2);

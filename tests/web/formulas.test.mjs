@@ -287,6 +287,20 @@ test('PIXTRAL_ANGLE: the displayed angle is PixtralRotaryEmbedding’s, and the 
   });
 });
 
+test('HALF_ULPS defines its symbols: each format’s significand bits and smallest normal exponent, as IEEE 754 and bfloat16 give them', () => {
+  const tex = ropeMultimodal.HALF_ULPS.tex;
+  // the exponent's letters as the formula writes them: 2^{max(⌊log2|x|⌋, E) − M}
+  const [, emin, bits] = /\\max\(\\lfloor \\log_2 \|x\| \\rfloor,\\ ([^)]+)\) - ([^}]+)\}/.exec(tex) ?? [];
+  assert.ok(emin && bits, tex);
+  for (const [dtype, { m, emin: e }] of Object.entries(FORMATS)) {
+    const at = tex.indexOf(`{${dtype}}`);
+    assert.ok(at >= 0, `${dtype} named`);
+    const definition = tex.slice(at, at + 60);
+    assert.ok(definition.includes(`${bits.trim()} = ${m}`), `${dtype}: ${bits} = ${m} in ${definition}`);
+    assert.ok(definition.includes(`${emin.trim()} = ${e}`), `${dtype}: ${emin} = ${e} in ${definition}`);
+  }
+});
+
 test('HALF_ULPS: the displayed error in ulps, against ulps from the float64 bits', () => {
   trials('HALF_ULPS', 303, (rng) => {
     for (const dtype of ['float16', 'bfloat16']) {
@@ -321,4 +335,26 @@ test('HALF_PATHS: the usual path as transformers computes it; one rounding is th
     const nearTie = Math.abs(Math.abs(exact - roundHalf(exact, dtype)) / ulp(exact, dtype) - 0.5) < 1e-9;
     assert.ok(got === rounded || nearTie, `package ${got}, one rounding of ${exact} is ${rounded} (${dtype} r ${r} b ${b} p ${start} j ${j})`);
   });
+});
+
+// ---- lesson 9's formulas in 简体中文 ----
+
+test('lesson 9’s formulas in 简体中文 carry no English words in \\text{} (code names allowed)', async () => {
+  const { default: zh } = await import('../../web/src/i18n/zh.js');
+  const { texIn } = await import('../../web/src/lib/maths/words.js');
+  // names of code and configuration keys, which stay as written
+  const CODE_NAMES = new Set(['fast', 'slow', 'mrope_section']);
+  const formulas = { ...rope.FORMULAS, ...ropeMultimodal.FORMULAS };
+  let texts = 0;
+  for (const [name, formula] of Object.entries(formulas)) {
+    const shown = texIn(formula, zh.formulaText);
+    for (const [, content] of shown.matchAll(/\\text\{([^{}]*)\}/g)) {
+      texts++;
+      const words = (content.match(/[A-Za-z_]{2,}/g) ?? []).filter((w) => !CODE_NAMES.has(w));
+      assert.deepEqual(words, [], `${name}: \\text{${content}}`);
+    }
+    // each formula still renders
+    katex.renderToString(shown, { displayMode: true, throwOnError: true });
+  }
+  assert.ok(texts >= 15, `${texts} \\text{} pieces checked`);
 });

@@ -12,6 +12,7 @@ import {
   defaultInvFreq,
   hfInvFreqF32,
   pipelineAngle,
+  pipelineCosSin,
   maxAngleError,
   samplePositionsBelow,
   pairIndices,
@@ -101,6 +102,21 @@ test('float32 angle pipeline: the error sizes docs/maths.md states (r = 128, bas
   // exact angles have no error; bfloat16 angles are useless by position 4096 (spacing 16–32 rad)
   assert.equal(maxAngleError([4000, 4095], inv, invF, 'exact').error, 0);
   assert.ok(maxAngleError(samplePositionsBelow(4096), inv, invF, 'bf16').error > 1.5);
+});
+
+test('a float32 pipeline returns float32 cos and sin: its error at p = 65,535, j = 0 is that rounding, not 0', () => {
+  // ω_0 = 1 exactly, so the float32 angle 65535 is exact; cos(65535) itself is not a float32 number
+  const inv = defaultInvFreq(128, 10000);
+  const invF = hfInvFreqF32(128, 10000);
+  const exact = Math.cos(65535);
+  const rounding = Math.abs(Math.fround(exact) - exact);
+  assert.ok(rounding > 6e-9 && rounding < 6.5e-9, `|fround(cos 65535) − cos 65535| = ${rounding}`);
+  const [c] = pipelineCosSin(65535, inv[0], invF[0], 'float32');
+  assert.ok(Math.abs(c - exact) >= rounding, `float32 pipeline cos error ${Math.abs(c - exact)}`);
+  assert.equal(c, Math.fround(c), 'a float32 number');
+  assert.ok(maxAngleError([65535], inv, invF, 'float32').error >= rounding);
+  // the exact pipeline is not rounded
+  assert.equal(pipelineCosSin(65535, inv[0], invF[0], 'exact')[0], exact);
 });
 
 test('pipelineAngle per precision', () => {

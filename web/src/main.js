@@ -13,6 +13,7 @@ import { attachFigureExports } from './lib/figure/buttons.js';
 import { figureDraws } from './lib/probe.js';
 import { attachGuide } from './lessons/guide.js';
 import { reasonOf, reasonText } from './lib/reasons.js';
+import { readingPosition, keepReadingPosition, trackJumps, returnFromJump } from './lib/position.js';
 import en from './i18n/en.js';
 import zh from './i18n/zh.js';
 
@@ -104,7 +105,10 @@ function setState(patch, { fromUser = false } = {}) {
   keptStates.set(state.lesson, state);
   if (langChanged) rememberLang(state.lang);
   if (langChanged || lessonChanged) {
+    // a language switch keeps the reader where they were: the same section in view
+    const anchor = lessonChanged ? null : readingPosition();
     buildPage();
+    if (anchor) keepReadingPosition(anchor);
     if (lessonChanged) {
       lastHash = toHash(state);
       history.pushState(null, '', lastHash);
@@ -169,9 +173,15 @@ function flushHash() {
   writeHash();
 }
 
+// A jump within the lesson (a glossary link) is a history entry (lib/position.js).
+trackJumps(flushHash);
+
 // Back/Forward (popstate) and a hash edited by hand (hashchange): the state follows the URL.
-function followLocation() {
-  if (location.hash === lastHash) return;
+function followLocation(event) {
+  if (location.hash === lastHash) {
+    if (event?.type === 'popstate' && typeof event.state?.returnTo === 'number') returnFromJump(event.state);
+    return;
+  }
   clearTimeout(hashTimer);
   cancelIdle(hashIdle);
   const { state: parsed, messages } = parseHash(location.hash, state.lang, { check: dModelCheck });
@@ -338,6 +348,8 @@ async function start() {
   siteProbe.simd = pe.simd;
   const { state: parsed, messages } = parseHash(location.hash, storedLang(), { check: dModelCheck });
   state = parsed;
+  // Previous / Next come back to the settings the page opened with
+  keptStates.set(state.lesson, state);
   buildPage();
   showMessages(messages);
   writeHash();

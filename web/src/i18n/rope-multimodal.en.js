@@ -31,6 +31,7 @@ export default {
       'The strips are read from the package’s cache: three tokens at positions (1, 0, 0), (0, 1, 0) and (0, 0, 1), and a pair belongs to the axis whose token turns it.',
     ],
     axesName: { sectioned: 'sectioned (Qwen2-VL, Qwen2.5-VL)', interleaved: 'interleaved (Qwen3-VL)' },
+    axesPlain: { sectioned: 'sectioned, mrope_section [{section}]', interleaved: 'interleaved, mrope_section [{section}] (Qwen3-VL uses [24, 20, 20])' },
     axisName: { t: 'time t', h: 'row h', w: 'column w' },
     stripLabel: '{axes}: the axis of each of the 64 pairs',
     pairAxis: 'pair {j}: {axis}',

@@ -30,6 +30,7 @@ export default {
       '色条读自本包的缓存：三个词元分别位于 (1, 0, 0)、(0, 1, 0) 和 (0, 0, 1)，某一对属于让它转动的那个词元的轴。',
     ],
     axesName: { sectioned: '分段（Qwen2-VL、Qwen2.5-VL）', interleaved: '交错（Qwen3-VL）' },
+    axesPlain: { sectioned: '分段，mrope_section [{section}]', interleaved: '交错，mrope_section [{section}]（Qwen3-VL 用 [24, 20, 20]）' },
     axisName: { t: '时间 t', h: '行 h', w: '列 w' },
     stripLabel: '{axes}：64 对各自的轴',
     pairAxis: '第 {j} 对：{axis}',

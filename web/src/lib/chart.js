@@ -34,6 +34,27 @@ function turns(points) {
 const DASHES = ['', '6 3', '2 3', '8 3 2 3', '1 2', '10 4', '4 4', '12 2 2 2'];
 
 /**
+ * The dash pattern series i is drawn with: its own `dash` when given, else the
+ * chart's i-th pattern, except that a line turning back more often than every
+ * 8 px is drawn solid (no dash pattern can be seen on it, and dashing it costs
+ * the most to paint). The legend's swatch and the export use the same.
+ */
+function dashOf(s, i, width) {
+  if (s.dash !== undefined) return s.dash;
+  const dash = DASHES[i % DASHES.length];
+  return dash && turns(s.points) * 8 < width ? dash : '';
+}
+/**
+ * A series with its own line width: a stroke-width attribute, which the
+ * stylesheet's .chart-line:not([stroke-width]) leaves alone (the site's CSP
+ * refuses inline styles), as does the export's light copy.
+ */
+function withWidth(el, s) {
+  if (s.width) el.setAttribute('stroke-width', String(s.width));
+  return el;
+}
+
+/**
  * createLineChart({ xLabel, yLabel, label, yLog, height, onCursor(x), figure }) →
  * { element, draw({ series: [{ name, points: [[x, y], …] }], xDomain, yDomain, marks, yLabel? }), svg }
  * marks: [{ y, label, className }] horizontal reference lines; [{ x, … }] vertical ones.
@@ -60,7 +81,7 @@ export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = fa
     plot: () =>
       last && {
         kind: 'lines',
-        series: last.series.map((s, i) => ({ ...s, color: s.color ?? SERIES_COLORS[i % SERIES_COLORS.length], dash: DASHES[i % DASHES.length] })),
+        series: last.series.map((s, i) => ({ ...s, color: s.color ?? SERIES_COLORS[i % SERIES_COLORS.length], dash: dashes[i] ?? '' })),
         xDomain: last.xDomain,
         yDomain: last.yDomain,
         xLog,
@@ -72,6 +93,7 @@ export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = fa
   };
   const margin = { top: 10, right: 12, bottom: 40, left: 58 };
   let last = null;
+  let dashes = []; // each series' dash pattern as last drawn
   let cursorX = null;
   let measuredWidth = 0;
   let x, y;
@@ -129,6 +151,7 @@ export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = fa
     const path = line()
       .x((p) => x(p[0]))
       .y((p) => y(p[1]));
+    dashes = last.series.map((s, i) => dashOf(s, i, width));
     last.series.forEach((s, i) => {
       const attrs = {
         class: 'chart-line',
@@ -136,10 +159,8 @@ export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = fa
         stroke: s.color ?? SERIES_COLORS[i % SERIES_COLORS.length],
         'data-series': s.name,
       };
-      // A line that turns back more often than every 8 px is drawn solid: no
-      // dash pattern can be seen on it, and dashing it costs the most to paint.
-      if (DASHES[i % DASHES.length] && turns(s.points) * 8 < width) attrs['stroke-dasharray'] = DASHES[i % DASHES.length];
-      svg.append(svgEl('path', attrs));
+      if (dashes[i]) attrs['stroke-dasharray'] = dashes[i];
+      svg.append(withWidth(svgEl('path', attrs), s));
       for (const p of s.dots ?? []) {
         svg.append(svgEl('circle', { class: 'chart-dot', cx: x(p[0]), cy: y(p[1]), r: 3.5, fill: attrs.stroke, 'data-series': s.name }));
       }
@@ -150,8 +171,10 @@ export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = fa
     while (legend.firstChild) legend.firstChild.remove();
     last.series.forEach((s, i) => {
       const sw = svgEl('svg', { width: 28, height: 10, 'aria-hidden': 'true' });
+      // the swatch is the line as drawn: its colour, dash pattern and width
       const l = svgEl('line', { x1: 0, x2: 28, y1: 5, y2: 5, stroke: s.color ?? SERIES_COLORS[i % SERIES_COLORS.length], class: 'chart-line' });
-      if (DASHES[i % DASHES.length]) l.setAttribute('stroke-dasharray', DASHES[i % DASHES.length]);
+      withWidth(l, s);
+      if (dashes[i]) l.setAttribute('stroke-dasharray', dashes[i]);
       sw.append(l);
       legend.append(h('li', {}, sw, ' ', s.name));
     });

@@ -42,7 +42,14 @@ function rangeControl(key, field, lesson, app) {
     'aria-label': label,
     'data-key': key,
   });
-  slider.addEventListener('input', () => app.setState({ [key]: scale.from(Number(slider.value)) }));
+  slider.addEventListener('input', () => {
+    // the browser snaps the slider to whole steps from its minimum: a last step that
+    // would pass the maximum stops short of it (End gave 9,800,000 of 10,000,000),
+    // so the slider's last position is its maximum
+    const at = Number(slider.value);
+    const top = Number(slider.max);
+    app.setState({ [key]: scale.from(at + Number(slider.step) > top ? top : at) });
+  });
   number.addEventListener('change', () => {
     app.setState({ [key]: number.value }, { fromUser: true });
     // the box shows the value now in use, even while it keeps the focus

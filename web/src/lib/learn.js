@@ -61,12 +61,17 @@ function proseWords(words) {
   return { pattern: new RegExp(`(?<![A-Za-z0-9_])(?:${escaped.join('|')})(?![A-Za-z0-9_])`, 'gi'), byWord };
 }
 
+let jumpIds = 0;
 function termLink(term, glossary, content) {
-  const link = h('a', { class: 'term-link', href: `#glossary-${term}`, 'data-term': term });
+  // out of the tab order (a lesson's text links dozens of terms, which crowded its controls
+  // out of reach); the glossary itself stays one tab stop away, at the lesson's end
+  const link = h('a', { class: 'term-link', href: `#glossary-${term}`, 'data-term': term, 'data-jump-id': `term-${++jumpIds}`, tabindex: -1 });
   link.append(content);
-  // the page's hash is its state: the click opens the glossary here instead of navigating
+  // the page's hash is its state: the click opens the glossary here instead of navigating;
+  // the site makes the jump a history entry (Back returns to the link)
   link.addEventListener('click', (e) => {
     e.preventDefault();
+    link.dispatchEvent(new CustomEvent('sinpe:jump', { bubbles: true, detail: { from: link.dataset.jumpId, to: `glossary-${term}` } }));
     glossary.open = true;
     const entry = glossary.querySelector(`#glossary-${term}`);
     entry.scrollIntoView({ block: 'center' });

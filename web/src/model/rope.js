@@ -62,6 +62,18 @@ export function pipelineAngle(p, inv, invF32, precision) {
 }
 
 /**
+ * [cos, sin] of pair j at position p as each pipeline returns them: 'exact'
+ * in float64; 'float32' and 'bf16' evaluate cos and sin of their angle in
+ * float32, so each result is rounded to float32 (a float32 pipeline returns
+ * float32 numbers: its error is never below that rounding's).
+ */
+export function pipelineCosSin(p, inv, invF32, precision) {
+  const a = pipelineAngle(p, inv, invF32, precision);
+  if (precision === 'exact') return [Math.cos(a), Math.sin(a)];
+  return [f32(Math.cos(a)), f32(Math.sin(a))];
+}
+
+/**
  * The largest |cos − cos_exact| and |sin − sin_exact| over the given
  * positions and all pairs, for one pipeline. Returns { error, position, pair }.
  */
@@ -70,8 +82,8 @@ export function maxAngleError(positions, inv, invF32, precision) {
   for (const p of positions) {
     for (let j = 0; j < inv.length; j++) {
       const exact = p * inv[j];
-      const a = pipelineAngle(p, inv[j], invF32[j], precision);
-      const e = Math.max(Math.abs(Math.cos(a) - Math.cos(exact)), Math.abs(Math.sin(a) - Math.sin(exact)));
+      const [c, s] = pipelineCosSin(p, inv[j], invF32[j], precision);
+      const e = Math.max(Math.abs(c - Math.cos(exact)), Math.abs(s - Math.sin(exact)));
       if (e > worst.error) worst = { error: e, position: p, pair: j };
     }
   }

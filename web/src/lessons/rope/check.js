@@ -9,6 +9,7 @@ import { dot, seededVector } from '../../model/rope.js';
 import { CHECK_HEAD_DIM } from '../../model/rope-lesson.js';
 import { OFFSET_SCORE } from '../../lib/maths/rope.js';
 import { sci, strings, figure } from './format.js';
+import { texIn } from '../../lib/maths/words.js';
 
 const CHECK_SPAN = 256; // positions p = 0 … 255 of the offset check
 export function mount(root, ctx) {
@@ -30,7 +31,7 @@ export function mount(root, ctx) {
   });
   const info = readout('rope-check-readout');
   const verdict = h('p', { class: 'rope-check-verdict' });
-  root.append(section(L('checkTitle'), ...paragraphs(L('checkText')), tex(OFFSET_SCORE.tex, true), h('div', { class: 'lesson-controls' }, controls.element), chart.element, verdict, info));
+  root.append(section(L('checkTitle'), ...paragraphs(L('checkText')), tex(texIn(OFFSET_SCORE, ctx.t('formulaText')), true), h('div', { class: 'lesson-controls' }, controls.element), chart.element, verdict, info));
 
   function draw(s) {
     const { pe } = ctx;

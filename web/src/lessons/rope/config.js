@@ -72,12 +72,17 @@ export function mount(root, ctx) {
     if (parsed.error) return fail(L('configJsonError', { message: parsed.error }));
     let read;
     let inv;
+    let invLong = null;
     try {
       // the package names the config key at fault; shown as text, never as markup
       read = pe.ropeOptionsFromConfig(parsed.config);
       // which position axis turns a pair (M-RoPE's ropeAxes) leaves the pairs' frequencies as they are
       const { ropeAxes, ...frequencyOptions } = read.options;
       inv = pe.ropeFrequencies(read.rotaryDim, frequencyOptions);
+      // LongRoPE has two factor sets: short_factor up to L tokens (the frequencies above),
+      // long_factor once the sequence is longer than L; both are drawn
+      const L0 = read.options.originalMaxPositions ?? read.options.maxPositions;
+      if (read.options.longFactor && L0) invLong = pe.ropeFrequencies(read.rotaryDim, { ...frequencyOptions, seqLen: L0 + 1 });
     } catch (error) {
       return fail(apiError(error));
     }
@@ -97,12 +102,19 @@ export function mount(root, ctx) {
     const attention = pe.ropeCacheRows(0, 1, rotaryDim, frequencyOptions).attentionFactor;
     add(L('cfgAttention'), significant(attention));
     const lam = wavelengths(inv);
-    const sentence = L('configSentence', { type, r: rotaryDim, fast: wavelengthText(lam[0]), slow: wavelengthText(lam.at(-1)), base });
+    const lamLong = invLong && wavelengths(invLong);
+    const ctxText = context && formatInteger(context);
+    const sentence = lamLong
+      ? L('configSentenceLong', { type, r: rotaryDim, ctx: ctxText, fast: wavelengthText(lam[0]), slow: wavelengthText(lam.at(-1)), fastLong: wavelengthText(lamLong[0]), slowLong: wavelengthText(lamLong.at(-1)), base })
+      : L('configSentence', { type, r: rotaryDim, fast: wavelengthText(lam[0]), slow: wavelengthText(lam.at(-1)), base });
     result.append(list, h('p', { class: 'config-sentence' }, sentence));
-    const series = [
-      { name: L('configSeries', { type }), points: lam.map((v, j) => [j, v]), color: SERIES_COLORS[0] },
-      { name: L('configPlain', { base }), points: wavelengths(plain).map((v, j) => [j, v]), color: SERIES_COLORS[1] },
-    ];
+    const series = lamLong
+      ? [
+          { name: L('configSeriesShort', { ctx: ctxText }), points: lam.map((v, j) => [j, v]), color: SERIES_COLORS[0], factorSet: 'short' },
+          { name: L('configSeriesLong', { ctx: ctxText }), points: lamLong.map((v, j) => [j, v]), color: SERIES_COLORS[2], factorSet: 'long' },
+        ]
+      : [{ name: L('configSeries', { type }), points: lam.map((v, j) => [j, v]), color: SERIES_COLORS[0] }];
+    series.push({ name: L('configPlain', { base }), points: wavelengths(plain).map((v, j) => [j, v]), color: SERIES_COLORS[1] });
     // the config's own llama3 wavelength bounds or YaRN correction range, on the chart it drives
     const contextMark = context ? [{ y: context, label: L('markContext', { ctx: formatInteger(context) }) }] : [];
     const marks = mergeMarks([...contextMark, ...thresholdMarksOf(L, options, rotaryDim)], L('listJoin'));
@@ -122,13 +134,25 @@ export function mount(root, ctx) {
       return 'changed';
     });
     const turns = (w) => (context * w) / (2 * Math.PI);
-    const head = ['j', 'ω_j', 'λ_j', context ? L('thTurns', { ctx: formatInteger(context) }) : null, L('thTreatment')].filter(Boolean);
+    // LongRoPE: ω and λ of short_factor (up to L tokens), then of long_factor (beyond)
+    const longHead = lamLong ? [L('thOmegaLong'), L('thLambdaLong')] : [];
+    const head = ['j', lamLong ? L('thOmegaShort') : 'ω_j', lamLong ? L('thLambdaShort') : 'λ_j', ...longHead, context ? L('thTurns', { ctx: formatInteger(context) }) : null, L('thTreatment')].filter(Boolean);
     const cell = (text, key) => h('td', { 'data-column': key }, text);
     const row = (w, j) =>
-      h('tr', { 'data-pair': j }, cell(String(j), 'j'), cell(significant(w), 'omega'), cell(significant(lam[j]), 'lambda'), context ? cell(significant(turns(w)), 'turns') : null, cell(L(`treatment.${treatment[j]}`), 'treatment'));
+      h(
+        'tr',
+        { 'data-pair': j },
+        cell(String(j), 'j'),
+        cell(significant(w), 'omega'),
+        cell(significant(lam[j]), 'lambda'),
+        lamLong ? cell(significant(invLong[j]), 'omegaLong') : null,
+        lamLong ? cell(significant(lamLong[j]), 'lambdaLong') : null,
+        context ? cell(significant(turns(w)), 'turns') : null,
+        cell(L(`treatment.${treatment[j]}`), 'treatment'),
+      );
     // the CSV: full float64 values, the pair's treatment by its English name
-    const csvHead = ['j', 'omega', 'lambda', context ? `turns_within_${context}` : null, 'pair'].filter(Boolean);
-    const csvRows = Array.from(inv, (w, j) => [j, w, lam[j], context ? turns(w) : null, treatment[j]].filter((v) => v !== null).join(','));
+    const csvHead = ['j', 'omega', 'lambda', lamLong ? 'omega_long' : null, lamLong ? 'lambda_long' : null, context ? `turns_within_${context}` : null, 'pair'].filter(Boolean);
+    const csvRows = Array.from(inv, (w, j) => [j, w, lam[j], lamLong ? invLong[j] : null, lamLong ? lamLong[j] : null, context ? turns(w) : null, treatment[j]].filter((v) => v !== null).join(','));
     table = { name, csv: `${[csvHead.join(','), ...csvRows].join('\n')}\n` };
     clear(tableBox).append(
       h(

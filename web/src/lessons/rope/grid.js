@@ -10,6 +10,7 @@ import { download } from '../../lib/export.js';
 import { PIXTRAL_ANGLE } from '../../lib/maths/rope-multimodal.js';
 import { GRID_BASE, GRID_ROTARY_DIM } from '../../model/rope-multimodal.js';
 import { strings } from './format.js';
+import { texIn } from '../../lib/maths/words.js';
 
 const R = 14; // hand length of a patch's little dial, in SVG units
 const HALF = GRID_ROTARY_DIM / 2;
@@ -33,7 +34,7 @@ export function mount(root, ctx) {
       G('title'),
       ...paragraphs(G('text')),
       h('p', { class: 'note' }, G('source', { r: GRID_ROTARY_DIM, pairs: HALF, base: GRID_BASE })),
-      tex(PIXTRAL_ANGLE.tex, true),
+      tex(texIn(PIXTRAL_ANGLE, ctx.t('formulaText')), true),
       h('div', { class: 'lesson-controls' }, controls.element),
       board,
       info,

@@ -16,7 +16,11 @@ import { HALF_DTYPES, bucketMax, halfErrorRows, halfErrorStore, halfWorst } from
 import { createSlicedWork } from '../../lib/sliced.js';
 import { formatInteger, formatSignificant } from '../../lib/numbers.js';
 import { strings } from './format.js';
+import { texIn } from '../../lib/maths/words.js';
 
+// The two correctly rounded lines lie on each other near half an ulp: float16's is drawn
+// wide and solid under bfloat16's narrow dashed one, so both show (their swatches alike).
+const ROUNDED_STYLE = { rounded: { float16: { width: 6, dash: '' }, bfloat16: { width: 2, dash: '6 4' } } };
 const FLOOR = 0.1; // a log axis has no 0: errors below a tenth of an ulp (or none) are drawn at its bottom
 const ROWS = 64; // positions per slice of one format (a few ms)
 
@@ -42,7 +46,9 @@ export function mount(root, ctx) {
   // the base is lesson-wide: say so beside each chart it redraws
   const baseNote = h('p', { class: 'note base-shared' });
   const chartBox = h('div', { class: 'half-chart' }, chart.element);
-  root.append(section(H('title'), ...paragraphs(H('text')), tex(HALF_PATHS.tex, true), tex(HALF_ULPS.tex, true), h('div', { class: 'lesson-controls' }, controls.element, baseNote), chartBox, summaries));
+  root.append(
+    section(H('title'), ...paragraphs(H('text')), tex(texIn(HALF_PATHS, ctx.t('formulaText')), true), tex(texIn(HALF_ULPS, ctx.t('formulaText')), true), h('div', { class: 'lesson-controls' }, controls.element, baseNote), chartBox, summaries),
+  );
 
   // per format: the base its errors are for, and positions 0 … done − 1 computed
   const known = Object.fromEntries(HALF_DTYPES.map((dtype) => [dtype, { base: null, done: 0, store: halfErrorStore(0) }]));
@@ -83,7 +89,7 @@ export function mount(root, ctx) {
       const color = SERIES_COLORS[d];
       for (const path of ['usual', 'rounded']) {
         const points = bucketMax(store[path].subarray(0, s.upto + 1)).map(([p, v]) => [p, Math.max(FLOOR, v)]);
-        series.push({ name: H(`series.${path}${dtype}`), points, color: path === 'usual' ? color : SERIES_COLORS[d + 2] });
+        series.push({ name: H(`series.${path}${dtype}`), points, color: path === 'usual' ? color : SERIES_COLORS[d + 2], ...ROUNDED_STYLE[path]?.[dtype] });
       }
       const w = worst.usual;
       if (dtype === 'float16') marks.push({ x: w.p, label: H('markWorst', { ulps: fmt(w.ulps, 1), p: formatInteger(w.p) }) });

@@ -23,6 +23,7 @@ import * as multimodal from './multimodal.js';
 import * as grid from './grid.js';
 import * as half from './half.js';
 import { createSlicedWork } from '../../lib/sliced.js';
+import { texIn } from '../../lib/maths/words.js';
 
 const SECTIONS = [dials, check, layouts, scaling, config, multimodal, grid, precision, half];
 const AT_ONCE = 2; // sections drawn in the first render (before the page knows what is on screen)
@@ -30,7 +31,7 @@ const AT_ONCE = 2; // sections drawn in the first render (before the page knows 
 export default {
   id: 'rope',
   mount(root, ctx) {
-    root.append(...lessonHeader(ctx, 'rope'), tex(ROTATION.tex, true), ...paragraphs(ctx.t('lessons.rope.symbols')));
+    root.append(...lessonHeader(ctx, 'rope'), tex(texIn(ROTATION, ctx.t('formulaText')), true), ...paragraphs(ctx.t('lessons.rope.symbols')));
     const sections = SECTIONS.map((s, i) => {
       const from = root.children.length;
       const section = s.mount(root, ctx);

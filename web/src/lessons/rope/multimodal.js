@@ -9,8 +9,12 @@ import { download } from '../../lib/export.js';
 import { MROPE_POSITIONS, MROPE_AXIS } from '../../lib/maths/rope-multimodal.js';
 import { AXIS_NAMES, MROPE_AXES, MROPE_BASE, MROPE_ROTARY_DIM, QWEN_TOKENS, buildSequence, sectionOf } from '../../model/rope-multimodal.js';
 import { strings } from './format.js';
+import { texIn } from '../../lib/maths/words.js';
 
 const csvButton = (label, className, onclick) => h('button', { type: 'button', class: `button export-csv ${className}`, onclick }, label);
+
+// the mrope_section of the models each layout's strip names
+const MODEL_SECTION = Object.freeze({ sectioned: '16,24,24', interleaved: '24,20,20' });
 
 export function mount(root, ctx) {
   const L = strings(ctx);
@@ -27,14 +31,14 @@ export function mount(root, ctx) {
     section(
       M('title'),
       ...paragraphs(M('text')),
-      tex(MROPE_POSITIONS.tex, true),
+      tex(texIn(MROPE_POSITIONS, ctx.t('formulaText')), true),
       h('div', { class: 'lesson-controls' }, controls.element),
       tableBox,
       summary,
       h('div', { class: 'button-row' }, exportPositions),
       h('h3', {}, M('axesTitle')),
       ...paragraphs(M('axesText')),
-      tex(MROPE_AXIS.tex, true),
+      tex(texIn(MROPE_AXIS, ctx.t('formulaText')), true),
       h('div', { class: 'lesson-controls' }, axesControls.element),
       strips,
       h('div', { class: 'button-row' }, exportAxes),
@@ -109,7 +113,14 @@ export function mount(root, ctx) {
         h(
           'figure',
           { class: `mrope-strip mrope-strip-${axes}`, 'data-axes': axes },
-          h('figcaption', {}, h('strong', {}, M(`axesName.${axes}`)), ' — ', M('axesCount', { t: count('t'), h: count('h'), w: count('w') })),
+          // a model is named only with its own mrope_section (Qwen3-VL interleaves [24, 20, 20])
+          h(
+            'figcaption',
+            {},
+            h('strong', {}, s.msec === MODEL_SECTION[axes] ? M(`axesName.${axes}`) : M(`axesPlain.${axes}`, { section: section.join(', ') })),
+            ' — ',
+            M('axesCount', { t: count('t'), h: count('h'), w: count('w') }),
+          ),
           h(
             'ol',
             { class: 'mrope-pairs', 'aria-label': M('stripLabel', { axes: M(`axesName.${axes}`) }) },

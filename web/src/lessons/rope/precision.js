@@ -4,7 +4,7 @@ import { h, fmt, paragraphs, clear } from '../../lib/dom.js';
 import { createLineChart, SERIES_COLORS } from '../../lib/chart.js';
 import { createControls } from '../../lib/controls.js';
 import { section } from '../../lib/lesson.js';
-import { bf16, defaultInvFreq, hfInvFreqF32, maxAngleError, pipelineAngle, samplePositionsBelow, spacing } from '../../model/rope.js';
+import { bf16, defaultInvFreq, hfInvFreqF32, maxAngleError, pipelineAngle, pipelineCosSin, samplePositionsBelow, spacing } from '../../model/rope.js';
 import { PRECISION_ROTARY_DIM } from '../../model/rope-lesson.js';
 import { sci, strings, figure } from './format.js';
 import { formatInteger } from '../../lib/numbers.js';
@@ -89,10 +89,13 @@ export function mount(root, ctx) {
       const exact = p * inv[j];
       const a32 = pipelineAngle(p, inv[j], invF[j], 'float32');
       const a16 = pipelineAngle(p, inv[j], invF[j], 'bf16');
+      // a float32 pipeline returns its cos in float32: rounded where it rounds
+      const [c32] = pipelineCosSin(p, inv[j], invF[j], 'float32');
+      const [c16] = pipelineCosSin(p, inv[j], invF[j], 'bf16');
       const cells = [
         [L('rowExact'), exact, Math.cos(exact), 0],
-        [L('rowFloat32'), a32, Math.cos(a32), Math.abs(Math.cos(a32) - Math.cos(exact))],
-        [L('rowBf16'), a16, Math.cos(a16), Math.abs(Math.cos(a16) - Math.cos(exact))],
+        [L('rowFloat32'), a32, c32, Math.abs(c32 - Math.cos(exact))],
+        [L('rowBf16'), a16, c16, Math.abs(c16 - Math.cos(exact))],
         [L('rowSinpe'), null, cache.cos[j], Math.abs(cache.cos[j] - Math.cos(exact))],
       ];
       cells.forEach(([name, angle, c, err], k) =>

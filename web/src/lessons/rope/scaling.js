@@ -11,6 +11,7 @@ import { SCALING_FORMULAS } from '../../lib/maths/rope.js';
 import { mergeMarks } from '../../model/rope-thresholds.js';
 import { wavelengthText, strings, figure, thresholdMarksOf } from './format.js';
 import { formatInteger } from '../../lib/numbers.js';
+import { texIn } from '../../lib/maths/words.js';
 
 export function mount(root, ctx) {
   const L = strings(ctx);
@@ -38,7 +39,7 @@ export function mount(root, ctx) {
   const formulas = h(
     'dl',
     { class: 'rope-formulas' },
-    SCALING_TYPES.map((type) => [h('dt', {}, L(`type.${type}`)), h('dd', {}, tex(SCALING_FORMULAS[type].tex, true), rich(L(`typeText.${type}`)))]),
+    SCALING_TYPES.map((type) => [h('dt', {}, L(`type.${type}`)), h('dd', {}, tex(texIn(SCALING_FORMULAS[type], ctx.t('formulaText')), true), rich(L(`typeText.${type}`)))]),
   );
   root.append(
     section(

@@ -20,7 +20,9 @@ const LIGHT = [
   ['.axis text', { fill: INK, 'font-size': 11, 'font-family': FIGURE_FONT }],
   ['.axis path, .axis line', { stroke: INK }],
   ['.axis-label', { fill: INK, 'font-size': 12, 'text-anchor': 'middle' }],
-  ['.chart-line', { fill: 'none', 'stroke-width': 2, 'stroke-linejoin': 'round' }],
+  ['.chart-line', { fill: 'none', 'stroke-linejoin': 'round' }],
+  // a series drawn with its own width keeps it
+  ['.chart-line:not([stroke-width])', { 'stroke-width': 2 }],
   ['.chart-mark', { stroke: MUTED, 'stroke-width': 1, 'stroke-dasharray': '4 3' }],
   ['.chart-mark-label', { fill: MUTED, 'font-size': 11, stroke: '#ffffff', 'stroke-width': 3, 'stroke-linejoin': 'round', 'paint-order': 'stroke' }],
 ];
@@ -88,6 +90,7 @@ function drawnSeries(svg) {
     name: p.getAttribute('data-series') ?? '',
     color: p.getAttribute('stroke'),
     dash: p.getAttribute('stroke-dasharray') ?? '',
+    width: Number(p.getAttribute('stroke-width') ?? 2),
   }));
 }
 
@@ -143,7 +146,7 @@ export function composeFigure(element, spec, { scale = 0 } = {}) {
     for (const s of drawnSeries(screen.svg)) {
       const wName = 34 + measure(s.name, 12) + 18;
       if (lx + wName > plot.x + plot.w && lx > plot.x) [lx, ly] = [plot.x, ly + 18];
-      body.push(setAll(svgEl('line', { x1: lx, x2: lx + 28, y1: ly - 4, y2: ly - 4, stroke: s.color, 'stroke-width': 2 }), s.dash ? { 'stroke-dasharray': s.dash } : {}));
+      body.push(setAll(svgEl('line', { x1: lx, x2: lx + 28, y1: ly - 4, y2: ly - 4, stroke: s.color, 'stroke-width': s.width }), s.dash ? { 'stroke-dasharray': s.dash } : {}));
       body.push(text(lx + 34, ly, s.name, { class: 'legend-name' }));
       lx += wName;
     }

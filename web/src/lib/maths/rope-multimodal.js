@@ -59,7 +59,7 @@ export const PIXTRAL_ANGLE = {
  * normal exponent e_min (−14, −126).
  */
 export const HALF_ULPS = {
-  tex: '\\text{error} = \\frac{|v - x|}{\\operatorname{ulp}(x)}, \\qquad \\operatorname{ulp}(x) = 2^{\\max(\\lfloor \\log_2 |x| \\rfloor,\\ e_{\\min}) - m}',
+  tex: '\\begin{aligned} \\text{error} &= \\frac{|v - x|}{\\operatorname{ulp}(x)}, \\qquad \\operatorname{ulp}(x) = 2^{\\max(\\lfloor \\log_2 |x| \\rfloor,\\ e_{\\min}) - m} \\\\ \\texttt{float16}&: m = 10,\\ e_{\\min} = -14; \\qquad \\texttt{bfloat16}: m = 7,\\ e_{\\min} = -126 \\end{aligned}',
   evaluate: ({ v, x, m, emin }) => {
     const a = Math.abs(x);
     let e = Math.floor(Math.log2(a));

@@ -1,0 +1,12 @@
+// The words inside a displayed formula's \text{…} in the reader's language.
+// A formula's TeX (lib/maths/*.js) is written in English; formulaText in a
+// language's strings (i18n/<lang>.js) maps each \text{…} content to its
+// translation. Code names (mrope_section, β_fast) are left as they are.
+//
+// Pure module (no DOM).
+
+/** formula.tex with each \text{X} that `words` translates replaced by \text{words[X]}. */
+export function texIn(formula, words) {
+  if (!words || typeof words !== 'object') return formula.tex;
+  return formula.tex.replace(/\\text\{([^{}]*)\}/g, (whole, content) => (typeof words[content] === 'string' ? `\\text{${words[content]}}` : whole));
+}
