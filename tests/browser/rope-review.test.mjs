@@ -6,6 +6,7 @@
 //   rounded half-precision lines, which lie on each other, are both visible.
 // Expected values are computed here (float64 and Math.fround), not taken from
 // the site's code.
+// npm test: quick form
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
