@@ -205,7 +205,7 @@ export default {
       lengthsTitle: 'A geometric progression of wavelengths',
       lengthsText: [
         'Frequency $i$ repeats every $\\lambda_i$ positions. The wavelengths grow by the same factor at each step, from $2\\pi$ for $i = 0$ up to almost $\\text{base}\\cdot 2\\pi$, so on a log axis they lie on a straight line.',
-        'Which factor? Predict it in the question at the end of the lesson first, then read it off the chart; the answer comes with the question.',
+        'Which factor? Answer the question above first, then read it off the chart.',
       ],
       lengthsLabel: 'Wavelength of each frequency on a logarithmic axis, with max_len marked',
       lengthSeries: 'wavelength λ_i',
@@ -225,7 +225,7 @@ export default {
     binary: {
       nav: '4 · Binary counting',
       title: 'The binary counting analogy',
-      intro: ['Write the positions 0, 1, 2, … in binary. The lowest bit flips at every step, the next every 2 steps, the next every 4. The encoding does the same with smooth waves: the first dimensions change fastest, the later ones ever more slowly.'],
+      intro: ['Write the positions 0, 1, 2, … in binary. The lowest bit flips at every step, the next every 2 steps, the next every 4. The encoding does something similar with waves.'],
       bitsTitle: 'Binary digits',
       peTitle: 'Positional encoding',
       bitAxis: 'bit (most significant on the left)',
@@ -251,7 +251,7 @@ export default {
     embeddings: {
       nav: '5 · Adding PE to embeddings',
       title: 'Adding PE to the embeddings',
-      intro: ['The encoding is not fed to the model on its own: it is added element-wise to the token embeddings. Edit the tokens and watch the shapes and the sum. Identical words get identical embeddings, but after adding the encoding their rows differ, because they sit at different positions.'],
+      intro: ['The encoding is not fed to the model on its own: it is added element-wise to the token embeddings. Edit the tokens and watch the shapes and the sum.'],
       tokenAxis: 'token (position)',
       xTitle: 'X: token embeddings',
       pTitle: 'P[:, :seq_len]',
@@ -280,6 +280,7 @@ export default {
       editCount: '{count} of at most {limit} cells edited.',
       editInvalid: '“{value}” is not a number from −4 to 4; the cell keeps {kept}.',
       editFull: 'At most {limit} cells can be edited (they are kept in the URL); undo an edit first.',
+      sameWordText: 'Identical words get identical rows of X, but after adding the encoding their rows differ, because they sit at different positions.',
       codeTitle: 'The code',
       codeText: ['With sinpe the table does not have to be stored: `addTo` adds exactly the rows it needs, in place.'],
     },
@@ -305,11 +306,11 @@ export default {
       nav: '7 · Pitfalls',
       title: 'Pitfalls',
       intro: ['Two ways a positional encoding goes subtly wrong: a typo in the exponent that still produces a plausible-looking table, and float32 arithmetic that loses accuracy as positions grow.'],
-      bugTitle: 'The doubled exponent',
+      bugTitle: 'A bug in a tutorial notebook',
       bugText: [
         'One of the original tutorial notebooks writes `10000 ** (2 * torch.arange(0, d, 2) / d)`. But `arange(0, d, 2)` already yields $2i$, so the exponent becomes $4i/d$: the frequencies fall twice as fast. Its cosine line uses `arange(1, d, 2)`, so column $2i+1$ gets the exponent $2(2i+1)/d$, a different frequency from its sine partner, and the pairs no longer rotate together.',
       ],
-      bugAfter: ['Row 0 is identical in both (every angle is 0), which is why a quick look does not catch the bug. Column 0 is identical too. Everything else differs; the difference grows down the table.'],
+      bugAfter: ['Row 0 is identical in both (every angle is 0), which is why a quick look does not catch the bug. Column 0 is identical too. Everything else differs; the difference grows down the table.', 'The same notebook says that for d_model = 512 “i ranges over 0 … 511”: that is the column index. $i$ counts sin/cos pairs, so there are 256 frequencies, $i = 0 … 255$ (lesson 1).'],
       buggyTitle: 'Tutorial notebook (buggy)',
       correctTitle: 'Correct (sinpe)',
       differenceTitle: 'Difference buggy − correct',
@@ -549,7 +550,7 @@ export default {
   },
   quiz: {
     title: 'Predict, then check',
-    intro: 'Answer before you look; then reveal, and the figure above shows why.',
+    intro: 'Answer before you read on; then reveal: the text and figures below show why.',
     reveal: 'Reveal',
     predictFirst: 'Choose your prediction first.',
     right: 'Right.',
@@ -686,7 +687,7 @@ export default {
     },
     waves: {
       firstTurn: {
-        prompt: 'On the clock dials, which hand is first to come round a full turn as the position grows?',
+        prompt: 'As the position grows, which sin/cos pair is first to come round a full turn?',
         choices: { first: 'pair 0, the first', last: 'the last pair', together: 'they all turn together' },
         explain: 'Pair 0 turns one radian per position and is back where it started after {fast} positions (set the dials’ position to 6 to see it). The last pair, $i = {last}$, turns at {slow} rad per position and needs {wavelength} positions for one turn.',
       },

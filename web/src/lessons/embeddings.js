@@ -176,8 +176,9 @@ export default {
       h('div', { class: 'lesson-controls' }, controlsElement),
       shapes,
       warn,
-      h('div', { class: 'side-by-side' }, figure('x', SUM_RANGE), figure('p', 1), figure('sum', SUM_RANGE), figure('dropout', SUM_RANGE)),
+      h('div', { class: 'side-by-side embeddings-figures' }, figure('x', SUM_RANGE), figure('p', 1), figure('sum', SUM_RANGE), figure('dropout', SUM_RANGE)),
       h('div', { class: 'side-by-side' }, barUnit.element, barSum.element),
+      Object.assign(rich(t('lessons.embeddings.sameWordText')), { className: 'same-word-note' }),
       info,
       exportBar,
       section(

@@ -42,12 +42,17 @@ function build(app, id, values, rest) {
   return { id, prompt: t(`questions.attention.${id}.prompt`), choices: values.map((value) => ({ value, label: t(`questions.attention.${id}.choices.${value}`) })), ...rest };
 }
 
-/** The quiz of each section: { head, shuffle, distance } → { element, update(state) }. */
+/** The quiz of each section: { head, shuffle, distance } → { element, update(state) }; questions: every question, each answered by its section. */
 export function createQuizzes(app, sections) {
   const { t } = app;
-  const make = (questions) => createQuiz(app, { title: t('quiz.title'), intro: t('lessons.attention.quizIntro'), questions });
+  const all = [];
+  const make = (questions) => {
+    all.push(...questions);
+    return createQuiz(app, { title: t('quiz.title'), intro: t('lessons.attention.quizIntro'), questions });
+  };
   const head = make([
     build(app, 'twice', ['same', 'close', 'different'], {
+      answeredBy: () => [sections().head?.element],
       answer: () => 'same',
       explain: (s) => {
         const { words, i, j } = withRepeat(s.tokens.split(' '));
@@ -60,6 +65,7 @@ export function createQuizzes(app, sections) {
   ]);
   const shuffle = make([
     build(app, 'swap', ['none', 'two', 'all'], {
+      answeredBy: () => [sections().shuffle?.element],
       answer: () => 'none',
       explain: (s) => {
         const words = s.tokens.split(' ');
@@ -67,12 +73,14 @@ export function createQuizzes(app, sections) {
       },
     }),
     build(app, 'pooled', ['yes', 'no'], {
+      answeredBy: () => [sections().shuffle?.element],
       answer: () => 'no',
       explain: (s) => t('questions.attention.pooled.explain', { sin: small(swapGap(app.pe, s, 'sin').pooled), rope: small(swapGap(app.pe, s, 'rope').pooled), none: small(swapGap(app.pe, s, 'none').pooled) }),
     }),
   ]);
   const distance = make([
     build(app, 'distance', ['constant', 'falls', 'grows'], {
+      answeredBy: () => [sections().distance?.element],
       answer: () => 'falls',
       explain: (s) => {
         const c = similarityCurves(app.pe, Number(s.dpos), s.span);
@@ -81,5 +89,5 @@ export function createQuizzes(app, sections) {
       show: () => sections().distance?.chart?.setCursor(8, true),
     }),
   ]);
-  return { head, shuffle, distance };
+  return { head, shuffle, distance, questions: all };
 }
