@@ -88,8 +88,8 @@ function earlyAnswers(patterns) {
       candidates.push(...article.querySelectorAll('p, li, output, figcaption, caption, h2, h3, td, th'));
       for (const node of candidates) {
         const el = node.nodeType === Node.TEXT_NODE ? node.parentElement : node;
-        // the question itself, and the options of a control, state nothing
-        if (el.closest('.quiz, select') || !pattern.test(node.textContent)) continue;
+        // the question itself, and the choices of a control, state nothing
+        if (el.closest('.quiz, .lesson-controls') || !pattern.test(node.textContent)) continue;
         stated++;
         if (!after(node) && !hidden(el)) early.push(`text: ${label(node)}`);
       }
