@@ -613,7 +613,7 @@ export default {
       'It falls off, not monotonically, as |k| grows.',
     ],
     pitfalls: [
-      'A doubled exponent (2i/d where 2·(2i)/d is meant, or the reverse) gives wrong but plausible-looking tables.',
+      'A doubled exponent (2·(2i)/d where 2i/d is meant, because arange(0, d, 2) already yields 2i) gives wrong but plausible-looking tables.',
       'Angles p·ω computed in float32 lose accuracy in proportion to the position.',
       'Compare tables with a tolerance that suits float32, not with equality.',
     ],
