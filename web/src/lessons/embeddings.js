@@ -41,11 +41,11 @@ export default {
     const exportBar = createExportBar(app, {
       csv: () => {
         const { s, words, sum } = current;
-        downloadCSV(`x_plus_p_${words.length}x${s.d}.csv`, toCSV(sum, words.length, s.d, { rowLabels: words.map((w, i) => `${i}:${w}`), rowName: 'token' }));
+        downloadCSV(`sinpe_embeddings_x_plus_p_${words.length}x${s.d}.csv`, toCSV(sum, words.length, s.d, { rowLabels: words.map((w, i) => `${i}:${w}`), rowName: 'token' }));
       },
       npy: () => {
         const { s, words, sum } = current;
-        downloadNpy(`x_plus_p_1x${words.length}x${s.d}.npy`, sum, [1, words.length, s.d]);
+        downloadNpy(`sinpe_embeddings_x_plus_p_1x${words.length}x${s.d}.npy`, sum, [1, words.length, s.d]);
       },
     });
 
