@@ -385,7 +385,7 @@ export default {
         whisper: ['$\\omega_i = e^{-i\\ln(\\text{maxTimescale})/(D-1)}$ with maxTimescale 10,000; concatenated; odd d is an error.'],
         diffusers: ['$\\omega_i = e^{-\\ln(\\text{maxPeriod})\\,i/(D-\\text{freqShift})}$ with freqShift 1 by default; positions are (possibly fractional) diffusion timesteps, `scale` multiplies the angle, `flipSinToCos` puts the cos half first.'],
         'guided-diffusion': ['$\\omega_i = e^{-\\ln(\\text{maxPeriod})\\,i/D}$ (diffusers with freqShift 0) and the cos half first, as in Stable Diffusion’s UNet.'],
-        mae: ['2-D: patch $n = y\\cdot W + x$ of an H × W grid. Columns $0\\dots D-1$ ($D = d/2$) encode the column $x$, columns $D\\dots d-1$ the row $y$, each half itself sin | cos with $\\omega_i = 10000^{-i/(D/2)}$. `clsToken` prepends an all-zero row. d must be a multiple of 4.'],
+        mae: ['2-D: the patches of an H × W grid are numbered row by row. Columns $0\\dots D-1$ ($D = d/2$) encode a patch’s grid column, columns $D\\dots d-1$ its grid row, each half itself sin | cos with $\\omega_i = 10000^{-i/(D/2)}$. `clsToken` prepends an all-zero row. d must be a multiple of 4.'],
       },
     },
     rope: {
@@ -558,6 +558,7 @@ export default {
     right: 'Right.',
     wrong: 'Not quite.',
   },
+  notation: { title: 'The letters of this lesson', symbol: 'letter', meaning: 'meaning (the same in every lesson)' },
   pager: { label: 'Previous and next lesson', prev: 'Previous', next: 'Next' },
   measure: { wavelength: 'wavelength λ_j', rotations: 'turns within L' },
   clock: {
@@ -656,7 +657,7 @@ export default {
       lambda: ['λ_i, λ_j', 'The wavelength 2π/ω of a pair: how many positions one full turn takes.'],
       p: ['p, pos', 'A position in the sequence (a row of the table), counted from 0.'],
       i: ['i, j', 'The index of a frequency pair: columns 2i and 2i+1 (interleaved) share ω_i.'],
-      offset: ['k, m (offset)', 'The distance between two positions: k in lessons 0 and 6, m in lesson 9, where k is the key vector.'],
+      offset: ['m (offset)', 'The distance between two positions: p and p + m are m apart, in every lesson (k is always the key vector).'],
       qk: ['q, k (vectors)', 'The query and the key of an attention head; their dot product is the attention score.'],
       s: ['s, L', 'RoPE scaling: s is the factor by which the context is stretched, L the context length the model was trained on.'],
     },

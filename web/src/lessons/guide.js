@@ -6,6 +6,7 @@ import { createPager } from '../lib/pager.js';
 import { questionsFor } from './questions.js';
 import { createSummary, createGlossary, linkTerms } from '../lib/learn.js';
 import { attachPanelToggles } from '../lib/panel.js';
+import { createNotation } from './notation.js';
 
 /**
  * Appends the questions and the pager to a mounted lesson (ctx: the lesson's
@@ -14,6 +15,11 @@ import { attachPanelToggles } from '../lib/panel.js';
 export function attachGuide(container, ctx, view) {
   const app = ctx;
   const id = ctx.lesson.id;
+  // the letters of the lesson's formulas, under its introduction
+  const notation = createNotation(app, id);
+  let intro = container.querySelector('h1.lesson-title');
+  while (intro?.nextElementSibling?.matches('p')) intro = intro.nextElementSibling;
+  if (notation && intro) intro.after(notation);
   const quizzes = placeQuestions(container, app, questionsFor(id, app, view), view);
   const glossary = createGlossary(app);
   container.append(...[createSummary(app, id), glossary].filter(Boolean), createPager(app, ctx.lessonIds, id));
