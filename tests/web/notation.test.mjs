@@ -12,13 +12,15 @@ import { SYMBOLS, LESSON_SYMBOLS, notationOf } from '../../web/src/model/notatio
 const LESSONS = ['attention', 'formula', 'heatmap', 'waves', 'binary', 'embeddings', 'relative', 'pitfalls', 'variants', 'rope'];
 // lesson 9's multimodal sections are not covered yet (see model/notation.js)
 const NOT_COVERED = { rope: ['mm', 'grid', 'half'] };
+// strings kept outside lessons.<id> that a lesson shows: lesson 3's clock picture
+const SHOWN = { waves: ['clock'] };
 
 const flat = (v) => (typeof v === 'string' ? [v] : Array.isArray(v) ? v.flatMap(flat) : v && typeof v === 'object' ? Object.values(v).flatMap(flat) : []);
 
 /** Every string of a lesson: its text, questions and summary. */
 function lessonStrings(table, id) {
   const own = Object.fromEntries(Object.entries(table.lessons[id]).filter(([k]) => !(NOT_COVERED[id] ?? []).includes(k)));
-  return [...flat(own), ...flat(table.questions[id]), ...flat(table.summary[id])];
+  return [...flat(own), ...flat(table.questions[id]), ...flat(table.summary[id]), ...(SHOWN[id] ?? []).flatMap((key) => flat(table[key]))];
 }
 
 const GREEK = { omega: 'ω', lambda: 'λ', theta: 'θ', alpha: 'α', beta: 'β', ell: 'ℓ', varphi: 'φ', phi: 'φ', psi: 'ψ', gamma: 'γ', Delta: 'Δ', tau: 'τ', eta: 'η' };
