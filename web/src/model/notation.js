@@ -54,7 +54,7 @@ export const LESSON_SYMBOLS = {
   attention: ['p', "p'", 'm', 'd', 'x', 'q', 'k', 'v', 'W', 'α', 'PE', 'R', 'i', 'ω'],
   formula: ['pos', 'd', 'i', 'c', 'ω', 'θ'],
   heatmap: ['d', 'i', 'ω'],
-  waves: ['d', 'i', 'λ'],
+  waves: ['p', 'd', 'i', 'ω', 'λ'],
   binary: ['n', 'd', 'i', 'm'],
   embeddings: ['d', 'p'],
   relative: ['p', "p'", 'pos', 'm', 'd', 'i', 'ω', 'M', 'PE', 'φ', 'ψ'],
