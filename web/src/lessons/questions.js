@@ -5,7 +5,7 @@
 // hold the heatmaps and charts to point at.
 //
 // Each question also names what in the lesson states its answer,
-// answeredBy(root, view) → elements (a section: its content below the title);
+// answeredBy(root, view) → elements (a section whole, its title included);
 // the question is asked before the first of them (lessons/guide.js).
 //
 // questionsFor(id, app, view) → [{ id, prompt, choices, answer(s), explain(s), show(s), answeredBy(root, view) }]
