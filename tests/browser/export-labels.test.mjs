@@ -103,7 +103,7 @@ describe('export labels', () => {
         for (const f of figures) {
           const where = `${lang} ${lesson} ${f.name}`;
           assert.equal(f.error, null, where);
-          assert.match(f.name, new RegExp(`^sinpe_${lesson}_.+\\.svg$`), where);
+          assert.match(f.name, new RegExp(`^sinpe_${lesson}_.+-${lang}\\.svg$`), where);
           assert.doesNotMatch(f.name, /_(heatmap|chart)\d+(_|\.)/, `${where}: a figure is named by what it shows, not by its number`);
           assert.ok(f.title.trim().length > 0, `${where}: a title`);
           assert.ok(f.caption.trim().length > 0, `${where}: a caption`);
@@ -191,7 +191,7 @@ describe('export labels', () => {
       const svg = await parseSVG(page, text);
       assert.notEqual(model, 'yarn');
       assert.ok(!name.includes(model), `${lang}: ${name} is not named after the example ${model}`);
-      assert.match(name, /^sinpe_rope_config_yarn_r128_b1000000\.svg$/, `${lang}: ${name}`);
+      assert.equal(name, `sinpe_rope_config_yarn_r128_b1000000-${lang}.svg`, `${lang}: the figure's language in its name`);
       assert.match(svg.caption, /yarn/);
       assert.deepEqual(page.problems, []);
       await page.close();

@@ -192,7 +192,7 @@ describe('figure exports', () => {
   test('the same figure as SVG: axes, tick labels, colour bar, caption, cells', async () => {
     const page = await openPage(browser.context, '#lesson=heatmap&d=512&len=20&layout=concat&cmap=viridis');
     const svg = await download(page, '.lesson-heatmap figure.heatmap .export-figure-svg');
-    assert.match(svg.name, /rows0-19\.svg$/);
+    assert.match(svg.name, /rows0-19-en\.svg$/);
     const screenTicks = await page.$$eval('.lesson-heatmap figure.heatmap .heatmap-axes .tick text', (ts) => ts.map((t) => t.textContent));
     const text = svg.bytes.toString('utf8');
     const parsed = await page.evaluate(async (source) => {

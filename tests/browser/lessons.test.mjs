@@ -412,7 +412,7 @@ describe('lesson 6: relative position', () => {
     await assertPixel(page, canvas, 10, 20, dot(10), 'viridis', [lo, 1]);
     await hoverCell(page, canvas, 20, 10);
     const text = await readout(page, '.relative-readout');
-    assert.match(text, /offset q − p = 10/);
+    assert.match(text, /offset p′ − p = 10/);
     near(numbersIn(text)[3], dot(10) * 8, 1e-3, 'dot product');
     await screenshot(page, 'relative-en');
     await commonChecks(page, 'relative', {

@@ -238,7 +238,7 @@ describe('lesson 9: RoPE', () => {
     for (const count of fits) assert.ok(summary.includes(count), `${count} in ${summary}`);
     // the chart as a figure: its caption names the method parameters, its file name too
     const [dl] = await Promise.all([page.waitForEvent('download'), page.locator(chart).locator('.export-figure-svg').click()]);
-    assert.match(dl.suggestedFilename(), /s8_L8192\.svg$/);
+    assert.match(dl.suggestedFilename(), /s8_L8192-en\.svg$/);
     const svg = readFileSync(await dl.path(), 'utf8');
     const desc = svg.match(/<desc>([^<]*)<\/desc>/)[1];
     for (const part of [/r = 128/, /base 500,000/, /s = 8/, /L = 8192/]) assert.match(desc, part);

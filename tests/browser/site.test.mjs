@@ -170,7 +170,7 @@ test('exports: CSV, .npy and PNG of the current view', async () => {
   // the picture is exported as a figure (figures.test.mjs checks its axes, colour bar and cells)
   const png = await save('.lesson-heatmap figure.heatmap .export-figure-png');
   assert.deepEqual([...png.bytes.subarray(1, 4)], [0x50, 0x4e, 0x47]);
-  assert.match(png.name, /rows0-2\.png$/);
+  assert.match(png.name, /rows0-2-en\.png$/);
   assert.deepEqual(page.problems, []);
   await page.close();
 });

@@ -41,11 +41,11 @@ export default {
     const exportBar = createExportBar(app, {
       csv: () => {
         const { s, words, sum } = current;
-        downloadCSV(`x_plus_p_${words.length}x${s.d}.csv`, toCSV(sum, words.length, s.d, { rowLabels: words.map((w, i) => `${i}:${w}`), rowName: 'token' }));
+        downloadCSV(`sinpe_embeddings_x_plus_p_${words.length}x${s.d}.csv`, toCSV(sum, words.length, s.d, { rowLabels: words.map((w, i) => `${i}:${w}`), rowName: 'token' }));
       },
       npy: () => {
         const { s, words, sum } = current;
-        downloadNpy(`x_plus_p_1x${words.length}x${s.d}.npy`, sum, [1, words.length, s.d]);
+        downloadNpy(`sinpe_embeddings_x_plus_p_1x${words.length}x${s.d}.npy`, sum, [1, words.length, s.d]);
       },
     });
 
@@ -176,8 +176,9 @@ export default {
       h('div', { class: 'lesson-controls' }, controlsElement),
       shapes,
       warn,
-      h('div', { class: 'side-by-side' }, figure('x', SUM_RANGE), figure('p', 1), figure('sum', SUM_RANGE), figure('dropout', SUM_RANGE)),
+      h('div', { class: 'side-by-side embeddings-figures' }, figure('x', SUM_RANGE), figure('p', 1), figure('sum', SUM_RANGE), figure('dropout', SUM_RANGE)),
       h('div', { class: 'side-by-side' }, barUnit.element, barSum.element),
+      Object.assign(rich(t('lessons.embeddings.sameWordText')), { className: 'same-word-note' }),
       info,
       exportBar,
       section(

@@ -40,11 +40,11 @@ export default {
     const exportBar = createExportBar(app, {
       csv: () => {
         const s = app.state;
-        downloadCSV(`pe_${s.len}x${s.d}.csv`, toCSV(pe.table(s.len, s.d, { base: s.base }), s.len, s.d));
+        downloadCSV(`sinpe_formula_pe_${s.len}x${s.d}_b${s.base}.csv`, toCSV(pe.table(s.len, s.d, { base: s.base }), s.len, s.d));
       },
       npy: () => {
         const s = app.state;
-        downloadNpy(`pe_${s.len}x${s.d}.npy`, pe.table(s.len, s.d, { base: s.base }), [s.len, s.d]);
+        downloadNpy(`sinpe_formula_pe_${s.len}x${s.d}_b${s.base}.npy`, pe.table(s.len, s.d, { base: s.base }), [s.len, s.d]);
       },
     });
 

@@ -1,10 +1,12 @@
-// What follows every lesson: its predict-then-reveal questions, its three-point
-// summary, the glossary and the Previous / Next links, in the order of the lesson registry.
+// What a lesson gets besides its own content: its predict-then-reveal
+// questions, each asked before the text and figure that answer it, then its
+// three-point summary, the glossary and the Previous / Next links.
 import { createQuiz } from '../lib/quiz.js';
 import { createPager } from '../lib/pager.js';
 import { questionsFor } from './questions.js';
 import { createSummary, createGlossary, termLinker } from '../lib/learn.js';
 import { attachPanelToggles } from '../lib/panel.js';
+import { createNotation } from './notation.js';
 
 /**
  * Appends the questions and the pager to a mounted lesson (ctx: the lesson's
@@ -13,10 +15,13 @@ import { attachPanelToggles } from '../lib/panel.js';
 export function attachGuide(container, ctx, view) {
   const app = ctx;
   const id = ctx.lesson.id;
-  const questions = questionsFor(id, app, view);
-  const quiz = questions.length ? createQuiz(app, { title: app.t('quiz.title'), intro: app.t('quiz.intro'), questions }) : null;
+  // the letters of the lesson's formulas, under its introduction
+  const notation = createNotation(app, id);
+  let intro = container.querySelector('h1.lesson-title');
+  while (intro?.nextElementSibling?.matches('p')) intro = intro.nextElementSibling;
+  if (notation && intro) intro.after(notation);
+  const quizzes = placeQuestions(container, app, questionsFor(id, app, view), view);
   const glossary = createGlossary(app);
-  if (quiz) container.append(quiz.element);
   container.append(...[createSummary(app, id), glossary].filter(Boolean), createPager(app, ctx.lessonIds, id));
   const panels = attachPanelToggles(container, app);
   const terms = termLinker(container, glossary, id);
@@ -24,10 +29,48 @@ export function attachGuide(container, ctx, view) {
   container.addEventListener('lesson-drawn', () => terms.link(app.t('glossary.words')));
   return {
     update(state) {
-      quiz?.update(state);
+      for (const quiz of quizzes) quiz.update(state);
       panels.update(state);
       // after each draw: some of the lesson's text is written (and rewritten) by update
       terms.link(app.t('glossary.words'));
     },
   };
+}
+
+/**
+ * The elements that state a question's answer, from its `answeredBy`. A
+ * section that asks its own questions (lesson 0) stands for its content below them.
+ */
+function answeringElements(container, question, view) {
+  const found = question.answeredBy?.(container, view) ?? [];
+  const below = (sec) => [...sec.children].filter((c) => c.querySelector('.quiz') === null && !c.matches('h2, .quiz'));
+  return found.filter(Boolean).flatMap((el) => (el.matches('section.lesson-section') && el.querySelector(':scope > .quiz') ? below(el) : [el]));
+}
+
+/**
+ * Marks the elements that state each question's answer
+ * data-answers="<question id> …" (read by the teaching-order test); returns,
+ * per question, the first of them in document order (null if none).
+ */
+export function markAnswers(container, questions, view) {
+  return questions.map((q) => {
+    const answers = answeringElements(container, q, view);
+    for (const el of answers) el.dataset.answers = [...new Set([...(el.dataset.answers ?? '').split(' ').filter(Boolean), q.id])].join(' ');
+    return answers.reduce((a, b) => (a && !(a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_PRECEDING) ? a : b), null);
+  });
+}
+
+/**
+ * Asks each question right before the first element that answers it. A
+ * question nothing answers is asked at the end of the lesson. Returns the quizzes.
+ */
+function placeQuestions(container, app, questions, view) {
+  const firsts = markAnswers(container, questions, view);
+  return questions.map((q, k) => {
+    // the intro once, with the lesson's first question
+    const quiz = createQuiz(app, { title: app.t('quiz.title'), intro: k === 0 ? app.t('quiz.intro') : null, questions: [q], scope: container });
+    if (firsts[k]) firsts[k].before(quiz.element);
+    else container.append(quiz.element);
+    return quiz;
+  });
 }

@@ -67,11 +67,11 @@ export default {
       csv: () => {
         const s = app.state;
         const values = pe.rows(s.start, s.len, s.d, options(s));
-        downloadCSV(`pe_${s.layout}_d${s.d}_${rowRangeName(s.start, s.len)}.csv`, toCSV(values, s.len, s.d, { rowLabels: positions(s) }));
+        downloadCSV(`sinpe_heatmap_pe_${s.layout}_d${s.d}_${rowRangeName(s.start, s.len)}.csv`, toCSV(values, s.len, s.d, { rowLabels: positions(s) }));
       },
       npy: () => {
         const s = app.state;
-        downloadNpy(`pe_${s.layout}_d${s.d}_${rowRangeName(s.start, s.len)}.npy`, pe.rows(s.start, s.len, s.d, options(s)), [s.len, s.d]);
+        downloadNpy(`sinpe_heatmap_pe_${s.layout}_d${s.d}_${rowRangeName(s.start, s.len)}.npy`, pe.rows(s.start, s.len, s.d, options(s)), [s.len, s.d]);
       },
     });
     const beyond = h('p', { class: 'note beyond-note' });

@@ -4,7 +4,11 @@
 // settles it. `view` is what the lesson's mount returned: its `figures`
 // hold the heatmaps and charts to point at.
 //
-// questionsFor(id, app, view) → [{ id, prompt, choices, answer(s), explain(s), show(s) }]
+// Each question also names what in the lesson states its answer,
+// answeredBy(root, view) → elements (a section whole, its title included);
+// the question is asked before the first of them (lessons/guide.js).
+//
+// questionsFor(id, app, view) → [{ id, prompt, choices, answer(s), explain(s), show(s), answeredBy(root, view) }]
 import { fmt } from '../lib/dom.js';
 import { columnOf } from '../model/layout.js';
 import { buggyTable } from '../model/pitfalls.js';
@@ -13,6 +17,14 @@ import { scalingOptions, SCALING_ROTARY_DIM, CHECK_HEAD_DIM } from '../model/rop
 import { formatInteger } from '../lib/numbers.js';
 
 const choices = (app, lesson, q, values) => values.map((value) => ({ value, label: app.t(`questions.${lesson}.${q}.choices.${value}`) }));
+
+/** The lesson's section under the title at key `key` (undefined if there is none). */
+const titled = (app, key) => (root) => [...root.querySelectorAll('section.lesson-section')].find((sec) => sec.querySelector(':scope > h2')?.textContent === app.t(key));
+/** answeredBy from section title keys and CSS selectors. */
+const by =
+  (app, ...where) =>
+  (root) =>
+    where.flatMap((w) => (w.startsWith('lessons.') ? [titled(app, w)(root)] : [...root.querySelectorAll(w)]));
 
 // Moves a figure's cursor to the answer. Revealing never changes the
 // learner's settings nor scrolls away from the feedback being read.
@@ -26,6 +38,7 @@ const BUILDERS = {
     const q = (id, values, rest) => ({ id, prompt: t(`questions.formula.${id}.prompt`), choices: choices(app, 'formula', id, values), ...rest });
     return [
       q('row0cos', ['zero', 'one', 'minusOne', 'varies'], {
+        answeredBy: by(app, 'lessons.formula.step4', 'lessons.formula.heatmapTitle'),
         answer: () => 'one',
         explain: (s) => {
           const row = pe.table(1, s.d, { base: s.base });
@@ -35,6 +48,7 @@ const BUILDERS = {
         show: () => point(view.figures?.map, 1, 0),
       }),
       q('slowest', ['first', 'last', 'same'], {
+        answeredBy: by(app, 'lessons.formula.step2', 'lessons.formula.step3'),
         answer: () => 'last',
         explain: (s) => {
           const omega = pe.frequencies(s.d, { base: s.base });
@@ -53,6 +67,7 @@ const BUILDERS = {
     const showsRow0 = (s) => s.start === 0;
     return [
       q('cosRow0', ['plusOne', 'zero', 'minusOne'], {
+        answeredBy: by(app, 'lessons.heatmap.row0Title'),
         answer: () => 'plusOne',
         explain: (s) => {
           const col = columnOf('cos', 0, s.d, s.layout);
@@ -62,6 +77,7 @@ const BUILDERS = {
         show: (s) => showsRow0(s) && point(view.figures?.map, columnOf('cos', 0, s.d, s.layout), 0),
       }),
       q('repeat', ['six', 'hundred', 'huge'], {
+        answeredBy: by(app, 'lessons.heatmap.flatTitle'),
         answer: () => 'six',
         explain: (s) => {
           const col = columnOf('sin', 0, s.d, s.layout);
@@ -86,6 +102,7 @@ const BUILDERS = {
     const q = (id, values, rest) => ({ id, prompt: t(`questions.waves.${id}.prompt`), choices: choices(app, 'waves', id, values), ...rest });
     return [
       q('firstTurn', ['first', 'last', 'together'], {
+        answeredBy: by(app, 'lessons.waves.curvesTitle', '.clock-section'),
         answer: () => 'first',
         explain: (s) => {
           const omega = pe.frequencies(s.d, { base: s.base });
@@ -94,6 +111,7 @@ const BUILDERS = {
         },
       }),
       q('ratio', ['rootBase', 'base2d', 'two'], {
+        answeredBy: by(app, 'lessons.waves.lengthsTitle'),
         answer: () => 'base2d',
         explain: (s) => {
           const omega = pe.frequencies(s.d, { base: s.base });
@@ -109,6 +127,7 @@ const BUILDERS = {
     const q = (id, values, rest) => ({ id, prompt: t(`questions.binary.${id}.prompt`), choices: choices(app, 'binary', id, values), ...rest });
     return [
       q('fastest', ['first', 'last', 'middle'], {
+        answeredBy: by(app, '.binary-explain'),
         answer: () => 'first',
         explain: (s) => {
           const omega = pe.frequencies(s.d, { base: s.base });
@@ -117,6 +136,7 @@ const BUILDERS = {
         show: () => point(view.figures?.peMap, 0, 1),
       }),
       q('smooth', ['jumps', 'smooth'], {
+        answeredBy: by(app, 'lessons.binary.chartTitle', 'lessons.binary.diffTitle'),
         answer: () => 'smooth',
         explain: (s) => {
           const half = pe.encode([0.5], s.d, { base: s.base });
@@ -141,6 +161,7 @@ const BUILDERS = {
     };
     return [
       q('sameWord', ['equal', 'differ'], {
+        answeredBy: by(app, '.embeddings-figures', '.same-word-note'),
         answer: () => 'differ',
         explain: (s) => {
           const { a, b, word, repeated } = twins(s);
@@ -152,6 +173,7 @@ const BUILDERS = {
         show: (s) => point(view.figures?.sum, 0, twins(s).b),
       }),
       q('dropout', ['same', 'scaledUp', 'scaledDown'], {
+        answeredBy: by(app, 'lessons.embeddings.dropoutSection'),
         answer: () => 'scaledUp',
         explain: (s) => t('questions.embeddings.dropout.explain', { p: fmt(s.dropout, 2), scale: s.dropout < 1 ? fmt(1 / (1 - s.dropout), 4) : '—' }),
         show: () => point(view.figures?.dropout, 0, 0),
@@ -170,6 +192,7 @@ const BUILDERS = {
     };
     return [
       q('onlyK', ['depends', 'onlyK'], {
+        answeredBy: by(app, 'lessons.relative.dotTitle'),
         answer: () => 'onlyK',
         explain: (s) => {
           const p2 = s.pos + 10;
@@ -178,6 +201,7 @@ const BUILDERS = {
         show: (s) => point(view.figures?.map, Math.min(s.len - 1, Math.max(0, s.pos + s.k)), Math.min(s.len - 1, s.pos)),
       }),
       q('diagonal', ['diagonal', 'far', 'corner'], {
+        answeredBy: by(app, 'lessons.relative.dotTitle'),
         answer: () => 'diagonal',
         explain: (s) => t('questions.relative.diagonal.explain', { half: s.d / 2, value: fmt(dotAt(s, 3, 0), 4), next: fmt(dotAt(s, 3, 1), 4) }),
         show: () => point(view.figures?.map, 3, 3),
@@ -191,6 +215,7 @@ const BUILDERS = {
     return [
       // "find the bug": the seed notebook's lines
       q('findBug', ['pos', 'sin', 'cos', 'both'], {
+        answeredBy: by(app, 'lessons.pitfalls.bugTitle'),
         kind: 'code',
         answer: () => 'both',
         explain: (s) => {
@@ -202,6 +227,7 @@ const BUILDERS = {
         show: () => point(view.figures?.difference, 1, 1),
       }),
       q('howMany', ['all', 'half', 'minusOne'], {
+        answeredBy: by(app, 'lessons.pitfalls.bugTitle'),
         answer: () => 'half',
         explain: (s) => t('questions.pitfalls.howMany.explain', { d: s.d, count: pe.frequencies(s.d).length, last: s.d / 2 - 1 }),
         show: (s) => point(view.figures?.correct, s.d - 1, 0),
@@ -215,6 +241,7 @@ const BUILDERS = {
     const even = (d) => d - (d % 2);
     return [
       q('slowest', ['fairseq', 'vaswani', 'equal'], {
+        answeredBy: by(app, '.preset-grid', 'lessons.variants.chartTitle', 'lessons.variants.diffTitle'),
         answer: (s) => {
           const f = pe.frequencies(even(s.d), { preset: 'fairseq' }).at(-1);
           const v = pe.frequencies(even(s.d), { preset: 'vaswani' }).at(-1);
@@ -227,6 +254,7 @@ const BUILDERS = {
         },
       }),
       q('t2tLayout', ['interleaved', 'concat', 'cos-first'], {
+        answeredBy: by(app, '.preset-grid', 'lessons.variants.diffTitle'),
         answer: () => 'concat',
         explain: (s) => {
           const row = pe.table(1, even(s.d), { preset: 'tensor2tensor' });
@@ -242,6 +270,7 @@ const BUILDERS = {
     const q = (id, values, rest) => ({ id, prompt: t(`questions.rope.${id}.prompt`), choices: choices(app, 'rope', id, values), ...rest });
     return [
       q('turn', ['degrees172', 'degrees3', 'fullTurn'], {
+        answeredBy: by(app, 'lessons.rope.dialsTitle'),
         answer: () => 'degrees172',
         explain: (s) => {
           const inv = pe.ropeFrequencies(8, { base: s.base })[0];
@@ -250,6 +279,7 @@ const BUILDERS = {
         },
       }),
       q('shift', ['same', 'larger', 'smaller', 'unknown'], {
+        answeredBy: by(app, 'lessons.rope.checkTitle'),
         answer: () => 'same',
         explain: (s) => {
           const r = CHECK_HEAD_DIM;
@@ -268,6 +298,7 @@ const BUILDERS = {
         },
       }),
       q('llama3', ['fast', 'slow', 'none'], {
+        answeredBy: by(app, 'lessons.rope.scalingTitle'),
         answer: () => 'fast',
         explain: (s) => {
           const r = SCALING_ROTARY_DIM;

@@ -86,7 +86,9 @@ export default {
             h(
               'table',
               { class: 'data rotation-table' },
-              h('thead', {}, h('tr', {}, ['i', 'ω_i', 'ω_i·k', `PE(${s.pos})`, `M_k·PE(${s.pos})`, `PE(${s.pos + s.k})`].map((x) => h('th', { scope: 'col' }, x)))),
+              // the table shows the first pairs; the check above covers all of them
+              h('caption', {}, shown < half ? t('lessons.relative.tableSome', { shown, half }) : t('lessons.relative.tableAll', { half })),
+              h('thead', {}, h('tr', {}, ['i', 'ω_i', 'ω_i·m', `PE(${s.pos})`, `M(m)·PE(${s.pos})`, `PE(${s.pos + s.k})`].map((x) => h('th', { scope: 'col' }, x)))),
               h(
                 'tbody',
                 {},

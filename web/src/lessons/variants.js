@@ -72,12 +72,12 @@ export default {
       csv: () => {
         const s = app.state;
         const call = presetCall(s.preset, s.len, s.d, s.layout);
-        downloadCSV(`pe_${s.preset}_${call.rows}x${s.d}.csv`, toCSV(call.run(pe), call.rows, s.d));
+        downloadCSV(`sinpe_variants_pe_${s.preset}_${call.rows}x${s.d}.csv`, toCSV(call.run(pe), call.rows, s.d));
       },
       npy: () => {
         const s = app.state;
         const call = presetCall(s.preset, s.len, s.d, s.layout);
-        downloadNpy(`pe_${s.preset}_${call.rows}x${s.d}.npy`, call.run(pe), [call.rows, s.d]);
+        downloadNpy(`sinpe_variants_pe_${s.preset}_${call.rows}x${s.d}.npy`, call.run(pe), [call.rows, s.d]);
       },
     });
 

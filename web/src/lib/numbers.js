@@ -20,9 +20,9 @@ export function numberFormat(options = {}, lang = pageLang()) {
   return formats.get(key);
 }
 
-/** An integer in full, grouped from 10,000 on. */
+/** An integer in full, grouped from 10,000 on; a negative one with the minus sign (−3, as every other number of the page), not a hyphen. */
 export function formatInteger(v, lang) {
-  return numberFormat({ maximumFractionDigits: 0, useGrouping: 'min2' }, lang).format(v);
+  return numberFormat({ maximumFractionDigits: 0, useGrouping: 'min2' }, lang).format(v).replace('-', '−');
 }
 
 /** A number to `digits` significant digits at least (never fewer than its integer part has), ungrouped: for tables to be read back. */

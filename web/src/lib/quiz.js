@@ -9,12 +9,14 @@ import { h, rich, clear } from './dom.js';
 let uid = 0;
 
 /**
- * createQuiz(app, { title, intro, questions, context })
+ * createQuiz(app, { title, intro, questions, scope })
  * question: { id, prompt, choices: [{ value, label }], answer(state) → value,
  *   explain(state) → string (rich text), show?(state) }
+ * scope: the lesson; revealing a question shows its elements held back until
+ *   then (data-answers="<id>" with data-reveal, hidden).
  * → { element, update(state) }
  */
-export function createQuiz(app, { title, intro, questions }) {
+export function createQuiz(app, { title, intro, questions, scope }) {
   const { t } = app;
   const element = h('section', { class: 'lesson-section quiz', 'aria-label': title }, h('h2', {}, title), intro ? rich(intro) : null);
   const entries = [];
@@ -46,6 +48,7 @@ export function createQuiz(app, { title, intro, questions }) {
     reveal.addEventListener('click', () => {
       entry.revealed = true;
       render(entry, app.state);
+      for (const el of scope?.querySelectorAll(`[data-reveal][data-answers~="${q.id}"]`) ?? []) el.hidden = false;
       // show only points the figure's cursor: the settings stay the learner's
       q.show?.(app.state);
       // the answer is read where it was asked for

@@ -11,6 +11,7 @@ import { createShuffleSection } from './shuffle.js';
 import { createDistanceSection } from './distance.js';
 import { createQuizzes } from './questions.js';
 import { runLesson } from './run.js';
+import { markAnswers } from '../guide.js';
 
 export default {
   id: 'attention',
@@ -31,6 +32,7 @@ export default {
       parts.shuffle.element,
       parts.distance.element,
     );
+    markAnswers(root, quizzes.questions);
     return {
       figures: { distance: parts.distance.chart },
       update(s, prev) {
@@ -38,7 +40,7 @@ export default {
         parts.head.update(run);
         parts.shuffle.update(run);
         parts.distance.update(s, prev);
-        for (const quiz of Object.values(quizzes)) quiz.update(s);
+        for (const quiz of [quizzes.head, quizzes.shuffle, quizzes.distance]) quiz.update(s);
       },
     };
   },

@@ -26,15 +26,15 @@ function swapGap(pe, s, encoding) {
   return permutationGap(base, shuffled, order, s.d);
 }
 
-/** A sentence with a repeated word: the typed one if it has one, else the typed one with its first word again. */
-function withRepeat(words) {
+/** A sentence with a repeated word: the typed one if it has one (added: false), else the typed one with its first word again (added: true). */
+export function withRepeat(words) {
   const seen = new Map();
   for (let i = 0; i < words.length; i++) {
-    if (seen.has(words[i].toLowerCase())) return { words, i: seen.get(words[i].toLowerCase()), j: i };
+    if (seen.has(words[i].toLowerCase())) return { words, i: seen.get(words[i].toLowerCase()), j: i, added: false };
     seen.set(words[i].toLowerCase(), i);
   }
   const longer = [...words.slice(0, 11), words[0]];
-  return { words: longer, i: 0, j: longer.length - 1 };
+  return { words: longer, i: 0, j: longer.length - 1, added: true };
 }
 
 function build(app, id, values, rest) {
@@ -42,24 +42,31 @@ function build(app, id, values, rest) {
   return { id, prompt: t(`questions.attention.${id}.prompt`), choices: values.map((value) => ({ value, label: t(`questions.attention.${id}.choices.${value}`) })), ...rest };
 }
 
-/** The quiz of each section: { head, shuffle, distance } → { element, update(state) }. */
+/** The quiz of each section: { head, shuffle, distance } → { element, update(state) }; questions: every question, each answered by its section. */
 export function createQuizzes(app, sections) {
   const { t } = app;
-  const make = (questions) => createQuiz(app, { title: t('quiz.title'), intro: t('lessons.attention.quizIntro'), questions });
+  const all = [];
+  const make = (questions) => {
+    all.push(...questions);
+    return createQuiz(app, { title: t('quiz.title'), intro: t('lessons.attention.quizIntro'), questions });
+  };
   const head = make([
     build(app, 'twice', ['same', 'close', 'different'], {
+      answeredBy: () => [sections().head?.element],
       answer: () => 'same',
       explain: (s) => {
-        const { words, i, j } = withRepeat(s.tokens.split(' '));
+        const { words, i, j, added } = withRepeat(s.tokens.split(' '));
         const run = runHead(app.pe, words, s.d, s.seed, 'none');
         let gap = 0;
         for (let c = 0; c < s.d; c++) gap = Math.max(gap, Math.abs(run.out[i * s.d + c] - run.out[j * s.d + c]));
-        return t('questions.attention.twice.explain', { sentence: words.join(' '), word: words[i], gap: small(gap) });
+        // a sentence the learner did not type is named as such, beside the one typed
+        return t(added ? 'questions.attention.twice.explainAdded' : 'questions.attention.twice.explain', { sentence: words.join(' '), typed: s.tokens, word: words[i], gap: small(gap) });
       },
     }),
   ]);
   const shuffle = make([
     build(app, 'swap', ['none', 'two', 'all'], {
+      answeredBy: () => [sections().shuffle?.element],
       answer: () => 'none',
       explain: (s) => {
         const words = s.tokens.split(' ');
@@ -67,12 +74,14 @@ export function createQuizzes(app, sections) {
       },
     }),
     build(app, 'pooled', ['yes', 'no'], {
+      answeredBy: () => [sections().shuffle?.element],
       answer: () => 'no',
       explain: (s) => t('questions.attention.pooled.explain', { sin: small(swapGap(app.pe, s, 'sin').pooled), rope: small(swapGap(app.pe, s, 'rope').pooled), none: small(swapGap(app.pe, s, 'none').pooled) }),
     }),
   ]);
   const distance = make([
     build(app, 'distance', ['constant', 'falls', 'grows'], {
+      answeredBy: () => [sections().distance?.element],
       answer: () => 'falls',
       explain: (s) => {
         const c = similarityCurves(app.pe, Number(s.dpos), s.span);
@@ -81,5 +90,5 @@ export function createQuizzes(app, sections) {
       show: () => sections().distance?.chart?.setCursor(8, true),
     }),
   ]);
-  return { head, shuffle, distance };
+  return { head, shuffle, distance, questions: all };
 }

@@ -5,8 +5,8 @@ import { scalingThresholds, thresholdMarks } from '../../model/rope-thresholds.j
 export const DEG = 180 / Math.PI;
 export const wrapAngle = (a) => ((a % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI);
 export const sci = (v) => (v === 0 ? '0' : v.toExponential(1).replace(/-/g, '−'));
-// wavelengths: one decimal below 1000 positions, whole positions above (never exponent notation)
-export const wavelengthText = (v) => (v < 1000 ? v.toFixed(1) : String(Math.round(v)));
+// wavelengths: one decimal below 1000 positions, whole positions above, grouped like every integer of the page (never exponent notation)
+export const wavelengthText = (v) => (v < 1000 ? v.toFixed(1) : formatInteger(Math.round(v)));
 
 /** The lesson's strings: lessons.rope.<key>. */
 export const strings = (ctx) => (key, vars) => ctx.t(`lessons.rope.${key}`, vars);

@@ -16,14 +16,15 @@ export function downloadFigureSVG(name, element, spec) {
 
 /**
  * The two figure buttons of a chart or heatmap. spec() builds the figure from
- * the live view when clicked; name() is the file name without extension.
+ * the live view when clicked; name() is the file name without extension,
+ * to which the page's language is added (a figure's words are in it: -en, -zh).
  */
 export function figureButtons(app, { element, spec, name, className = '' }) {
   return h(
     'span',
     { class: `figure-buttons ${className}`.trim(), role: 'group', 'aria-label': app.t('figure.group') },
-    h('button', { type: 'button', class: 'button export-figure-svg', onclick: () => downloadFigureSVG(`${name()}.svg`, element, spec()) }, app.t('figure.svg')),
-    h('button', { type: 'button', class: 'button export-figure-png', onclick: () => downloadFigurePNG(`${name()}.png`, element, spec()) }, app.t('figure.png')),
+    h('button', { type: 'button', class: 'button export-figure-svg', onclick: () => downloadFigureSVG(`${name()}-${app.state.lang}.svg`, element, spec()) }, app.t('figure.svg')),
+    h('button', { type: 'button', class: 'button export-figure-png', onclick: () => downloadFigurePNG(`${name()}-${app.state.lang}.png`, element, spec()) }, app.t('figure.png')),
   );
 }
 

@@ -23,16 +23,16 @@ export const WAVELENGTH_RATIO = {
   evaluate: ({ i, d, base }) => ({ lambda: (2 * Math.PI) / omega(i, d, base), ratio: base ** (2 / d) }),
 };
 
-/** Lesson 6: moving k positions on is a rotation of each (sin, cos) pair by ω_i k. */
+/** Lesson 6: moving m positions on is a rotation of each (sin, cos) pair by ω_i m (evaluate's k is that offset m). */
 export const SHIFT = {
-  tex: '\\begin{pmatrix}\\sin\\omega_i(p+k)\\\\ \\cos\\omega_i(p+k)\\end{pmatrix} = \\begin{pmatrix}\\cos\\omega_i k & \\sin\\omega_i k\\\\ -\\sin\\omega_i k & \\cos\\omega_i k\\end{pmatrix}\\begin{pmatrix}\\sin\\omega_i p\\\\ \\cos\\omega_i p\\end{pmatrix}',
+  tex: '\\begin{pmatrix}\\sin\\omega_i(p+m)\\\\ \\cos\\omega_i(p+m)\\end{pmatrix} = \\begin{pmatrix}\\cos\\omega_i m & \\sin\\omega_i m\\\\ -\\sin\\omega_i m & \\cos\\omega_i m\\end{pmatrix}\\begin{pmatrix}\\sin\\omega_i p\\\\ \\cos\\omega_i p\\end{pmatrix}',
   // the right-hand side: the matrix applied to the pair at p (given as numbers)
   evaluate: ({ omega: w, k, sin, cos }) => [Math.cos(w * k) * sin + Math.sin(w * k) * cos, -Math.sin(w * k) * sin + Math.cos(w * k) * cos],
 };
 
-/** Lesson 6: the dot product of two rows of the table depends on the offset only. */
+/** Lesson 6: the dot product of two rows of the table depends on the offset only (evaluate's q is the second position p′). */
 export const DOT = {
-  tex: 'PE(p)\\cdot PE(q) = \\sum_{i=0}^{d/2-1} \\cos\\big(\\omega_i (q - p)\\big)',
+  tex: "PE(p)\\cdot PE(p') = \\sum_{i=0}^{d/2-1} \\cos\\big(\\omega_i (p' - p)\\big)",
   evaluate: ({ p, q, d, base }) => {
     let sum = 0;
     for (let i = 0; i < d / 2; i++) sum += Math.cos(omega(i, d, base) * (q - p));
