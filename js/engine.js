@@ -25,8 +25,34 @@ export function optionIndex(name) {
   return OPTION_INDEX.get(name);
 }
 
+// How many per-call plans an engine keeps (Engine.use).
+const PLANS_KEPT = 8;
+
+// Whether a kept plan was made for this request: same kind, formula, layout,
+// axes, width and option values, numbers compared as doubles (Object.is: -0
+// is not 0; NaN, refused by every option's rule, is never kept).
+function sameRequest(kept, request, width) {
+  if (kept.width !== width || kept.kind !== request.kind || kept.family !== request.family) return false;
+  if (kept.layout !== request.layout || kept.axes !== request.axes) return false;
+  const a = kept.entries;
+  const b = request.entries;
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) {
+    if (a[k][0] !== b[k][0]) return false;
+    const x = a[k][1];
+    const y = b[k][1];
+    if (x instanceof Float64Array) {
+      if (!(y instanceof Float64Array) || x.length !== y.length) return false;
+      for (let i = 0; i < x.length; i++) if (!Object.is(x[i], y[i])) return false;
+    } else if (!Object.is(x, y)) return false;
+  }
+  return true;
+}
+
 export class Engine {
   #m;
+  #plans = []; // kept per-call plans, oldest first: { request fields, width, handle, uses, dropped }
+  #inUse = [];
 
   constructor(module) {
     this.#m = module;
@@ -108,6 +134,49 @@ export class Engine {
 
   release(handle) {
     this.#m.release(handle);
+  }
+
+  /**
+   * The plan of a per-call method: as plan(request, width, context), but a
+   * request equal to a recent one (same kind, formula, layout, axes, width and
+   * option values, compared by value: -0 is not 0) gets the plan made for it
+   * then, instead of a new one from the module. Plans never change once made,
+   * and only plans the module accepted are kept, so the call sees exactly
+   * what a new plan would give and a refused request still reaches the
+   * module's checks every time. The caller hands the handle back with
+   * unuse(h) when done; a plan dropped from the cache while a call still uses
+   * it is released only after that call.
+   */
+  use(request, width, context) {
+    const plans = this.#plans;
+    let entry;
+    for (let k = 0; k < plans.length; k++)
+      if (sameRequest(plans[k], request, width)) {
+        entry = plans[k];
+        break;
+      }
+    if (entry === undefined) {
+      const handle = this.plan(request, width, context);
+      // The request's values are the call's private copies (numbers, booleans, its own Float64Arrays): kept as they are.
+      const { kind, family, layout, axes, entries } = request;
+      entry = { kind, family, layout, axes, entries, width, handle, uses: 0, dropped: false };
+      if (plans.length >= PLANS_KEPT) {
+        const old = plans.shift();
+        old.dropped = true;
+        if (old.uses === 0) this.release(old.handle);
+      }
+      plans.push(entry);
+    }
+    entry.uses++;
+    this.#inUse.push(entry);
+    return entry.handle;
+  }
+
+  /** Hands back the plan use(…) gave last. */
+  unuse() {
+    const entry = this.#inUse.pop();
+    entry.uses--;
+    if (entry.dropped && entry.uses === 0) this.release(entry.handle);
   }
 
   // Values [at, at + n) of the scratch: floats for dtype 0 (float32), else

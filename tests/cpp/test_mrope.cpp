@@ -461,7 +461,7 @@ TEST_CASE("half-precision multi-axis caches and grid ranges: the reference round
 // Patterns for one axis, token i of n: runs at any offset, runs broken at
 // every 64-row block boundary (and one row either side of it), descending,
 // repeated, step 2 within groups (the benchmark's), negative and fractional
-// runs crossing zero, runs ending at the largest position, and a Qwen-like
+// runs crossing zero, integers and halves alternating, runs ending at the largest position, and a Qwen-like
 // text + image grid + text sequence on every axis.
 namespace {
 
@@ -485,6 +485,7 @@ std::vector<std::vector<double>> axis_patterns(std::size_t n) {
   make([](double x, std::size_t) { return x - 100; });
   make([](double x, std::size_t) { return -0.75 - x; });
   make([](double x, std::size_t) { return x - 64.5; });
+  make([](double x, std::size_t) { return x / 2; });  // integers and halves alternating on one axis
   make([](double x, std::size_t) { return 16777215 - x; });
   make([](double x, std::size_t) { return 16777216 - double(std::size_t(x) % 200 + 1); });
   make([](double, std::size_t i) { return double((i * 2654435761u) % 16777216u); });
@@ -510,8 +511,7 @@ std::vector<double> text_image_text(std::size_t axes, std::size_t* n) {
 
 }  // namespace
 
-TEST_CASE("multi-axis caches at runs, block boundaries, descending, repeated and mixed positions: the reference",
-          "[rope][mrope]") {
+TEST_CASE("multi-axis caches at structured positions (runs, block edges, mixed): the reference", "[rope][mrope]") {
   constexpr std::size_t kTokens = 260;
   const auto patterns = axis_patterns(kTokens);
   std::size_t checked = 0;
