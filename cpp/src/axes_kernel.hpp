@@ -160,7 +160,8 @@ inline void axes_cache_rows(const AxisTarget* targets, AxisBlocks* blocks, std::
       float* co = t.consecutive ? c_row + t.first : tmp.data() + t.count;
       std::size_t k = 0;
       if (simd)
-        k = axis_pairs<simd::FloatBatch>(k, t.count, blocks[a].sine(slot), blocks[a].cosine(slot), C, S, so, co);
+        k = axis_pairs<simd::FloatBatch>(k, t.count, blocks[a].sine(slot), blocks[a].cosine(slot), C, S, so,
+                                         co);
       axis_pairs<float>(k, t.count, blocks[a].sine(slot), blocks[a].cosine(slot), C, S, so, co);
       if (!t.consecutive)
         for (std::size_t q = 0; q < t.count; ++q) {

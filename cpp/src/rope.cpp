@@ -563,7 +563,8 @@ Status rope_cache_axes(const RopePlan& plan, const double* positions, std::size_
   if (n == 0) return Status::ok;
   if (positions == nullptr || cos == nullptr || sin == nullptr) return Status::bad_buffer;
   if (Status s = check_positions(positions, n * axes, nullptr); s != Status::ok) return s;
-  AxesRows(*plan.data())(positions, n, cos, sin, path == Path::best && simd_compiled());
+  const AxesRows rows(*plan.data());
+  rows(positions, n, cos, sin, path == Path::best && simd_compiled());
   return Status::ok;
 }
 

@@ -474,10 +474,10 @@ std::vector<std::vector<double>> axis_patterns(std::size_t n) {
   };
   make([](double x, std::size_t) { return x; });
   make([](double x, std::size_t) { return 37 + x; });
-  make([](double, std::size_t i) { return double(i + 1000 * (i / 64)); });        // breaks at 64k
-  make([](double, std::size_t i) { return double(i + 1000 * ((i + 1) / 64)); });  // breaks at 64k - 1
+  make([](double, std::size_t i) { return double(i + 1000 * (i / 64)); });         // breaks at 64k
+  make([](double, std::size_t i) { return double(i + 1000 * ((i + 1) / 64)); });   // breaks at 64k - 1
   make([](double, std::size_t i) { return double(i + 1000 * ((i + 63) / 64)); });  // breaks at 64k + 1
-  make([](double, std::size_t i) { return double(i + 64 * (i / 64)); });          // adjacent blocks skipped
+  make([](double, std::size_t i) { return double(i + 64 * (i / 64)); });           // adjacent blocks skipped
   make([](double x, std::size_t) { return 300 - x; });
   make([](double, std::size_t i) { return double(i / 5); });
   make([](double, std::size_t i) { return double(i + i % 7); });
@@ -511,7 +511,8 @@ std::vector<double> text_image_text(std::size_t axes, std::size_t* n) {
 
 }  // namespace
 
-TEST_CASE("multi-axis caches at structured positions (runs, block edges, mixed): the reference", "[rope][mrope]") {
+TEST_CASE("multi-axis caches at structured positions (runs, block edges, mixed): the reference",
+          "[rope][mrope]") {
   constexpr std::size_t kTokens = 260;
   const auto patterns = axis_patterns(kTokens);
   std::size_t checked = 0;
@@ -543,8 +544,8 @@ TEST_CASE("multi-axis caches at structured positions (runs, block edges, mixed):
         REQUIRE(sinpe::rope_cache_axes(plan, pos.data(), n, cos.data(), sin.data(), path) == Status::ok);
         // Rotation of ones at head_dim r (half layout): x'_j = c - s, x'_{j+half} = c + s of the same values.
         std::vector<float> x(n * std::size_t(c.r), 1.f);
-        REQUIRE(sinpe::apply_rope_axes(plan, sinpe::RopeLayout::half, c.r, pos.data(), n, 1, x.data(), path) ==
-                Status::ok);
+        REQUIRE(sinpe::apply_rope_axes(plan, sinpe::RopeLayout::half, c.r, pos.data(), n, 1, x.data(),
+                                       path) == Status::ok);
         for (std::size_t i = 0; i < n; ++i) {
           const auto emb = emb_angles(c.layout, prm, c.r, c.sections, &pos[i * axes]);
           for (std::size_t j = 0; j < half; ++j) {
