@@ -192,9 +192,12 @@ export class Engine {
     return this.#m.axes(h);
   }
 
-  // Copies positions[at … at+n) into the positions scratch.
+  // Copies positions[at … at+n) into the positions scratch (a few by index: no subarray view to make).
   #loadPositions(positions, at, n) {
-    this.#m.HEAPF64.set(positions.subarray(at, at + n), this.positions / 8);
+    const heap = this.#m.HEAPF64;
+    if (n <= 8) {
+      for (let i = 0, to = this.positions / 8; i < n; i++) heap[to + i] = positions[at + i];
+    } else heap.set(positions.subarray(at, at + n), this.positions / 8);
   }
 
   // Every position, chunk by chunk, before anything is written.
@@ -262,6 +265,19 @@ export class Engine {
     const n = positions.length;
     const per = Math.max(1, Math.min(this.positionCapacity, Math.floor(this.scratchFloats / d)));
     if (n * d > vocabulary.limits.maxElements) this.check(statusCode('too_large'), context, { rows: n, width: d, countName: 'positions.length', count: n });
+    if (n > 0 && n <= per) {
+      // One chunk: the module's encode checks every position before it
+      // writes; on any refusal the positions are checked here first, so the
+      // error is the one the checked path below gives.
+      this.#loadPositions(positions, 0, n);
+      const s = m.encode(h, n, dtype);
+      if (s !== 0) {
+        this.checkPositions(positions, context);
+        this.check(s, context);
+      }
+      out.set(this.#results(dtype, 0, n * d));
+      return;
+    }
     this.checkPositions(positions, context);
     for (let done = 0; done < n; done += per) {
       const k = Math.min(per, n - done);
