@@ -22,6 +22,7 @@
 // to multiples of B, not to where a call or a chunk starts).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstddef>
@@ -99,19 +100,24 @@ class AxisBlocks {
   std::vector<double> sd_, cd_;
 };
 
-// q as (block start, row in the block) for a plan of `block` rows; the block
-// start is q - j exactly, else (the subtraction rounded: a tiny negative
-// fraction) q itself with row 0.
-inline double block_of(double q, int block, std::size_t* row) {
-  if (block > 1) {
-    const auto f = static_cast<std::int64_t>(std::floor(q));  // |q| < 2^24
-    std::int64_t j = f % block;
-    if (j < 0) j += block;
-    const double base = q - double(j);
-    if (base + double(j) == q) {
-      *row = std::size_t(j);
-      return base;
-    }
+// The rows per block the split below uses: the largest power of two at most
+// the plan's block rows (any row below them is in the rotation table).
+inline std::int64_t aligned_rows(int block) {
+  std::int64_t b = 1;
+  while (2 * b <= block) b *= 2;
+  return b;
+}
+
+// q as (block start, row in the block) for blocks of `rows` (a power of two)
+// rows; the block start is q - j exactly, else (the subtraction rounded: a
+// tiny negative fraction) q itself with row 0.
+inline double block_of(double q, std::int64_t rows, std::size_t* row) {
+  const auto f = static_cast<std::int64_t>(std::floor(q));  // |q| < 2^24
+  const std::int64_t j = f & (rows - 1);                    // f mod rows, also for f < 0
+  const double base = q - double(j);
+  if (base + double(j) == q) {
+    *row = std::size_t(j);
+    return base;
   }
   *row = 0;
   return q;
@@ -141,8 +147,12 @@ inline void axes_cache_rows(const AxisTarget* targets, AxisBlocks* blocks, std::
                             const double* positions, std::size_t n, std::size_t half, float* cos, float* sin,
                             bool simd) {
   thread_local std::vector<float> tmp;
-  for (std::size_t a = 0; a < axes; ++a)
+  thread_local std::vector<std::int64_t> rows;
+  rows.resize(axes);
+  for (std::size_t a = 0; a < axes; ++a) {
     if (!targets[a].consecutive && tmp.size() < 2 * targets[a].count) tmp.resize(2 * targets[a].count);
+    rows[a] = aligned_rows(targets[a].plan->block);
+  }
   for (std::size_t i = 0; i < n; ++i) {
     float* s_row = sin + i * half;
     float* c_row = cos + i * half;
@@ -151,7 +161,7 @@ inline void axes_cache_rows(const AxisTarget* targets, AxisBlocks* blocks, std::
       if (t.count == 0) continue;
       const PlanData& P = *t.plan;
       std::size_t j;
-      const double base = block_of(positions[i * axes + a], P.block, &j);
+      const double base = block_of(positions[i * axes + a], rows[a], &j);
       const std::size_t slot = blocks[a].slot(base, simd);
       const std::size_t nf = P.freq.size();
       const float* C = P.rot_cos.data() + j * nf;
