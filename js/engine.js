@@ -25,8 +25,34 @@ export function optionIndex(name) {
   return OPTION_INDEX.get(name);
 }
 
+// How many per-call plans an engine keeps (Engine.use).
+const PLANS_KEPT = 8;
+
+// Whether a kept plan was made for this request: same kind, formula, layout,
+// axes, width and option values, numbers compared as doubles (Object.is: -0
+// is not 0; NaN, refused by every option's rule, is never kept).
+function sameRequest(kept, request, width) {
+  if (kept.width !== width || kept.kind !== request.kind || kept.family !== request.family) return false;
+  if (kept.layout !== request.layout || kept.axes !== request.axes) return false;
+  const a = kept.entries;
+  const b = request.entries;
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) {
+    if (a[k][0] !== b[k][0]) return false;
+    const x = a[k][1];
+    const y = b[k][1];
+    if (x instanceof Float64Array) {
+      if (!(y instanceof Float64Array) || x.length !== y.length) return false;
+      for (let i = 0; i < x.length; i++) if (!Object.is(x[i], y[i])) return false;
+    } else if (!Object.is(x, y)) return false;
+  }
+  return true;
+}
+
 export class Engine {
   #m;
+  #plans = []; // kept per-call plans, oldest first: { request fields, width, handle, uses, dropped }
+  #inUse = [];
 
   constructor(module) {
     this.#m = module;
@@ -110,6 +136,49 @@ export class Engine {
     this.#m.release(handle);
   }
 
+  /**
+   * The plan of a per-call method: as plan(request, width, context), but a
+   * request equal to a recent one (same kind, formula, layout, axes, width and
+   * option values, compared by value: -0 is not 0) gets the plan made for it
+   * then, instead of a new one from the module. Plans never change once made,
+   * and only plans the module accepted are kept, so the call sees exactly
+   * what a new plan would give and a refused request still reaches the
+   * module's checks every time. The caller hands the handle back with
+   * unuse(h) when done; a plan dropped from the cache while a call still uses
+   * it is released only after that call.
+   */
+  use(request, width, context) {
+    const plans = this.#plans;
+    let entry;
+    for (let k = 0; k < plans.length; k++)
+      if (sameRequest(plans[k], request, width)) {
+        entry = plans[k];
+        break;
+      }
+    if (entry === undefined) {
+      const handle = this.plan(request, width, context);
+      // The request's values are the call's private copies (numbers, booleans, its own Float64Arrays): kept as they are.
+      const { kind, family, layout, axes, entries } = request;
+      entry = { kind, family, layout, axes, entries, width, handle, uses: 0, dropped: false };
+      if (plans.length >= PLANS_KEPT) {
+        const old = plans.shift();
+        old.dropped = true;
+        if (old.uses === 0) this.release(old.handle);
+      }
+      plans.push(entry);
+    }
+    entry.uses++;
+    this.#inUse.push(entry);
+    return entry.handle;
+  }
+
+  /** Hands back the plan use(…) gave last. */
+  unuse() {
+    const entry = this.#inUse.pop();
+    entry.uses--;
+    if (entry.dropped && entry.uses === 0) this.release(entry.handle);
+  }
+
   // Values [at, at + n) of the scratch: floats for dtype 0 (float32), else
   // the uint16 bit patterns the glue wrote from the scratch's first byte.
   #results(dtype, at, n) {
@@ -123,9 +192,12 @@ export class Engine {
     return this.#m.axes(h);
   }
 
-  // Copies positions[at … at+n) into the positions scratch.
+  // Copies positions[at … at+n) into the positions scratch (a few by index: no subarray view to make).
   #loadPositions(positions, at, n) {
-    this.#m.HEAPF64.set(positions.subarray(at, at + n), this.positions / 8);
+    const heap = this.#m.HEAPF64;
+    if (n <= 8) {
+      for (let i = 0, to = this.positions / 8; i < n; i++) heap[to + i] = positions[at + i];
+    } else heap.set(positions.subarray(at, at + n), this.positions / 8);
   }
 
   // Every position, chunk by chunk, before anything is written.
@@ -193,6 +265,19 @@ export class Engine {
     const n = positions.length;
     const per = Math.max(1, Math.min(this.positionCapacity, Math.floor(this.scratchFloats / d)));
     if (n * d > vocabulary.limits.maxElements) this.check(statusCode('too_large'), context, { rows: n, width: d, countName: 'positions.length', count: n });
+    if (n > 0 && n <= per) {
+      // One chunk: the module's encode checks every position before it
+      // writes; on any refusal the positions are checked here first, so the
+      // error is the one the checked path below gives.
+      this.#loadPositions(positions, 0, n);
+      const s = m.encode(h, n, dtype);
+      if (s !== 0) {
+        this.checkPositions(positions, context);
+        this.check(s, context);
+      }
+      out.set(this.#results(dtype, 0, n * d));
+      return;
+    }
     this.checkPositions(positions, context);
     for (let done = 0; done < n; done += per) {
       const k = Math.min(per, n - done);

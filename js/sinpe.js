@@ -217,13 +217,14 @@ class Encoder {
     return { e, snap, parsed, d };
   }
 
-  // Compute phase: fn(h) with the call's own plan, released afterwards.
+  // Compute phase: fn(h) with the call's plan (engine.js use(): a recent
+  // equal request's plan, else a new one), handed back afterwards.
   #withPlan(e, parsed, width, fn) {
-    const h = e.plan(parsed.request, width, parsed.context);
+    const h = e.use(parsed.request, width, parsed.context);
     try {
       return fn(h);
     } finally {
-      e.release(h);
+      e.unuse();
     }
   }
 

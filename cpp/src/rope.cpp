@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "axes_kernel.hpp"
 #include "kernel.hpp"
 #include "options.hpp"
 
@@ -461,37 +462,38 @@ constexpr std::size_t kTokensPerChunk = 64;
 
 namespace {
 
-// Cache rows of tokens [0, n) of a multi-axis plan: per axis, the rows of its
-// pairs' frequencies at that axis's positions, scattered to their pairs.
-void axes_rows(const detail::RopeData& D, const double* positions, std::size_t n, float* cos, float* sin,
-               bool simd) {
-  const std::size_t axes = std::size_t(D.axes), half = std::size_t(D.rotary_dim / 2);
-  constexpr std::size_t kChunk = 64;
-  thread_local std::vector<double> p;
-  thread_local std::vector<float> tmp;
-  p.resize(kChunk);
-  for (std::size_t i0 = 0; i0 < n; i0 += kChunk) {
-    const std::size_t m = std::min(kChunk, n - i0);
-    for (std::size_t a = 0; a < axes; ++a) {
-      const detail::PlanData& P = D.axis_rows[a].data();
+// The per-axis state of one multi-axis request: where each axis's pairs go,
+// and its recent blocks' anchors (axes_kernel.hpp).
+class AxesRows {
+ public:
+  explicit AxesRows(const detail::RopeData& D) : axes_(std::size_t(D.axes)) {
+    thread_local std::vector<detail::AxisTarget> targets;
+    thread_local std::vector<detail::AxisBlocks> blocks;
+    targets.resize(axes_);
+    if (blocks.size() < axes_) blocks.resize(axes_);
+    for (std::size_t a = 0; a < axes_; ++a) {
       const std::vector<std::size_t>& pairs = D.axis_pairs[a];
-      const std::size_t k = pairs.size(), w = 2 * k;
-      tmp.resize(m * w);
-      for (std::size_t i = 0; i < m; ++i) p[i] = positions[(i0 + i) * axes + a];
-      detail::Work& work = detail::Work::get(P.freq.size());
-      detail::positions_into(P, p.data(), m, detail::rows_at(P, tmp.data()), work, simd);
-      for (std::size_t i = 0; i < m; ++i) {
-        const float* row = tmp.data() + i * w;
-        float* s = sin + (i0 + i) * half;
-        float* c = cos + (i0 + i) * half;
-        for (std::size_t q = 0; q < k; ++q) {
-          s[pairs[q]] = row[q];
-          c[pairs[q]] = row[k + q];
-        }
-      }
+      bool consecutive = true;
+      for (std::size_t q = 0; q < pairs.size(); ++q) consecutive = consecutive && pairs[q] == pairs[0] + q;
+      const detail::PlanData& P = D.axis_rows[a].data();
+      targets[a] = {&P, pairs.data(), pairs.size(), consecutive, pairs.empty() ? 0 : pairs[0]};
+      blocks[a].reset(P);
     }
+    targets_ = targets.data();
+    blocks_ = blocks.data();
+    half_ = std::size_t(D.rotary_dim / 2);
   }
-}
+
+  // Cache rows of tokens [0, n) (positions token-major) into cos and sin.
+  void operator()(const double* positions, std::size_t n, float* cos, float* sin, bool simd) const {
+    detail::axes_cache_rows(targets_, blocks_, axes_, positions, n, half_, cos, sin, simd);
+  }
+
+ private:
+  std::size_t axes_, half_ = 0;
+  const detail::AxisTarget* targets_ = nullptr;
+  detail::AxisBlocks* blocks_ = nullptr;
+};
 
 // Rotates n tokens of x; fill(t0, tokens, cos, sin) makes the cache rows of
 // tokens [t0, t0 + tokens).
@@ -573,7 +575,8 @@ Status rope_cache_axes(const RopePlan& plan, const double* positions, std::size_
   if (n == 0) return Status::ok;
   if (positions == nullptr || cos == nullptr || sin == nullptr) return Status::null_pointer;
   if (Status s = check_positions(positions, n * axes, nullptr); s != Status::ok) return s;
-  axes_rows(*plan.data(), positions, n, cos, sin, path == Path::best);
+  const AxesRows rows(*plan.data());
+  rows(positions, n, cos, sin, path == Path::best && simd_compiled());
   return Status::ok;
 }
 
@@ -586,10 +589,10 @@ Status apply_rope_axes(const RopePlan& plan, RopeLayout layout, int head_dim, co
   const std::size_t axes = std::size_t(plan.axes());
   if (Status s = check_positions(positions, n * axes, nullptr); s != Status::ok) return s;
   const bool simd = path == Path::best && simd_compiled();
-  const detail::RopeData& D = *plan.data();
+  const AxesRows rows(*plan.data());
   rotate(plan, layout, head_dim, n, num_heads, x, simd,
          [&](std::size_t t0, std::size_t tokens, float* cos, float* sin) {
-           axes_rows(D, positions + t0 * axes, tokens, cos, sin, path == Path::best);
+           rows(positions + t0 * axes, tokens, cos, sin, simd);
          });
   return Status::ok;
 }
@@ -661,8 +664,10 @@ Status rope_cache_grid(const RopePlan& plan, std::size_t height, std::size_t wid
   if (count == 0) return Status::ok;
   if (cos == nullptr || sin == nullptr) return Status::null_pointer;
   const std::size_t half = std::size_t(plan.rotary_dim() / 2);
+  const AxesRows rows(*plan.data());
+  const bool simd = path == Path::best && simd_compiled();
   grid_chunks(width, first, count, [&](const double* p, std::size_t m, std::size_t m0) {
-    axes_rows(*plan.data(), p, m, cos + m0 * half, sin + m0 * half, path == Path::best);
+    rows(p, m, cos + m0 * half, sin + m0 * half, simd);
   });
   return Status::ok;
 }

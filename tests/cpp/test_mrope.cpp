@@ -454,3 +454,119 @@ TEST_CASE("half-precision multi-axis caches and grid ranges: the reference round
   std::cout << "  [mrope half] " << checked << " values, " << checked - near << " bit-exact, " << near
             << " within the reference's own error of a boundary\n";
 }
+
+// Per-axis position patterns the multi-axis cache shares float64 anchors
+// across (one anchor per block of the axis plan's rows, kept for a few
+// blocks): each token's values must still be those of its own positions.
+// Patterns for one axis, token i of n: runs at any offset, runs broken at
+// every 64-row block boundary (and one row either side of it), descending,
+// repeated, step 2 within groups (the benchmark's), negative and fractional
+// runs crossing zero, integers and halves alternating, runs ending at the largest position, and a Qwen-like
+// text + image grid + text sequence on every axis.
+namespace {
+
+std::vector<std::vector<double>> axis_patterns(std::size_t n) {
+  std::vector<std::vector<double>> out;
+  const auto make = [&](auto f) {
+    std::vector<double> v(n);
+    for (std::size_t i = 0; i < n; ++i) v[i] = f(double(i), i);
+    out.push_back(std::move(v));
+  };
+  make([](double x, std::size_t) { return x; });
+  make([](double x, std::size_t) { return 37 + x; });
+  make([](double, std::size_t i) { return double(i + 1000 * (i / 64)); });         // breaks at 64k
+  make([](double, std::size_t i) { return double(i + 1000 * ((i + 1) / 64)); });   // breaks at 64k - 1
+  make([](double, std::size_t i) { return double(i + 1000 * ((i + 63) / 64)); });  // breaks at 64k + 1
+  make([](double, std::size_t i) { return double(i + 64 * (i / 64)); });           // adjacent blocks skipped
+  make([](double x, std::size_t) { return 300 - x; });
+  make([](double, std::size_t i) { return double(i / 5); });
+  make([](double, std::size_t i) { return double(i + i % 7); });
+  make([](double, std::size_t i) { return double(i + i % 11); });
+  make([](double x, std::size_t) { return x - 100; });
+  make([](double x, std::size_t) { return -0.75 - x; });
+  make([](double x, std::size_t) { return x - 64.5; });
+  make([](double x, std::size_t) { return x / 2; });  // integers and halves alternating on one axis
+  make([](double x, std::size_t) { return 16777215 - x; });
+  make([](double x, std::size_t) { return 16777216 - double(std::size_t(x) % 200 + 1); });
+  make([](double, std::size_t i) { return double((i * 2654435761u) % 16777216u); });
+  return out;
+}
+
+// Text (12 tokens), an image grid (t, h, w) = (12, 12 + row, 12 + column) of
+// 9 x 14 patches, then text from 12 + 14: token-major with `axes` per token
+// (axis a > 2 repeats axis 2).
+std::vector<double> text_image_text(std::size_t axes, std::size_t* n) {
+  std::vector<double> p;
+  const auto token = [&](double t, double h, double w) {
+    const double v[3] = {t, h, w};
+    for (std::size_t a = 0; a < axes; ++a) p.push_back(v[std::min<std::size_t>(a, 2)]);
+  };
+  for (int i = 0; i < 12; ++i) token(i, i, i);
+  for (int r = 0; r < 9; ++r)
+    for (int c = 0; c < 14; ++c) token(12, 12 + r, 12 + c);
+  for (int i = 0; i < 150; ++i) token(26 + i, 26 + i, 26 + i);
+  *n = p.size() / axes;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("multi-axis caches at structured positions (runs, block edges, mixed): the reference",
+          "[rope][mrope]") {
+  constexpr std::size_t kTokens = 260;
+  const auto patterns = axis_patterns(kTokens);
+  std::size_t checked = 0;
+  for (const Case& c : cases()) {
+    INFO(c.name);
+    sinpe::RopePlan plan;
+    REQUIRE(sinpe::make_rope_plan(c.options, c.r, &plan) == Status::ok);
+    const std::size_t axes = c.sections.size(), half = std::size_t(c.r / 2);
+    const auto prm = reference_params(c);
+    const double att = ref::rope_attention(prm, c.r), tol = kCacheTolerance * std::max(1.0, att);
+    // Position lists: every axis one pattern; each axis a different pattern (rotated); the mixed sequence.
+    std::vector<std::vector<double>> lists;
+    for (std::size_t k = 0; k < patterns.size(); ++k) {
+      std::vector<double> same(kTokens * axes), rotated(kTokens * axes);
+      for (std::size_t i = 0; i < kTokens; ++i)
+        for (std::size_t a = 0; a < axes; ++a) {
+          same[i * axes + a] = patterns[k][i];
+          rotated[i * axes + a] = patterns[(k + 3 * a) % patterns.size()][i];
+        }
+      lists.push_back(std::move(same));
+      lists.push_back(std::move(rotated));
+    }
+    std::size_t mixed_n = 0;
+    lists.push_back(text_image_text(axes, &mixed_n));
+    for (const std::vector<double>& pos : lists) {
+      const std::size_t n = pos.size() / axes;
+      for (Path path : {Path::best, Path::scalar}) {
+        std::vector<float> cos(n * half, -7.f), sin(cos.size(), -7.f);
+        REQUIRE(sinpe::rope_cache_axes(plan, pos.data(), n, cos.data(), sin.data(), path) == Status::ok);
+        // Rotation of ones at head_dim r (half layout): x'_j = c - s, x'_{j+half} = c + s of the same values.
+        std::vector<float> x(n * std::size_t(c.r), 1.f);
+        REQUIRE(sinpe::apply_rope_axes(plan, sinpe::RopeLayout::half, c.r, pos.data(), n, 1, x.data(),
+                                       path) == Status::ok);
+        for (std::size_t i = 0; i < n; ++i) {
+          const auto emb = emb_angles(c.layout, prm, c.r, c.sections, &pos[i * axes]);
+          for (std::size_t j = 0; j < half; ++j) {
+            const double wc = std::cos(emb[j]) * att, ws = std::sin(emb[j]) * att;
+            const double e = std::max(std::fabs(cos[i * half + j] - wc), std::fabs(sin[i * half + j] - ws));
+            if (!(e <= tol)) {
+              INFO("token " << i << " pair " << j << " positions " << pos[i * axes] << ", "
+                            << pos[i * axes + axes - 1] << " error " << e);
+              REQUIRE(e <= tol);
+            }
+            const float* xi = x.data() + i * std::size_t(c.r);
+            const double r = std::max(std::fabs(xi[j] - (wc - ws)), std::fabs(xi[j + half] - (wc + ws)));
+            if (!(r <= 2 * kRotateTolerance * std::max(1.0, att))) {
+              INFO("rotation: token " << i << " pair " << j << " error " << r);
+              REQUIRE(r <= 2 * kRotateTolerance * std::max(1.0, att));
+            }
+            ++checked;
+          }
+        }
+      }
+    }
+  }
+  CHECK(checked > 1000000);
+}

@@ -108,6 +108,67 @@ test('multi-axis ropeCache and applyRope over several chunks of positions (3000 
   }
 });
 
+// Per-axis patterns the cache shares float64 anchors across (one per block
+// of 64 rows, kept for a few blocks): runs at any offset, runs broken at every
+// 64-row block boundary and one row either side, descending, repeated, step 2
+// within groups (the benchmark's), negative and fractional runs crossing zero,
+// integers and halves alternating, runs ending at 2^24 - 1.
+const PATTERNS = [
+  (i) => i,
+  (i) => 37 + i,
+  (i) => i + 1000 * Math.floor(i / 64),
+  (i) => i + 1000 * Math.floor((i + 1) / 64),
+  (i) => i + 1000 * Math.floor((i + 63) / 64),
+  (i) => 300 - i,
+  (i) => Math.floor(i / 5),
+  (i) => i + (i % 7),
+  (i) => i - 100,
+  (i) => -0.75 - i,
+  (i) => i / 2,
+  (i) => 2 ** 24 - 1 - i,
+];
+
+// Text (12 tokens), an image grid (t, h, w) = (12, 12 + row, 12 + column) of 9 × 14 patches, text again from 26.
+function textImageText(A) {
+  const out = [];
+  const token = (t, h, w) => out.push(...[t, h, w].slice(0, A), ...Array(Math.max(0, A - 3)).fill(w));
+  for (let i = 0; i < 12; i++) token(i, i, i);
+  for (let r = 0; r < 9; r++) for (let c = 0; c < 14; c++) token(12, 12 + r, 12 + c);
+  for (let i = 0; i < 150; i++) token(26 + i, 26 + i, 26 + i);
+  return out;
+}
+
+for (const plan of PLANS)
+  test(`ropeCache and applyRope, multi-axis ${plan.name}: runs, block boundaries, descending, repeated and mixed positions`, () => {
+    const A = axesOf(plan);
+    const n = 200;
+    const lists = [textImageText(A)];
+    PATTERNS.forEach((_, k) => {
+      const same = [];
+      const rotated = [];
+      for (let i = 0; i < n; i++)
+        for (let a = 0; a < A; a++) {
+          same.push(PATTERNS[k](i));
+          rotated.push(PATTERNS[(k + 3 * a + 1) % PATTERNS.length](i));
+        }
+      lists.push(same, rotated);
+    });
+    const r = rng(plan.r);
+    for (const positions of lists) {
+      const tokens = positions.length / A;
+      const want = multiAxisCache(positions, plan.r, plan.axes, plan.sections, typeOptions(plan.o));
+      const x = Float32Array.from({ length: tokens * plan.r }, () => r() * 2 - 1);
+      const rotated = rotateHalf(x, want.cos, want.sin, tokens, plan.r, plan.r);
+      for (const pe of Object.values(flavours)) {
+        const got = pe.ropeCache(positions, plan.r, plan.o);
+        compare(`ropeCache ${plan.name}, structured positions`, got.cos, want.cos, want.attentionFactor);
+        compare(`ropeCache ${plan.name}, structured positions`, got.sin, want.sin, want.attentionFactor);
+        const y = pe.applyRope(Float32Array.from(x), positions, plan.r, plan.o);
+        compare(`applyRope ${plan.name}, structured positions (absolute, |x| < 1)`, y, rotated, want.attentionFactor, 2 * ROTATION_TOLERANCE);
+      }
+    }
+  });
+
 test('multi-axis positions: the axes really select different pairs (a plan given one axis per token differs)', () => {
   const pe = flavours.simd;
   const o = { mropeSection: [16, 24, 24] };

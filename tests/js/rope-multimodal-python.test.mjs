@@ -145,6 +145,46 @@ function cacheCases() {
       cases.push({ name: `${mode} #${k} r=${p.rotaryDim} base=${p.base} sections=${p.sections}`, plan: p, positions });
     }
   }
+  return [...cases, ...structuredCases()];
+}
+
+// Positions the multi-axis cache shares float64 anchors across (one per
+// 64-row block, kept for a few blocks), on fixed plans of each mode (no
+// random draws: the cases above keep their seed): per axis, a run broken at
+// every block boundary, one broken a row after it, descending, repeated,
+// step 2 within groups, negative, integers and halves alternating; and a
+// Qwen-like text, image grid (12, 12 + row, 12 + column), text sequence.
+const STRUCTURED_PLANS = [
+  { mode: 'sectioned', rotaryDim: 128, base: 1e6, sections: [16, 24, 24], axes: 3, options: { base: 1e6, mropeSection: [16, 24, 24] } },
+  { mode: 'interleaved', rotaryDim: 128, base: 5e6, sections: [24, 20, 20], axes: 3, options: { base: 5e6, mropeSection: [24, 20, 20], ropeAxes: 'interleaved' } },
+  { mode: 'axial', rotaryDim: 64, base: 10000, sections: [16, 16], axes: 2, options: { base: 10000, mropeSection: [16, 16], ropeAxes: 'axial' } },
+  { mode: 'pixtral', rotaryDim: 64, base: 10000, sections: null, axes: 2, options: { base: 10000, ropeAxes: 'pixtral' } },
+];
+const AXIS_PATTERNS = [
+  (i) => i + 1000 * Math.floor(i / 64),
+  (i) => i + 1000 * Math.floor((i + 1) / 64),
+  (i) => 300 - i,
+  (i) => Math.floor(i / 5),
+  (i) => i + (i % 7),
+  (i) => i - 100,
+  (i) => i / 2,
+];
+function structuredCases() {
+  const cases = [];
+  for (const p of STRUCTURED_PLANS) {
+    const mixed = [];
+    const token = (...v) => mixed.push(...v.slice(0, p.axes));
+    for (let i = 0; i < 12; i++) token(i, i, i);
+    for (let r = 0; r < 9; r++) for (let c = 0; c < 14; c++) token(12, 12 + r, 12 + c);
+    for (let i = 0; i < 80; i++) token(26 + i, 26 + i, 26 + i);
+    const patterned = [];
+    for (let i = 0; i < 150; i++) for (let a = 0; a < p.axes; a++) patterned.push(AXIS_PATTERNS[(a + Math.floor(i / 50)) % AXIS_PATTERNS.length](i));
+    const every = [];
+    for (const f of AXIS_PATTERNS) for (let i = 0; i < 70; i++) for (let a = 0; a < p.axes; a++) every.push(f(i));
+    cases.push({ name: `${p.mode} structured: text, image grid, text`, plan: p, positions: mixed, structured: true });
+    cases.push({ name: `${p.mode} structured: a pattern per axis`, plan: p, positions: patterned, structured: true });
+    cases.push({ name: `${p.mode} structured: every axis each pattern`, plan: p, positions: every, structured: true });
+  }
   return cases;
 }
 
@@ -385,7 +425,7 @@ before(async () => {
     const { mode, rotaryDim, base, sections, axes } = c.plan;
     c.request = add({ kind: 'cache', name: c.name, mode, rotaryDim, theta: base, sections, axes, positions: c.positions });
     // The same plan with one position per token (ropeCacheRows).
-    if (mode !== 'pixtral') {
+    if (mode !== 'pixtral' && !c.structured) {
       c.rowsStart = int(0, MAX_POSITION - 40);
       c.rowsRequest = add({
         kind: 'cache',

@@ -1,0 +1,185 @@
+// Multi-axis RoPE cache rows (M-RoPE, 2-D vision RoPE) with the block
+// kernel's arithmetic, for positions in any order.
+//
+// Each axis owns some of the pairs and has its own plan of their frequencies
+// (rope.cpp's RopeData::axis_rows). The positions an axis takes are rarely
+// consecutive (Qwen2-VL's text runs are, but an image's rows repeat one
+// position and a video's time axis steps), so rows cannot come from one run of
+// the block kernel. Instead each position q is split into an aligned block
+// and a row in it:
+//   q = base + j,  j = floor(q) mod B  (B the plan's block rows),
+// and its values are the block kernel's row j of the block anchored at base:
+//   sin(q w) = a c_j + b s_j,  cos(q w) = b c_j - a s_j
+// with (a, b) = float32(amplitude (sin, cos)(base w)) from trig.hpp's float64
+// sincos, and (c_j, s_j) the plan's float32 rotation table. That is exactly
+// the expression kernel.hpp's accuracy argument covers (four correctly
+// rounded inputs, a^2 + b^2 = amplitude^2, j < B), so every value is within
+// the same contract. Positions near each other share a block: a few recent
+// blocks' anchors are kept per axis, so a run of positions, an image row, a
+// step-2 or descending sequence costs one float64 sincos per block, and only
+// scattered positions pay one per token (as the one-axis positions_into
+// does). A token's values depend on its positions alone (the block is aligned
+// to multiples of B, not to where a call or a chunk starts).
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "plan_data.hpp"
+#include "simd.hpp"
+#include "trig.hpp"
+
+namespace sinpe::detail {
+
+// One axis's part of a cache row: its plan, and where its pairs go (pair q of
+// the plan is column pairs[q] of the row; when they are consecutive, column
+// first + q).
+struct AxisTarget {
+  const PlanData* plan;
+  const std::size_t* pairs;
+  std::size_t count;
+  bool consecutive;
+  std::size_t first;
+};
+
+// The float32 anchors of a few recent blocks of one axis.
+class AxisBlocks {
+ public:
+  static constexpr std::size_t kSlots = 4;
+
+  void reset(const PlanData& P) {
+    P_ = &P;
+    nf_ = P.freq.size();
+    if (sf_.size() < kSlots * nf_) {
+      sf_.resize(kSlots * nf_);
+      cf_.resize(kSlots * nf_);
+      sd_.resize(nf_);
+      cd_.resize(nf_);
+    }
+    used_ = 0;
+    next_ = 0;
+    last_ = 0;
+  }
+
+  // The slot holding the anchors of the block at `base`, computed if no
+  // kept slot has them.
+  std::size_t slot(double base, bool simd) {
+    if (used_ > 0 && base_[last_] == base) return last_;
+    for (std::size_t s = 0; s < used_; ++s)
+      if (base_[s] == base) return last_ = s;
+    const std::size_t s = next_;
+    next_ = (next_ + 1) % kSlots;
+    if (used_ < kSlots) ++used_;
+    base_[s] = base;
+    float* sf = sf_.data() + s * nf_;
+    float* cf = cf_.data() + s * nf_;
+#if SINPE_SIMD
+    if (simd) {
+      trig::sincos_scaled(base, P_->freq.data(), nf_, sd_.data(), cd_.data(), sf, cf, P_->amplitude);
+      return last_ = s;
+    }
+#endif
+    (void)simd;
+    trig::sincos_scaled_scalar(base, P_->freq.data(), nf_, sd_.data(), cd_.data(), sf, cf, P_->amplitude);
+    return last_ = s;
+  }
+
+  const float* sine(std::size_t s) const { return sf_.data() + s * nf_; }
+  const float* cosine(std::size_t s) const { return cf_.data() + s * nf_; }
+
+ private:
+  const PlanData* P_ = nullptr;
+  std::size_t nf_ = 0;
+  std::array<double, kSlots> base_{};
+  std::size_t used_ = 0, next_ = 0, last_ = 0;
+  std::vector<float> sf_, cf_;
+  std::vector<double> sd_, cd_;
+};
+
+// The rows per block the split below uses: the largest power of two at most
+// the plan's block rows (any row below them is in the rotation table).
+inline std::int64_t aligned_rows(int block) {
+  std::int64_t b = 1;
+  while (2 * b <= block) b *= 2;
+  return b;
+}
+
+// q as (block start, row in the block) for blocks of `rows` (a power of two)
+// rows; the block start is q - j exactly, else (the subtraction rounded: a
+// tiny negative fraction) q itself with row 0.
+inline double block_of(double q, std::int64_t rows, std::size_t* row) {
+  const auto f = static_cast<std::int64_t>(std::floor(q));  // |q| < 2^24
+  const std::int64_t j = f & (rows - 1);                    // f mod rows, also for f < 0
+  const double base = q - double(j);
+  if (base + double(j) == q) {
+    *row = std::size_t(j);
+    return base;
+  }
+  *row = 0;
+  return q;
+}
+
+// Pairs [k, h) of row j of a block with anchors (a, b): sin_out[k] = a c_j + b s_j,
+// cos_out[k] = b c_j - a s_j (kernel.hpp's emit_pairs, one row).
+template <class V>
+inline std::size_t axis_pairs(std::size_t k, std::size_t h, const float* a, const float* b, const float* C,
+                              const float* S, float* sin_out, float* cos_out) {
+  constexpr std::size_t W = simd::lanes<V>;
+  for (; k + W <= h; k += W) {
+    const V va = simd::load<V>(a + k), vb = simd::load<V>(b + k);
+    const V vc = simd::load<V>(C + k), vs = simd::load<V>(S + k);
+    const V sin_v = va * vc + vb * vs;
+    const V cos_v = vb * vc - va * vs;
+    simd::store<false>(sin_out + k, sin_v);
+    simd::store<false>(cos_out + k, cos_v);
+  }
+  return k;
+}
+
+// Cache rows (row stride `half`, sines and cosines apart) of tokens [0, n),
+// `axes` positions each (token-major); blocks[a] belongs to targets[a] and is
+// reset by the caller (it may span several calls over one request).
+inline void axes_cache_rows(const AxisTarget* targets, AxisBlocks* blocks, std::size_t axes,
+                            const double* positions, std::size_t n, std::size_t half, float* cos, float* sin,
+                            bool simd) {
+  thread_local std::vector<float> tmp;
+  thread_local std::vector<std::int64_t> rows;
+  rows.resize(axes);
+  for (std::size_t a = 0; a < axes; ++a) {
+    if (!targets[a].consecutive && tmp.size() < 2 * targets[a].count) tmp.resize(2 * targets[a].count);
+    rows[a] = aligned_rows(targets[a].plan->block);
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    float* s_row = sin + i * half;
+    float* c_row = cos + i * half;
+    for (std::size_t a = 0; a < axes; ++a) {
+      const AxisTarget& t = targets[a];
+      if (t.count == 0) continue;
+      const PlanData& P = *t.plan;
+      std::size_t j;
+      const double base = block_of(positions[i * axes + a], rows[a], &j);
+      const std::size_t slot = blocks[a].slot(base, simd);
+      const std::size_t nf = P.freq.size();
+      const float* C = P.rot_cos.data() + j * nf;
+      const float* S = P.rot_sin.data() + j * nf;
+      float* so = t.consecutive ? s_row + t.first : tmp.data();
+      float* co = t.consecutive ? c_row + t.first : tmp.data() + t.count;
+      std::size_t k = 0;
+      if (simd)
+        k = axis_pairs<simd::FloatBatch>(k, t.count, blocks[a].sine(slot), blocks[a].cosine(slot), C, S, so,
+                                         co);
+      axis_pairs<float>(k, t.count, blocks[a].sine(slot), blocks[a].cosine(slot), C, S, so, co);
+      if (!t.consecutive)
+        for (std::size_t q = 0; q < t.count; ++q) {
+          s_row[t.pairs[q]] = so[q];
+          c_row[t.pairs[q]] = co[q];
+        }
+    }
+  }
+}
+
+}  // namespace sinpe::detail
