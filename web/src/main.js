@@ -14,12 +14,12 @@ import { figureDraws } from './lib/probe.js';
 import { attachGuide } from './lessons/guide.js';
 import { reasonOf, reasonText } from './lib/reasons.js';
 import { readingPosition, keepReadingPosition, trackJumps, returnFromJump } from './lib/position.js';
+import { storedLang, rememberLang } from './lib/lang-store.js';
 import en from './i18n/en.js';
 import zh from './i18n/zh.js';
 
 const STRINGS = { en, zh };
 const lessonModules = new Map(); // id → the lesson's module (all loaded at start)
-const LANG_KEY = 'sinpe.lang';
 
 let pe = null;
 let state = null;
@@ -46,24 +46,6 @@ function t(key, vars, fallback) {
   const show = (v) => (Number.isInteger(v) ? formatInteger(v, state?.lang) : String(v));
   if (vars && typeof s === 'string') s = s.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? show(vars[name]) : m));
   return s;
-}
-
-function storedLang() {
-  try {
-    const v = localStorage.getItem(LANG_KEY);
-    if (LANGS.includes(v)) return v;
-  } catch {
-    // storage may be disabled; fall through
-  }
-  return (navigator.language || '').toLowerCase().startsWith('zh') ? 'zh' : 'en';
-}
-
-function rememberLang(lang) {
-  try {
-    localStorage.setItem(LANG_KEY, lang);
-  } catch {
-    // not remembered; the URL still carries it
-  }
 }
 
 // ---- messages (validation problems of URL or typed values) ----
@@ -346,7 +328,7 @@ async function start() {
     throw error;
   }
   siteProbe.simd = pe.simd;
-  const { state: parsed, messages } = parseHash(location.hash, storedLang(), { check: dModelCheck });
+  const { state: parsed, messages } = parseHash(location.hash, storedLang(LANGS), { check: dModelCheck });
   state = parsed;
   // Previous / Next come back to the settings the page opened with
   keptStates.set(state.lesson, state);
