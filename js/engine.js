@@ -280,12 +280,12 @@ export class Engine {
   }
 
   /** cos/sin cache rows for start … start+count−1 into cos and sin (count·half each, as for rows). */
-  ropeCacheRows(h, half, start, count, cos, sin, context, dtype = 0) {
+  ropeCacheRows(h, half, start, count, cos, sin, context, dtype = 0, recipe = 0) {
     const m = this.#m;
     const per = Math.max(1, Math.floor(this.scratchFloats / (2 * half)));
     for (let done = 0; done < count; done += per) {
       const n = Math.min(per, count - done);
-      this.check(m.ropeCacheRows(h, start + done, n, dtype), context);
+      this.check(m.ropeCacheRows(h, start + done, n, dtype, recipe), context);
       cos.set(this.#results(dtype, 0, n * half), done * half);
       sin.set(this.#results(dtype, n * half, n * half), done * half);
     }
@@ -295,7 +295,7 @@ export class Engine {
    * cos/sin cache rows of the tokens at `positions` (a Float64Array copy,
    * `axes` values per token, token-major), checked first.
    */
-  ropeCache(h, half, axes, positions, cos, sin, context, dtype = 0) {
+  ropeCache(h, half, axes, positions, cos, sin, context, dtype = 0, recipe = 0) {
     const m = this.#m;
     const n = positions.length / axes;
     this.checkPositions(positions, context);
@@ -303,7 +303,7 @@ export class Engine {
     for (let done = 0; done < n; done += per) {
       const k = Math.min(per, n - done);
       this.#loadPositions(positions, done * axes, k * axes);
-      this.check(m.ropeCache(h, k, dtype), context);
+      this.check(m.ropeCache(h, k, dtype, recipe), context);
       cos.set(this.#results(dtype, 0, k * half), done * half);
       sin.set(this.#results(dtype, k * half, k * half), done * half);
     }
@@ -316,13 +316,13 @@ export class Engine {
   }
 
   /** The height·width patches of a two-axis plan's grid into cos and sin, checked by checkRopeGrid first. */
-  ropeCacheGrid(h, half, height, width, cos, sin, context, dtype = 0) {
+  ropeCacheGrid(h, half, height, width, cos, sin, context, dtype = 0, recipe = 0) {
     const m = this.#m;
     const cells = height * width;
     const per = Math.max(1, Math.floor(this.scratchFloats / (2 * half)));
     for (let done = 0; done < cells; done += per) {
       const n = Math.min(per, cells - done);
-      this.check(m.ropeCacheGrid(h, height, width, done, n, dtype), context);
+      this.check(m.ropeCacheGrid(h, height, width, done, n, dtype, recipe), context);
       cos.set(this.#results(dtype, 0, n * half), done * half);
       sin.set(this.#results(dtype, n * half, n * half), done * half);
     }

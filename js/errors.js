@@ -16,6 +16,7 @@ const COMMON = {
   ropeLayouts: list(vocabulary.ropeLayouts),
   ropeAxesNames: list(vocabulary.ropeAxes),
   dtypes: list(vocabulary.dtypes),
+  recipes: list(vocabulary.recipes),
   maxRopeAxes: vocabulary.limits.maxRopeAxes,
   maxDModel: vocabulary.limits.maxDModel,
   maxCount: 2 * vocabulary.limits.maxAbsPosition,

@@ -303,6 +303,8 @@ export interface PreparedRope<T extends Float32Array | Uint16Array = Float32Arra
   readonly frequencies: Float64Array;
   /** The element type of every cache. */
   readonly dtype: Dtype;
+  /** How every cache is computed. */
+  readonly recipe: Recipe;
   /** Same values as `pe.ropeCache(positions, rotaryDim, options)`. */
   cache(positions: ArrayLike<number>, out?: { cos: T; sin: T }): RopeCache<T>;
   /** Same values as `pe.ropeCacheRows(start, count, rotaryDim, options)`. */
@@ -387,7 +389,20 @@ export interface RopeOptions {
   ropeAxes?: RopeAxes;
 }
 
+/**
+ * How a RoPE cache is computed. `exact` (the default): cos(p·inv_j)·att in
+ * float64, rounded once to the dtype. `float32`: PyTorch's and
+ * onnxruntime-genai's float32 steps (inv_j, the position and their product
+ * rounded to float32; cos/sin of that float32 angle rounded to float32; ×
+ * the attention factor in float32; one cast to the dtype) — the values
+ * models exported from PyTorch bake, off exact by ~2e-4 at position 4096 and
+ * ~9e-3 at 131072.
+ */
+export type Recipe = 'exact' | 'float32';
+
 export interface RopeCacheOptions extends RopeOptions {
+  /** Default `'exact'`. */
+  recipe?: Recipe;
   /** Write into these arrays (each n × rotaryDim/2, not overlapping) instead of new ones. */
   out?: { cos: Float32Array; sin: Float32Array };
   /** Default `'float32'`. */
@@ -397,6 +412,8 @@ export interface RopeCacheOptions extends RopeOptions {
 /** {@link RopeCacheOptions} for a half-precision cache: `Uint16Array` bit patterns. */
 export interface HalfRopeCacheOptions extends RopeOptions {
   dtype: HalfDtype;
+  /** Default `'exact'`. */
+  recipe?: Recipe;
   /** As for {@link HalfOutputOptions.out}, per array. */
   out?: { cos: Uint16Array; sin: Uint16Array };
 }
@@ -405,6 +422,8 @@ export interface HalfRopeCacheOptions extends RopeOptions {
 export interface PrepareRopeOptions extends RopeOptions {
   /** The element type of every cache. Default `'float32'`. */
   dtype?: Dtype;
+  /** How every cache is computed. Default `'exact'`. */
+  recipe?: Recipe;
 }
 
 export interface ApplyRopeOptions extends RopeOptions {
@@ -523,6 +542,7 @@ export interface Vocabulary {
   readonly ropeLayouts: readonly RopeLayout[];
   readonly ropeAxes: readonly RopeAxes[];
   readonly dtypes: readonly Dtype[];
+  readonly recipes: readonly Recipe[];
   readonly options: readonly {
     readonly name: string;
     readonly type: 'number' | 'boolean' | 'numberArray';
@@ -597,6 +617,8 @@ export declare const ropeLayouts: readonly RopeLayout[];
 export declare const ropeAxes: readonly RopeAxes[];
 /** All result element types. */
 export declare const dtypes: readonly Dtype[];
+/** All RoPE cache recipes. */
+export declare const recipes: readonly Recipe[];
 /** The core's vocabulary. */
 export declare const vocabulary: Vocabulary;
 /**

@@ -26,6 +26,7 @@ const ROPE_TYPES = Object.freeze(vocabulary.ropeTypes.map((t) => t.name));
 const ROPE_LAYOUTS = vocabulary.ropeLayouts;
 const ROPE_AXES = vocabulary.ropeAxes;
 const DTYPES = vocabulary.dtypes;
+const RECIPES = vocabulary.recipes;
 const OPTIONS = new Map(vocabulary.options.map((o) => [o.name, o]));
 
 // Options a method takes besides the encoding options.
@@ -33,6 +34,8 @@ const EXTRA = {
   none: [],
   out: ['out', 'dtype'],
   prepare: ['dtype'],
+  ropeOut: ['out', 'dtype', 'recipe'],
+  ropePrepare: ['dtype', 'recipe'],
   grid2d: ['out', 'clsToken'],
   addTo: ['start', 'seqLen'],
   heatmap: ['out', 'colormap', 'columnStart', 'columns', 'vmin', 'vmax'],
@@ -56,6 +59,16 @@ function dtypeOption(snap) {
   if (typeof v !== 'string') fail(TypeError, `options.dtype must be a string, got ${describe(v)}`);
   const index = DTYPES.indexOf(v);
   if (index < 0) throw statusError(statusCode('bad_dtype'), { dtype: describe(v) });
+  return index;
+}
+
+// options.recipe of a RoPE cache call as its vocabulary index (0: exact, the default).
+function recipeOption(snap) {
+  const v = snap.recipe;
+  if (v === undefined) return 0;
+  if (typeof v !== 'string') fail(TypeError, `options.recipe must be a string, got ${describe(v)}`);
+  const index = RECIPES.indexOf(v);
+  if (index < 0) throw statusError(statusCode('bad_recipe'), { recipe: describe(v) });
   return index;
 }
 
@@ -366,32 +379,35 @@ class Encoder {
   }
 
   ropeCache(positions, rotaryDim, options) {
-    const { e, snap, parsed, r } = this.#readRope(rotaryDim, options, EXTRA.out);
+    const { e, snap, parsed, r } = this.#readRope(rotaryDim, options, EXTRA.ropeOut);
     const dtype = dtypeOption(snap);
+    const recipe = recipeOption(snap);
     const p = positionsArg('positions', positions, elementWidth(r));
     const outs = this.#readCacheOut(snap.out);
-    return this.#withPlan(e, parsed, r, (h) => ropeCacheAt(e, h, r / 2, p, outs, dtype, parsed.context, 'options.out'));
+    return this.#withPlan(e, parsed, r, (h) => ropeCacheAt(e, h, r / 2, p, outs, dtype, parsed.context, 'options.out', recipe));
   }
 
   ropeCacheRows(start, count, rotaryDim, options) {
-    const { e, snap, parsed, r } = this.#readRope(rotaryDim, options, EXTRA.out);
+    const { e, snap, parsed, r } = this.#readRope(rotaryDim, options, EXTRA.ropeOut);
     const dtype = dtypeOption(snap);
+    const recipe = recipeOption(snap);
     const outs = this.#readCacheOut(snap.out);
     return this.#withPlan(e, parsed, r, (h) => {
       numberType('start', start);
       numberType('count', count);
-      return ropeCacheRange(e, h, r / 2, start, count, outs, dtype, parsed.context, 'options.out');
+      return ropeCacheRange(e, h, r / 2, start, count, outs, dtype, parsed.context, 'options.out', recipe);
     });
   }
 
   ropeCacheGrid(height, width, rotaryDim, options) {
-    const { e, snap, parsed, r } = this.#readRope(rotaryDim, options, EXTRA.out);
+    const { e, snap, parsed, r } = this.#readRope(rotaryDim, options, EXTRA.ropeOut);
     const dtype = dtypeOption(snap);
+    const recipe = recipeOption(snap);
     const outs = this.#readCacheOut(snap.out);
     return this.#withPlan(e, parsed, r, (h) => {
       numberType('height', height);
       numberType('width', width);
-      return ropeCacheGridOf(e, h, r / 2, height, width, outs, dtype, parsed.context, 'options.out');
+      return ropeCacheGridOf(e, h, r / 2, height, width, outs, dtype, parsed.context, 'options.out', recipe);
     });
   }
 
@@ -400,10 +416,11 @@ class Encoder {
    * once, each call only checks its own arguments.
    */
   prepareRope(rotaryDim, options) {
-    const { e, snap, parsed, r } = this.#readRope(rotaryDim, options, EXTRA.prepare);
+    const { e, snap, parsed, r } = this.#readRope(rotaryDim, options, EXTRA.ropePrepare);
     const dtype = dtypeOption(snap);
+    const recipe = recipeOption(snap);
     const handle = e.plan(parsed.request, r, parsed.context, true);
-    const prepared = new PreparedRope(handle, r, dtype, e, parsed.context, () => this.#engine());
+    const prepared = new PreparedRope(handle, r, dtype, e, parsed.context, () => this.#engine(), recipe);
     released?.register(prepared, { engine: e, handle });
     return prepared;
   }
@@ -512,25 +529,25 @@ function cacheOut(out, length, dtype, name) {
   return { cos: cos.array, sin: sin.array, cosView: cos.view, sinView: sin.view };
 }
 
-function ropeCacheAt(e, h, half, p, outs, dtype, context, outName) {
+function ropeCacheAt(e, h, half, p, outs, dtype, context, outName, recipe = 0) {
   const axes = e.axes(h);
   const n = tokenCount(p, axes);
   const out = cacheOut(outs, n * half, dtype, outName);
-  e.ropeCache(h, half, axes, p, out.cosView, out.sinView, context, dtype);
+  e.ropeCache(h, half, axes, p, out.cosView, out.sinView, context, dtype, recipe);
   return { cos: out.cos, sin: out.sin, attentionFactor: e.attentionFactor(h) };
 }
 
-function ropeCacheRange(e, h, half, start, count, outs, dtype, context, outName) {
+function ropeCacheRange(e, h, half, start, count, outs, dtype, context, outName, recipe = 0) {
   e.checkRows(h, start, count, half, context);
   const out = cacheOut(outs, count * half, dtype, outName);
-  e.ropeCacheRows(h, half, start, count, out.cosView, out.sinView, context, dtype);
+  e.ropeCacheRows(h, half, start, count, out.cosView, out.sinView, context, dtype, recipe);
   return { cos: out.cos, sin: out.sin, attentionFactor: e.attentionFactor(h) };
 }
 
-function ropeCacheGridOf(e, h, half, height, width, outs, dtype, context, outName) {
+function ropeCacheGridOf(e, h, half, height, width, outs, dtype, context, outName, recipe = 0) {
   e.checkRopeGrid(h, half, height, width, context);
   const out = cacheOut(outs, height * width * half, dtype, outName);
-  e.ropeCacheGrid(h, half, height, width, out.cosView, out.sinView, context, dtype);
+  e.ropeCacheGrid(h, half, height, width, out.cosView, out.sinView, context, dtype, recipe);
   return { cos: out.cos, sin: out.sin, attentionFactor: e.attentionFactor(h) };
 }
 
@@ -557,11 +574,13 @@ class PreparedRope {
   #enter;
   #context;
   #dtype;
+  #recipe;
 
-  constructor(handle, rotaryDim, dtype, engine, context, enter) {
+  constructor(handle, rotaryDim, dtype, engine, context, enter, recipe = 0) {
     this.#h = handle;
     this.#enter = enter;
     this.#dtype = dtype;
+    this.#recipe = recipe;
     this.#context = Object.freeze({ ...context });
     /** The rotary dimension r: caches have r/2 values per token. */
     this.rotaryDim = rotaryDim;
@@ -573,6 +592,8 @@ class PreparedRope {
     this.frequencies = engine.frequencies(handle);
     /** The element type of every cache (options.dtype at prepare time). */
     this.dtype = DTYPES[dtype];
+    /** How every cache is computed (options.recipe at prepare time). */
+    this.recipe = RECIPES[recipe];
     bindAll(this, ['cache', 'cacheRows', 'grid', 'apply']);
     Object.freeze(this);
   }
@@ -581,7 +602,7 @@ class PreparedRope {
     const e = this.#enter();
     const p = positionsArg('positions', positions, elementWidth(this.rotaryDim));
     const outs = readCacheOut(out, 'out');
-    return ropeCacheAt(e, this.#h, this.rotaryDim / 2, p, outs, this.#dtype, this.#context, 'out');
+    return ropeCacheAt(e, this.#h, this.rotaryDim / 2, p, outs, this.#dtype, this.#context, 'out', this.#recipe);
   }
 
   cacheRows(start, count, out) {
@@ -589,7 +610,7 @@ class PreparedRope {
     const outs = readCacheOut(out, 'out');
     numberType('start', start);
     numberType('count', count);
-    return ropeCacheRange(e, this.#h, this.rotaryDim / 2, start, count, outs, this.#dtype, this.#context, 'out');
+    return ropeCacheRange(e, this.#h, this.rotaryDim / 2, start, count, outs, this.#dtype, this.#context, 'out', this.#recipe);
   }
 
   grid(height, width, out) {
@@ -597,7 +618,7 @@ class PreparedRope {
     const outs = readCacheOut(out, 'out');
     numberType('height', height);
     numberType('width', width);
-    return ropeCacheGridOf(e, this.#h, this.rotaryDim / 2, height, width, outs, this.#dtype, this.#context, 'out');
+    return ropeCacheGridOf(e, this.#h, this.rotaryDim / 2, height, width, outs, this.#dtype, this.#context, 'out', this.#recipe);
   }
 
   apply(x, positions, headDim, options) {
@@ -638,6 +659,7 @@ export {
   ROPE_LAYOUTS as ropeLayouts,
   ROPE_AXES as ropeAxes,
   DTYPES as dtypes,
+  RECIPES as recipes,
   vocabulary,
   ropeOptionsFromConfig,
   getRopeIndex,

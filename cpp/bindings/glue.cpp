@@ -2,11 +2,13 @@
 
 #include <cmath>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "../src/options.hpp"
 #include "sinpe/plan_cache.hpp"
 #include "sinpe/rope.hpp"
+#include "sinpe/rope_recipe.hpp"
 #include "sinpe/sinpe.hpp"
 
 namespace sinpe::glue {
@@ -301,6 +303,21 @@ int heatmap(int handle, double start, double count, double col0, double cols, do
                              reinterpret_cast<std::uint8_t*>(g_scratch.data())));
 }
 
+// A recipe index (vocabulary.def SINPE_RECIPE).
+bool recipe_arg(int recipe, Recipe* out) {
+  if (recipe < 0 || recipe >= kRecipeCount) return false;
+  *out = Recipe(recipe);
+  return true;
+}
+
+// The cos and sin halves of the scratch for `values` values each, as the
+// dtype's elements (floats, or bit patterns after half_scratch()).
+std::pair<void*, void*> recipe_scratch(Dtype t, std::size_t values) {
+  if (t == Dtype::float32) return {g_scratch.data(), g_scratch.data() + values};
+  std::uint16_t* cos = half_scratch();
+  return {cos, cos + values};
+}
+
 // The cos half of the scratch and the sin half after n rows, as floats or
 // as bit patterns; false when n rows of r/2 values do not fit.
 bool cache_fits(const Entry* e, std::size_t n, std::size_t* half) {
@@ -308,13 +325,19 @@ bool cache_fits(const Entry* e, std::size_t n, std::size_t* half) {
   return n <= kScratchFloats / (2 * *half);
 }
 
-int rope_cache_rows(int handle, double start, double count, int dtype) {
+int rope_cache_rows(int handle, double start, double count, int dtype, int recipe) {
   const Entry* e = entry(handle, kRope);
   std::size_t n = 0, half = 0;
   Dtype t;
+  Recipe how;
   if (!e || !count_arg(count, &n)) return code(Status::bad_buffer);
   if (!dtype_arg(dtype, &t)) return code(Status::bad_dtype);
+  if (!recipe_arg(recipe, &how)) return code(Status::bad_recipe);
   if (!cache_fits(e, n, &half)) return code(Status::too_large);
+  if (how != Recipe::exact) {
+    auto [cos, sin] = recipe_scratch(t, n * half);
+    return code(sinpe::rope_cache_rows_recipe(e->rope, how, start, n, t, cos, sin));
+  }
   if (t == Dtype::float32) {
     float* cos = g_scratch.data();
     return code(sinpe::rope_cache_rows(e->rope, start, n, cos, cos + n * half));
@@ -323,14 +346,20 @@ int rope_cache_rows(int handle, double start, double count, int dtype) {
   return code(sinpe::rope_cache_rows(e->rope, start, n, t, cos, cos + n * half));
 }
 
-int rope_cache(int handle, double count, int dtype) {
+int rope_cache(int handle, double count, int dtype, int recipe) {
   const Entry* e = entry(handle, kRope);
   std::size_t n = 0, half = 0;
   Dtype t;
+  Recipe how;
   if (!e || !to_integer<std::size_t>(count, 0, kPositionChunk / std::size_t(e->rope.axes()), &n))
     return code(Status::bad_buffer);
   if (!dtype_arg(dtype, &t)) return code(Status::bad_dtype);
+  if (!recipe_arg(recipe, &how)) return code(Status::bad_recipe);
   if (!cache_fits(e, n, &half)) return code(Status::too_large);
+  if (how != Recipe::exact) {
+    auto [cos, sin] = recipe_scratch(t, n * half);
+    return code(sinpe::rope_cache_recipe(e->rope, how, g_positions.data(), n, t, cos, sin));
+  }
   if (t == Dtype::float32) {
     float* cos = g_scratch.data();
     return code(sinpe::rope_cache_axes(e->rope, g_positions.data(), n, cos, cos + n * half));
@@ -352,16 +381,23 @@ int check_rope_grid(int handle, double height, double width) {
   return code(check_elements(H * W, std::size_t(e->rope.rotary_dim() / 2)));
 }
 
-int rope_cache_grid(int handle, double height, double width, double first, double count, int dtype) {
+int rope_cache_grid(int handle, double height, double width, double first, double count, int dtype,
+                    int recipe) {
   const Entry* e = entry(handle, kRope);
   std::size_t H = 0, W = 0, f = 0, n = 0, half = 0;
   Dtype t;
+  Recipe how;
   const auto max = std::size_t(kMaxAbsPosition);
   if (!e || !to_integer<std::size_t>(height, 0, max, &H) || !to_integer<std::size_t>(width, 0, max, &W) ||
       !count_arg(first, &f) || !count_arg(count, &n))
     return code(Status::bad_count);
   if (!dtype_arg(dtype, &t)) return code(Status::bad_dtype);
+  if (!recipe_arg(recipe, &how)) return code(Status::bad_recipe);
   if (!cache_fits(e, n, &half)) return code(Status::too_large);
+  if (how != Recipe::exact) {
+    auto [cos, sin] = recipe_scratch(t, n * half);
+    return code(sinpe::rope_cache_grid_recipe(e->rope, how, H, W, f, n, t, cos, sin));
+  }
   if (t == Dtype::float32) {
     float* cos = g_scratch.data();
     return code(sinpe::rope_cache_grid(e->rope, H, W, f, n, cos, cos + n * half));

@@ -58,9 +58,11 @@ int heatmap(int handle, double start, double count, double col0, double cols, do
 // cos rows then sin rows, count*r/2 values each. rope_cache and rope_apply
 // read count tokens of axes(handle) positions each from the positions scratch;
 // rope_cache_grid makes patches [first, first + count) of a height x width grid.
-int rope_cache_rows(int handle, double start, double count, int dtype);
-int rope_cache(int handle, double count, int dtype);
-int rope_cache_grid(int handle, double height, double width, double first, double count, int dtype);
+// recipe: a recipe index (exact, float32; sinpe/rope_recipe.hpp).
+int rope_cache_rows(int handle, double start, double count, int dtype, int recipe);
+int rope_cache(int handle, double count, int dtype, int recipe);
+int rope_cache_grid(int handle, double height, double width, double first, double count, int dtype,
+                    int recipe);
 int rope_apply(int handle, int layout, double head_dim, double count, double num_heads);
 
 // A plan's float64 frequencies, copied to the scratch (as doubles); returns their count.

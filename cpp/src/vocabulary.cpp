@@ -84,6 +84,17 @@ const char* dtype_name(Dtype t) noexcept {
   return "unknown";
 }
 
+const char* recipe_name(Recipe r) noexcept {
+  switch (r) {
+// clang-format off
+#define SINPE_RECIPE(id, name) \
+  case Recipe::id: return name;
+#include "sinpe/vocabulary.def"
+    // clang-format on
+  }
+  return "unknown";
+}
+
 const char* rope_axes_name(RopeAxes a) noexcept {
   switch (a) {
     case RopeAxes::none:

@@ -93,7 +93,8 @@ int main(int argc, char** argv) {
 #define SINPE_LIMIT(id, type, value, doc) limits.add(camel(#id) + ": " + number(double(value)));
 #include "sinpe/vocabulary.def"
 
-  Item layouts, rope_layouts, dtypes, rope_axes;
+  Item layouts, rope_layouts, dtypes, rope_axes, recipes;
+#define SINPE_RECIPE(id, name) recipes.add(quote(name));
 #define SINPE_ROPE_AXES(id, name) rope_axes.add(quote(name));
 #define SINPE_DTYPE(id, name, bytes) dtypes.add(quote(name));
 #define SINPE_LAYOUT(id, name) layouts.add(quote(name));
@@ -156,6 +157,7 @@ int main(int argc, char** argv) {
   js += "  ropeLayouts: " + freeze("[" + rope_layouts.text + "]") + ",\n";
   js += "  ropeAxes: " + freeze("[" + rope_axes.text + "]") + ",\n";
   js += "  dtypes: " + freeze("[" + dtypes.text + "]") + ",\n";
+  js += "  recipes: " + freeze("[" + recipes.text + "]") + ",\n";
   js += "  options: " + freeze("[\n    " + options.text + "]") + ",\n";
   js += "  presets: " + freeze("[\n    " + presets.text + "]") + ",\n";
   js += "  ropeTypes: " + freeze("[\n    " + rope_types.text + "]") + ",\n";

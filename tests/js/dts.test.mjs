@@ -33,6 +33,7 @@ test('the .d.ts unions list exactly the vocabulary names', () => {
   assert.deepEqual(union('RopeAxes'), [...vocabulary.ropeAxes]);
   assert.deepEqual(union('Dtype'), [...vocabulary.dtypes]);
   assert.deepEqual(union('HalfDtype'), vocabulary.dtypes.filter((t) => t !== 'float32'));
+  assert.deepEqual(union('Recipe'), [...vocabulary.recipes]);
 });
 
 test('the .d.ts option interfaces declare exactly the vocabulary options, with their types', () => {

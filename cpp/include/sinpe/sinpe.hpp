@@ -70,6 +70,11 @@ enum class Dtype : int {
 #define SINPE_DTYPE(id, name, bytes) id,
 #include "sinpe/vocabulary.def"
 };
+// How a RoPE cache is computed (sinpe/rope_recipe.hpp): exact, or PyTorch's float32 steps.
+enum class Recipe : int {
+#define SINPE_RECIPE(id, name) id,
+#include "sinpe/vocabulary.def"
+};
 enum class Option : int {
 #define SINPE_OPTION(id, name, type, rule, config_key, doc) id,
 #include "sinpe/vocabulary.def"
@@ -95,6 +100,10 @@ constexpr int kDtypeCount = 0
 #define SINPE_DTYPE(id, name, bytes) +1
 #include "sinpe/vocabulary.def"
     ;
+constexpr int kRecipeCount = 0
+#define SINPE_RECIPE(id, name) +1
+#include "sinpe/vocabulary.def"
+    ;
 constexpr int kOptionCount = 0
 #define SINPE_OPTION(id, name, type, rule, config_key, doc) +1
 #include "sinpe/vocabulary.def"
@@ -106,6 +115,7 @@ const char* layout_name(Layout l) noexcept;
 const char* rope_layout_name(RopeLayout l) noexcept;
 const char* option_name(Option o) noexcept;  // the JS name, e.g. "maxTimescale"
 const char* dtype_name(Dtype t) noexcept;
+const char* recipe_name(Recipe r) noexcept;
 const char* rope_axes_name(RopeAxes a) noexcept;
 
 // One float64 value as an IEEE binary16 / bfloat16 bit pattern, rounded once

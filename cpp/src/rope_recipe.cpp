@@ -1,0 +1,149 @@
+// The float32 recipe of RoPE caches (sinpe/rope_recipe.hpp).
+//
+// What transformers' rotary embeddings and onnxruntime-genai's
+// make_rotary_embedding_caches_from_scratch compute in float32:
+//   inv_freq  (float32 tensor; here the plan's float64 inv_j rounded once)
+//   t         = arange(N).float()                     position as float32
+//   freqs     = outer(t, inv_freq)                    float32 product
+//   cos, sin  = freqs.cos(), freqs.sin()              float32
+//   cos, sin *= attention factor                      float32 product
+//   cache     = cos.to(dtype)                         one cast
+// The cos/sin of the float32 angle are evaluated in float64 and rounded to
+// float32 (correctly rounded but for ties); torch's own float32 cos/sin are
+// within ~1 ulp of that. The angle's float32 rounding is what makes the
+// recipe drift from the exact values: |p inv| 2^-24 radians (2e-4 at
+// position 4096, 9e-3 at 131072).
+//
+// C++ float arithmetic is IEEE binary32 here (FLT_EVAL_METHOD 0 on wasm and
+// x86-64 SSE), so each float expression below rounds as torch's kernels do.
+#include "sinpe/rope_recipe.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "half.hpp"
+
+namespace sinpe {
+
+namespace {
+
+bool is_float(Dtype d) { return d == Dtype::float32 || d == Dtype::float16 || d == Dtype::bfloat16; }
+
+void store(Dtype dtype, void* out, std::size_t i, float v) {
+  if (dtype == Dtype::float32) static_cast<float*>(out)[i] = v;
+  else if (dtype == Dtype::float16) static_cast<std::uint16_t*>(out)[i] = detail::round_float16(double(v));
+  else static_cast<std::uint16_t*>(out)[i] = detail::round_bfloat16(double(v));
+}
+
+// n tokens of A positions each, rows written from row `row0` on.
+void float32_rows(const RopePlan& plan, const double* positions, std::size_t n, Dtype dtype, void* cos,
+                  void* sin, std::size_t row0) {
+  const std::size_t half = std::size_t(plan.rotary_dim() / 2);
+  const auto A = std::size_t(plan.axes());
+  const std::vector<double>& inv = plan.inv_freq();
+  const std::vector<int>& pair_axes = plan.pair_axes();
+  std::vector<float> inv32(half);
+  for (std::size_t j = 0; j < half; ++j) inv32[j] = float(inv[j]);
+  const auto att = float(plan.attention_factor());
+  const bool scaled = att != 1.0f;
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = 0; j < half; ++j) {
+      const std::size_t axis = A == 1 ? 0 : std::size_t(pair_axes[j]);
+      const auto t = float(positions[i * A + axis]);
+      const float angle = t * inv32[j];
+      auto c = float(std::cos(double(angle)));
+      auto s = float(std::sin(double(angle)));
+      if (scaled) {
+        c = c * att;
+        s = s * att;
+      }
+      const std::size_t at = (row0 + i) * half + j;
+      store(dtype, cos, at, c);
+      store(dtype, sin, at, s);
+    }
+  }
+}
+
+Status common_checks(const RopePlan& plan, Dtype dtype, std::size_t n) {
+  if (!plan.valid()) return Status::bad_buffer;
+  if (!is_float(dtype)) return Status::bad_dtype;
+  return check_elements(n, std::size_t(plan.rotary_dim() / 2));
+}
+
+}  // namespace
+
+Status rope_cache_recipe(const RopePlan& plan, Recipe recipe, const double* positions, std::size_t n,
+                         Dtype dtype, void* cos, void* sin) {
+  if (Status s = common_checks(plan, dtype, n); s != Status::ok) return s;
+  if (recipe == Recipe::exact) {
+    if (dtype == Dtype::float32)
+      return rope_cache_axes(plan, positions, n, static_cast<float*>(cos), static_cast<float*>(sin));
+    return rope_cache_axes(plan, positions, n, dtype, static_cast<std::uint16_t*>(cos),
+                           static_cast<std::uint16_t*>(sin));
+  }
+  if (recipe != Recipe::float32) return Status::bad_recipe;
+  if (n == 0) return Status::ok;
+  if (positions == nullptr || cos == nullptr || sin == nullptr) return Status::bad_buffer;
+  if (Status s = check_positions(positions, n * std::size_t(plan.axes()), nullptr); s != Status::ok) return s;
+  float32_rows(plan, positions, n, dtype, cos, sin, 0);
+  return Status::ok;
+}
+
+Status rope_cache_rows_recipe(const RopePlan& plan, Recipe recipe, double start, std::size_t count,
+                              Dtype dtype, void* cos, void* sin) {
+  if (Status s = common_checks(plan, dtype, count); s != Status::ok) return s;
+  if (recipe == Recipe::exact) {
+    if (dtype == Dtype::float32)
+      return rope_cache_rows(plan, start, count, static_cast<float*>(cos), static_cast<float*>(sin));
+    return rope_cache_rows(plan, start, count, dtype, static_cast<std::uint16_t*>(cos),
+                           static_cast<std::uint16_t*>(sin));
+  }
+  if (recipe != Recipe::float32) return Status::bad_recipe;
+  if (Status s = check_row_range(start, count); s != Status::ok) return s;
+  if (count == 0) return Status::ok;
+  if (cos == nullptr || sin == nullptr) return Status::bad_buffer;
+  const auto A = std::size_t(plan.axes());
+  constexpr std::size_t kChunk = 1024;
+  std::vector<double> p(std::min(count, kChunk) * A);
+  for (std::size_t i0 = 0; i0 < count; i0 += kChunk) {
+    const std::size_t m = std::min(kChunk, count - i0);
+    for (std::size_t i = 0; i < m; ++i)
+      for (std::size_t a = 0; a < A; ++a) p[i * A + a] = start + double(i0 + i);
+    float32_rows(plan, p.data(), m, dtype, cos, sin, i0);
+  }
+  return Status::ok;
+}
+
+Status rope_cache_grid_recipe(const RopePlan& plan, Recipe recipe, std::size_t height, std::size_t width,
+                              std::size_t first, std::size_t count, Dtype dtype, void* cos, void* sin) {
+  if (Status s = common_checks(plan, dtype, count); s != Status::ok) return s;
+  if (recipe == Recipe::exact) {
+    if (dtype == Dtype::float32)
+      return rope_cache_grid(plan, height, width, first, count, static_cast<float*>(cos),
+                             static_cast<float*>(sin));
+    return rope_cache_grid(plan, height, width, first, count, dtype, static_cast<std::uint16_t*>(cos),
+                           static_cast<std::uint16_t*>(sin));
+  }
+  if (recipe != Recipe::float32) return Status::bad_recipe;
+  if (plan.axes() != 2) return Status::axes_mismatch;
+  if (width != 0 && height > std::size_t(kMaxElements) / width) return Status::too_large;
+  if (first > height * width || count > height * width - first) return Status::bad_count;
+  if (count == 0) return Status::ok;
+  if (cos == nullptr || sin == nullptr) return Status::bad_buffer;
+  constexpr std::size_t kChunk = 1024;
+  std::vector<double> p(std::min(count, kChunk) * 2);
+  for (std::size_t i0 = 0; i0 < count; i0 += kChunk) {
+    const std::size_t m = std::min(kChunk, count - i0);
+    for (std::size_t i = 0; i < m; ++i) {
+      const std::size_t patch = first + i0 + i;
+      p[2 * i] = double(patch / width);
+      p[2 * i + 1] = double(patch % width);
+    }
+    if (Status s = check_positions(p.data(), 2 * m, nullptr); s != Status::ok) return s;
+    float32_rows(plan, p.data(), m, dtype, cos, sin, i0);
+  }
+  return Status::ok;
+}
+
+}  // namespace sinpe

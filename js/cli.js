@@ -1,0 +1,151 @@
+#!/usr/bin/env node
+// sinpe: inspect and extend the RoPE caches of an ONNX model (docs/onnx.md).
+//   sinpe inspect model.onnx [--config config.json] [--data file ...] [--json]
+//   sinpe extend model.onnx --config config.json [--rows N] [--recipe exact|float32] -o out.onnx
+// Exit codes: 0 everything matches, 1 a mismatch was found, 2 bad input.
+import { readFile, writeFile, copyFile, stat } from 'node:fs/promises';
+import { basename, dirname, resolve } from 'node:path';
+
+const HELP = `usage:
+  sinpe inspect MODEL.onnx [--config CONFIG.json] [--data FILE ...] [--json]
+  sinpe extend MODEL.onnx --config CONFIG.json [--rows N] [--recipe exact|float32] -o OUT.onnx
+  sinpe --help
+
+inspect  finds every RoPE cache (RotaryEmbedding / GroupQueryAttention caches,
+         If branches, per-layer-type caches, inv_freq graphs) and, with the
+         model's config.json, says whether each is exact, the float32 recipe,
+         or a mismatch with a diagnosis. --json prints the report (docs/onnx.md).
+extend   rebuilds every cache with N rows (default max_position_embeddings)
+         by the recipe (default exact) and writes OUT.onnx; external data files
+         are copied next to it unchanged when OUT is in another folder.
+--data   an external data file (default: the files the model names, next to it).
+
+exit codes: 0 everything matches, 1 a mismatch was found, 2 bad input.`;
+
+class Usage extends Error {}
+
+function parse(argv) {
+  const args = { positional: [], data: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      if (i + 1 >= argv.length || argv[i + 1].startsWith('--')) throw new Usage(`${a} needs a value`);
+      return argv[++i];
+    };
+    if (a === '--help' || a === '-h') args.help = true;
+    else if (a === '--json') args.json = true;
+    else if (a === '--config') args.config = value();
+    else if (a === '--rows') args.rows = value();
+    else if (a === '--recipe') args.recipe = value();
+    else if (a === '-o' || a === '--output') args.output = value();
+    else if (a === '--data') args.data.push(value());
+    else if (a.startsWith('-')) throw new Usage(`unknown option ${a}`);
+    else args.positional.push(a);
+  }
+  return args;
+}
+
+// A progress bar on stderr, only when it is a terminal.
+function progress(label) {
+  if (!process.stderr.isTTY) return undefined;
+  return (done, total) => {
+    const w = 30;
+    const k = Math.round((done / total) * w);
+    process.stderr.write(`\r${label} [${'#'.repeat(k)}${' '.repeat(w - k)}] ${done}/${total}${done === total ? '\n' : ''}`);
+  };
+}
+
+async function readConfig(path) {
+  let text;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    throw new Usage(`--config ${path}: cannot read it (${e.code ?? e.message})`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new Usage(`--config ${path}: not JSON (${e.message})`);
+  }
+}
+
+function table(report) {
+  const lines = [`${report.model}: ${report.sites.length} RoPE site(s), ${report.status}`];
+  for (const s of report.sites) {
+    const name = s.kind === 'cache' ? `${s.cos.name} / ${s.sin.name}` : s.invFreq.name;
+    const where = s.kind === 'cache' ? s.cos.storage : s.invFreq.storage;
+    const bytes = where.kind === 'external' ? `external ${where.location} @${where.offset}+${where.length}` : where.kind;
+    lines.push(`  ${name}`);
+    lines.push(`    ${s.kind === 'cache' ? `${s.rows} rows × ${s.rotaryDim / 2}` : `${s.rotaryDim / 2} frequencies`}, ${s.dtype}, group ${s.group}${s.layerType ? ` (${s.layerType})` : ''}, interleaved ${s.interleaved ?? '-'}, ${bytes}`);
+    lines.push(`    read by: ${s.consumers.map((c) => `${c.opType} ${c.node}`).join(', ')}`);
+    lines.push(`    ${s.verdict.toUpperCase()}: ${s.message}`);
+  }
+  return lines.join('\n');
+}
+
+async function main(argv) {
+  const args = parse(argv);
+  if (args.help || argv.length === 0) {
+    process.stdout.write(`${HELP}\n`);
+    return args.help ? 0 : 2;
+  }
+  const [command, modelPath, ...rest] = args.positional;
+  if (command !== 'inspect' && command !== 'extend') throw new Usage(`unknown command ${JSON.stringify(command)} (inspect or extend)`);
+  if (!modelPath) throw new Usage(`${command}: give the model file`);
+  if (rest.length) throw new Usage(`unexpected argument ${rest[0]}`);
+  try {
+    if (!(await stat(modelPath)).isFile()) throw new Error('not a file');
+  } catch (e) {
+    throw new Usage(`${modelPath}: cannot read the model (${e.code ?? e.message})`);
+  }
+  const config = args.config === undefined ? undefined : await readConfig(args.config);
+  const externalData = {};
+  for (const d of args.data) externalData[basename(d)] = d;
+  const onnx = await import('./onnx/index.js');
+  const model = await onnx.readModel(modelPath, { externalData });
+  if (command === 'inspect') {
+    const report = await onnx.inspectModel(model, { config, onProgress: progress('checking') });
+    process.stdout.write(args.json ? `${JSON.stringify(report, (k, v) => (typeof v === 'bigint' ? Number(v) : v), 2)}\n` : `${table(report)}\n`);
+    return report.status === 'mismatch' ? 1 : 0;
+  }
+  if (config === undefined) throw new Usage('extend: --config CONFIG.json is required');
+  if (!args.output) throw new Usage('extend: -o OUT.onnx is required');
+  let rows;
+  if (args.rows !== undefined) {
+    rows = Number(args.rows);
+    if (!/^\d+$/.test(args.rows) || !Number.isInteger(rows) || rows < 1 || rows > 2 ** 24) throw new Usage(`--rows must be an integer in [1, 16777216], got ${args.rows}`);
+  }
+  if (args.recipe !== undefined && !['exact', 'float32'].includes(args.recipe)) throw new Usage(`--recipe must be exact or float32, got ${args.recipe}`);
+  if (resolve(args.output) === resolve(modelPath)) throw new Usage(`-o ${args.output}: must not overwrite the model`);
+  const result = await onnx.extendModel(model, { config, rows, recipe: args.recipe, onProgress: progress('extending') });
+  // External data files the model reads, copied next to the output when it goes elsewhere.
+  const from = dirname(resolve(modelPath));
+  const to = dirname(resolve(args.output));
+  const copies = [];
+  if (from !== to) for (const location of model.externalSources.keys()) copies.push([resolve(from, location), resolve(to, location)]);
+  for (const [, b] of copies) {
+    try {
+      await stat(b);
+      throw new Usage(`${b} exists: not overwriting an external data file`);
+    } catch (e) {
+      if (e instanceof Usage) throw e;
+    }
+  }
+  await writeFile(args.output, result.bytes);
+  for (const [a, b] of copies) await copyFile(a, b);
+  for (const r of result.replaced) process.stdout.write(`${r.cos} / ${r.sin}: ${r.rowsBefore} → ${r.rows} rows (${r.dtype}, ${r.recipe})\n`);
+  process.stdout.write(`wrote ${args.output}\n`);
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e) => {
+    const known = e instanceof Usage || e instanceof TypeError || e instanceof RangeError || e?.name === 'OnnxError' || e?.name === 'ConfigError' || e?.code !== undefined;
+    process.stderr.write(`sinpe: ${e.message}\n`);
+    process.exitCode = known ? 2 : 3;
+    if (!known) process.stderr.write(`${e.stack}\n`);
+  },
+);

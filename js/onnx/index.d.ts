@@ -1,0 +1,144 @@
+/**
+ * sinpe.wasm/onnx: inspect, verify and extend the RoPE caches baked into an
+ * ONNX model. See docs/onnx.md. Depends on onnx-buf (@bufbuild/protobuf);
+ * the package's main entry never loads it.
+ * @packageDocumentation
+ */
+import type { Encoder, RopeOptions, Recipe } from '../sinpe.js';
+
+/** A source of bytes: the bytes, a Blob/File, or (Node) a path. */
+export type ByteSource = Uint8Array | ArrayBuffer | Blob | string;
+
+export interface ReadOptions {
+  /** External data files by the `location` their tensors name. In Node a model given by path finds them next to it. */
+  externalData?: Record<string, ByteSource>;
+  /** The model's name in messages. */
+  name?: string;
+}
+
+/** Where a tensor's bytes live. */
+export interface TensorStorage {
+  kind: 'raw_data' | 'float_data' | 'int32_data' | 'double_data' | 'external';
+  location?: string;
+  offset?: number;
+  length?: number | null;
+}
+
+export interface OnnxModel {
+  readonly name: string;
+  /** The decoded ModelProto (onnx-buf message). */
+  readonly proto: unknown;
+  /** The model file's bytes. */
+  readonly bytes: Uint8Array;
+  /** A tensor's little-endian element bytes, wherever they live (external data read by slices). */
+  tensorBytes(tensor: unknown): Promise<Uint8Array>;
+  storage(tensor: unknown): TensorStorage;
+}
+
+export interface TensorRef {
+  name: string;
+  holder: 'initializer' | 'Constant';
+  /** The graph holding it, e.g. `graph/If:/model/rotemb_caches_subgraph/If/then_branch`. */
+  path: string;
+  shape: number[];
+  dtype: string;
+  /** The ONNX TensorProto.DataType code. */
+  dataType: number;
+  storage: TensorStorage;
+}
+
+export interface RopeConsumer {
+  node: string;
+  opType: string;
+  domain: string;
+  interleaved: 0 | 1 | null;
+}
+
+export interface RopeSite {
+  kind: 'cache' | 'inv_freq';
+  cos?: TensorRef;
+  sin?: TensorRef;
+  invFreq?: TensorRef;
+  /** From the tensor names or the If branch: LongRoPE small/large, Gemma 3 global/local. */
+  group: 'default' | 'small' | 'large' | 'global' | 'local';
+  consumers: RopeConsumer[];
+  /** The consumers' `interleaved` attribute (null: none, or they disagree). */
+  interleaved: 0 | 1 | null;
+  /** The baked context length (0 for inv_freq). */
+  rows: number;
+  rotaryDim: number;
+  dtype: string;
+}
+
+export type Mistake =
+  | 'default-rope-type'
+  | 'wrong-base'
+  | 'wrong-factor'
+  | 'wrong-attention-factor'
+  | 'layout-half-vs-interleaved'
+  | 'cos-sin-swapped'
+  | 'rounded-twice'
+  | 'short-long-exchanged'
+  | 'wrong-rotary-dim'
+  | 'unknown';
+
+export interface SiteReport extends RopeSite {
+  verdict: 'exact' | 'float32' | 'mismatch' | 'unchecked';
+  layerType: string | null;
+  expected: { rotaryDim: number; options: RopeOptions; maxPositions: number | null } | null;
+  /** Largest |cache − exact| and where. */
+  fromExact: { maxAbs: number; row: number; col: number; which: 'cos' | 'sin' | 'inv_freq' } | null;
+  /** Ulps of the dtype from the named recipe (the closer recipe for a mismatch). */
+  maxUlp: number | null;
+  /** Both recipes within tolerance (a short or half-precision cache cannot tell them apart). */
+  matchesBoth?: boolean;
+  /** Fewer rows than the config says (max_position_embeddings; L for LongRoPE's small cache). */
+  short: boolean;
+  diagnosis: { mistake: Mistake; detail: string; recipe: Recipe | null } | null;
+  message: string;
+}
+
+export interface InspectReport {
+  model: string;
+  config: boolean;
+  status: 'match' | 'mismatch' | 'unchecked';
+  sites: SiteReport[];
+}
+
+export interface InspectOptions extends ReadOptions {
+  /** The model's parsed config.json. */
+  config?: object;
+  /** A loaded sinpe() module (default: one is loaded). */
+  encoder?: Encoder;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface ExtendOptions extends InspectOptions {
+  config: object;
+  /** Rows of every cache (LongRoPE's small cache keeps L). Default: max_position_embeddings. */
+  rows?: number;
+  /** Default `'exact'`. */
+  recipe?: Recipe;
+}
+
+export interface ExtendResult {
+  /** The new model: every cache replaced inline (raw_data), everything else unchanged. */
+  bytes: Uint8Array;
+  replaced: { cos: string; sin: string; group: string; rowsBefore: number; rows: number; rotaryDim: number; dtype: string; recipe: Recipe }[];
+}
+
+/** An error reading or checking a model; the message names the file and the tensor. */
+export interface OnnxError extends Error {
+  readonly code: 'bad_protobuf' | 'missing_external' | 'external_out_of_range' | 'bad_tensor' | 'no_rope';
+}
+export declare const OnnxError: { new (code: string, message: string, options?: { cause?: unknown }): OnnxError };
+
+/** Within this many ulps of the dtype a cache matches a recipe. */
+export declare const TOLERANCE_ULPS: number;
+
+export declare function readModel(model: ByteSource, options?: ReadOptions): Promise<OnnxModel>;
+export declare function findRope(model: OnnxModel): RopeSite[];
+export declare function inspectModel(model: OnnxModel | ByteSource, options?: InspectOptions): Promise<InspectReport>;
+export declare function extendModel(model: OnnxModel | ByteSource, options: ExtendOptions): Promise<ExtendResult>;
+/** Node: writes the bytes to a path. */
+export declare function writeModel(bytes: Uint8Array, path: string): Promise<void>;

@@ -1,0 +1,137 @@
+// sinpe.wasm/onnx: inspect, verify and extend the RoPE caches baked into an
+// ONNX model (docs/onnx.md). Not loaded by the package's main entry.
+import { fromBinary, toBinary } from '@bufbuild/protobuf';
+import { ModelProtoSchema, TensorProto_DataLocation } from 'onnx-buf';
+import sinpe from '../sinpe.js';
+import { readModel, OnnxError, DTYPE_NAMES } from './read.js';
+import { findRope } from './find.js';
+import { verifySite, expectedFor, ropeOf } from './verify.js';
+import { bitsOf } from './dtype.js';
+
+export { readModel, findRope, OnnxError };
+export { TOLERANCE_ULPS } from './verify.js';
+
+const isModel = (m) => m !== null && typeof m === 'object' && m.proto !== undefined && typeof m.tensorBytes === 'function';
+const RECIPES = ['exact', 'float32'];
+
+async function modelOf(model, options) {
+  return isModel(model) ? model : readModel(model, { externalData: options.externalData, name: options.name });
+}
+
+function readOptions(options, allowed) {
+  if (options === undefined) return {};
+  if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object, got ${options === null ? 'null' : typeof options}`);
+  for (const k of Object.keys(options)) if (!allowed.includes(k)) throw new TypeError(`unknown option '${k}'; this call takes: ${allowed.join(', ')}`);
+  return { ...options };
+}
+
+function configArg(config) {
+  if (config === undefined || config === null) return null;
+  if (typeof config !== 'object' || Array.isArray(config)) throw new TypeError(`options.config must be a parsed config.json object, got ${Array.isArray(config) ? 'an array' : typeof config}`);
+  return config;
+}
+
+/**
+ * Finds and verifies every RoPE site. See docs/onnx.md (InspectReport).
+ * @param model - an OnnxModel or anything readModel takes
+ * @param options - { config, encoder, externalData, name, onProgress }
+ */
+export async function inspectModel(model, options) {
+  const o = readOptions(options, ['config', 'encoder', 'externalData', 'name', 'onProgress']);
+  const config = configArg(o.config);
+  const rope = ropeOf(config);
+  const m = await modelOf(model, o);
+  const pe = o.encoder ?? (await sinpe());
+  const sites = findRope(m);
+  const reports = [];
+  for (let i = 0; i < sites.length; i++) {
+    reports.push(await verifySite(pe, m, sites[i], config, rope));
+    o.onProgress?.(i + 1, sites.length);
+  }
+  const verdicts = reports.map((r) => r.verdict);
+  const status = verdicts.includes('mismatch') ? 'mismatch' : verdicts.length === 0 || verdicts.includes('unchecked') ? 'unchecked' : 'match';
+  return { model: m.name, config: config !== null, status, sites: reports };
+}
+
+// Every ValueInfoProto of every graph (subgraphs included) named `name`.
+function* valueInfos(graph) {
+  yield* graph.input;
+  yield* graph.output;
+  yield* graph.valueInfo;
+  for (const node of graph.node)
+    for (const a of node.attribute) {
+      if (a.g) yield* valueInfos(a.g);
+      for (const g of a.graphs) yield* valueInfos(g);
+    }
+}
+
+function setTensor(tensor, array, rows, width) {
+  const bits = bitsOf(array);
+  tensor.rawData = new Uint8Array(bits.buffer, bits.byteOffset, bits.byteLength).slice();
+  tensor.dims = [BigInt(rows), BigInt(width)];
+  tensor.externalData = [];
+  tensor.dataLocation = TensorProto_DataLocation.DEFAULT;
+  tensor.floatData = [];
+  tensor.int32Data = [];
+  tensor.doubleData = [];
+}
+
+/**
+ * The model with every RoPE cache rebuilt: options.rows rows (default the
+ * config's max_position_embeddings; LongRoPE's small cache keeps L rows) by
+ * options.recipe ('exact' default, or 'float32'), in each cache's dtype, inline.
+ * @returns {Promise<{ bytes: Uint8Array, replaced: object[], before: object }>}
+ */
+export async function extendModel(model, options) {
+  const o = readOptions(options, ['config', 'rows', 'recipe', 'encoder', 'externalData', 'name', 'onProgress']);
+  const config = configArg(o.config);
+  if (config === null) throw new TypeError('options.config is required: the caches are rebuilt from the model\'s config.json');
+  const recipe = o.recipe ?? 'exact';
+  if (!RECIPES.includes(recipe)) throw new RangeError(`options.recipe must be one of 'exact', 'float32'; got ${JSON.stringify(recipe)}`);
+  if (o.rows !== undefined && !(Number.isInteger(o.rows) && o.rows >= 1 && o.rows <= 2 ** 24))
+    throw new RangeError(`options.rows must be an integer in [1, 2^24], got ${String(o.rows)}`);
+  const rope = ropeOf(config);
+  const m = await modelOf(model, o);
+  const pe = o.encoder ?? (await sinpe());
+  // A fresh copy of the model to edit: the caller's stays as it was.
+  const copy = { ...m, proto: fromBinary(ModelProtoSchema, m.bytes) };
+  const sites = findRope(copy).filter((s) => s.kind === 'cache');
+  if (sites.length === 0) throw new OnnxError('no_rope', `${m.name}: no RoPE cache found (no RotaryEmbedding / GroupQueryAttention do_rotary cache input)`);
+  const plans = [];
+  for (const site of sites) {
+    const expected = expectedFor(site, rope, config);
+    const width = site.rotaryDim / 2;
+    if (site.cos.shape.length !== 2 || site.sin.shape.length !== 2 || site.cos.shape[1] !== site.sin.shape[1])
+      throw new OnnxError('bad_tensor', `${m.name}: cache '${site.cos.name}' / '${site.sin.name}' must be 2-D (rows, rotaryDim/2), got [${site.cos.shape}] and [${site.sin.shape}]`);
+    if (![1, 10, 16].includes(site.cos.dataType) || site.sin.dataType !== site.cos.dataType)
+      throw new OnnxError('bad_tensor', `${m.name}: cache '${site.cos.name}' has element type ${site.cos.dtype}; a RoPE cache is float32, float16 or bfloat16`);
+    if (site.rotaryDim !== expected.rotaryDim)
+      throw new OnnxError('bad_tensor', `${m.name}: cache '${site.cos.name}' is ${width} wide (rotary dim ${site.rotaryDim}) but the config says rotary dim ${expected.rotaryDim}`);
+    const rows = site.group === 'small' && expected.options.ropeType === 'longrope' ? expected.rows : (o.rows ?? expected.rows);
+    if (rows === null) throw new TypeError(`options.rows is required: the config has no max_position_embeddings`);
+    // Everything is computed before anything is replaced: an error leaves no half-edited model.
+    plans.push({ site, rows, width, cache: pe.ropeCacheRows(0, rows, site.rotaryDim, { ...expected.options, dtype: DTYPE_NAMES[site.cos.dataType], recipe }) });
+  }
+  const replaced = [];
+  const names = new Map();
+  for (const { site, rows, width, cache } of plans) {
+    setTensor(site.cos.tensor, cache.cos, rows, width);
+    setTensor(site.sin.tensor, cache.sin, rows, width);
+    names.set(site.cos.name, rows);
+    names.set(site.sin.name, rows);
+    replaced.push({ cos: site.cos.name, sin: site.sin.name, group: site.group, rowsBefore: site.rows, rows, rotaryDim: site.rotaryDim, dtype: site.dtype, recipe });
+  }
+  // Shapes declared for the replaced tensors follow their new row count.
+  for (const vi of valueInfos(copy.proto.graph)) {
+    if (!names.has(vi.name)) continue;
+    const dim = vi.type?.value?.case === 'tensorType' ? vi.type.value.value.shape?.dim?.[0] : undefined;
+    if (dim?.value?.case === 'dimValue') dim.value.value = BigInt(names.get(vi.name));
+  }
+  return { bytes: toBinary(ModelProtoSchema, copy.proto), replaced };
+}
+
+/** Node: writes bytes to a path (nothing is written if the directory does not exist). */
+export async function writeModel(bytes, path) {
+  const { writeFile } = await import('node:fs/promises');
+  await writeFile(path, bytes);
+}
