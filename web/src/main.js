@@ -13,6 +13,7 @@ import { attachFigureExports } from './lib/figure/buttons.js';
 import { figureDraws } from './lib/probe.js';
 import { attachGuide } from './lessons/guide.js';
 import { reasonOf, reasonText } from './lib/reasons.js';
+import { PAGES, pageOf, pageHash, pageLang } from './pages/index.js';
 import en from './i18n/en.js';
 import zh from './i18n/zh.js';
 
@@ -29,6 +30,10 @@ let renderQueued = false;
 let lastHash = '';
 let hashTimer = 0;
 let previous = null;
+// A page that is not a lesson (pages/index.js: 'check-model'), shown instead of
+// the state's lesson while set; the state keeps the lesson to come back to.
+let page = null;
+const pageMemory = new Map(); // each page's memory (files given) for the session
 // Each lesson's last state (Previous / Next come back to it) and each
 // lesson's own memory of what lives outside the state (lesson 9's pasted
 // config): both outlive a lesson's page, which a lesson or language change rebuilds.
@@ -97,7 +102,9 @@ function setState(patch, { fromUser = false } = {}) {
   // a refused d_model is always reported: the value shown changed
   messages.splice(0, messages.length, ...oneMessagePerField([...messages, ...normalized.messages]));
   const langChanged = next.lang !== state.lang;
-  const lessonChanged = next.lesson !== state.lesson;
+  // a lesson chosen while a page is shown leaves the page, even the state's own lesson
+  const lessonChanged = next.lesson !== state.lesson || (page !== null && patch.lesson !== undefined);
+  if (lessonChanged) page = null;
   // the lesson left behind keeps its own history entry, with all of its state
   if (lessonChanged) flushHash();
   state = next;
@@ -131,6 +138,7 @@ function scheduleRender() {
 
 function render() {
   renderQueued = false;
+  if (page) return; // a page draws itself
   const t0 = performance.now();
   controls?.sync(state);
   view?.update(state, previous);
@@ -149,7 +157,7 @@ function scheduleHash() {
 }
 
 function writeHash() {
-  const hash = toHash(state);
+  const hash = page ? pageHash(page, state.lang) : toHash(state);
   if (hash !== location.hash) {
     lastHash = hash;
     history.replaceState(null, '', hash);
@@ -166,16 +174,28 @@ function flushHash() {
 function followLocation() {
   if (location.hash === lastHash) return;
   clearTimeout(hashTimer);
+  const named = pageOf(location.hash);
+  if (named) {
+    const changed = named !== page;
+    page = named;
+    state = { ...state, lang: pageLang(location.hash, LANGS) ?? state.lang };
+    lastHash = location.hash;
+    buildPage();
+    if (changed) landAtTitle();
+    return;
+  }
+  const leftPage = page !== null;
+  page = null;
   const { state: parsed, messages } = parseHash(location.hash, state.lang, { check: dModelCheck });
   const lessonChanged = parsed.lesson !== state.lesson;
-  const rebuild = lessonChanged || parsed.lang !== state.lang;
+  const rebuild = leftPage || lessonChanged || parsed.lang !== state.lang;
   state = parsed;
   keptStates.set(state.lesson, state);
   lastHash = location.hash;
   if (rebuild) buildPage();
   else scheduleRender();
   showMessages(messages);
-  if (lessonChanged) landAtTitle();
+  if (lessonChanged || leftPage) landAtTitle();
 }
 window.addEventListener('popstate', followLocation);
 window.addEventListener('hashchange', followLocation);
@@ -192,7 +212,7 @@ function buildNav() {
       {
         href: `#${params}`,
         'data-lesson': id,
-        'aria-current': id === state.lesson ? 'page' : null,
+        'aria-current': !page && id === state.lesson ? 'page' : null,
         onclick: (e) => {
           e.preventDefault();
           setState({ lesson: id });
@@ -202,8 +222,32 @@ function buildNav() {
     );
     list.append(h('li', {}, a));
   });
+  // the pages that are not lessons, below them
+  const pages = h('ul', { class: 'page-list' });
+  for (const { id } of PAGES) {
+    const key = id.replace(/-(\w)/g, (m, c) => c.toUpperCase());
+    pages.append(
+      h(
+        'li',
+        {},
+        h(
+          'a',
+          {
+            href: pageHash(id, state.lang),
+            'data-page': id,
+            'aria-current': page === id ? 'page' : null,
+            onclick: (e) => {
+              e.preventDefault();
+              openPage(id);
+            },
+          },
+          t(`${key}.nav`),
+        ),
+      ),
+    );
+  }
   nav.setAttribute('aria-label', t('site.lessons'));
-  nav.append(h('h2', { class: 'nav-title' }, t('site.lessons')), list);
+  nav.append(h('h2', { class: 'nav-title' }, t('site.lessons')), list, pages);
 }
 
 /** On a narrow screen the menu is one scrolling row: bring the current lesson into its middle. */
@@ -237,8 +281,48 @@ function buildLangSwitch() {
   box.append(group);
 }
 
+/** Shows a page that is not a lesson (its own history entry). */
+function openPage(id) {
+  if (page === id) return;
+  flushHash();
+  page = id;
+  buildPage();
+  lastHash = pageHash(id, state.lang);
+  history.pushState(null, '', lastHash);
+  landAtTitle();
+}
+
+// The page's module is loaded on first use; a later build (another language) supersedes an earlier one still loading.
+let pageBuild = 0;
+async function buildOtherPage() {
+  const build = ++pageBuild;
+  const entry = PAGES.find((p) => p.id === page);
+  const module = (await entry.module()).default;
+  if (build !== pageBuild || page !== entry.id) return;
+  const main = document.getElementById('lesson');
+  for (const el of [...main.children]) if (el.id !== 'messages') el.remove();
+  view?.destroy?.();
+  controls = null;
+  guide = null;
+  const container = h('article', { class: `page page-${entry.id}`, 'data-page': entry.id });
+  main.append(container);
+  const memory = pageMemory.get(entry.id) ?? pageMemory.set(entry.id, {}).get(entry.id);
+  view = module.mount(container, { app, get pe() { return pe; }, get state() { return state; }, t, memory });
+  document.title = `${t(`${entry.id.replace(/-(\w)/g, (m, c) => c.toUpperCase())}.title`)} · sinpe`;
+  document.documentElement.dataset.ready = 'true';
+}
+
 function buildPage() {
   document.documentElement.lang = state.lang === 'zh' ? 'zh-CN' : 'en';
+  if (page) {
+    document.getElementById('tagline').textContent = t('site.tagline');
+    document.querySelector('.skip-link').textContent = t('site.skip');
+    buildLangSwitch();
+    buildNav();
+    buildOtherPage();
+    return;
+  }
+  pageBuild++;
   document.title = `${t(`lessons.${state.lesson}.title`)} · sinpe`;
   document.getElementById('tagline').textContent = t('site.tagline');
   document.querySelector('.skip-link').textContent = t('site.skip');
@@ -328,7 +412,9 @@ async function start() {
     throw error;
   }
   siteProbe.simd = pe.simd;
-  const { state: parsed, messages } = parseHash(location.hash, storedLang(), { check: dModelCheck });
+  page = pageOf(location.hash);
+  const hash = page ? '' : location.hash;
+  const { state: parsed, messages } = parseHash(hash, (page && pageLang(location.hash, LANGS)) || storedLang(), { check: dModelCheck });
   state = parsed;
   buildPage();
   showMessages(messages);

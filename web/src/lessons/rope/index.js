@@ -4,7 +4,8 @@
 // text + image sequence's 3-axis positions, a patch grid's 2-D RoPE, the
 // precision of float32 and bfloat16 angles at long positions, and float16 /
 // bfloat16 caches rounded once.
-import { paragraphs, tex } from '../../lib/dom.js';
+import { h, paragraphs, tex } from '../../lib/dom.js';
+import { pageHash } from '../../pages/index.js';
 import { lessonHeader } from '../../lib/lesson.js';
 import { ROTATION } from '../../lib/maths/rope.js';
 import * as dials from './dials.js';
@@ -24,6 +25,8 @@ export default {
   mount(root, ctx) {
     root.append(...lessonHeader(ctx, 'rope'), tex(ROTATION.tex, true), ...paragraphs(ctx.t('lessons.rope.symbols')));
     const sections = SECTIONS.map((s) => s.mount(root, ctx));
+    // a model's own baked caches are checked on the "Check a model" page
+    root.append(h('p', { class: 'check-model-link' }, ctx.t('checkModel.fromRope'), ' ', h('a', { href: pageHash('check-model', ctx.state.lang), 'data-page': 'check-model' }, ctx.t('checkModel.nav'))));
     return {
       update(s, prev) {
         // each section is redrawn only when a field it shows changed
