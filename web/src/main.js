@@ -13,13 +13,14 @@ import { attachFigureExports } from './lib/figure/buttons.js';
 import { figureDraws } from './lib/probe.js';
 import { attachGuide } from './lessons/guide.js';
 import { reasonOf, reasonText } from './lib/reasons.js';
-import { PAGES, pageOf, pageHash, pageLang } from './pages/index.js';
+import { pageOf, pageHash, pageLang } from './pages/index.js';
+import { pageLinks, mountPage } from './pages/host.js';
+import { storedLang, rememberLang, langSwitch } from './lib/language.js';
 import en from './i18n/en.js';
 import zh from './i18n/zh.js';
 
 const STRINGS = { en, zh };
 const lessonModules = new Map(); // id → the lesson's module (all loaded at start)
-const LANG_KEY = 'sinpe.lang';
 
 let pe = null;
 let state = null;
@@ -30,10 +31,8 @@ let renderQueued = false;
 let lastHash = '';
 let hashTimer = 0;
 let previous = null;
-// A page that is not a lesson (pages/index.js: 'check-model'), shown instead of
-// the state's lesson while set; the state keeps the lesson to come back to.
+// A page that is not a lesson (pages/index.js), shown instead of the state's lesson while set.
 let page = null;
-const pageMemory = new Map(); // each page's memory (files given) for the session
 // Each lesson's last state (Previous / Next come back to it) and each
 // lesson's own memory of what lives outside the state (lesson 9's pasted
 // config): both outlive a lesson's page, which a lesson or language change rebuilds.
@@ -50,24 +49,6 @@ function t(key, vars, fallback) {
   const show = (v) => (Number.isInteger(v) ? formatInteger(v, state?.lang) : String(v));
   if (vars && typeof s === 'string') s = s.replace(/\{(\w+)\}/g, (m, name) => (name in vars ? show(vars[name]) : m));
   return s;
-}
-
-function storedLang() {
-  try {
-    const v = localStorage.getItem(LANG_KEY);
-    if (LANGS.includes(v)) return v;
-  } catch {
-    // storage may be disabled; fall through
-  }
-  return (navigator.language || '').toLowerCase().startsWith('zh') ? 'zh' : 'en';
-}
-
-function rememberLang(lang) {
-  try {
-    localStorage.setItem(LANG_KEY, lang);
-  } catch {
-    // not remembered; the URL still carries it
-  }
 }
 
 // ---- messages (validation problems of URL or typed values) ----
@@ -222,32 +203,8 @@ function buildNav() {
     );
     list.append(h('li', {}, a));
   });
-  // the pages that are not lessons, below them
-  const pages = h('ul', { class: 'page-list' });
-  for (const { id } of PAGES) {
-    const key = id.replace(/-(\w)/g, (m, c) => c.toUpperCase());
-    pages.append(
-      h(
-        'li',
-        {},
-        h(
-          'a',
-          {
-            href: pageHash(id, state.lang),
-            'data-page': id,
-            'aria-current': page === id ? 'page' : null,
-            onclick: (e) => {
-              e.preventDefault();
-              openPage(id);
-            },
-          },
-          t(`${key}.nav`),
-        ),
-      ),
-    );
-  }
   nav.setAttribute('aria-label', t('site.lessons'));
-  nav.append(h('h2', { class: 'nav-title' }, t('site.lessons')), list, pages);
+  nav.append(h('h2', { class: 'nav-title' }, t('site.lessons')), list, pageLinks({ t, current: page, lang: state.lang, open: openPage }));
 }
 
 /** On a narrow screen the menu is one scrolling row: bring the current lesson into its middle. */
@@ -260,25 +217,7 @@ function showCurrentInNav() {
 }
 
 function buildLangSwitch() {
-  const box = clear(document.getElementById('lang-switch'));
-  const group = h('div', { class: 'lang-buttons', role: 'group', 'aria-label': t('site.language') });
-  for (const lang of LANGS) {
-    group.append(
-      h(
-        'button',
-        {
-          type: 'button',
-          class: 'button lang-button',
-          lang,
-          'data-lang': lang,
-          'aria-pressed': String(lang === state.lang),
-          onclick: () => setState({ lang }),
-        },
-        t(`lang.${lang}`),
-      ),
-    );
-  }
-  box.append(group);
+  langSwitch(document.getElementById('lang-switch'), { langs: LANGS, t, current: state.lang, choose: (lang) => setState({ lang }) });
 }
 
 /** Shows a page that is not a lesson (its own history entry). */
@@ -292,42 +231,26 @@ function openPage(id) {
   landAtTitle();
 }
 
-// The page's module is loaded on first use; a later build (another language) supersedes an earlier one still loading.
+// A page's module is loaded on first use; a later build (another language) supersedes one still loading.
 let pageBuild = 0;
 async function buildOtherPage() {
-  const build = ++pageBuild;
-  const entry = PAGES.find((p) => p.id === page);
-  const module = (await entry.module()).default;
-  if (build !== pageBuild || page !== entry.id) return;
-  const main = document.getElementById('lesson');
-  for (const el of [...main.children]) if (el.id !== 'messages') el.remove();
+  const [build, id] = [++pageBuild, page];
+  const mounted = await mountPage(id, document.getElementById('lesson'), { app, t }, () => build === pageBuild && page === id);
+  if (!mounted) return;
   view?.destroy?.();
-  controls = null;
-  guide = null;
-  const container = h('article', { class: `page page-${entry.id}`, 'data-page': entry.id });
-  main.append(container);
-  const memory = pageMemory.get(entry.id) ?? pageMemory.set(entry.id, {}).get(entry.id);
-  view = module.mount(container, { app, get pe() { return pe; }, get state() { return state; }, t, memory });
-  document.title = `${t(`${entry.id.replace(/-(\w)/g, (m, c) => c.toUpperCase())}.title`)} · sinpe`;
+  [view, controls, guide] = [mounted, null, null];
   document.documentElement.dataset.ready = 'true';
 }
 
 function buildPage() {
   document.documentElement.lang = state.lang === 'zh' ? 'zh-CN' : 'en';
-  if (page) {
-    document.getElementById('tagline').textContent = t('site.tagline');
-    document.querySelector('.skip-link').textContent = t('site.skip');
-    buildLangSwitch();
-    buildNav();
-    buildOtherPage();
-    return;
-  }
-  pageBuild++;
   document.title = `${t(`lessons.${state.lesson}.title`)} · sinpe`;
   document.getElementById('tagline').textContent = t('site.tagline');
   document.querySelector('.skip-link').textContent = t('site.skip');
   buildLangSwitch();
   buildNav();
+  if (page) return void buildOtherPage(); // it sets the document's title
+  pageBuild++;
   const main = document.getElementById('lesson');
   for (const el of [...main.children]) if (el.id !== 'messages') el.remove();
   view?.destroy?.();
@@ -414,7 +337,7 @@ async function start() {
   siteProbe.simd = pe.simd;
   page = pageOf(location.hash);
   const hash = page ? '' : location.hash;
-  const { state: parsed, messages } = parseHash(hash, (page && pageLang(location.hash, LANGS)) || storedLang(), { check: dModelCheck });
+  const { state: parsed, messages } = parseHash(hash, (page && pageLang(location.hash, LANGS)) || storedLang(LANGS), { check: dModelCheck });
   state = parsed;
   buildPage();
   showMessages(messages);

@@ -23,3 +23,6 @@ export function pageLang(hash, langs) {
   const lang = new URLSearchParams(String(hash ?? '').replace(/^#/, '')).get('lang');
   return langs.includes(lang) ? lang : null;
 }
+
+/** The string-table section of a page: 'check-model' → 'checkModel'. */
+export const pageKey = (id) => id.replace(/-(\w)/g, (m, c) => c.toUpperCase());
