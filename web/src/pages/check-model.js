@@ -145,6 +145,8 @@ export default {
 
     function draw() {
       const { report, curves } = memory.result;
+      memory.drawn = (memory.drawn ?? 0) + 1;
+      results.dataset.drawn = String(memory.drawn); // how many reports the page has shown (the tests wait on it)
       status.textContent = report.sites.length ? T('found', { count: report.sites.length, name: report.model }) : '';
       if (!report.sites.length) fail('no_rope', [report.model]);
       if (!report.config) results.append(h('p', { class: 'check-model-noconfig' }, T('noConfig')));
