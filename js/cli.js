@@ -122,7 +122,7 @@ async function main(argv) {
   const from = dirname(resolve(modelPath));
   const to = dirname(resolve(args.output));
   const copies = [];
-  if (from !== to) for (const location of model.externalSources.keys()) copies.push([resolve(from, location), resolve(to, location)]);
+  if (from !== to) for (const location of model.externalLocations()) copies.push([resolve(from, location), resolve(to, location)]);
   for (const [, b] of copies) {
     try {
       await stat(b);

@@ -33,6 +33,8 @@ export interface OnnxModel {
   /** A tensor's little-endian element bytes, wherever they live (external data read by slices). */
   tensorBytes(tensor: unknown): Promise<Uint8Array>;
   storage(tensor: unknown): TensorStorage;
+  /** Every external data location the model's tensors name. */
+  externalLocations(): Set<string>;
 }
 
 export interface TensorRef {

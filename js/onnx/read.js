@@ -173,7 +173,29 @@ export async function readModel(model, options = {}) {
     return bytes;
   }
 
-  return { name, proto, bytes, storage, tensorBytes, externalSources: sources };
+  return { name, proto, bytes, storage, tensorBytes, externalSources: sources, externalLocations: () => externalLocations(proto.graph) };
+}
+
+/** Every external data `location` the graph's tensors (subgraphs and Constants included) name. */
+export function externalLocations(graph, out = new Set()) {
+  const tensor = (t) => {
+    if (t?.dataLocation !== TensorProto_DataLocation.EXTERNAL) return;
+    const loc = t.externalData.find((e) => e.key === 'location')?.value;
+    if (loc) out.add(loc);
+  };
+  graph.initializer.forEach(tensor);
+  for (const st of graph.sparseInitializer) {
+    tensor(st.values);
+    tensor(st.indices);
+  }
+  for (const node of graph.node)
+    for (const a of node.attribute) {
+      tensor(a.t);
+      a.tensors.forEach(tensor);
+      if (a.g) externalLocations(a.g, out);
+      a.graphs.forEach((g) => externalLocations(g, out));
+    }
+  return out;
 }
 
 /** Element values of a float tensor's bytes as float64 (float16/bfloat16 decoded), and its bit patterns. */

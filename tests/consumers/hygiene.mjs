@@ -45,11 +45,11 @@ const files = info.files.map((f) => f.path).sort();
 // licence, readme and manifest; nothing the entry cannot reach. The files it
 // loads are followed from the shipped js/sinpe.js by esbuild (static and
 // dynamic imports, and each `new URL('…', import.meta.url)` asset).
-async function entryGraph() {
+async function entryGraph(entry = 'js/sinpe.js', external = ['node:*']) {
   try {
     return await esbuild.build({
       absWorkingDir: shipped,
-      entryPoints: ['js/sinpe.js'],
+      entryPoints: [entry],
       bundle: true,
       write: false,
       metafile: true,
@@ -57,7 +57,7 @@ async function entryGraph() {
       splitting: true,
       platform: 'neutral',
       outdir: 'graph',
-      external: ['node:*'],
+      external,
       loader: { '.wasm': 'file' },
       plugins: [newUrlAssets],
       logLevel: 'silent',
@@ -68,7 +68,13 @@ async function entryGraph() {
 }
 const graph = await entryGraph();
 const loaded = Object.keys(graph.metafile.inputs).sort();
-const expected = [...new Set([...loaded, 'js/sinpe.d.ts', 'LICENSE', 'README.md', 'package.json'])].sort();
+// The ./onnx subpath and the sinpe command (package.json "bin") ship too, with
+// every file they load; their one dependency (onnx-buf, @bufbuild/protobuf)
+// stays outside the tarball.
+const ONNX_DEPS = ['onnx-buf', '@bufbuild/protobuf'];
+const onnxLoaded = Object.keys((await entryGraph('js/onnx/index.js', ['node:*', ...ONNX_DEPS])).metafile.inputs);
+const cliLoaded = Object.keys((await entryGraph('js/cli.js', ['node:*', ...ONNX_DEPS])).metafile.inputs);
+const expected = [...new Set([...loaded, ...onnxLoaded, ...cliLoaded, 'js/sinpe.d.ts', 'js/onnx/index.d.ts', 'LICENSE', 'README.md', 'package.json'])].sort();
 assert.deepEqual(files, expected, `packed files:\n${files.join('\n')}\nexpected (the entry's import graph + types, licence, readme, manifest):\n${expected.join('\n')}`);
 checks++;
 // Both flavours (glue and binary) and the vocabulary generated from the core are among them.
@@ -84,7 +90,10 @@ ok(pkg.license === 'MIT' && /^MIT License/m.test(licence) && /Permission is here
 
 // 3. Metadata that is true.
 ok(pkg.repository === undefined && pkg.homepage === undefined && pkg.bugs === undefined, 'no repository/homepage/bugs URLs (there is none to point to)');
-ok(pkg.dependencies === undefined || Object.keys(pkg.dependencies).length === 0, 'no runtime dependencies');
+// One runtime dependency, for the ./onnx subpath only: the main entry's import
+// graph (followed above without marking anything external) reaches no package.
+ok(JSON.stringify(Object.keys(pkg.dependencies ?? {})) === JSON.stringify(['onnx-buf']), `the only runtime dependency is onnx-buf (for sinpe.wasm/onnx), got ${Object.keys(pkg.dependencies ?? {})}`);
+ok(loaded.every((f) => !f.includes('node_modules') && !f.startsWith('js/onnx/') && f !== 'js/cli.js'), `the main entry loads no dependency and not the onnx subpath: ${loaded.join(', ')}`);
 ok(typeof pkg.engines?.node === 'string', 'engines.node is set');
 const minMajor = Number(/>=\s*(\d+)/.exec(pkg.engines.node)?.[1]);
 ok(minMajor >= 18 && Number(process.versions.node.split('.')[0]) >= minMajor, `engines.node ${pkg.engines.node} holds for this Node`);

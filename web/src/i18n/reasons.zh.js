@@ -68,6 +68,7 @@ export default {
     bad_column_window: 'options.columnStart 和 options.columns 选出的列必须在 [0, {dModel}) 之内，实际为 [{columnStart}, {columnEnd})',
     bad_value_range: 'options.vmin（{vmin}）必须小于 options.vmax（{vmax}），且两者都是有限数',
     bad_dtype: 'options.dtype 必须是 {dtypes} 之一（Uint16Array 结果用 float16 或 bfloat16）；实际为 {dtype}',
+    bad_recipe: 'options.recipe 必须是 {recipes} 之一；实际为 {recipe}',
     bad_rope_type: 'options.ropeType 必须是 {ropeTypes} 之一；实际为 {ropeType}',
     bad_rope_layout: 'RoPE 的 options.layout 必须是 {ropeLayouts} 之一；实际为 {layout}',
     bad_rotary_dim: '{rotaryDimName} 必须是 [2, {maxDModel}] 中的偶数，实际为 {rotaryDim}',
