@@ -51,7 +51,7 @@ export default {
   chartLabel: 'Deviation from exact by position of {name}',
   seriesCache: '|cache − exact|',
   seriesRecipe: '|float32 recipe − exact|',
-  caption: 'Largest deviation from exact in each row of {name} and {sin}, rows 0 to {rows} (exact: the package’s values in float32; a deviation of 0 is drawn at 10⁻¹⁰).',
+  caption: 'Largest deviation from exact in each row of {name} and {sin}, {rows} rows (0 to {last}; exact: the package’s values in float32; a deviation of 0 is drawn at 10⁻¹⁰).',
   extendTitle: 'Extend the caches',
   extendText: 'Rebuild every cache with more rows (positions) and download the model. Every other tensor and every byte of the external data stays as it was.',
   rowsField: 'Rows',

@@ -51,7 +51,7 @@ export default {
   chartLabel: '{name} 各位置与精确值的偏差',
   seriesCache: '|缓存 − 精确值|',
   seriesRecipe: '|float32 算法 − 精确值|',
-  caption: '{name} 与 {sin} 每一行与精确值的最大偏差，第 0 行至第 {rows} 行（精确值：本包以 float32 给出的值；偏差为 0 时画在 10⁻¹⁰）。',
+  caption: '{name} 与 {sin} 每一行与精确值的最大偏差，共 {rows} 行（第 0 至 {last} 行；精确值：本包以 float32 给出的值；偏差为 0 时画在 10⁻¹⁰）。',
   extendTitle: '扩展缓存',
   extendText: '以更多的行（位置）重建每个缓存并下载模型。其他张量和外部数据的每个字节都保持不变。',
   rowsField: '行数',

@@ -187,7 +187,7 @@ export default {
       const a = chartPoints(curve.cache.perRow, 600, FLOOR);
       const b = chartPoints(curve.recipe.perRow, 600, FLOOR);
       const top = Math.max(FLOOR * 10, ...a.map((p) => p[1]), ...b.map((p) => p[1]));
-      const figure = h('div', { class: 'check-model-chart' }, chart.element, h('p', { class: 'check-model-caption figure-caption' }, T('caption', { name: site.cos.name, sin: site.sin.name, rows: site.rows })));
+      const figure = h('div', { class: 'check-model-chart' }, chart.element, h('p', { class: 'check-model-caption figure-caption' }, T('caption', { name: site.cos.name, sin: site.sin.name, rows: site.rows, last: site.rows - 1 })));
       // drawn once it is in the page (the chart measures its width)
       requestAnimationFrame(() =>
         chart.draw({
