@@ -24,7 +24,11 @@ export default defineConfig({
   base: './', // relative asset URLs: the build works from any folder of any static host
   publicDir: false,
   resolve: {
-    alias: { 'sinpe.wasm': here('../js/sinpe.js') },
+    // the package's two entries, as its package.json "exports" name them
+    alias: [
+      { find: /^sinpe\.wasm$/, replacement: here('../js/sinpe.js') },
+      { find: /^sinpe\.wasm\/onnx$/, replacement: here('../js/onnx/index.js') },
+    ],
   },
   build: {
     outDir: here('../build/site'),

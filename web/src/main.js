@@ -14,7 +14,9 @@ import { figureDraws } from './lib/probe.js';
 import { attachGuide } from './lessons/guide.js';
 import { reasonOf, reasonText } from './lib/reasons.js';
 import { readingPosition, keepReadingPosition, trackJumps, returnFromJump } from './lib/position.js';
-import { storedLang, rememberLang } from './lib/lang-store.js';
+import { pageOf, pageHash, pageLang } from './pages/index.js';
+import { pageLinks, mountPage } from './pages/host.js';
+import { storedLang, rememberLang, langSwitch } from './lib/language.js';
 import en from './i18n/en.js';
 import zh from './i18n/zh.js';
 
@@ -30,6 +32,8 @@ let renderQueued = false;
 let lastHash = '';
 let hashTimer = 0;
 let previous = null;
+// A page that is not a lesson (pages/index.js), shown instead of the state's lesson while set.
+let page = null;
 // Each lesson's last state (Previous / Next come back to it) and each
 // lesson's own memory of what lives outside the state (lesson 9's pasted
 // config): both outlive a lesson's page, which a lesson or language change rebuilds.
@@ -80,7 +84,9 @@ function setState(patch, { fromUser = false } = {}) {
   // a refused d_model is always reported: the value shown changed
   messages.splice(0, messages.length, ...oneMessagePerField([...messages, ...normalized.messages]));
   const langChanged = next.lang !== state.lang;
-  const lessonChanged = next.lesson !== state.lesson;
+  // a lesson chosen while a page is shown leaves the page, even the state's own lesson
+  const lessonChanged = next.lesson !== state.lesson || (page !== null && patch.lesson !== undefined);
+  if (lessonChanged) page = null;
   // the lesson left behind keeps its own history entry, with all of its state
   if (lessonChanged) flushHash();
   state = next;
@@ -117,6 +123,7 @@ function scheduleRender() {
 
 function render() {
   renderQueued = false;
+  if (page) return; // a page draws itself
   const t0 = performance.now();
   controls?.sync(state);
   view?.update(state, previous);
@@ -141,7 +148,7 @@ function scheduleHash() {
 }
 
 function writeHash() {
-  const hash = toHash(state);
+  const hash = page ? pageHash(page, state.lang) : toHash(state);
   if (hash !== location.hash) {
     lastHash = hash;
     history.replaceState(null, '', hash);
@@ -166,16 +173,28 @@ function followLocation(event) {
   }
   clearTimeout(hashTimer);
   cancelIdle(hashIdle);
+  const named = pageOf(location.hash);
+  if (named) {
+    const changed = named !== page;
+    page = named;
+    state = { ...state, lang: pageLang(location.hash, LANGS) ?? state.lang };
+    lastHash = location.hash;
+    buildPage();
+    if (changed) landAtTitle();
+    return;
+  }
+  const leftPage = page !== null;
+  page = null;
   const { state: parsed, messages } = parseHash(location.hash, state.lang, { check: dModelCheck });
   const lessonChanged = parsed.lesson !== state.lesson;
-  const rebuild = lessonChanged || parsed.lang !== state.lang;
+  const rebuild = leftPage || lessonChanged || parsed.lang !== state.lang;
   state = parsed;
   keptStates.set(state.lesson, state);
   lastHash = location.hash;
   if (rebuild) buildPage();
   else scheduleRender();
   showMessages(messages);
-  if (lessonChanged) landAtTitle();
+  if (lessonChanged || leftPage) landAtTitle();
 }
 window.addEventListener('popstate', followLocation);
 window.addEventListener('hashchange', followLocation);
@@ -192,7 +211,7 @@ function buildNav() {
       {
         href: `#${params}`,
         'data-lesson': id,
-        'aria-current': id === state.lesson ? 'page' : null,
+        'aria-current': !page && id === state.lesson ? 'page' : null,
         onclick: (e) => {
           e.preventDefault();
           setState({ lesson: id });
@@ -203,7 +222,7 @@ function buildNav() {
     list.append(h('li', {}, a));
   });
   nav.setAttribute('aria-label', t('site.lessons'));
-  nav.append(h('h2', { class: 'nav-title' }, t('site.lessons')), list);
+  nav.append(h('h2', { class: 'nav-title' }, t('site.lessons')), list, pageLinks({ t, current: page, lang: state.lang, open: openPage }));
 }
 
 /** On a narrow screen the menu is one scrolling row: bring the current lesson into its middle. */
@@ -216,25 +235,29 @@ function showCurrentInNav() {
 }
 
 function buildLangSwitch() {
-  const box = clear(document.getElementById('lang-switch'));
-  const group = h('div', { class: 'lang-buttons', role: 'group', 'aria-label': t('site.language') });
-  for (const lang of LANGS) {
-    group.append(
-      h(
-        'button',
-        {
-          type: 'button',
-          class: 'button lang-button',
-          lang,
-          'data-lang': lang,
-          'aria-pressed': String(lang === state.lang),
-          onclick: () => setState({ lang }),
-        },
-        t(`lang.${lang}`),
-      ),
-    );
-  }
-  box.append(group);
+  langSwitch(document.getElementById('lang-switch'), { langs: LANGS, t, current: state.lang, choose: (lang) => setState({ lang }) });
+}
+
+/** Shows a page that is not a lesson (its own history entry). */
+function openPage(id) {
+  if (page === id) return;
+  flushHash();
+  page = id;
+  buildPage();
+  lastHash = pageHash(id, state.lang);
+  history.pushState(null, '', lastHash);
+  landAtTitle();
+}
+
+// A page's module is loaded on first use; a later build (another language) supersedes one still loading.
+let pageBuild = 0;
+async function buildOtherPage() {
+  const [build, id] = [++pageBuild, page];
+  const mounted = await mountPage(id, document.getElementById('lesson'), { app, t }, () => build === pageBuild && page === id);
+  if (!mounted) return;
+  view?.destroy?.();
+  [view, controls, guide] = [mounted, null, null];
+  document.documentElement.dataset.ready = 'true';
 }
 
 function buildPage() {
@@ -244,6 +267,8 @@ function buildPage() {
   document.querySelector('.skip-link').textContent = t('site.skip');
   buildLangSwitch();
   buildNav();
+  if (page) return void buildOtherPage(); // it sets the document's title
+  pageBuild++;
   const main = document.getElementById('lesson');
   for (const el of [...main.children]) if (el.id !== 'messages') el.remove();
   view?.destroy?.();
@@ -328,7 +353,9 @@ async function start() {
     throw error;
   }
   siteProbe.simd = pe.simd;
-  const { state: parsed, messages } = parseHash(location.hash, storedLang(LANGS), { check: dModelCheck });
+  page = pageOf(location.hash);
+  const hash = page ? '' : location.hash;
+  const { state: parsed, messages } = parseHash(hash, (page && pageLang(location.hash, LANGS)) || storedLang(LANGS), { check: dModelCheck });
   state = parsed;
   // Previous / Next come back to the settings the page opened with
   keptStates.set(state.lesson, state);

@@ -1,6 +1,7 @@
 // English strings of the lesson site. Lesson text may use $tex$, `code` and **bold**.
 import attention from './attention.en.js';
 import ropeMultimodal from './rope-multimodal.en.js';
+import checkModel from './check-model.en.js';
 
 export default {
   // the words inside lesson formulas' \text{…} (lib/maths/words.js): English as written
@@ -114,6 +115,7 @@ export default {
   },
   enc: attention.enc,
   courseMap: attention.courseMap,
+  checkModel,
   lessons: {
     attention: attention.lesson,
     formula: {

@@ -1,6 +1,7 @@
 // 简体中文 strings of the lesson site (same keys as en.js). Lesson text may use $tex$, `code` and **bold**.
 import attention from './attention.zh.js';
 import ropeMultimodal from './rope-multimodal.zh.js';
+import checkModel from './check-model.zh.js';
 
 export default {
   // the words inside lesson formulas' \text{…} (lib/maths/words.js), by their English text
@@ -114,6 +115,7 @@ export default {
   },
   enc: attention.enc,
   courseMap: attention.courseMap,
+  checkModel,
   lessons: {
     attention: attention.lesson,
     formula: {

@@ -10,7 +10,8 @@
 // after it (lib/sliced.js), each aria-busy until it shows the state, so a
 // step of a lesson-wide control (the base) repaints within a frame and the
 // lesson shows at once.
-import { paragraphs, tex } from '../../lib/dom.js';
+import { h, paragraphs, tex } from '../../lib/dom.js';
+import { pageHash } from '../../pages/index.js';
 import { lessonHeader } from '../../lib/lesson.js';
 import { ROTATION } from '../../lib/maths/rope.js';
 import * as dials from './dials.js';
@@ -38,6 +39,8 @@ export default {
       // seen: the state the section last drew; shown: its elements on or near the screen (null: not known yet)
       return { ...section, elements: [...root.children].slice(from), seen: null, shown: null, first: i < AT_ONCE };
     });
+    // a model's own baked caches are checked on the "Check a model" page
+    root.append(h('p', { class: 'check-model-link' }, ctx.t('checkModel.fromRope'), ' ', h('a', { href: pageHash('check-model', ctx.state.lang), 'data-page': 'check-model' }, ctx.t('checkModel.nav'))));
     const owner = new Map(sections.flatMap((section) => section.elements.map((el) => [el, section])));
     const screen = new IntersectionObserver(
       (entries) => {

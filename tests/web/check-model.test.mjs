@@ -1,0 +1,51 @@
+// The "Check a model" page's pure parts (web/src/model/check-model.js): every
+// code the package's ONNX inspector can report has a string in both languages
+// (read from js/onnx's sources, so a new code there fails here before it could
+// be shown raw), float16 / bfloat16 decoding against the tests' own
+// half-precision reference, and the per-row deviation and chart points.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import en from '../../web/src/i18n/en.js';
+import zh from '../../web/src/i18n/zh.js';
+import { VERDICTS, MISTAKES, GROUPS, ERRORS, verdictKey, mistakeKey, groupKey, errorKey, rowDeviation, chartPoints, decodeCache } from '../../web/src/model/check-model.js';
+import { halfBits } from '../js/mrope-reference.mjs';
+
+const source = (f) => readFileSync(new URL(`../../js/onnx/${f}`, import.meta.url), 'utf8');
+const lookup = (table, key) => key.split('.').reduce((o, k) => o?.[k], table);
+
+test('every mistake and error code js/onnx can report has its own string in en and zh', () => {
+  const mistakes = [...new Set([...source('verify.js').matchAll(/mistake: '([a-z0-9-]+)'/g)].map((m) => m[1]))];
+  const errors = [...new Set(['read.js', 'index.js', 'verify.js'].flatMap((f) => [...source(f).matchAll(/OnnxError\('([a-z_]+)'/g)].map((m) => m[1])))];
+  assert.ok(mistakes.length >= 9 && errors.length >= 4, `codes found in the sources: ${mistakes} / ${errors}`);
+  for (const m of mistakes) assert.ok(MISTAKES.includes(m), `mistake '${m}' has no string of its own`);
+  for (const e of errors) assert.ok(ERRORS.includes(e), `error '${e}' has no string of its own`);
+  const keys = [...VERDICTS.map(verdictKey), ...MISTAKES.map(mistakeKey), ...GROUPS.map(groupKey), ...ERRORS.map(errorKey), verdictKey('x'), mistakeKey('x'), groupKey('x'), errorKey('x')];
+  for (const key of keys) {
+    assert.equal(typeof lookup(en, key), 'string', `en ${key}`);
+    assert.match(lookup(zh, key), /[\u4e00-\u9fff]/, `zh ${key}`);
+  }
+  assert.equal(new Set(VERDICTS.map((v) => lookup(en, verdictKey(v)))).size, VERDICTS.length, 'each verdict has its own words');
+});
+
+test('float16 and bfloat16 bytes decode to the values the half reference rounds to', () => {
+  const values = [0, 1, -1, 0.5, 1 / 3, 65504, 6.1e-5, 3e-8, -2.75, 0.999];
+  const bits = Uint16Array.from(values, (v) => halfBits(v, 'float16', 0).bits);
+  const decoded = decodeCache(new Uint8Array(bits.buffer), 'float16');
+  values.forEach((v, i) => assert.ok(Math.abs(decoded[i] - v) <= Math.abs(v) * 2 ** -11 + 2 ** -25, `float16 ${v} → ${decoded[i]}`));
+  const bf = Uint16Array.from(values, (v) => halfBits(v, 'bfloat16', 0).bits);
+  const decodedBf = decodeCache(new Uint8Array(bf.buffer), 'bfloat16');
+  values.forEach((v, i) => assert.ok(Math.abs(decodedBf[i] - v) <= Math.abs(v) * 2 ** -8, `bfloat16 ${v} → ${decodedBf[i]}`));
+  const f32 = Float32Array.of(0.1, -2.5);
+  assert.deepEqual([...decodeCache(new Uint8Array(f32.buffer), 'float32')], [...f32]);
+});
+
+test('per-row deviation: the largest |Δ| of each row of cos and sin, and where; chart points keep each bucket’s largest', () => {
+  const a = { cos: Float64Array.of(1, 1, 1, 1, 1, 1), sin: Float64Array.of(0, 0, 0, 0.5, 0, 0) };
+  const ref = { cos: Float64Array.of(1, 0.75, 1, 1, 1, 1), sin: Float64Array.of(0, 0, 0, 0, 0, 0) };
+  const { perRow, max } = rowDeviation(a, ref, 3, 2);
+  assert.deepEqual([...perRow], [0.25, 0.5, 0]);
+  assert.deepEqual(max, { value: 0.5, row: 1, col: 1, which: 'sin' });
+  assert.deepEqual(chartPoints(Float64Array.of(0, 2, 1, 0, 3), 3, 1e-10), [[0, 2], [2, 1], [4, 3]]);
+  assert.deepEqual(chartPoints(Float64Array.of(0, 0), 10, 1e-10), [[0, 1e-10], [1, 1e-10]]);
+});

@@ -1,0 +1,104 @@
+// The "Check a model" page's pure parts (no DOM, so Node tests can import
+// them): which dropped file is which, the i18n keys of the inspector's codes,
+// and the deviation of a cache from exact, row by row.
+
+/** The roles of dropped files: { model, config, data: [...] , ignored: [...] } by name. */
+export function sortFiles(files) {
+  const out = { models: [], configs: [], data: [] };
+  for (const f of files) {
+    const name = f.name.toLowerCase();
+    if (name.endsWith('.onnx')) out.models.push(f);
+    else if (name.endsWith('.json')) out.configs.push(f);
+    else out.data.push(f);
+  }
+  return out;
+}
+
+// The inspector's codes (docs/onnx.md) → the page's string keys. A code the
+// page does not know is shown through the 'other' key, never as the raw code.
+export const VERDICTS = ['exact', 'float32', 'mismatch', 'unchecked'];
+export const MISTAKES = [
+  'default-rope-type',
+  'wrong-base',
+  'wrong-factor',
+  'wrong-attention-factor',
+  'wrong-rotary-dim',
+  'layout-half-vs-interleaved',
+  'cos-sin-swapped',
+  'rounded-twice',
+  'short-long-exchanged',
+  'unknown',
+];
+export const GROUPS = ['default', 'small', 'large', 'global', 'local'];
+export const ERRORS = ['bad_protobuf', 'missing_external', 'external_out_of_range', 'bad_tensor', 'no_rope', 'bad_json', 'no_model', 'two_models', 'bad_rows'];
+
+export const verdictKey = (v) => `checkModel.verdict.${VERDICTS.includes(v) ? v : 'other'}`;
+export const mistakeKey = (m) => `checkModel.mistake.${MISTAKES.includes(m) ? m : 'other'}`;
+export const groupKey = (g) => `checkModel.group.${GROUPS.includes(g) ? g : 'other'}`;
+export const errorKey = (code) => `checkModel.error.${ERRORS.includes(code) ? code : 'other'}`;
+export const layoutKey = (interleaved) => `checkModel.layout.${interleaved === 1 ? 'interleaved' : interleaved === 0 ? 'half' : 'unknown'}`;
+
+/** The names an error message quotes ('name' in single quotes), without repeats. */
+export function quotedNames(message) {
+  return [...new Set([...String(message).matchAll(/'([^']+)'/g)].map((m) => m[1]))];
+}
+
+/**
+ * |a − ref| per row (max over the row's `width` columns of cos and sin),
+ * and where the largest is: { perRow: Float64Array(rows), max: { value, row, col, which } }.
+ */
+export function rowDeviation(a, ref, rows, width) {
+  const perRow = new Float64Array(rows);
+  const max = { value: 0, row: 0, col: 0, which: 'cos' };
+  for (const which of ['cos', 'sin']) {
+    const x = a[which];
+    const y = ref[which];
+    for (let i = 0; i < rows * width; i++) {
+      const d = Math.abs(x[i] - y[i]);
+      const row = Math.floor(i / width);
+      if (d > perRow[row]) perRow[row] = d;
+      if (d > max.value) Object.assign(max, { value: d, row, col: i % width, which });
+    }
+  }
+  return { perRow, max };
+}
+
+/**
+ * A row series for a log-axis chart: at most `buckets` points, each the
+ * largest value of its bucket of rows at the bucket's first row, zeros (a
+ * row equal to exact) drawn at `floor`.
+ */
+export function chartPoints(perRow, buckets = 600, floor = 1e-10) {
+  const n = perRow.length;
+  const step = Math.max(1, Math.ceil(n / buckets));
+  const points = [];
+  for (let start = 0; start < n; start += step) {
+    let m = 0;
+    for (let i = start; i < Math.min(n, start + step); i++) m = Math.max(m, perRow[i]);
+    points.push([start, Math.max(floor, m)]);
+  }
+  return points;
+}
+
+/** Element values of a float tensor's little-endian bytes (float32, float16, bfloat16) as float64. */
+export function decodeCache(bytes, dtype) {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (dtype === 'float32') return Float64Array.from({ length: bytes.byteLength / 4 }, (_, i) => view.getFloat32(4 * i, true));
+  const n = bytes.byteLength / 2;
+  const out = new Float64Array(n);
+  const f = new Float32Array(1);
+  const u = new Uint32Array(f.buffer);
+  for (let i = 0; i < n; i++) {
+    const b = view.getUint16(2 * i, true);
+    if (dtype === 'bfloat16') {
+      u[0] = b << 16;
+      out[i] = f[0];
+    } else {
+      const s = b & 0x8000 ? -1 : 1;
+      const e = (b >> 10) & 0x1f;
+      const m = b & 0x3ff;
+      out[i] = e === 0 ? s * m * 2 ** -24 : e === 31 ? (m ? NaN : s * Infinity) : s * (1 + m / 1024) * 2 ** (e - 15);
+    }
+  }
+  return out;
+}
