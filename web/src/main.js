@@ -17,6 +17,7 @@ import { readingPosition, keepReadingPosition, trackJumps, returnFromJump } from
 import { pageOf, pageHash, pageLang } from './pages/index.js';
 import { pageLinks, mountPage } from './pages/host.js';
 import { storedLang, rememberLang, langSwitch } from './lib/language.js';
+import { createHashWriter } from './lib/hash-writer.js';
 import en from './i18n/en.js';
 import zh from './i18n/zh.js';
 
@@ -30,7 +31,6 @@ let guide = null; // its questions and Previous/Next
 let controls = null;
 let renderQueued = false;
 let lastHash = '';
-let hashTimer = 0;
 let previous = null;
 // A page that is not a lesson (pages/index.js), shown instead of the state's lesson while set.
 let page = null;
@@ -105,7 +105,7 @@ function setState(patch, { fromUser = false } = {}) {
   } else scheduleRender();
   // after a rebuild, so that each message finds its control
   if (fromUser || normalized.messages.length) showMessages(messages);
-  scheduleHash();
+  hashWriter.schedule();
 }
 
 /** Scrolls the new lesson's title to the top of the window and moves focus to the lesson. */
@@ -134,33 +134,11 @@ function render() {
   if (siteProbe.renders.length > 2000) siteProbe.renders.splice(0, 1000);
 }
 
-// The hash is written 200 ms after the last change: Chromium throttles (and
-// warns about) frequent history.replaceState calls while a slider is dragged.
-// It is written in idle time (within a second): replaceState and toHash took
-// 5–50 ms in the middle of the next step's frame (tests/browser/profile-step.mjs).
-const whenIdle = window.requestIdleCallback ? (f) => requestIdleCallback(f, { timeout: 1000 }) : (f) => setTimeout(f, 0);
-const cancelIdle = window.cancelIdleCallback ?? clearTimeout;
-let hashIdle = 0;
-function scheduleHash() {
-  clearTimeout(hashTimer);
-  cancelIdle(hashIdle);
-  hashTimer = setTimeout(() => (hashIdle = whenIdle(writeHash)), 200);
-}
-
-function writeHash() {
-  const hash = page ? pageHash(page, state.lang) : toHash(state);
-  if (hash !== location.hash) {
-    lastHash = hash;
-    history.replaceState(null, '', hash);
-  }
-}
-
-/** Writes a pending hash now. */
-function flushHash() {
-  clearTimeout(hashTimer);
-  cancelIdle(hashIdle);
-  writeHash();
-}
+const hashWriter = createHashWriter(
+  () => (page ? pageHash(page, state.lang) : toHash(state)),
+  (hash) => (lastHash = hash),
+);
+const flushHash = hashWriter.flush;
 
 // A jump within the lesson (a glossary link) is a history entry (lib/position.js).
 trackJumps(flushHash);
@@ -171,8 +149,7 @@ function followLocation(event) {
     if (event?.type === 'popstate' && typeof event.state?.returnTo === 'number') returnFromJump(event.state);
     return;
   }
-  clearTimeout(hashTimer);
-  cancelIdle(hashIdle);
+  hashWriter.cancel();
   const named = pageOf(location.hash);
   if (named) {
     const changed = named !== page;
@@ -361,7 +338,7 @@ async function start() {
   keptStates.set(state.lesson, state);
   buildPage();
   showMessages(messages);
-  writeHash();
+  hashWriter.write();
 }
 
 start();

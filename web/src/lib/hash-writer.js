@@ -1,0 +1,40 @@
+// The URL hash follows the state lazily: written 200 ms after the last change
+// (Chromium throttles, and warns about, frequent history.replaceState calls
+// while a slider is dragged), in idle time within a second (replaceState and
+// the hash's serialisation took 5–50 ms in the middle of the next step's
+// frame: tests/browser/profile-step.mjs).
+const whenIdle = window.requestIdleCallback ? (f) => requestIdleCallback(f, { timeout: 1000 }) : (f) => setTimeout(f, 0);
+const cancelIdle = window.cancelIdleCallback ?? clearTimeout;
+
+/**
+ * hashOf() → the hash the state serialises to; written(hash) is told each
+ * hash written. Returns { schedule, flush, write, cancel }.
+ */
+export function createHashWriter(hashOf, written) {
+  let timer = 0;
+  let idle = 0;
+  const cancel = () => {
+    clearTimeout(timer);
+    cancelIdle(idle);
+  };
+  const write = () => {
+    const hash = hashOf();
+    if (hash !== location.hash) {
+      written(hash);
+      history.replaceState(null, '', hash);
+    }
+  };
+  return {
+    schedule() {
+      cancel();
+      timer = setTimeout(() => (idle = whenIdle(write)), 200);
+    },
+    /** Writes a pending hash now. */
+    flush() {
+      cancel();
+      write();
+    },
+    write,
+    cancel,
+  };
+}
