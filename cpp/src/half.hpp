@@ -3,8 +3,17 @@
 // first would round twice and can land one step off).
 #pragma once
 
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <limits>
+
+#include "simd.hpp"
+#if SINPE_SIMD && defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#endif
 
 namespace sinpe::detail {
 
@@ -40,5 +49,138 @@ inline std::uint16_t round_half(double v) noexcept {
 
 inline std::uint16_t round_float16(double v) noexcept { return round_half<10, 15>(v); }
 inline std::uint16_t round_bfloat16(double v) noexcept { return round_half<7, 127>(v); }
+
+// ---- many float32 values at once ---------------------------------------------
+// The half-precision entry points round values v that the block kernel made in
+// float32 and whose float64 values T (the ones round_half must see) are only
+// known to lie within a margin E of them: |v - T| <= E (kernel.hpp proves E).
+// HalfTest decides, lane by lane and without branches, whether every T in
+// [v - E, v + E] has the same pattern, and gives that pattern; the lanes it
+// cannot decide go to the caller's exact float64 path.
+//
+// Why the test is sufficient. Let a = |v| lie in the binade [2^e, 2^(e+1))
+// with lo <= a < hi, where
+//   lo = the least power of two 2^x with 4E < 2^(x-M) (the format's ulp in
+//        that binade), and at least the format's smallest normal value;
+//   hi = 2^(B+1), the first binade beyond every finite value (+inf when that
+//        is beyond float32's range, as for bfloat16).
+// The format's values in a's binade are the float32 values whose low 23 - M
+// mantissa bits are zero, so a lies in the cell [t, t + ulp) with t = a with
+// those bits cleared, and the cell's midpoint m is t with the highest of them
+// set: both are float32 values of a's binade, so d = |a - m| is exact
+// (Sterbenz). Suppose d > E. Every |T| with |T - a| <= E is then on a's side
+// of m, and it does not reach the midpoint on the other side of the cell
+// either: that one is at least ulp/4 from the cell (ulp/4 below t when t = 2^e
+// and the binade below is finer, ulp/2 otherwise) while E < ulp/4. So |T|
+// rounds to the end of the cell on a's side of m, which is also what rounding
+// a to nearest gives; a is no tie (d > 0), so adding half an ulp at bit
+// 23 - M and truncating is that rounding, a carry into the exponent included
+// (up to float16's infinity from 65520 on, where round_half gives infinity
+// too). T has v's sign since |v| >= lo > 4E. Lanes outside [lo, hi) (zeros,
+// subnormal results, float16 overflow) or with d <= E (ties and values near
+// one) are left undecided.
+template <int M, int B>
+struct HalfTest {
+  static constexpr std::uint32_t kDrop = 23 - M;  // float32 mantissa bits the format drops
+  static constexpr std::uint32_t kMask = (1u << kDrop) - 1;
+  static constexpr std::uint32_t kMid = 1u << (kDrop - 1);
+  static constexpr std::uint32_t kRebias = std::uint32_t(127 - B) << M;
+  float e = 0, lo = 0, hi = 0;
+
+  // The test for values within E of theirs (E >= 0, finite).
+  explicit HalfTest(double E) {
+    float ef = float(E);
+    if (double(ef) < E) ef = std::nextafter(ef, std::numeric_limits<float>::infinity());  // rounded up
+    e = ef;
+    // lo: the smallest normal value, or the least power of two 2^x > 4E 2^M if larger.
+    double l = std::ldexp(1.0, 1 - B);
+    if (e > 0) {
+      int x;
+      std::frexp(std::ldexp(4 * double(e), M), &x);  // 4E 2^M = f 2^x, 1/2 <= f < 1
+      l = std::max(l, std::ldexp(1.0, x));
+    }
+    lo = l < 3.0e38 ? float(l) : std::numeric_limits<float>::infinity();
+    hi = B + 1 < 128 ? float(std::ldexp(1.0, B + 1)) : std::numeric_limits<float>::infinity();
+  }
+
+  static std::uint16_t round(double v) noexcept { return round_half<M, B>(v); }
+
+  // The pattern of v (valid when decided) and whether it is decided.
+  std::uint16_t pattern(float v, bool* decided) const {
+    std::uint32_t u;
+    std::memcpy(&u, &v, sizeof u);
+    const std::uint32_t au = u & 0x7fffffffu;
+    const std::uint32_t mu = (au & ~kMask) | kMid;
+    float a, m;
+    std::memcpy(&a, &au, sizeof a);
+    std::memcpy(&m, &mu, sizeof m);
+    *decided = a >= lo && a < hi && std::fabs(a - m) > e;
+    return std::uint16_t(((((au >> (kDrop - 1)) + 1) >> 1) - kRebias) | ((u >> 16) & 0x8000u));
+  }
+};
+
+using Float16Test = HalfTest<10, 15>;
+using BFloat16Test = HalfTest<7, 127>;
+
+// out[i] = the pattern of v[i] for i < n; lanes the test leaves undecided get
+// exact(i) instead.
+#if SINPE_SIMD
+template <class Test, class Exact>
+inline std::size_t to_half_vectors(const Test& t, const float* v, std::size_t n, std::uint16_t* out,
+                                   Exact& exact) {
+  using bf = xsimd::batch<float>;
+  using bu = xsimd::batch<std::uint32_t>;
+  constexpr std::size_t W = bf::size;
+  const bf e(t.e), lo(t.lo), hi(t.hi);
+  const bu abs_mask(0x7fffffffu), keep(~Test::kMask), mid(Test::kMid), one(1u), rebias(Test::kRebias),
+      sign(0x8000u);
+  // One vector: its patterns and which lanes are decided (HalfTest::pattern, lane-wise).
+  const auto lanes = [&](const float* src, bu& p) {
+    const bu u = xsimd::bitwise_cast<std::uint32_t>(bf::load_unaligned(src));
+    const bu au = u & abs_mask;
+    const bf a = xsimd::bitwise_cast<float>(au);
+    const bf m = xsimd::bitwise_cast<float>((au & keep) | mid);
+    p = ((((au >> int(Test::kDrop - 1)) + one) >> 1) - rebias) | ((u >> 16) & sign);
+    return (a >= lo) & (a < hi) & (xsimd::abs(a - m) > e);
+  };
+  std::size_t i = 0;
+  for (; i + 2 * W <= n; i += 2 * W) {
+    bu p0, p1;
+    const auto ok0 = lanes(v + i, p0);
+    const auto ok1 = lanes(v + i + W, p1);
+#if defined(__wasm_simd128__)
+    static_assert(W == 4, "one v128 of float32");
+    wasm_v128_store(out + i, wasm_u16x8_narrow_i32x4(v128_t(p0), v128_t(p1)));
+#else
+    alignas(64) std::uint32_t tmp[2 * W];
+    p0.store_aligned(tmp);
+    p1.store_aligned(tmp + W);
+    for (std::size_t l = 0; l < 2 * W; ++l) out[i + l] = std::uint16_t(tmp[l]);
+#endif
+    if (!xsimd::all(ok0 & ok1)) {
+      const std::uint64_t decided = ok0.mask() | (ok1.mask() << W);
+      for (std::size_t l = 0; l < 2 * W; ++l)
+        if (!((decided >> l) & 1)) out[i + l] = exact(i + l);
+    }
+  }
+  return i;
+}
+#endif
+
+template <class Test, class Exact>
+inline void to_half(const Test& t, const float* v, std::size_t n, std::uint16_t* out, bool simd,
+                    Exact&& exact) {
+  std::size_t i = 0;
+#if SINPE_SIMD
+  if (simd) i = to_half_vectors(t, v, n, out, exact);
+#else
+  (void)simd;
+#endif
+  for (; i < n; ++i) {
+    bool decided;
+    const std::uint16_t p = t.pattern(v[i], &decided);
+    out[i] = decided ? p : exact(i);
+  }
+}
 
 }  // namespace sinpe::detail

@@ -95,14 +95,15 @@ Status rows(const Plan& plan, double start, std::size_t count, Dtype dtype, std:
   if (Status s = check_elements(count, std::size_t(plan.d_model())); s != Status::ok) return s;
   if (count == 0) return Status::ok;
   if (out == nullptr) return Status::null_pointer;
-  // Positions in chunks, so a long range needs no long array.
-  constexpr std::size_t kChunk = 4096;
-  std::vector<double> p(std::min(count, kChunk));
-  for (std::size_t i0 = 0; i0 < count; i0 += kChunk) {
-    const std::size_t m = std::min(kChunk, count - i0);
-    for (std::size_t i = 0; i < m; ++i) p[i] = start + double(i0 + i);
-    half_rows_into(plan, p.data(), m, dtype, out + i0 * std::size_t(plan.d_model()), path);
-  }
+  const PlanData& P = plan.data();
+  Work& w = Work::get(P.freq.size());
+  const std::size_t d = std::size_t(P.d_model);
+  const auto sink = [out, d](std::size_t i, const float* row, double p, const auto& half) {
+    half.convert(row, p, 0, d, out + i * d);
+  };
+  const bool simd = path == Path::best;
+  if (dtype == Dtype::float16) detail::half_range<detail::Float16Test>(P, start, count, w, simd, sink);
+  else detail::half_range<detail::BFloat16Test>(P, start, count, w, simd, sink);
   return Status::ok;
 }
 

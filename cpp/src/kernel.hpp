@@ -228,14 +228,44 @@ inline void positions_into(const PlanData& P, const double* positions, std::size
 }
 
 // ---- half-precision output --------------------------------------------------
-// Each value is its float64 value (a direct anchor: trig.hpp's sincos of the
-// angle as the float64 formula rounds it, times the amplitude) rounded once.
-// Computing that for every value costs a sincos per value, so the block
-// kernel's float32 value v decides instead wherever it can: it lies within
-// E = 2.5e-7 max(1, amplitude) of the float64 value (the accuracy contract),
-// and rounding is monotonic, so when v - E and v + E round to the same
-// pattern the float64 value does too. Only values that close to a rounding
-// boundary (a few in a thousand for float16) get their own float64 sincos.
+// Each value is its float64 value T (a direct anchor: trig.hpp's sincos of
+// the angle as the float64 formula rounds it, times the amplitude) rounded
+// once. Computing T costs a sincos per value, so the block kernel's float32
+// value v decides instead wherever it can: |v - T| <= E (half_margin), and
+// HalfTest (half.hpp) tells, many lanes at a time, whether every value within
+// E of v rounds to the same pattern. Only the values it cannot decide (within
+// E of a rounding boundary, near zero, beyond the format's range) get their
+// own float64 sincos; over a RoPE cache that is a few in a thousand.
+
+// E for the values of positions |p| <= pmax. The proof, with u = 2^-24 (float32
+// rounding), u' = 2^-53 (float64), A the amplitude, w the frequency, theta0 the
+// block's anchor angle and j the row in the block:
+// 1. v = fl(fl(a C) + fl(b S)) with a, b the anchors times A and C, S the
+//    rotation table's cos/sin(j w), each rounded once to float32. The three
+//    float32 roundings of the expression err by at most (2u + u^2)(|aC| + |bS|),
+//    and |aC| + |bS| <= sqrt(a^2 + b^2) sqrt(C^2 + S^2) <= A (1 + u)^2 (1 + 1e-13)
+//    (Cauchy-Schwarz): about 2u A.
+// 2. The inputs' own float32 roundings (u relative each) move a C + b S by at
+//    most 2u A more, and their float64 errors (anchors: < 1e-14 after 15
+//    float64 steps; table: < 3e-14 after 64 float64 recurrence steps) by
+//    < 1e-13 A: |a C + b S - A sin(theta0 + j w)| <= 2u A + 1e-13 A.
+// 3. The angle: T's angle is fl((p0 + j) w), the kernel's theta0 + j w with
+//    theta0 = fl(pa w) + (p0 - pa) w for the last direct anchor pa (steps
+//    by 64 w are exact multiples; cos/sin(64 w) carry their 1-ulp error in 2).
+//    The two float64 products differ from the exact ones by at most
+//    u' |p w| each: A |sin(.) - sin(.)| <= 2 u' A pmax wmax.
+// 4. T itself: trig.hpp's sincos is within 4u' of sin/cos of its angle, and
+//    the product by A rounds once more: < 6u' A.
+// Sum: 4u A + 2u' A pmax wmax + (1e-13 + 6u' + O(u^2)) A. The margin below
+// takes 4u (1 + 2^-18) (2^-40 A > 1e-13 A covers the rest), doubles the angle
+// term, and adds 2^-146 for float32 subnormal anchors and products (absolute
+// error up to 2^-150 each) when A is tiny.
+inline double half_margin(const PlanData& P, double pmax) {
+  double wmax = 0;
+  for (double f : P.freq) wmax = std::max(wmax, std::fabs(f));
+  return P.amplitude * (std::ldexp(1.0, -22) * (1 + std::ldexp(1.0, -18)) + std::ldexp(pmax * wmax, -51)) +
+         std::ldexp(1.0, -146);
+}
 
 // What column c of a row holds: pair k's sine or cosine, or a zero.
 struct HalfColumn {
@@ -264,39 +294,87 @@ inline std::vector<HalfColumn> half_columns(const PlanData& P) {
   return cols;
 }
 
+// Rounds the block kernel's float32 rows to Test's format (Float16Test or
+// BFloat16Test), deciding what HalfTest can and computing the rest exactly.
+template <class Test>
+struct HalfRows {
+  const PlanData& P;
+  Test test;
+  std::vector<HalfColumn> cols;
+  bool simd;
+
+  HalfRows(const PlanData& plan, double pmax, bool use_simd)
+      : P(plan), test(half_margin(plan, pmax)), cols(half_columns(plan)), simd(use_simd) {}
+
+  // The exact path: T rounded once.
+  std::uint16_t exact(HalfColumn col, double p, bool padding) const {
+    if (col.kind == HalfColumn::Kind::zero || padding) return Test::round(0.0);
+    double sd, cd;
+    trig::sincos_scaled_scalar(p, P.freq.data() + col.k, 1, &sd, &cd);
+    return Test::round((col.kind == HalfColumn::Kind::sine ? sd : cd) * P.amplitude);
+  }
+
+  // Columns [c0, c1) of the row at position p, whose float32 values are row[c],
+  // into out[c - c0].
+  void convert(const float* row, double p, std::size_t c0, std::size_t c1, std::uint16_t* out) const {
+    const bool padding = P.has_padding && p == P.padding_idx;
+    to_half(test, row + c0, c1 - c0, out, simd,
+            [&](std::size_t i) { return exact(cols[c0 + i], p, padding); });
+  }
+};
+
+// Rows start ... start+count-1 (a range: the block kernel's rows, stepped
+// anchors and all): sink(i, row, p, half) for each, with row its float32
+// values and half the HalfRows that converts them.
+template <class Test, class Sink>
+void half_range(const PlanData& P, double start, std::size_t count, Work& w, bool simd, Sink sink) {
+  if (count == 0) return;
+  const double pmax = std::max(std::fabs(start), std::fabs(start + double(count - 1)));
+  const HalfRows<Test> half(P, pmax, simd);
+  const std::size_t d = std::size_t(P.d_model);
+  thread_local std::vector<float> block;
+  block.resize(std::size_t(P.block) * d);
+  run<false>(
+      P, start, count, w, simd, [&](std::size_t, int) { return rows_at(P, block.data()); },
+      [&](std::size_t done, int nrows) {
+        for (int j = 0; j < nrows; ++j) {
+          const std::size_t i = done + std::size_t(j);
+          sink(i, block.data() + std::size_t(j) * d, start + double(i), half);
+        }
+      });
+}
+
+template <std::uint16_t (*Round)(double) noexcept>
+struct TestOf;
+template <>
+struct TestOf<round_float16> {
+  using type = Float16Test;
+};
+template <>
+struct TestOf<round_bfloat16> {
+  using type = BFloat16Test;
+};
+
 // Rows at positions[i], i < n, as Round's format: store(i, c, bits) for every
 // column c. Works in chunks of the block kernel's float32 rows.
 template <std::uint16_t (*Round)(double) noexcept, class Store>
 void half_rows(const PlanData& P, const double* positions, std::size_t n, Work& w, bool simd, Store store) {
+  using Test = typename TestOf<Round>::type;
   const std::size_t d = std::size_t(P.d_model);
-  const std::vector<HalfColumn> cols = half_columns(P);
-  const double E = 2.5e-7 * std::max(1.0, P.amplitude);
   constexpr std::size_t kChunk = 64;
   thread_local std::vector<float> scratch;
+  thread_local std::vector<std::uint16_t> bits;
   scratch.resize(kChunk * d);
+  bits.resize(d);
   for (std::size_t i0 = 0; i0 < n; i0 += kChunk) {
     const std::size_t m = std::min(kChunk, n - i0);
+    double pmax = 0;
+    for (std::size_t i = 0; i < m; ++i) pmax = std::max(pmax, std::fabs(positions[i0 + i]));
+    const HalfRows<Test> half(P, pmax, simd);
     positions_into(P, positions + i0, m, rows_at(P, scratch.data()), w, simd);
     for (std::size_t i = 0; i < m; ++i) {
-      const double p = positions[i0 + i];
-      const bool padding = P.has_padding && p == P.padding_idx;
-      const float* row = scratch.data() + i * d;
-      for (std::size_t c = 0; c < d; ++c) {
-        const HalfColumn col = cols[c];
-        std::uint16_t bits;
-        if (col.kind == HalfColumn::Kind::zero || padding) {
-          bits = Round(0.0);
-        } else {
-          const double v = row[c];
-          bits = Round(v - E);
-          if (bits != Round(v + E)) {
-            double sd, cd;
-            trig::sincos_scaled_scalar(p, P.freq.data() + col.k, 1, &sd, &cd);
-            bits = Round((col.kind == HalfColumn::Kind::sine ? sd : cd) * P.amplitude);
-          }
-        }
-        store(i0 + i, c, bits);
-      }
+      half.convert(scratch.data() + i * d, positions[i0 + i], 0, d, bits.data());
+      for (std::size_t c = 0; c < d; ++c) store(i0 + i, c, bits[c]);
     }
   }
 }

@@ -387,14 +387,17 @@ Status rope_cache_rows(const RopePlan& plan, double start, std::size_t count, Dt
   if (Status s = check_elements(count, std::size_t(plan.rotary_dim() / 2)); s != Status::ok) return s;
   if (count == 0) return Status::ok;
   if (cos == nullptr || sin == nullptr) return Status::null_pointer;
-  constexpr std::size_t kChunk = 4096;
-  std::vector<double> p(std::min(count, kChunk));
+  // The block kernel over the whole range; the rows plan's concat row is sines then cosines.
+  const detail::PlanData& P = plan.rows_plan().data();
+  detail::Work& w = detail::Work::get(P.freq.size());
   const std::size_t half = std::size_t(plan.rotary_dim() / 2);
-  for (std::size_t i0 = 0; i0 < count; i0 += kChunk) {
-    const std::size_t m = std::min(kChunk, count - i0);
-    for (std::size_t i = 0; i < m; ++i) p[i] = start + double(i0 + i);
-    half_cache(plan, p.data(), m, dtype, cos + i0 * half, sin + i0 * half, path);
-  }
+  const auto sink = [=](std::size_t i, const float* row, double p, const auto& rows) {
+    rows.convert(row, p, 0, half, sin + i * half);
+    rows.convert(row, p, half, 2 * half, cos + i * half);
+  };
+  const bool simd = path == Path::best;
+  if (dtype == Dtype::float16) detail::half_range<detail::Float16Test>(P, start, count, w, simd, sink);
+  else detail::half_range<detail::BFloat16Test>(P, start, count, w, simd, sink);
   return Status::ok;
 }
 

@@ -321,3 +321,97 @@ TEST_CASE("half-precision entry points refuse float32 and bad input, writing not
   CHECK(std::string(sinpe::dtype_name(Dtype::bfloat16)) == "bfloat16");
   CHECK(std::string(sinpe::status_name(Status::bad_dtype)) == "bad_dtype");
 }
+
+namespace {
+
+// Linear RoPE of rotary dimension r whose pair j has frequency w (up to a
+// rounding or two): inv_j = base^(-2j/r) / factor.
+sinpe::Options linear_rope(int r, int j, double w) {
+  sinpe::Options o;
+  o.rope_type = sinpe::RopeType::linear;
+  o.factor = std::pow(10000.0, -2.0 * j / r) / w;
+  return o;
+}
+
+// Values that lie on a rounding boundary of f (a midpoint of two neighbours),
+// positive: near 1, near 1/2, in the middle of the range, near the smallest
+// normal value, and (float16) among the subnormals and half the smallest one.
+std::vector<double> boundaries(const Format& f) {
+  std::vector<double> b;
+  for (double x : {1.0, 0.5, 0.7, 0.1, 3e-3, 1e-4, 6.2e-5, 2e-7, 5e-8}) {
+    const std::uint16_t p = round_ref(f, x);
+    const double below = f.decode(std::uint16_t(p - 1)), at = f.decode(p);
+    if (at > 0 && below >= 0) b.push_back((below + at) / 2);
+  }
+  if (&f == &kF16) b.push_back(std::ldexp(1.0, -25));  // the tie between 0 and the smallest subnormal
+  return b;
+}
+
+}  // namespace
+
+// The block kernel's float32 values decide each pattern only when they are
+// farther from every rounding boundary than their error bound; values whose
+// exact result is a boundary, or 1e-16 ... 1e-8 (relative) beside one, must
+// take the exact path. Frequencies are chosen so that sin or cos of one
+// position is such a value, that position sitting at the rows where blocks
+// and direct anchors change (63/64/65, 1023/1024/1025 rows into a range) at
+// small and large positions, in both formats and with both signs.
+TEST_CASE("half-precision values at and beside rounding boundaries take the exact path",
+          "[half][rope][boundary]") {
+  const double kPi = 3.14159265358979323846;
+  for (const Format* f : {&kF16, &kBF16}) {
+    const Dtype dtype = f == &kF16 ? Dtype::float16 : Dtype::bfloat16;
+    HalfCompare cmp{*f};
+    std::size_t near = 0;  // values within 2^-30 (relative) of a boundary
+    // 16 pairs, the chosen one moving across the vector lanes from case to case.
+    constexpr int r = 16 * 2;
+    int j = 0;
+    for (double target : boundaries(*f))
+      for (double rel : {0.0, 0x1p-50, -0x1p-50, 0x1p-45, -0x1p-45, 0x1p-38, -0x1p-38, 0x1p-30, -0x1p-30,
+                         0x1p-26, -0x1p-26})
+        for (double sign : {1.0, -1.0})
+          for (bool sine : {true, false})
+            for (double start : {0.0, 100000.0, 16775000.0})
+              for (std::size_t row : {0, 1, 63, 64, 65, 1023, 1024, 1025}) {
+                const double p = start + double(row);
+                if (p == 0) continue;
+                const double y = target * (1 + rel);
+                // sin(p w) = sign * y or cos(p w) = sign * y, in the first turn.
+                const double angle = sine ? (sign > 0 ? std::asin(y) : kPi + std::asin(y))
+                                          : (sign > 0 ? std::acos(y) : kPi - std::acos(y));
+                j = (j + 5) % (r / 2);
+                const sinpe::Options o = linear_rope(r, j, angle / p);
+                sinpe::RopePlan plan;
+                REQUIRE(sinpe::make_rope_plan(o, r, &plan) == Status::ok);
+                // The rows around p of a range that starts at start: only those checked.
+                const std::size_t n = row + 2, first = row == 0 ? 0 : row - 1;
+                std::vector<double> pos;
+                for (std::size_t i = first; i < n; ++i) pos.push_back(start + double(i));
+                std::vector<double> wc, ws;
+                ref::rope_cache(to_rope_params(o), r, pos, wc, ws);
+                const std::size_t h = r / 2, at = (row - first) * h + std::size_t(j);
+                const double want = sine ? ws[at] : wc[at];
+                const double e = std::ldexp(std::fabs(want), -30);
+                if (round_ref(*f, want - e) != round_ref(*f, want + e)) ++near;
+                for (Path path : {Path::best, Path::scalar}) {
+                  std::vector<std::uint16_t> c(n * h, 0xdead), s(n * h, 0xdead);
+                  REQUIRE(sinpe::rope_cache_rows(plan, start, n, dtype, c.data(), s.data(), path) ==
+                          Status::ok);
+                  for (std::size_t i = first * h; i < n * h; ++i) {
+                    cmp(c[i], wc[i - first * h], "rope_cache_rows cos");
+                    cmp(s[i], ws[i - first * h], "rope_cache_rows sin");
+                  }
+                  // The same row through the arbitrary-positions path.
+                  std::vector<std::uint16_t> c1(h, 0xdead), s1(h, 0xdead);
+                  REQUIRE(sinpe::rope_cache(plan, &p, 1, dtype, c1.data(), s1.data(), path) == Status::ok);
+                  for (std::size_t k = 0; k < h; ++k) {
+                    cmp(c1[k], wc[(row - first) * h + k], "rope_cache cos");
+                    cmp(s1[k], ws[(row - first) * h + k], "rope_cache sin");
+                  }
+                }
+              }
+    // The targets were realised: thousands of values within 2^-30 of a boundary.
+    CHECK(near > 2000);
+    cmp.report("boundary rope_cache_rows / rope_cache");
+  }
+}
