@@ -8,6 +8,11 @@
 //   pe.ropeCacheRows in the page (float32), and a float16 model fed by caches
 //   rounded here from the float64 reference; outputs are compared with a
 //   float64 rotation computed here (tests/js/rope-reference.mjs), not by sinpe.
+//   Then whole models in onnxruntime-genai's layout (make-genai-model.mjs),
+//   float32 and float16, extended here past their baked length by the
+//   installed package's sinpe.wasm/onnx and run in the page at positions past
+//   the old length against the same float64 rotation; and the original
+//   models at those positions, which onnxruntime-web refuses (asserted).
 // A missing runtime or browser is a failure, not a skip (scripts/setup.sh
 // installs them). Prints one line per check and appends the counts to
 // $SINPE_SUMMARY (or the file after --summary).
@@ -17,10 +22,11 @@ import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, s
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS } from '../browser/helpers.mjs';
 import { makeRotaryModel } from '../js/fixtures/make-rotary-model.mjs';
+import { CONFIGS, OPTIONS, ROTARY_DIM, bake, makeGenaiModel } from '../js/fixtures/make-genai-model.mjs';
 import { ropeCache, ropeRotate, pairMagnitudes, pairIndices } from '../js/rope-reference.mjs';
 import { serve } from './serve.mjs';
 import { rotaryInput } from '../js/fixtures/random.mjs';
@@ -65,7 +71,7 @@ process.on('exit', () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 if (projectIdx < 0) console.log(`installed sinpe.wasm from its tarball into ${project} (${((performance.now() - packStart) / 1000).toFixed(1)} s)`);
-for (const f of ['js/reference.mjs', 'js/rope-reference.mjs', 'consumers/runtimes.mjs']) cpSync(join(root, 'tests', f), join(project, f.split('/').pop()));
+for (const f of ['js/reference.mjs', 'js/errors-helper.mjs', 'js/rope-reference.mjs', 'consumers/runtimes.mjs']) cpSync(join(root, 'tests', f), join(project, f.split('/').pop()));
 
 // --- Deno and Bun, from the binaries their npm platform packages ship.
 const ARCH = { x64: 'x64', arm64: 'aarch64' };
@@ -298,6 +304,107 @@ for (const dtype of ['float32', 'float16']) {
     }
   }
 }
+
+// --- Models extended past their baked length by the installed package's
+// sinpe.wasm/onnx (in Node), then run as they are in onnxruntime-web: the
+// onnxruntime-genai layout of tests/js/fixtures/make-genai-model.mjs, caches
+// baked by the test's references at OLD_ROWS rows and extended to NEW_ROWS;
+// positions past OLD_ROWS against the float64 rotation. Then the original
+// model at the same positions, to show what onnxruntime-web does with it.
+const OLD_ROWS = 64;
+const NEW_ROWS = 512;
+const EXT_SEQ = 64;
+// Two sequences: just past the old length, and up to the new length's last row.
+const EXT_POSITIONS = Array.from({ length: 2 * EXT_SEQ }, (_, i) => (i < EXT_SEQ ? OLD_ROWS + i : NEW_ROWS - 2 * EXT_SEQ + i));
+const EXT_HIDDEN = 64; // 4 heads of ROTARY_DIM (16), all rotated
+const EXTEND_CASES = {
+  // float32 (Qwen2.5's YaRN, attention factor 1.1386): the contract, 5e-7 × max(1, att) × (|x_a| + |x_b|).
+  float32: { config: CONFIGS.qwen25, options: OPTIONS.qwen25.default, unit: (att) => ROTATION_TOLERANCE * Math.max(1, att), bound: '5e-7 × max(1, att) × (|x_a| + |x_b|)' },
+  // float16 in and out (Llama 3.1): the cache's and the output's rounding, 2^-11 each, relative,
+  // bound it by 2^-9 × (|x_a| + |x_b|), as tests/js/onnx-extend.test.mjs does in onnxruntime-node.
+  float16: { config: CONFIGS.llama31, options: OPTIONS.llama31.default, unit: () => 2 ** -9, bound: '2^-9 × (|x_a| + |x_b|)' },
+};
+const span = (p) => `${p[0]}…${p[EXT_SEQ - 1]}, ${p[EXT_SEQ]}…${p[p.length - 1]}`;
+let packageOnnx;
+/** extendModel and an encoder from the package installed in the project (its tarball), not from js/. */
+async function installedOnnx() {
+  if (!packageOnnx) {
+    const fromProject = createRequire(join(project, 'package.json'));
+    const { extendModel } = await import(pathToFileURL(fromProject.resolve('sinpe.wasm/onnx')).href);
+    const { default: load } = await import(pathToFileURL(fromProject.resolve('sinpe.wasm')).href);
+    packageOnnx = { extendModel, encoder: await load() };
+  }
+  return packageOnnx;
+}
+/** The input as the model sees it (float64 values) and as it is fed (float32 values or float16 bits). */
+function extendInput(dtype) {
+  const x32 = rotaryInput(EXT_POSITIONS.length * EXT_HIDDEN, dtype === 'float32' ? 101 : 103);
+  if (dtype === 'float32') return { x: Float64Array.from(x32), fed: Array.from(x32) };
+  const fed = Array.from(x32, toFloat16Bits);
+  return { x: Float64Array.from(fed, fromFloat16Bits), fed };
+}
+async function runModel(name, dtype, fed) {
+  if (!page) throw new Error('the page did not load');
+  return page.evaluate((c) => window.__runModel(c), {
+    model: name,
+    dtype,
+    x: fed,
+    xDims: [2, EXT_SEQ, EXT_HIDDEN],
+    positionIds: EXT_POSITIONS,
+    positionDims: [2, EXT_SEQ],
+    output: 'rotated',
+  });
+}
+const extendWorst = {};
+const originalPast = {};
+for (const dtype of ['float32', 'float16']) {
+  const { config, options, unit, bound } = EXTEND_CASES[dtype];
+  const original = `models/genai-${dtype}-${OLD_ROWS}.onnx`;
+  const extended = `models/genai-${dtype}-${OLD_ROWS}-to-${NEW_ROWS}.onnx`;
+  await check(`onnxruntime-web runs a ${dtype} model extended by sinpe.wasm/onnx from ${OLD_ROWS} to ${NEW_ROWS} rows, positions ${span(EXT_POSITIONS)}, within ${bound} of the float64 rotation`, async () => {
+    const built = makeGenaiModel({ caches: { default: { ...bake('exact', OLD_ROWS, ROTARY_DIM, options, dtype), rows: OLD_ROWS } }, dtype });
+    writeFileSync(join(site, original), built.model);
+    const { extendModel, encoder } = await installedOnnx();
+    const out = await extendModel(built.model, { config, rows: NEW_ROWS, encoder });
+    const replaced = out.replaced.map((r) => `${r.cos}/${r.sin}: ${r.rowsBefore} → ${r.rows}`).join('; ');
+    if (replaced !== `cos_cache/sin_cache: ${OLD_ROWS} → ${NEW_ROWS}`) throw new Error(`extendModel replaced ${replaced || 'nothing'}`);
+    writeFileSync(join(site, extended), out.bytes);
+    const { x, fed } = extendInput(dtype);
+    const got = await runModel(extended, dtype, fed);
+    if (got.error) throw new Error(`onnxruntime-web refused the extended model: ${got.error}`);
+    if (got.type !== dtype || got.values.length !== x.length) throw new Error(`output ${got.type} [${got.dims}], ${got.values.length} values; input ${x.length}`);
+    const values = dtype === 'float32' ? got.values : got.values.map(fromFloat16Bits);
+    const want = ropeRotate(x, EXT_POSITIONS, ROTARY_DIM, options);
+    const magnitude = pairMagnitudes(x, ROTARY_DIM, ROTARY_DIM, 'half');
+    const u = unit(ropeCache([0], ROTARY_DIM, options).attentionFactor);
+    let worst = 0;
+    for (let i = 0; i < x.length; i++) {
+      const e = Math.abs(values[i] - want[i]);
+      const b = u * magnitude[i];
+      if (!(e <= b)) throw new Error(`value ${i} (position ${EXT_POSITIONS[Math.floor(i / EXT_HIDDEN)]}): onnxruntime-web ${values[i]}, float64 rotation ${want[i]} (|Δ| ${e}, bound ${b})`);
+      worst = Math.max(worst, e / b);
+    }
+    if (problems.length) throw new Error(problems.join('\n'));
+    extendWorst[dtype] = worst;
+    return `${x.length} values (${out.bytes.length} bytes), largest |ORT − float64| ${worst.toFixed(3)} of the bound`;
+  });
+  // onnxruntime-node refuses such a run (tests/js/onnx-extend.test.mjs); so does the
+  // web build's RotaryEmbedding kernel, naming the first position past the cache.
+  const refusal = new RegExp(`position_ids value ${EXT_POSITIONS[0]} at index 0 is out of range \\[0, ${OLD_ROWS}\\)`);
+  await check(`onnxruntime-web refuses the original ${dtype} model (${OLD_ROWS} rows) at the same positions`, async () => {
+    const before = problems.length;
+    const got = await runModel(original, dtype, extendInput(dtype).fed);
+    if (!got.error) throw new Error(`onnxruntime-web ran the original model past its ${OLD_ROWS} rows and gave ${got.values.length} values, the first ${got.values.slice(0, 4).join(', ')}`);
+    if (!refusal.test(got.error)) throw new Error(`onnxruntime-web refused it, but not for the position: ${got.error}`);
+    // Its logger also writes the status to the console, once: expected here, taken off the page's problems.
+    await page.evaluate(() => 0); // the console events of the run have arrived
+    const logged = problems.splice(before).filter((m) => !(m.startsWith('console: ') && refusal.test(m)));
+    if (logged.length) throw new Error(logged.join('\n'));
+    originalPast[dtype] = got.error.match(refusal)[0];
+    return `the run rejects: ${got.error}`;
+  });
+}
+
 await check('onnxruntime-web loaded its .wasm from the installed package, served here', () => {
   if (!server) throw new Error('no server');
   const missing = server.requests.filter((q) => q.status !== 200).map((q) => `${q.status}: ${q.path}`);
@@ -316,7 +423,10 @@ const line =
   `onnxruntime-web ${ortVersion} RotaryEmbedding ${ortRuns.filter((r) => r.ok).length}/${ortRuns.length} ` +
   `(float32 fed by ropeCacheRows: largest |ORT − float64| ${worst.float32.toExponential(2)} × max(1, att) × (|x_a| + |x_b|); ` +
   `float16: ${float16Exact}/${float16Values} outputs the correctly rounded float16 of the float64 rotation, largest ${worst.float16.toFixed(2)} of the half-ulp bound, ` +
-  `end to end ${worst.float16End.toExponential(2)} × max(1, att) × (|x_a| + |x_b|))` +
+  `end to end ${worst.float16End.toExponential(2)} × max(1, att) × (|x_a| + |x_b|)); ` +
+  `models extended by sinpe.wasm/onnx ${OLD_ROWS} → ${NEW_ROWS} rows at positions ${span(EXT_POSITIONS)}: ` +
+  ['float32', 'float16'].map((d) => `${d} ${d in extendWorst ? extendWorst[d].toFixed(3) : 'not run'} of ${EXTEND_CASES[d].bound}`).join(', ') +
+  `; the original models there: ${['float32', 'float16'].map((d) => `${d} ${originalPast[d] ? `refused ("${originalPast[d]}")` : 'not refused'}`).join(', ')}` +
   `${failed.length ? `; FAILED: ${failed.join('; ')}` : ''}`;
 console.log(line);
 if (SUMMARY) appendFileSync(SUMMARY, `${line}\n`);

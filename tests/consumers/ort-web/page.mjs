@@ -60,6 +60,27 @@ try {
       attentionFactor,
     };
   };
+  /**
+   * A whole model (built and extended in Node, served under ./models/) run as
+   * it is, caches and all: c: { model, dtype, x (float32 values, or float16
+   * bit patterns), xDims, positionIds, positionDims, output }. Resolves with
+   * the output's values (float16 as bit patterns), or with { error } when
+   * onnxruntime-web refuses the run.
+   */
+  window.__runModel = async (c) => {
+    const feeds = {
+      input: c.dtype === 'float32' ? new ort.Tensor('float32', Float32Array.from(c.x), c.xDims) : new ort.Tensor('float16', Uint16Array.from(c.x), c.xDims),
+      position_ids: new ort.Tensor('int64', BigInt64Array.from(c.positionIds, BigInt), c.positionDims),
+    };
+    let result;
+    try {
+      result = await (await session(c.model)).run(feeds);
+    } catch (e) {
+      return { error: e && e.message ? e.message : String(e) };
+    }
+    const out = result[c.output];
+    return { type: out.type, dims: out.dims, values: c.dtype === 'float32' ? Array.from(out.data) : halfBits(out.data) };
+  };
   // The engine's own float64 → float16 conversion, to check the test's rounding against.
   window.__toFloat16 = (values) => (typeof Float16Array === 'function' ? halfBits(Float16Array.from(values)) : null);
   window.__ready = { simd: pe.simd, version: pe.version, ort: ort.env.versions };
