@@ -181,8 +181,8 @@ const SHAPES = {
     ['axes', 'dModel', 'headDim', 'rotaryDim', 'rowLength', 'rows', 'width', 'xLength', 'columnStart', 'columnEnd', 'pairs', 'start', 'base', 'lowFreqFactor', 'highFreqFactor', 'vmin', 'vmax'].map((k) => [k, NUMBER]),
   ),
   ...Object.fromEntries(['maxDModel', 'maxCount', 'maxRopeAxes', 'maxFloat16'].map((k) => [k, /^\d+$/])),
-  ...Object.fromEntries(['presets', 'layouts', 'ropeTypes', 'ropeLayouts', 'ropeAxesNames', 'dtypes'].map((k) => [k, NAME_LIST])),
-  ...Object.fromEntries(['preset', 'ropeType', 'layout', 'ropeAxes', 'dtype', 'familyName'].map((k) => [k, NAME])),
+  ...Object.fromEntries(['presets', 'layouts', 'ropeTypes', 'ropeLayouts', 'ropeAxesNames', 'dtypes', 'recipes'].map((k) => [k, NAME_LIST])),
+  ...Object.fromEntries(['preset', 'ropeType', 'layout', 'ropeAxes', 'dtype', 'recipe', 'familyName'].map((k) => [k, NAME])),
   ...Object.fromEntries(['countName', 'startName', 'rotaryDimName'].map((k) => [k, ARGUMENT])),
   count: new RegExp(`^${NUM}(?: × ${NUM})?$`),
   position: new RegExp(`^(?:positions\\[\\d+\\]|rows \\[${NUM}, ${NUM}\\) from [\\w.]+ and [\\w.]+)$`),
@@ -198,7 +198,7 @@ const SHAPES = {
 // placeholder no call fills, such as the old {bufferName}, fails here), and
 // each value is shown as SHAPES says.
 const SAMPLE = {
-  family: 'ropeType', familyName: 'yarn', preset: 'vaswani', ropeType: 'yarn', layout: 'half', ropeAxes: 'pixtral', dtype: 'float16',
+  family: 'ropeType', familyName: 'yarn', preset: 'vaswani', ropeType: 'yarn', layout: 'half', ropeAxes: 'pixtral', dtype: 'float16', recipe: 'float32',
   dModel: 8, headDim: 8, rotaryDim: 8, rotaryDimName: 'rotaryDim', rowLength: 16, rows: 2, width: 8, xLength: 3, axes: 1, wantAxes: 2,
   columnStart: 6, columnEnd: 10, vmin: 2, vmax: 1, countName: 'count', count: 3, startName: 'start', start: 0.5,
   position: 'positions[2]', value: 16777216, element: 'options.shortFactor[2] = -2', pairs: 4,

@@ -22,7 +22,7 @@ export default {
   rotaryWidth: '旋转维度',
   layoutLabel: '布局',
   groupLabel: '分组',
-  layout: { half: '前后半分（j 与 j + r/2 成对）', interleaved: '交错（2j 与 2j + 1 成对）', unknown: '使用它的算子没有说明' },
+  layout: { half: '前后对半（j 与 j + r/2 成对）', interleaved: '交错（2j 与 2j + 1 成对）', unknown: '使用它的算子没有说明' },
   group: { default: '唯一的缓存', small: 'small（LongRoPE 短因子）', large: 'large（LongRoPE 长因子）', global: 'global（全注意力层）', local: 'local（滑动窗口层）', other: '其他分组' },
   verdict: {
     exact: '精确：缓存中是精确值，只舍入一次到其元素类型。',
@@ -37,7 +37,7 @@ export default {
     'wrong-factor': '诊断：缓存用了另一个缩放因子。',
     'wrong-attention-factor': '诊断：缓存的注意力因子（cos 与 sin 的缩放）不同。',
     'wrong-rotary-dim': '诊断：缓存的宽度与配置的旋转维度不符。',
-    'layout-half-vs-interleaved': '诊断：列的顺序是交错的，而应为前后半分（或者相反）。',
+    'layout-half-vs-interleaved': '诊断：列的顺序是交错的，而应为前后对半（或者相反）。',
     'cos-sin-swapped': '诊断：cos 与 sin 缓存互换了。',
     'rounded-twice': '诊断：数值被舍入了两次（先到 float32，再到元素类型）。',
     'short-long-exchanged': '诊断：LongRoPE 的短、长缓存互换了。',
