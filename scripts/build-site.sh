@@ -4,6 +4,10 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
+# One build at a time (npm test's two lanes may both ask for the site).
+mkdir -p build
+exec 9>build/site.lock
+flock 9
 stamp=build/site/index.html
 if [ -f "$stamp" ] && [ -z "$(find web js dist package-lock.json -newer "$stamp" -type f -print -quit 2>/dev/null)" ]; then
   echo "site: build/site is up to date"

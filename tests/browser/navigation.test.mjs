@@ -1,7 +1,6 @@
 // Moving around the site: the wheel scrolls the page (Ctrl/⌘ + wheel zooms a
 // heatmap), lesson changes land at the lesson's title and are history
 // entries, and on a phone the lesson menu shows the current lesson.
-// npm test: quick form
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { LESSON_IDS } from '../../web/src/lessons/index.js';

@@ -1,7 +1,6 @@
 // A position is written the same way in the heatmap's readout and on its
 // axis, in the page's language (grouped from 10,000 on, by commas, which a
 // phone never breaks a line at), on a 360 px phone.
-// npm test: quick form
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, openPage, hoverCell } from './helpers.mjs';

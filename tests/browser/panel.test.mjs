@@ -3,7 +3,6 @@
 // folded it covers nothing of the lesson's summary; the fold is the lesson's
 // own setting (kept across Previous / Next, a language switch and the URL).
 // Open, a control and the figure it drives are on the screen together.
-// npm test: quick form
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { LESSON_IDS } from '../../web/src/lessons/index.js';

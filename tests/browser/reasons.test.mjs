@@ -3,7 +3,6 @@
 // read in 简体中文 on Chinese pages (the package's English reason nowhere in
 // them) and as the package says them on English pages. The reasons are the
 // package's own, raised here in node by the same calls the page makes.
-// npm test: quick form
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import sinpe, { ropeOptionsFromConfig } from 'sinpe.wasm';

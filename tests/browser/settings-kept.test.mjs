@@ -2,7 +2,6 @@
 // then Previous; a language switch keeps what was pasted into lesson 9's
 // config box; revealing a question's answer changes neither the state nor the
 // URL, and leaves the answer's own feedback in view.
-// npm test: quick form
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, openPage, settle, hashSettled } from './helpers.mjs';

@@ -3,7 +3,6 @@
 // what the Tab key walks through (the glossary is one tab stop, at the end).
 // Links inside a navigation landmark (a course map) do not count towards the
 // first control's place: a landmark is skipped as one group.
-// npm test: quick form
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { LESSON_IDS } from '../../web/src/lessons/index.js';
