@@ -113,6 +113,12 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
   let axesKey = '';
   function layoutAxes() {
     const g = geometry;
+    // Never measured: the observer has not reported yet, and for a figure in a
+    // section out of view (.lesson-section is content-visibility: auto) it does
+    // not report until the section scrolls into view; a figure's axes would be
+    // missing until then (and from a printout). Measured once here, forcing the
+    // layout of this figure only, on its first draw; the observer keeps it current.
+    if (g.width === 0 && element.isConnected) measure();
     if (g.width === 0) return;
     const step = frame.rowStep ?? 1;
     const key = [frame.columns, frame.rows, step, frame.x0, frame.y0, g.width, g.height, g.left, g.top, g.plotWidth, g.plotHeight].join(' ');
