@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import onnxProto from 'onnx-proto';
 import { CONFIGS, OPTIONS, ROTARY_DIM, bake, makeGenaiModel, exactCache } from '../js/fixtures/make-genai-model.mjs';
-import { launch, openPage, assertLanguage } from './helpers.mjs';
+import { launch, openPage, assertLanguage, settle } from './helpers.mjs';
 
 const { onnx } = onnxProto;
 const r = ROTARY_DIM;
@@ -217,6 +217,8 @@ test('extend a float16 model with external data to 2048 exact rows: download, de
 
 test('the page is in the menu and linked from the RoPE lesson; the menu leads back to a lesson', async () => {
   const page = await openPage(browser.context, '#lesson=rope&lang=zh');
+  // the lesson's later sections draw in the frames after it opens and move the link down: click it where it settles
+  await settle(page);
   await page.click('.check-model-link a[data-page="check-model"]');
   await page.waitForSelector('.check-model-drop');
   assert.match(await page.evaluate(() => location.hash), /page=check-model/);
