@@ -14,10 +14,9 @@ const textContext = document.createElement('canvas').getContext('2d');
 
 /**
  * createHeatmap(options) → { element, canvas, draw(frame), pixels, setCursor(col,row), cursor }
- * options: xLabel, yLabel (strings), label (accessible name), filteredNote (shown under the plot
- * while it shows box-filtered means), xTickFormat(column) → tick text
- * (default: the column number), onCursor(col, row) called
- * with cell indices within the drawn frame, onScroll(deltaRows) (keyboard), onZoom(factor, row)
+ * options: xLabel, yLabel (strings), label (accessible name), filteredNote (shown under the plot while it
+ * shows box-filtered means), xTickFormat(column) → tick text (default: the column number), onCursor(col, row)
+ * called with cell indices within the drawn frame, onScroll(deltaRows) (keyboard), onZoom(factor, row)
  * (Ctrl/⌘ + wheel, a trackpad pinch, a two-finger pinch: the rows shown × factor, row = the row
  * under the pointer, which should stay where it is). A plain wheel is left to the page: it scrolls.
  * frame: { rgba (Uint8ClampedArray), columns, rows, x0 (first column number), y0 (first row number),
@@ -113,11 +112,8 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
   let axesKey = '';
   function layoutAxes() {
     const g = geometry;
-    // Never measured: the observer has not reported yet, and for a figure in a
-    // section out of view (.lesson-section is content-visibility: auto) it does
-    // not report until the section scrolls into view; a figure's axes would be
-    // missing until then (and from a printout). Measured once here, forcing the
-    // layout of this figure only, on its first draw; the observer keeps it current.
+    // Never measured: out of view (content-visibility: auto) the observer does not report, and the
+    // axes would be missing; measured once on the first draw, then the observer keeps it current.
     if (g.width === 0 && element.isConnected) measure();
     if (g.width === 0) return;
     const step = frame.rowStep ?? 1;
