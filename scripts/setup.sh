@@ -15,7 +15,7 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 npm_log="$(mktemp)"
 trap 'rm -f "$npm_log"' EXIT
 npm_pid=
-# npm packages (dev tools only: the package itself has no dependencies).
+# npm packages: the dev tools, and onnx-buf (the one dependency, of the sinpe.wasm/onnx subpath).
 # --ignore-scripts: onnxruntime-node's install script would download GPU
 # binaries from outside the npm registry; its CPU binary ships in the package.
 # deno's install script only links the binary its optional platform package
