@@ -29,6 +29,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "kernel.hpp"
 #include "plan_data.hpp"
 #include "simd.hpp"
 #include "trig.hpp"
@@ -123,23 +124,6 @@ inline double block_of(double q, std::int64_t rows, std::size_t* row) {
   return q;
 }
 
-// Pairs [k, h) of row j of a block with anchors (a, b): sin_out[k] = a c_j + b s_j,
-// cos_out[k] = b c_j - a s_j (kernel.hpp's emit_pairs, one row).
-template <class V>
-inline std::size_t axis_pairs(std::size_t k, std::size_t h, const float* a, const float* b, const float* C,
-                              const float* S, float* sin_out, float* cos_out) {
-  constexpr std::size_t W = simd::lanes<V>;
-  for (; k + W <= h; k += W) {
-    const V va = simd::load<V>(a + k), vb = simd::load<V>(b + k);
-    const V vc = simd::load<V>(C + k), vs = simd::load<V>(S + k);
-    const V sin_v = va * vc + vb * vs;
-    const V cos_v = vb * vc - va * vs;
-    simd::store<false>(sin_out + k, sin_v);
-    simd::store<false>(cos_out + k, cos_v);
-  }
-  return k;
-}
-
 // Cache rows (row stride `half`, sines and cosines apart) of tokens [0, n),
 // `axes` positions each (token-major); blocks[a] belongs to targets[a] and is
 // reset by the caller (it may span several calls over one request).
@@ -168,11 +152,12 @@ inline void axes_cache_rows(const AxisTarget* targets, AxisBlocks* blocks, std::
       const float* S = P.rot_sin.data() + j * nf;
       float* so = t.consecutive ? s_row + t.first : tmp.data();
       float* co = t.consecutive ? c_row + t.first : tmp.data() + t.count;
+      // One row's pairs, as the one-axis kernel writes them (sin = a c_j + b s_j, cos = b c_j - a s_j).
       std::size_t k = 0;
       if (simd)
-        k = axis_pairs<simd::FloatBatch>(k, t.count, blocks[a].sine(slot), blocks[a].cosine(slot), C, S, so,
-                                         co);
-      axis_pairs<float>(k, t.count, blocks[a].sine(slot), blocks[a].cosine(slot), C, S, so, co);
+        k = emit_pairs<simd::FloatBatch, false, false>(k, t.count, blocks[a].sine(slot),
+                                                       blocks[a].cosine(slot), C, S, so, co);
+      emit_pairs<float, false, false>(k, t.count, blocks[a].sine(slot), blocks[a].cosine(slot), C, S, so, co);
       if (!t.consecutive)
         for (std::size_t q = 0; q < t.count; ++q) {
           s_row[t.pairs[q]] = so[q];
