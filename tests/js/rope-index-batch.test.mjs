@@ -17,26 +17,15 @@
 // cases.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, existsSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { appendFileSync } from 'node:fs';
 import { getRopeIndex } from 'sinpe.wasm';
 import { mulberry32 } from './fixtures/random.mjs';
+import { runPython as runPythonScript } from './python-reference.mjs';
 
-const ROOT = process.env.SINPE_REPO_ROOT;
-const PYTHON = process.env.SINPE_PYTHON ?? (existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3');
 const FULL = process.env.FULL === '1';
 const CASES = FULL ? 1200 : 300;
 
-function runPython(args, input) {
-  assert.ok(ROOT, 'SINPE_REPO_ROOT is not set (tests/js/run.sh sets it to the repository)');
-  const script = join(ROOT, 'tests', 'py', 'rope_multimodal_reference.py');
-  assert.ok(existsSync(script), `${script} is missing`);
-  const result = spawnSync(PYTHON, [script, ...args], { input, encoding: 'utf8', maxBuffer: 1 << 30 });
-  assert.equal(result.error, undefined, `running ${PYTHON}: ${result.error?.message}`);
-  assert.equal(result.status, 0, `${PYTHON} ${script} ${args.join(' ')} failed:\n${result.stdout}\n${result.stderr}`);
-  return result.stdout;
-}
+const runPython = (args, input) => runPythonScript('rope_multimodal_reference.py', args, input);
 
 // ---------------------------------------------------------------------------
 // Cases

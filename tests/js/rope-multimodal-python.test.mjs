@@ -15,16 +15,14 @@
 // (SINPE_PYTHON, else Debian's /usr/bin/python3, else python3 on PATH).
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, existsSync, readFileSync, readdirSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
+import { appendFileSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sinpe, { ropeOptionsFromConfig, getRopeIndex } from 'sinpe.wasm';
 import { mulberry32, rotaryInput } from './fixtures/random.mjs';
+import { runPython as runPythonScript } from './python-reference.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const ROOT = process.env.SINPE_REPO_ROOT;
-const PYTHON = process.env.SINPE_PYTHON ?? (existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3');
 const FULL = process.env.FULL === '1';
 
 // The README's RoPE contract.
@@ -33,15 +31,7 @@ const ROTATION_TOLERANCE = 5e-7; // × max(1, att) × (|x_a| + |x_b|)
 const FREQUENCY_TOLERANCE = 1e-12; // relative
 const MAX_POSITION = 2 ** 24;
 
-function runPython(args, input) {
-  assert.ok(ROOT, 'SINPE_REPO_ROOT is not set (tests/js/run.sh sets it to the repository)');
-  const script = join(ROOT, 'tests', 'py', 'rope_multimodal_reference.py');
-  assert.ok(existsSync(script), `${script} is missing`);
-  const result = spawnSync(PYTHON, [script, ...args], { input, encoding: 'utf8', maxBuffer: 1 << 30 });
-  assert.equal(result.error, undefined, `running ${PYTHON}: ${result.error?.message}`);
-  assert.equal(result.status, 0, `${PYTHON} ${script} ${args.join(' ')} failed:\n${result.stdout}\n${result.stderr}`);
-  return result.stdout;
-}
+const runPython = (args, input) => runPythonScript('rope_multimodal_reference.py', args, input);
 
 function decode(base64, Type) {
   const bytes = Buffer.from(base64, 'base64');

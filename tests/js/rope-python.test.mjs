@@ -12,16 +12,14 @@
 // missing one fails the suite.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { appendFileSync, existsSync, readFileSync, readdirSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
+import { appendFileSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sinpe, { ropeOptionsFromConfig } from 'sinpe.wasm';
 import { ropeParameters, ropeCache as jsReferenceCache } from './rope-reference.mjs';
+import { runPython as runPythonScript } from './python-reference.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const ROOT = process.env.SINPE_REPO_ROOT;
-const PYTHON = process.env.SINPE_PYTHON ?? (existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3');
 
 // The README's RoPE contract.
 const FREQUENCY_TOLERANCE = 1e-12; // relative
@@ -243,15 +241,7 @@ function publishedCases() {
 // Running the Python reference
 // ---------------------------------------------------------------------------
 
-function runPython(args, input) {
-  assert.ok(ROOT, 'SINPE_REPO_ROOT is not set (tests/js/run.sh sets it to the repository)');
-  const script = join(ROOT, 'tests', 'py', 'rope_reference.py');
-  assert.ok(existsSync(script), `${script} is missing`);
-  const result = spawnSync(PYTHON, [script, ...args], { input, encoding: 'utf8', maxBuffer: 1 << 30 });
-  assert.equal(result.error, undefined, `running ${PYTHON}: ${result.error?.message}`);
-  assert.equal(result.status, 0, `${PYTHON} ${script} ${args.join(' ')} failed:\n${result.stdout}\n${result.stderr}`);
-  return result.stdout;
-}
+const runPython = (args, input) => runPythonScript('rope_reference.py', args, input);
 
 // The Python reference's caches: base64 of little-endian float64 values.
 function float64s(base64) {
