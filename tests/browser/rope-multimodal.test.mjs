@@ -7,7 +7,7 @@
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { getRopeIndex, pairAxes, pixtralAngle, roundHalf, ulp, usualValue } from '../web/multimodal-reference.mjs';
+import { getRopeIndex, halfWorstReference, pairAxes, pixtralAngle, usualValue } from '../web/multimodal-reference.mjs';
 import { launch, openPage, settle, numbersIn, assertLanguage } from './helpers.mjs';
 
 let browser;
@@ -171,20 +171,7 @@ describe('lesson 9: multimodal RoPE and half precision', () => {
     const L = 1500;
     const worst = {};
     for (const dtype of ['float16', 'bfloat16']) {
-      let usual = { ulps: -1 };
-      let rounded = 0;
-      for (let p = 0; p <= L; p++) {
-        for (let j = 0; j < r / 2; j++) {
-          const angle = p * base ** ((-2 * j) / r);
-          for (const k of [0, 1]) {
-            const exact = k === 0 ? Math.cos(angle) : Math.sin(angle);
-            const u = ulp(exact, dtype);
-            const e = Math.abs(usualValue(p, j, r, base, k, dtype) - exact) / u;
-            if (e > usual.ulps) usual = { ulps: e, p, j, fn: k === 0 ? 'cos' : 'sin' };
-            rounded = Math.max(rounded, Math.abs(roundHalf(exact, dtype) - exact) / u);
-          }
-        }
-      }
+      const { usual, rounded } = halfWorstReference(dtype, r, base, L);
       assert.ok(rounded <= 0.5 && usual.ulps > 1, `${dtype}: the reference itself (rounded ${rounded}, usual ${usual.ulps})`);
       worst[dtype] = { usual, rounded };
     }

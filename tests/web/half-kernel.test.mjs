@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import sinpe from '../../js/sinpe.js';
 import { roundFloat16, ulpOf, halfErrors, halfErrorRows, halfErrorStore, halfWorst } from '../../web/src/model/rope-multimodal.js';
 import { defaultInvFreq, hfInvFreqF32 } from '../../web/src/model/rope.js';
-import { roundHalf, ulp, usualValue } from './multimodal-reference.mjs';
+import { halfWorstReference, roundHalf, ulp } from './multimodal-reference.mjs';
 import { mulberry32 } from '../js/fixtures/random.mjs';
 
 let pe;
@@ -63,19 +63,7 @@ test('the errors computed a slice of positions at a time equal the whole range a
       for (const key of ['ulps', 'p', 'j', 'fn', 'exact']) assert.equal(worst.usual[key], whole.worst.usual[key], `${base} ${dtype} usual ${key}`);
       assert.equal(worst.rounded.ulps, whole.worst.rounded.ulps);
       // the reference: first (p, j, cos before sin) with the largest error of the usual path
-      let ref = { ulps: -1 };
-      let rounded = 0;
-      for (let p = 0; p <= L; p++) {
-        for (let j = 0; j < r / 2; j++) {
-          const angle = p * base ** ((-2 * j) / r);
-          for (const k of [0, 1]) {
-            const exact = k === 0 ? Math.cos(angle) : Math.sin(angle);
-            const e = Math.abs(usualValue(p, j, r, base, k, dtype) - exact) / ulp(exact, dtype);
-            if (e > ref.ulps) ref = { ulps: e, p, j, fn: k === 0 ? 'cos' : 'sin' };
-            rounded = Math.max(rounded, Math.abs(roundHalf(exact, dtype) - exact) / ulp(exact, dtype));
-          }
-        }
-      }
+      const { usual: ref, rounded } = halfWorstReference(dtype, r, base, L);
       assert.ok(ref.ulps > 1, `${dtype}: the reference's usual path is off by more than an ulp somewhere`);
       assert.equal(worst.usual.p, ref.p, `${base} ${dtype}: worst position`);
       assert.equal(worst.usual.j, ref.j, `${base} ${dtype}: worst pair`);

@@ -148,3 +148,27 @@ export function usualValue(p, j, r, base, k, dtype) {
   const angle = f(f(p) * inv);
   return roundHalf(f(k === 0 ? Math.cos(angle) : Math.sin(angle)), dtype);
 }
+
+/**
+ * Over positions 0…L and pairs j < r/2 of a RoPE with this base: the usual
+ * path's worst error in ulps of dtype ({ulps, p, j, fn}: the first position,
+ * pair and function, cos before sin, where it is largest) and the correctly
+ * rounded value's worst error, from the exact float64 cos and sin.
+ */
+export function halfWorstReference(dtype, r, base, L) {
+  let usual = { ulps: -1 };
+  let rounded = 0;
+  for (let p = 0; p <= L; p++) {
+    for (let j = 0; j < r / 2; j++) {
+      const angle = p * base ** ((-2 * j) / r);
+      for (const k of [0, 1]) {
+        const exact = k === 0 ? Math.cos(angle) : Math.sin(angle);
+        const u = ulp(exact, dtype);
+        const e = Math.abs(usualValue(p, j, r, base, k, dtype) - exact) / u;
+        if (e > usual.ulps) usual = { ulps: e, p, j, fn: k === 0 ? 'cos' : 'sin' };
+        rounded = Math.max(rounded, Math.abs(roundHalf(exact, dtype) - exact) / u);
+      }
+    }
+  }
+  return { usual, rounded };
+}
