@@ -24,6 +24,7 @@
 // Usage: npm run bench:site [-- --steps 8] [-- --loads 5] [-- --lessons formula,waves]
 // Builds the site if needed and serves a private copy of it (or measures SITE_URL).
 import { launch, serveBuiltSite } from './helpers.mjs';
+import { timedKeyStep } from './key-step.mjs';
 import { LESSONS } from '../../web/src/lessons/index.js';
 import { FIELDS } from '../../web/src/model/fields.js';
 
@@ -118,25 +119,8 @@ try {
       await page.focus(slider);
       const times = [];
       for (let i = 0; i < STEPS; i++) {
-        await page.evaluate((selector) => {
-          const el = document.querySelector(selector);
-          window.benchStep = { t0: 0, renders: window.sinpeSite.renders.length };
-          el.addEventListener('keydown', () => (window.benchStep.t0 = performance.now()), { once: true, capture: true });
-        }, slider);
         const before = await page.evaluate(() => window.sinpeSite.state);
-        await page.keyboard.press(i % 2 === 0 ? 'ArrowRight' : 'ArrowLeft');
-        // the frame that drew the new state, then the start of the next one
-        const ms = await page.evaluate(
-          () =>
-            new Promise((resolve) => {
-              const wait = () => {
-                if (window.sinpeSite.renders.length > window.benchStep.renders) requestAnimationFrame(() => resolve(performance.now() - window.benchStep.t0));
-                else if (performance.now() - window.benchStep.t0 > 20000) resolve(NaN);
-                else requestAnimationFrame(wait);
-              };
-              wait();
-            }),
-        );
+        const ms = await timedKeyStep(page, i % 2 === 0 ? 'ArrowRight' : 'ArrowLeft', slider);
         // until every figure computed across frames shows the new state
         const settled = await page.evaluate(
           () =>

@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { launch, root } from './helpers.mjs';
 import { serveFolder } from './serve.mjs';
+import { timedKeyStep } from './key-step.mjs';
 
 const [hash = '#lesson=waves', key = '', stepsArg = '10'] = process.argv.slice(2);
 const STEPS = Number(stepsArg);
@@ -48,24 +49,7 @@ try {
   await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
   const times = [];
   for (let i = 0; i < STEPS; i++) {
-    await page.evaluate(() => {
-      window.benchStep = { t0: 0, renders: window.sinpeSite.renders.length };
-      document.activeElement.addEventListener('keydown', () => (window.benchStep.t0 = performance.now()), { once: true, capture: true });
-    });
-    await page.keyboard.press(i % 2 === 0 ? 'ArrowRight' : 'ArrowLeft');
-    times.push(
-      await page.evaluate(
-        () =>
-          new Promise((resolve) => {
-            const wait = () => {
-              if (window.sinpeSite.renders.length > window.benchStep.renders) requestAnimationFrame(() => resolve(performance.now() - window.benchStep.t0));
-              else if (performance.now() - window.benchStep.t0 > 20000) resolve(NaN);
-              else requestAnimationFrame(wait);
-            };
-            wait();
-          }),
-      ),
-    );
+    times.push(await timedKeyStep(page, i % 2 === 0 ? 'ArrowRight' : 'ArrowLeft'));
   }
   const { profile } = await cdp.send('Profiler.stop');
   await cdp.send('Tracing.end');
