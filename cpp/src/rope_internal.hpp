@@ -1,8 +1,9 @@
 // The private parts the RoPE sources share (rope_formulas.cpp, rope_plan.cpp,
 // rope_cache.cpp, rope_rotate.cpp): a plan's data, the formulas' arguments and
-// results, and the multi-axis cache rows.
+// results, the multi-axis cache rows and the patch grids.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <memory>
@@ -91,6 +92,36 @@ class AxesRows {
   const AxisTarget* targets_ = nullptr;
   AxisBlocks* blocks_ = nullptr;
 };
+
+// The checks of a range of grid patches.
+inline Status check_grid_range(const RopePlan& plan, std::size_t height, std::size_t width, std::size_t first,
+                               std::size_t count) {
+  if (!plan.valid()) return Status::invalid_plan;
+  if (plan.axes() != 2) return Status::axes_mismatch;
+  // Every row and column index is a position below 2^24.
+  if (height > std::size_t(kMaxAbsPosition) || width > std::size_t(kMaxAbsPosition)) return Status::bad_count;
+  if (width != 0 && height > kMaxElements / width) return Status::too_large;
+  const std::size_t n = height * width;
+  if (first > n || count > n - first) return Status::bad_count;
+  return check_elements(count, std::size_t(plan.rotary_dim() / 2));
+}
+
+// Calls fill(patch positions, patches, patch offset) for patches [first,
+// first + count), in chunks: (row, column) per patch, row-major.
+template <class Fill>
+void grid_chunks(std::size_t width, std::size_t first, std::size_t count, Fill fill) {
+  constexpr std::size_t kChunk = 4096;
+  std::vector<double> p(2 * std::min(count, kChunk));
+  for (std::size_t m0 = 0; m0 < count; m0 += kChunk) {
+    const std::size_t m = std::min(kChunk, count - m0);
+    for (std::size_t i = 0; i < m; ++i) {
+      const std::size_t patch = first + m0 + i;
+      p[2 * i] = double(patch / width);
+      p[2 * i + 1] = double(patch % width);
+    }
+    fill(p.data(), m, m0);
+  }
+}
 
 }  // namespace detail
 

@@ -109,8 +109,11 @@ Status check_apply(const RopePlan& plan, RopeLayout layout, int head_dim, std::s
 
 }  // namespace
 
-Status apply_rope(const RopePlan& plan, RopeLayout layout, int head_dim, const double* positions,
-                  std::size_t n, std::size_t num_heads, float* x, Path path) {
+namespace {
+
+// One position per token (a list), on every axis.
+Status rotate_list(const RopePlan& plan, RopeLayout layout, int head_dim, const double* positions,
+                   std::size_t n, std::size_t num_heads, float* x, Path path) {
   if (Status s = check_apply(plan, layout, head_dim, n, num_heads); s != Status::ok) return s;
   if (n == 0 || num_heads == 0) return Status::ok;
   if (positions == nullptr || x == nullptr) return Status::null_pointer;
@@ -125,10 +128,30 @@ Status apply_rope(const RopePlan& plan, RopeLayout layout, int head_dim, const d
          });
   return Status::ok;
 }
-Status apply_rope_axes(const RopePlan& plan, RopeLayout layout, int head_dim, const double* positions,
-                       std::size_t n, std::size_t num_heads, float* x, Path path) {
+
+// Positions start, start + 1, ..., start + n - 1, on every axis.
+Status rotate_range(const RopePlan& plan, RopeLayout layout, int head_dim, double start, std::size_t n,
+                    std::size_t num_heads, float* x, Path path) {
   if (Status s = check_apply(plan, layout, head_dim, n, num_heads); s != Status::ok) return s;
-  if (plan.axes() == 1) return apply_rope(plan, layout, head_dim, positions, n, num_heads, x, path);
+  if (Status s = check_row_range(start, n); s != Status::ok) return s;
+  if (n == 0 || num_heads == 0) return Status::ok;
+  if (x == nullptr) return Status::null_pointer;
+  const detail::PlanData& P = plan.rows_plan().data();
+  const std::size_t half = std::size_t(plan.rotary_dim() / 2);
+  const bool simd = path == Path::best && simd_compiled();
+  detail::Work& w = detail::Work::get(P.freq.size());
+  rotate(plan, layout, head_dim, n, num_heads, x, simd,
+         [&](std::size_t t0, std::size_t tokens, float* cos, float* sin) {
+           detail::rows_into<false>(P, start + double(t0), tokens, split_rows(cos, sin, half), w, simd);
+         });
+  return Status::ok;
+}
+
+// plan.axes() positions per token, token-major.
+Status rotate_axes(const RopePlan& plan, RopeLayout layout, int head_dim, const double* positions,
+                   std::size_t n, std::size_t num_heads, float* x, Path path) {
+  if (Status s = check_apply(plan, layout, head_dim, n, num_heads); s != Status::ok) return s;
+  if (plan.axes() == 1) return rotate_list(plan, layout, head_dim, positions, n, num_heads, x, path);
   if (n == 0 || num_heads == 0) return Status::ok;
   if (positions == nullptr || x == nullptr) return Status::null_pointer;
   const std::size_t axes = std::size_t(plan.axes());
@@ -141,4 +164,44 @@ Status apply_rope_axes(const RopePlan& plan, RopeLayout layout, int head_dim, co
          });
   return Status::ok;
 }
+
+// Patches [first, first + count) of a height x width grid, one token each.
+Status rotate_grid(const RopePlan& plan, RopeLayout layout, int head_dim, const Positions& at,
+                   std::size_t num_heads, float* x, Path path) {
+  if (Status s = check_apply(plan, layout, head_dim, at.count, num_heads); s != Status::ok) return s;
+  if (Status s = detail::check_grid_range(plan, at.height, at.width, at.first, at.count); s != Status::ok)
+    return s;
+  if (at.count == 0 || num_heads == 0) return Status::ok;
+  if (x == nullptr) return Status::null_pointer;
+  const bool simd = path == Path::best && simd_compiled();
+  const AxesRows rows(*plan.data());
+  double p[2 * kTokensPerChunk];
+  rotate(plan, layout, head_dim, at.count, num_heads, x, simd,
+         [&](std::size_t t0, std::size_t tokens, float* cos, float* sin) {
+           for (std::size_t i = 0; i < tokens; ++i) {
+             const std::size_t patch = at.first + t0 + i;
+             p[2 * i] = double(patch / at.width);
+             p[2 * i + 1] = double(patch % at.width);
+           }
+           rows(p, tokens, cos, sin, simd);
+         });
+  return Status::ok;
+}
+
+}  // namespace
+
+Status apply_rope(const RopePlan& plan, RopeLayout layout, int head_dim, const Positions& at,
+                  std::size_t num_heads, float* x, Path path) {
+  switch (at.kind) {
+    case Positions::Kind::list:
+      return rotate_list(plan, layout, head_dim, at.values, at.count, num_heads, x, path);
+    case Positions::Kind::range:
+      return rotate_range(plan, layout, head_dim, at.start, at.count, num_heads, x, path);
+    case Positions::Kind::axes:
+      return rotate_axes(plan, layout, head_dim, at.values, at.count, num_heads, x, path);
+    case Positions::Kind::grid: return rotate_grid(plan, layout, head_dim, at, num_heads, x, path);
+  }
+  return Status::bad_count;  // not a kind of position source
+}
+
 }  // namespace sinpe
