@@ -57,16 +57,16 @@ export class Engine {
   constructor(module) {
     this.#m = module;
     const m = module;
-    this.scratch = m.scratchAddress();
-    this.scratchFloats = m.scratchFloats();
-    this.positions = m.positionsAddress();
-    this.positionCapacity = m.positionsCapacity();
-    this.lut = m.lutAddress();
-    this.lutBytes = m.lutBytes();
-    this.result = m.resultAddress() / 8;
+    this.scratch = m._scratchAddress();
+    this.scratchFloats = m._scratchFloats();
+    this.positions = m._positionsAddress();
+    this.positionCapacity = m._positionsCapacity();
+    this.lut = m._lutAddress();
+    this.lutBytes = m._lutBytes();
+    this.result = m._resultAddress() / 8;
     /** Plan kinds by name, as the glue numbers them. */
-    this.kind = Object.freeze(Object.fromEntries(m.kindNames().split(',').map((name, i) => [name, i])));
-    this.requestAt = m.requestAddress(1);
+    this.kind = Object.freeze(Object.fromEntries(m._kindNames().split(',').map((name, i) => [name, i])));
+    this.requestAt = m._requestAddress(1);
     this.requestCapacity = 1;
     this.busy = false; // inside a chunks() callback: the scratch is the caller's view
   }
@@ -97,7 +97,7 @@ export class Engine {
       doubles += v instanceof Float64Array ? 2 + v.length : 2;
     }
     if (doubles > this.requestCapacity) {
-      this.requestAt = m.requestAddress(doubles); // may grow memory: HEAPF64 is read after it
+      this.requestAt = m._requestAddress(doubles); // may grow memory: HEAPF64 is read after it
       this.requestCapacity = doubles;
     }
     const heap = m.HEAPF64;
@@ -114,8 +114,8 @@ export class Engine {
       } else heap[at++] = typeof v === 'boolean' ? Number(v) : v;
     }
     const h = owned
-      ? m.prepare(request.kind, request.family, request.layout, request.axes, width, doubles)
-      : m.plan(request.kind, request.family, request.layout, request.axes, width, doubles);
+      ? m._prepare(request.kind, request.family, request.layout, request.axes, width, doubles)
+      : m._plan(request.kind, request.family, request.layout, request.axes, width, doubles);
     if (h < 0) this.check(h, context, this.#badElement(-h, context, width));
     return h;
   }
@@ -133,7 +133,7 @@ export class Engine {
   }
 
   release(handle) {
-    this.#m.release(handle);
+    this.#m._release(handle);
   }
 
   /**
@@ -189,7 +189,7 @@ export class Engine {
 
   /** Position axes per token of a RoPE plan. */
   axes(h) {
-    return this.#m.axes(h);
+    return this.#m._axes(h);
   }
 
   // Copies positions[at … at+n) into the positions scratch (a few by index: no subarray view to make).
@@ -206,7 +206,7 @@ export class Engine {
     for (let at = 0; at < positions.length; at += cap) {
       const n = Math.min(cap, positions.length - at);
       this.#loadPositions(positions, at, n);
-      const s = this.#m.checkPositions(n);
+      const s = this.#m._checkPositions(n);
       if (s !== 0) {
         const index = at + this.#m.HEAPF64[this.result];
         this.check(s, context, { position: `${name}[${index}]`, value: positions[index] });
@@ -220,7 +220,7 @@ export class Engine {
   }
 
   checkRows(h, start, count, width, context, startName = 'start', countName = 'count') {
-    const s = this.#m.checkRows(h, start, count);
+    const s = this.#m._checkRows(h, start, count);
     if (s !== 0) this.check(s, context, { ...this.#rowRangeContext(start, count, startName, countName), rows: count, width });
   }
 
@@ -233,7 +233,7 @@ export class Engine {
     const per = Math.max(1, Math.floor(this.scratchFloats / d));
     for (let done = 0; done < count; done += per) {
       const n = Math.min(per, count - done);
-      this.check(m.rows(h, start + done, n, dtype), context);
+      this.check(m._rows(h, start + done, n, dtype), context);
       out.set(this.#results(dtype, 0, n * d), done * d);
     }
   }
@@ -245,7 +245,7 @@ export class Engine {
     const per = Math.max(1, Math.floor(this.scratchFloats / d));
     for (let done = 0; done < count; done += per) {
       const n = Math.min(per, count - done);
-      this.check(m.rows(h, start + done, n, dtype), context);
+      this.check(m._rows(h, start + done, n, dtype), context);
       const view = dtype === 0 ? new Float32Array(m.HEAPF32.buffer, this.scratch, n * d) : new Uint16Array(m.HEAPF32.buffer, this.scratch, n * d);
       this.busy = true;
       try {
@@ -254,7 +254,7 @@ export class Engine {
         this.busy = false;
         // Detach every view of this memory (a kept `view` now has length 0),
         // then give Emscripten fresh ones.
-        m.detachViews();
+        m._detachViews();
       }
     }
   }
@@ -270,7 +270,7 @@ export class Engine {
       // writes; on any refusal the positions are checked here first, so the
       // error is the one the checked path below gives.
       this.#loadPositions(positions, 0, n);
-      const s = m.encode(h, n, dtype);
+      const s = m._encode(h, n, dtype);
       if (s !== 0) {
         this.checkPositions(positions, context);
         this.check(s, context);
@@ -282,7 +282,7 @@ export class Engine {
     for (let done = 0; done < n; done += per) {
       const k = Math.min(per, n - done);
       if (n > per || done === 0) this.#loadPositions(positions, done, k);
-      this.check(m.encode(h, k, dtype), context);
+      this.check(m._encode(h, k, dtype), context);
       out.set(this.#results(dtype, 0, k * d), done * d);
     }
   }
@@ -299,13 +299,13 @@ export class Engine {
         const n = Math.min(per, seqLen - r);
         const at = (b * seqLen + r) * d;
         m.HEAPF32.set(x.subarray(at, at + n * d), base);
-        this.check(m.addRows(h, start + r, n), context);
+        this.check(m._addRows(h, start + r, n), context);
         x.set(m.HEAPF32.subarray(base, base + n * d), at);
       }
   }
 
   checkGrid(h, d, height, width, cls, context) {
-    const s = this.#m.checkGrid(h, height, width, cls);
+    const s = this.#m._checkGrid(h, height, width, cls);
     if (s !== 0)
       this.check(s, context, { countName: 'height/width', count: `${height} × ${width}`, rows: height * width + (cls ? 1 : 0), width: d });
   }
@@ -318,13 +318,13 @@ export class Engine {
     const base = this.scratch / 4;
     for (let done = 0; done < cells; done += per) {
       const n = Math.min(per, cells - done);
-      this.check(m.grid2d(h, height, width, cls, done, n), context);
+      this.check(m._grid2d(h, height, width, cls, done, n), context);
       out.set(m.HEAPF32.subarray(base, base + n * d), done * d);
     }
   }
 
   checkHeatmap(h, start, count, col0, cols, vmin, vmax, context) {
-    const s = this.#m.checkHeatmap(h, start, count, col0, cols, vmin, vmax);
+    const s = this.#m._checkHeatmap(h, start, count, col0, cols, vmin, vmax);
     if (s !== 0)
       this.check(s, context, {
         ...this.#rowRangeContext(start, count, 'start', 'count'),
@@ -345,23 +345,23 @@ export class Engine {
     const per = Math.max(1, Math.floor(this.scratchFloats / cols)); // the scratch holds that many RGBA pixels
     for (let done = 0; done < count; done += per) {
       const n = Math.min(per, count - done);
-      this.check(m.heatmap(h, start + done, n, col0, cols, vmin, vmax), context);
+      this.check(m._heatmap(h, start + done, n, col0, cols, vmin, vmax), context);
       out.set(m.HEAPU8.subarray(this.scratch, this.scratch + n * cols * 4), done * cols * 4);
     }
   }
 
   /** The plan's float64 frequencies (a new Float64Array). */
   frequencies(h) {
-    const n = this.#m.frequencies(h);
+    const n = this.#m._frequencies(h);
     return this.#m.HEAPF64.slice(this.scratch / 8, this.scratch / 8 + n);
   }
 
   attentionFactor(h) {
-    return this.#m.attentionFactor(h);
+    return this.#m._attentionFactor(h);
   }
 
   checkRope(h, layout, headDim, context) {
-    this.check(this.#m.checkRope(h, layout, headDim), context);
+    this.check(this.#m._checkRope(h, layout, headDim), context);
   }
 
   /** cos/sin cache rows for start … start+count−1 into cos and sin (count·half each, as for rows). */
@@ -370,7 +370,7 @@ export class Engine {
     const per = Math.max(1, Math.floor(this.scratchFloats / (2 * half)));
     for (let done = 0; done < count; done += per) {
       const n = Math.min(per, count - done);
-      this.check(m.ropeCacheRows(h, start + done, n, dtype, recipe), context);
+      this.check(m._ropeCacheRows(h, start + done, n, dtype, recipe), context);
       cos.set(this.#results(dtype, 0, n * half), done * half);
       sin.set(this.#results(dtype, n * half, n * half), done * half);
     }
@@ -388,14 +388,14 @@ export class Engine {
     for (let done = 0; done < n; done += per) {
       const k = Math.min(per, n - done);
       this.#loadPositions(positions, done * axes, k * axes);
-      this.check(m.ropeCache(h, k, dtype, recipe), context);
+      this.check(m._ropeCache(h, k, dtype, recipe), context);
       cos.set(this.#results(dtype, 0, k * half), done * half);
       sin.set(this.#results(dtype, k * half, k * half), done * half);
     }
   }
 
   checkRopeGrid(h, half, height, width, context) {
-    const s = this.#m.checkRopeGrid(h, height, width);
+    const s = this.#m._checkRopeGrid(h, height, width);
     if (s !== 0)
       this.check(s, context, { countName: 'height/width', count: `${height} × ${width}`, rows: height * width, width: half, wantAxes: 2, axes: this.axes(h) });
   }
@@ -407,7 +407,7 @@ export class Engine {
     const per = Math.max(1, Math.floor(this.scratchFloats / (2 * half)));
     for (let done = 0; done < cells; done += per) {
       const n = Math.min(per, cells - done);
-      this.check(m.ropeCacheGrid(h, height, width, done, n, dtype, recipe), context);
+      this.check(m._ropeCacheGrid(h, height, width, done, n, dtype, recipe), context);
       cos.set(this.#results(dtype, 0, n * half), done * half);
       sin.set(this.#results(dtype, n * half, n * half), done * half);
     }
@@ -427,7 +427,7 @@ export class Engine {
         const k = Math.min(tokensPer, n - t);
         this.#loadPositions(positions, t * axes, k * axes);
         m.HEAPF32.set(x.subarray(t * token, (t + k) * token), base);
-        this.check(m.ropeApply(h, layout, headDim, k, numHeads), context);
+        this.check(m._ropeApply(h, layout, headDim, k, numHeads), context);
         x.set(m.HEAPF32.subarray(base, base + k * token), t * token);
       }
       return;
@@ -440,7 +440,7 @@ export class Engine {
         const k = Math.min(headsPer, numHeads - g);
         const at = t * token + g * headDim;
         m.HEAPF32.set(x.subarray(at, at + k * headDim), base);
-        this.check(m.ropeApply(h, layout, headDim, 1, k), context);
+        this.check(m._ropeApply(h, layout, headDim, 1, k), context);
         x.set(m.HEAPF32.subarray(base, base + k * headDim), at);
       }
     }

@@ -178,7 +178,7 @@ function instantiate(factory, compiled, source, file, simd) {
       (module) => {
         let version;
         try {
-          version = typeof module?.version === 'function' ? module.version() : undefined;
+          version = typeof module?._version === 'function' ? module._version() : undefined;
         } catch {
           version = undefined;
         }

@@ -181,7 +181,7 @@ class Encoder {
     /** Whether the SIMD flavour is running. */
     this.simd = simd;
     /** Package version. */
-    this.version = module.version();
+    this.version = module._version();
     /** Names of the presets. */
     this.presets = PRESETS;
     /** Names of the layouts. */

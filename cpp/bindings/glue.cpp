@@ -331,64 +331,46 @@ bool recipe_arg(int recipe, Recipe* out) {
   return true;
 }
 
-// The cos and sin halves of the scratch for `values` values each, as the
-// dtype's elements (floats, or bit patterns after half_scratch()).
-std::pair<void*, void*> recipe_scratch(Dtype t, std::size_t values) {
-  if (t == Dtype::float32) return {g_scratch.data(), g_scratch.data() + values};
+// Where a chunk of n cache rows of r/2 values goes: cos at the scratch's
+// start, sin after it, as floats or as bit patterns (half_scratch()).
+CacheOut cache_out(Dtype t, std::size_t values) {
+  if (t == Dtype::float32) return {t, g_scratch.data(), g_scratch.data() + values};
   std::uint16_t* cos = half_scratch();
-  return {cos, cos + values};
+  return {t, cos, cos + values};
 }
 
-// The cos half of the scratch and the sin half after n rows, as floats or
-// as bit patterns; false when n rows of r/2 values do not fit.
+// Whether n rows of r/2 values, cos and sin, fit in the scratch.
 bool cache_fits(const Entry* e, std::size_t n, std::size_t* half) {
   *half = std::size_t(e->rope.rotary_dim() / 2);
   return n <= kScratchFloats / (2 * *half);
 }
 
-int rope_cache_rows(int handle, double start, double count, int dtype, int recipe) {
-  const Entry* e = entry(handle, kRope);
-  std::size_t n = 0, half = 0;
+// A chunk of a cache: the dtype and recipe checked, then the core's one entry point.
+int cache_chunk(const Entry* e, const Positions& at, int dtype, int recipe) {
   Dtype t;
   Recipe how;
-  if (!e) return code(Status::invalid_plan);
-  if (!count_arg(count, &n)) return code(Status::bad_chunk);
+  std::size_t half = 0;
   if (!dtype_arg(dtype, &t)) return code(Status::bad_dtype);
   if (!recipe_arg(recipe, &how)) return code(Status::bad_recipe);
-  if (!cache_fits(e, n, &half)) return code(Status::too_large);
-  if (how != Recipe::exact) {
-    auto [cos, sin] = recipe_scratch(t, n * half);
-    return code(sinpe::rope_cache_rows_recipe(e->rope, how, start, n, t, cos, sin));
-  }
-  if (t == Dtype::float32) {
-    float* cos = g_scratch.data();
-    return code(sinpe::rope_cache_rows(e->rope, start, n, cos, cos + n * half));
-  }
-  std::uint16_t* cos = half_scratch();
-  return code(sinpe::rope_cache_rows(e->rope, start, n, t, cos, cos + n * half));
+  if (!cache_fits(e, at.count, &half)) return code(Status::too_large);
+  return code(sinpe::rope_cache_recipe(e->rope, how, at, cache_out(t, at.count * half)));
+}
+
+int rope_cache_rows(int handle, double start, double count, int dtype, int recipe) {
+  const Entry* e = entry(handle, kRope);
+  std::size_t n = 0;
+  if (!e) return code(Status::invalid_plan);
+  if (!count_arg(count, &n)) return code(Status::bad_chunk);
+  return cache_chunk(e, Positions::range(start, n), dtype, recipe);
 }
 
 int rope_cache(int handle, double count, int dtype, int recipe) {
   const Entry* e = entry(handle, kRope);
-  std::size_t n = 0, half = 0;
-  Dtype t;
-  Recipe how;
+  std::size_t n = 0;
   if (!e) return code(Status::invalid_plan);
   if (!to_integer<std::size_t>(count, 0, kPositionChunk / std::size_t(e->rope.axes()), &n))
     return code(Status::bad_chunk);
-  if (!dtype_arg(dtype, &t)) return code(Status::bad_dtype);
-  if (!recipe_arg(recipe, &how)) return code(Status::bad_recipe);
-  if (!cache_fits(e, n, &half)) return code(Status::too_large);
-  if (how != Recipe::exact) {
-    auto [cos, sin] = recipe_scratch(t, n * half);
-    return code(sinpe::rope_cache_recipe(e->rope, how, g_positions.data(), n, t, cos, sin));
-  }
-  if (t == Dtype::float32) {
-    float* cos = g_scratch.data();
-    return code(sinpe::rope_cache_axes(e->rope, g_positions.data(), n, cos, cos + n * half));
-  }
-  std::uint16_t* cos = half_scratch();
-  return code(sinpe::rope_cache_axes(e->rope, g_positions.data(), n, t, cos, cos + n * half));
+  return cache_chunk(e, Positions::axes(g_positions.data(), n), dtype, recipe);
 }
 
 int check_rope_grid(int handle, double height, double width) {
@@ -407,27 +389,13 @@ int check_rope_grid(int handle, double height, double width) {
 int rope_cache_grid(int handle, double height, double width, double first, double count, int dtype,
                     int recipe) {
   const Entry* e = entry(handle, kRope);
-  std::size_t H = 0, W = 0, f = 0, n = 0, half = 0;
-  Dtype t;
-  Recipe how;
+  std::size_t H = 0, W = 0, f = 0, n = 0;
   const auto max = std::size_t(kMaxAbsPosition);
   if (!e) return code(Status::invalid_plan);
   if (!to_integer<std::size_t>(height, 0, max, &H) || !to_integer<std::size_t>(width, 0, max, &W) ||
       !count_arg(first, &f) || !count_arg(count, &n))
     return code(Status::bad_count);
-  if (!dtype_arg(dtype, &t)) return code(Status::bad_dtype);
-  if (!recipe_arg(recipe, &how)) return code(Status::bad_recipe);
-  if (!cache_fits(e, n, &half)) return code(Status::too_large);
-  if (how != Recipe::exact) {
-    auto [cos, sin] = recipe_scratch(t, n * half);
-    return code(sinpe::rope_cache_grid_recipe(e->rope, how, H, W, f, n, t, cos, sin));
-  }
-  if (t == Dtype::float32) {
-    float* cos = g_scratch.data();
-    return code(sinpe::rope_cache_grid(e->rope, H, W, f, n, cos, cos + n * half));
-  }
-  std::uint16_t* cos = half_scratch();
-  return code(sinpe::rope_cache_grid(e->rope, H, W, f, n, t, cos, cos + n * half));
+  return cache_chunk(e, Positions::grid(H, W, f, n), dtype, recipe);
 }
 
 int rope_apply(int handle, int layout, double head_dim, double count, double num_heads) {
@@ -439,8 +407,8 @@ int rope_apply(int handle, int layout, double head_dim, double count, double num
       !count_arg(num_heads, &heads) || !to_integer(head_dim, 1, kMaxDModel, &hd))
     return code(Status::bad_chunk);
   if (heads != 0 && n > kScratchFloats / heads / std::size_t(hd)) return code(Status::too_large);
-  return code(sinpe::apply_rope_axes(e->rope, RopeLayout(layout), hd, g_positions.data(), n, heads,
-                                     g_scratch.data()));
+  return code(sinpe::apply_rope(e->rope, RopeLayout(layout), hd, Positions::axes(g_positions.data(), n),
+                                heads, g_scratch.data()));
 }
 
 int frequencies(int handle) {

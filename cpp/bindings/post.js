@@ -3,7 +3,7 @@
 // (memory.grow(0) replaces its ArrayBuffer), so that a chunks() view kept past
 // its callback reads as length 0 instead of later results, then gives
 // Emscripten fresh views of the same memory.
-Module['detachViews'] = function () {
+Module['_detachViews'] = function () {
   wasmMemory.grow(0);
   updateGlobalBufferAndViews(wasmMemory.buffer);
 };

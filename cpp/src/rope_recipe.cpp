@@ -71,77 +71,73 @@ Status common_checks(const RopePlan& plan, Dtype dtype, std::size_t n) {
   return check_elements(n, std::size_t(plan.rotary_dim() / 2));
 }
 
+// The float32 recipe's checks of each position source (after common_checks).
+Status check_source(const RopePlan& plan, const Positions& at, const CacheOut& out) {
+  const std::size_t n = at.count;
+  switch (at.kind) {
+    case Positions::Kind::list:
+    case Positions::Kind::axes: {
+      if (n == 0) return Status::ok;
+      if (at.values == nullptr || out.cos == nullptr || out.sin == nullptr) return Status::null_pointer;
+      const std::size_t per = at.kind == Positions::Kind::axes ? std::size_t(plan.axes()) : 1;
+      return check_positions(at.values, n * per, nullptr);
+    }
+    case Positions::Kind::range:
+      if (Status s = check_row_range(at.start, n); s != Status::ok) return s;
+      break;
+    case Positions::Kind::grid:
+      if (plan.axes() != 2) return Status::axes_mismatch;
+      if (at.width != 0 && at.height > std::size_t(kMaxElements) / at.width) return Status::too_large;
+      if (at.first > at.height * at.width || n > at.height * at.width - at.first) return Status::bad_count;
+      break;
+    default: return Status::bad_count;  // not a kind of position source
+  }
+  if (n == 0) return Status::ok;
+  if (out.cos == nullptr || out.sin == nullptr) return Status::null_pointer;
+  return Status::ok;
+}
+
+// Tokens [i0, i0 + m) of `at` as plan.axes() positions each, token-major.
+void token_positions(const Positions& at, std::size_t A, std::size_t i0, std::size_t m, double* p) {
+  for (std::size_t i = 0; i < m; ++i) {
+    const std::size_t t = i0 + i;
+    switch (at.kind) {
+      case Positions::Kind::axes:
+        for (std::size_t a = 0; a < A; ++a) p[i * A + a] = at.values[t * A + a];
+        break;
+      case Positions::Kind::list:
+        for (std::size_t a = 0; a < A; ++a) p[i * A + a] = at.values[t];
+        break;
+      case Positions::Kind::range:
+        for (std::size_t a = 0; a < A; ++a) p[i * A + a] = at.start + double(t);
+        break;
+      case Positions::Kind::grid: {
+        const std::size_t patch = at.first + t;
+        p[2 * i] = double(patch / at.width);
+        p[2 * i + 1] = double(patch % at.width);
+        break;
+      }
+    }
+  }
+}
+
 }  // namespace
 
-Status rope_cache_recipe(const RopePlan& plan, Recipe recipe, const double* positions, std::size_t n,
-                         Dtype dtype, void* cos, void* sin) {
-  if (Status s = common_checks(plan, dtype, n); s != Status::ok) return s;
-  if (recipe == Recipe::exact) {
-    if (dtype == Dtype::float32)
-      return rope_cache_axes(plan, positions, n, static_cast<float*>(cos), static_cast<float*>(sin));
-    return rope_cache_axes(plan, positions, n, dtype, static_cast<std::uint16_t*>(cos),
-                           static_cast<std::uint16_t*>(sin));
-  }
+Status rope_cache_recipe(const RopePlan& plan, Recipe recipe, const Positions& at, const CacheOut& out) {
+  if (Status s = common_checks(plan, out.dtype, at.count); s != Status::ok) return s;
+  if (recipe == Recipe::exact) return rope_cache(plan, at, out);
   if (recipe != Recipe::float32) return Status::bad_recipe;
-  if (n == 0) return Status::ok;
-  if (positions == nullptr || cos == nullptr || sin == nullptr) return Status::null_pointer;
-  if (Status s = check_positions(positions, n * std::size_t(plan.axes()), nullptr); s != Status::ok) return s;
-  float32_rows(plan, positions, n, dtype, cos, sin, 0);
-  return Status::ok;
-}
-
-Status rope_cache_rows_recipe(const RopePlan& plan, Recipe recipe, double start, std::size_t count,
-                              Dtype dtype, void* cos, void* sin) {
-  if (Status s = common_checks(plan, dtype, count); s != Status::ok) return s;
-  if (recipe == Recipe::exact) {
-    if (dtype == Dtype::float32)
-      return rope_cache_rows(plan, start, count, static_cast<float*>(cos), static_cast<float*>(sin));
-    return rope_cache_rows(plan, start, count, dtype, static_cast<std::uint16_t*>(cos),
-                           static_cast<std::uint16_t*>(sin));
-  }
-  if (recipe != Recipe::float32) return Status::bad_recipe;
-  if (Status s = check_row_range(start, count); s != Status::ok) return s;
-  if (count == 0) return Status::ok;
-  if (cos == nullptr || sin == nullptr) return Status::null_pointer;
+  if (Status s = check_source(plan, at, out); s != Status::ok || at.count == 0) return s;
   const auto A = std::size_t(plan.axes());
   constexpr std::size_t kChunk = 1024;
-  std::vector<double> p(std::min(count, kChunk) * A);
-  for (std::size_t i0 = 0; i0 < count; i0 += kChunk) {
-    const std::size_t m = std::min(kChunk, count - i0);
-    for (std::size_t i = 0; i < m; ++i)
-      for (std::size_t a = 0; a < A; ++a) p[i * A + a] = start + double(i0 + i);
-    float32_rows(plan, p.data(), m, dtype, cos, sin, i0);
-  }
-  return Status::ok;
-}
-
-Status rope_cache_grid_recipe(const RopePlan& plan, Recipe recipe, std::size_t height, std::size_t width,
-                              std::size_t first, std::size_t count, Dtype dtype, void* cos, void* sin) {
-  if (Status s = common_checks(plan, dtype, count); s != Status::ok) return s;
-  if (recipe == Recipe::exact) {
-    if (dtype == Dtype::float32)
-      return rope_cache_grid(plan, height, width, first, count, static_cast<float*>(cos),
-                             static_cast<float*>(sin));
-    return rope_cache_grid(plan, height, width, first, count, dtype, static_cast<std::uint16_t*>(cos),
-                           static_cast<std::uint16_t*>(sin));
-  }
-  if (recipe != Recipe::float32) return Status::bad_recipe;
-  if (plan.axes() != 2) return Status::axes_mismatch;
-  if (width != 0 && height > std::size_t(kMaxElements) / width) return Status::too_large;
-  if (first > height * width || count > height * width - first) return Status::bad_count;
-  if (count == 0) return Status::ok;
-  if (cos == nullptr || sin == nullptr) return Status::null_pointer;
-  constexpr std::size_t kChunk = 1024;
-  std::vector<double> p(std::min(count, kChunk) * 2);
-  for (std::size_t i0 = 0; i0 < count; i0 += kChunk) {
-    const std::size_t m = std::min(kChunk, count - i0);
-    for (std::size_t i = 0; i < m; ++i) {
-      const std::size_t patch = first + i0 + i;
-      p[2 * i] = double(patch / width);
-      p[2 * i + 1] = double(patch % width);
-    }
-    if (Status s = check_positions(p.data(), 2 * m, nullptr); s != Status::ok) return s;
-    float32_rows(plan, p.data(), m, dtype, cos, sin, i0);
+  std::vector<double> p(std::min(at.count, kChunk) * A);
+  for (std::size_t i0 = 0; i0 < at.count; i0 += kChunk) {
+    const std::size_t m = std::min(kChunk, at.count - i0);
+    token_positions(at, A, i0, m, p.data());
+    // A grid's row and column indices are positions too.
+    if (at.kind == Positions::Kind::grid)
+      if (Status s = check_positions(p.data(), 2 * m, nullptr); s != Status::ok) return s;
+    float32_rows(plan, p.data(), m, out.dtype, out.cos, out.sin, i0);
   }
   return Status::ok;
 }

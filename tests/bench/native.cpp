@@ -190,18 +190,26 @@ int main(int argc, char** argv) {
         }
       return err;
     };
-    t = median_ms([&] { sinpe::rope_cache_rows(rope128, 0, n, cos.data(), sin.data()); });
+    t = median_ms([&] {
+      sinpe::rope_cache(rope128, sinpe::Positions::range(0, n),
+                        {sinpe::Dtype::float32, cos.data(), sin.data()});
+    });
     emit("ropeCacheRows131072x128", t, cache_error());
     std::fill(cos.begin(), cos.end(), NAN);
     std::fill(sin.begin(), sin.end(), NAN);
-    t = median_ms([&] { sinpe::rope_cache(rope128, positions.data(), n, cos.data(), sin.data()); });
+    t = median_ms([&] {
+      sinpe::rope_cache(rope128, sinpe::Positions::list(positions.data(), n),
+                        {sinpe::Dtype::float32, cos.data(), sin.data()});
+    });
     emit("ropeCache131072x128", t, cache_error());
     // The same cache as float16 / bfloat16 bit patterns (each value rounded
     // once from float64); err: max |decoded - float64|, at most half a unit
     // in the last place (2^-12 for float16, 2^-9 for bfloat16, near 1).
     std::vector<std::uint16_t> cos16(n * half), sin16(n * half);
     for (sinpe::Dtype dtype : {sinpe::Dtype::float16, sinpe::Dtype::bfloat16}) {
-      t = median_ms([&] { sinpe::rope_cache_rows(rope128, 0, n, dtype, cos16.data(), sin16.data()); });
+      t = median_ms([&] {
+        sinpe::rope_cache(rope128, sinpe::Positions::range(0, n), {dtype, cos16.data(), sin16.data()});
+      });
       double err16 = 0;
       for (std::size_t i = 0; i < n; ++i)
         for (std::size_t j = 0; j < half; ++j) {
@@ -231,7 +239,10 @@ int main(int argc, char** argv) {
       pos[3 * i + 2] = double(i + i % 11);
     }
     std::vector<float> cos(n * half), sin(n * half);
-    t = median_ms([&] { sinpe::rope_cache_axes(mrope, pos.data(), n, cos.data(), sin.data()); });
+    t = median_ms([&] {
+      sinpe::rope_cache(mrope, sinpe::Positions::axes(pos.data(), n),
+                        {sinpe::Dtype::float32, cos.data(), sin.data()});
+    });
     std::vector<double> inv(half);
     for (std::size_t j = 0; j < half; ++j) inv[j] = 1.0 / std::pow(1e6, 2.0 * double(j) / 128);
     double err = 0;
@@ -255,7 +266,8 @@ int main(int argc, char** argv) {
     std::uniform_real_distribution<float> u(-2.f, 2.f);
     for (float& v : x0) v = u(rng);
     x = x0;
-    sinpe::apply_rope(rope128, sinpe::RopeLayout::half, int(hd), positions.data(), n, heads, x.data());
+    sinpe::apply_rope(rope128, sinpe::RopeLayout::half, int(hd), sinpe::Positions::list(positions.data(), n),
+                      heads, x.data());
     const auto inv = rope_inv(128);
     double err = 0;
     for (std::size_t i = 0; i < n; ++i)
@@ -270,7 +282,8 @@ int main(int argc, char** argv) {
                                  std::fabs(x[o + j + half] - (xb * c + xa * s)) / scale));
         }
     t = median_ms([&] {
-      sinpe::apply_rope(rope128, sinpe::RopeLayout::half, int(hd), positions.data(), n, heads, x.data());
+      sinpe::apply_rope(rope128, sinpe::RopeLayout::half, int(hd),
+                        sinpe::Positions::list(positions.data(), n), heads, x.data());
     });
     emit("applyRope2048x32x128", t, err);
   }

@@ -217,12 +217,14 @@ TEST_CASE("argument failures of the C++ API each have their own status; nothing 
   // an empty plan
   CHECK(sinpe::rows(sinpe::Plan{}, 0, 2, out.data()) == Status::invalid_plan);
   CHECK(sinpe::encode(sinpe::Plan{}, p, 2, out.data()) == Status::invalid_plan);
-  CHECK(sinpe::rope_cache_rows(sinpe::RopePlan{}, 0, 2, out.data(), out.data() + 8) == Status::invalid_plan);
+  CHECK(sinpe::rope_cache(sinpe::RopePlan{}, sinpe::Positions::range(0, 2),
+                          {sinpe::Dtype::float32, out.data(), out.data() + 8}) == Status::invalid_plan);
   for (float v : out) CHECK(v == -7.0f);
   // a grid of a plan without two axes
   sinpe::RopePlan one;
   REQUIRE(sinpe::make_rope_plan(sinpe::Options{}, 8, &one) == Status::ok);
-  CHECK(sinpe::rope_cache_grid(one, 1, 2, out.data(), out.data() + 8) == Status::axes_mismatch);
+  CHECK(sinpe::rope_cache(one, sinpe::Positions::grid(1, 2),
+                          {sinpe::Dtype::float32, out.data(), out.data() + 8}) == Status::axes_mismatch);
   for (float v : out) CHECK(v == -7.0f);
 }
 
@@ -243,16 +245,18 @@ TEST_CASE("a float16 cache whose attention factor rounds past 65504 is refused, 
   const double p[] = {0, 1};
   sinpe::RopePlan over, edge;
   REQUIRE(sinpe::make_rope_plan(yarn(65520), 8, &over) == Status::ok);
-  CHECK(sinpe::rope_cache_rows(over, 0, 2, sinpe::Dtype::float16, cos.data(), sin.data()) ==
-        Status::float16_overflow);
-  CHECK(sinpe::rope_cache(over, p, 2, sinpe::Dtype::float16, cos.data(), sin.data()) ==
-        Status::float16_overflow);
+  CHECK(sinpe::rope_cache(over, sinpe::Positions::range(0, 2),
+                          {sinpe::Dtype::float16, cos.data(), sin.data()}) == Status::float16_overflow);
+  CHECK(sinpe::rope_cache(over, sinpe::Positions::list(p, 2),
+                          {sinpe::Dtype::float16, cos.data(), sin.data()}) == Status::float16_overflow);
   for (std::uint16_t v : cos) CHECK(v == 1);
   // bfloat16 holds it
-  CHECK(sinpe::rope_cache_rows(over, 0, 2, sinpe::Dtype::bfloat16, cos.data(), sin.data()) == Status::ok);
+  CHECK(sinpe::rope_cache(over, sinpe::Positions::range(0, 2),
+                          {sinpe::Dtype::bfloat16, cos.data(), sin.data()}) == Status::ok);
   CHECK((cos[0] & 0x7f80u) != 0x7f80u);
   REQUIRE(sinpe::make_rope_plan(yarn(65519), 8, &edge) == Status::ok);
-  CHECK(sinpe::rope_cache_rows(edge, 0, 2, sinpe::Dtype::float16, cos.data(), sin.data()) == Status::ok);
+  CHECK(sinpe::rope_cache(edge, sinpe::Positions::range(0, 2),
+                          {sinpe::Dtype::float16, cos.data(), sin.data()}) == Status::ok);
   CHECK(cos[0] == 0x7bff);  // cos 0 = 1, times 65519, is float16's largest finite value
   // float32 refuses an attention factor beyond its own range when the plan is made
   sinpe::RopePlan f32;

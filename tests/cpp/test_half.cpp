@@ -223,8 +223,8 @@ TEST_CASE("rope_cache and rope_cache_rows in float16 and bfloat16 are the refere
         ref::rope_cache(prm, r, positions, wc, ws);
         for (Path path : {Path::best, Path::scalar}) {
           std::vector<std::uint16_t> c(positions.size() * half, 0xdead), s(c.size(), 0xdead);
-          REQUIRE(sinpe::rope_cache(plan, positions.data(), positions.size(), dtype, c.data(), s.data(),
-                                    path) == Status::ok);
+          REQUIRE(sinpe::rope_cache(plan, sinpe::Positions::list(positions.data(), positions.size()),
+                                    {dtype, c.data(), s.data()}, path) == Status::ok);
           for (std::size_t i = 0; i < c.size(); ++i) {
             cmp(c[i], wc[i], "rope_cache cos");
             cmp(s[i], ws[i], "rope_cache sin");
@@ -236,7 +236,8 @@ TEST_CASE("rope_cache and rope_cache_rows in float16 and bfloat16 are the refere
             std::vector<double> rc, rs;
             ref::rope_cache(prm, r, p, rc, rs);
             std::vector<std::uint16_t> cr(n * half, 0xdead), sr(cr.size(), 0xdead);
-            REQUIRE(sinpe::rope_cache_rows(plan, start, n, dtype, cr.data(), sr.data(), path) == Status::ok);
+            REQUIRE(sinpe::rope_cache(plan, sinpe::Positions::range(start, n), {dtype, cr.data(), sr.data()},
+                                      path) == Status::ok);
             for (std::size_t i = 0; i < cr.size(); ++i) {
               cmp(cr[i], rc[i], "rope_cache_rows cos");
               cmp(sr[i], rs[i], "rope_cache_rows sin");
@@ -303,14 +304,20 @@ TEST_CASE("half-precision entry points refuse float32 and bad input, writing not
            std::all_of(b.begin(), b.end(), [](std::uint16_t v) { return v == 0xabcd; });
   };
   const double p[] = {0, 1, std::numeric_limits<double>::quiet_NaN()};
-  CHECK(sinpe::rope_cache_rows(rp, 0, 4, Dtype::float32, a.data(), b.data()) == Status::bad_dtype);
-  CHECK(sinpe::rope_cache_rows(rp, 0, 4, Dtype(7), a.data(), b.data()) == Status::bad_dtype);
-  CHECK(sinpe::rope_cache(rp, p, 2, Dtype::float32, a.data(), b.data()) == Status::bad_dtype);
-  CHECK(sinpe::rope_cache(rp, p, 3, Dtype::float16, a.data(), b.data()) == Status::position_not_finite);
-  CHECK(sinpe::rope_cache_rows(rp, 0.5, 4, Dtype::bfloat16, a.data(), b.data()) == Status::bad_start);
-  CHECK(sinpe::rope_cache_rows(rp, 16777214, 4, Dtype::float16, a.data(), b.data()) ==
+  CHECK(sinpe::rope_cache(rp, sinpe::Positions::range(0, 4),
+                          {Dtype(sinpe::kDtypeCount), a.data(), b.data()}) == Status::bad_dtype);
+  CHECK(sinpe::rope_cache(rp, sinpe::Positions::range(0, 4), {Dtype(7), a.data(), b.data()}) ==
+        Status::bad_dtype);
+  CHECK(sinpe::rope_cache(rp, sinpe::Positions::list(p, 2), {Dtype(-1), a.data(), b.data()}) ==
+        Status::bad_dtype);
+  CHECK(sinpe::rope_cache(rp, sinpe::Positions::list(p, 3), {Dtype::float16, a.data(), b.data()}) ==
+        Status::position_not_finite);
+  CHECK(sinpe::rope_cache(rp, sinpe::Positions::range(0.5, 4), {Dtype::bfloat16, a.data(), b.data()}) ==
+        Status::bad_start);
+  CHECK(sinpe::rope_cache(rp, sinpe::Positions::range(16777214, 4), {Dtype::float16, a.data(), b.data()}) ==
         Status::position_out_of_range);
-  CHECK(sinpe::rope_cache_rows(rp, 0, 4, Dtype::float16, nullptr, b.data()) == Status::null_pointer);
+  CHECK(sinpe::rope_cache(rp, sinpe::Positions::range(0, 4), {Dtype::float16, nullptr, b.data()}) ==
+        Status::null_pointer);
   CHECK(sinpe::rows(plan, 0, 4, Dtype::float32, a.data()) == Status::bad_dtype);
   CHECK(sinpe::encode(plan, p, 2, Dtype::float32, a.data()) == Status::bad_dtype);
   CHECK(sinpe::encode(plan, p, 3, Dtype::bfloat16, a.data()) == Status::position_not_finite);
@@ -395,15 +402,16 @@ TEST_CASE("half-precision values at and beside rounding boundaries take the exac
                 if (round_ref(*f, want - e) != round_ref(*f, want + e)) ++near;
                 for (Path path : {Path::best, Path::scalar}) {
                   std::vector<std::uint16_t> c(n * h, 0xdead), s(n * h, 0xdead);
-                  REQUIRE(sinpe::rope_cache_rows(plan, start, n, dtype, c.data(), s.data(), path) ==
-                          Status::ok);
+                  REQUIRE(sinpe::rope_cache(plan, sinpe::Positions::range(start, n),
+                                            {dtype, c.data(), s.data()}, path) == Status::ok);
                   for (std::size_t i = first * h; i < n * h; ++i) {
                     cmp(c[i], wc[i - first * h], "rope_cache_rows cos");
                     cmp(s[i], ws[i - first * h], "rope_cache_rows sin");
                   }
                   // The same row through the arbitrary-positions path.
                   std::vector<std::uint16_t> c1(h, 0xdead), s1(h, 0xdead);
-                  REQUIRE(sinpe::rope_cache(plan, &p, 1, dtype, c1.data(), s1.data(), path) == Status::ok);
+                  REQUIRE(sinpe::rope_cache(plan, sinpe::Positions::list(&p, 1),
+                                            {dtype, c1.data(), s1.data()}, path) == Status::ok);
                   for (std::size_t k = 0; k < h; ++k) {
                     cmp(c1[k], wc[(row - first) * h + k], "rope_cache cos");
                     cmp(s1[k], ws[(row - first) * h + k], "rope_cache sin");

@@ -25,6 +25,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "rope_reference.hpp"
@@ -189,6 +190,46 @@ std::vector<double> token_positions(std::size_t axes, std::size_t* n) {
   return p;
 }
 
+// Checks y, x rotated (tokens of `heads` vectors of hd floats, the first r
+// rotated) against q * cos + rotate_half(q) * sin (or the interleaved pairs)
+// at each token's reference angles emb[i] (doubled width), within the
+// rotation contract; the largest error / (|x_a| + |x_b|) goes to *worst.
+void check_rotated(const std::vector<float>& x, const std::vector<float>& y,
+                   const std::vector<std::vector<double>>& emb, int r, int hd, std::size_t heads,
+                   sinpe::RopeLayout layout, double att, double* worst) {
+  const std::size_t n = emb.size(), half = std::size_t(r / 2);
+  REQUIRE(x.size() == n * heads * std::size_t(hd));
+  REQUIRE(y.size() == x.size());
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t h = 0; h < heads; ++h) {
+      const std::size_t o = (i * heads + h) * std::size_t(hd);
+      for (std::size_t c2 = 0; c2 < std::size_t(hd); ++c2) {
+        double want, scale;
+        if (c2 >= std::size_t(r)) {
+          want = x[o + c2];
+          scale = 1;
+        } else if (layout == sinpe::RopeLayout::half) {
+          // rotate_half(q) = cat(-q2, q1); emb angle c2 (doubled width).
+          const double rh = c2 < half ? -double(x[o + c2 + half]) : double(x[o + c2 - half]);
+          want = x[o + c2] * std::cos(emb[i][c2]) * att + rh * std::sin(emb[i][c2]) * att;
+          scale = std::fabs(x[o + c2]) + std::fabs(rh);
+        } else {
+          // Pairs (2j, 2j + 1) turn by pair j's angle.
+          const std::size_t j = c2 / 2, a = o + 2 * j, b = a + 1;
+          const double cs = std::cos(emb[i][j]) * att, sn = std::sin(emb[i][j]) * att;
+          want = c2 % 2 == 0 ? x[a] * cs - x[b] * sn : x[b] * cs + x[a] * sn;
+          scale = std::fabs(x[a]) + std::fabs(x[b]);
+        }
+        const double e = std::fabs(double(y[o + c2]) - want);
+        if (!(e <= kRotateTolerance * std::max(1.0, att) * scale)) {
+          INFO("token " << i << " head " << h << " column " << c2 << " layout " << int(layout));
+          REQUIRE(y[o + c2] == Approx(want));
+        }
+        if (scale > 0 && !(e / scale <= *worst)) *worst = e / scale;
+      }
+    }
+}
+
 }  // namespace
 
 TEST_CASE("multi-axis rope caches and rotation equal transformers' M-RoPE and 2-D RoPE in float64",
@@ -209,7 +250,8 @@ TEST_CASE("multi-axis rope caches and rotation equal transformers' M-RoPE and 2-
     double worst = 0;
     for (Path path : {Path::best, Path::scalar}) {
       std::vector<float> cos(n * half, -7.f), sin(cos.size(), -7.f);
-      REQUIRE(sinpe::rope_cache_axes(plan, pos.data(), n, cos.data(), sin.data(), path) == Status::ok);
+      REQUIRE(sinpe::rope_cache(plan, sinpe::Positions::axes(pos.data(), n),
+                                {sinpe::Dtype::float32, cos.data(), sin.data()}, path) == Status::ok);
       for (std::size_t i = 0; i < n; ++i)
         for (std::size_t j = 0; j < half; ++j) {
           // Both halves of the doubled reference hold the same angle; the cache is one half.
@@ -227,35 +269,9 @@ TEST_CASE("multi-axis rope caches and rotation equal transformers' M-RoPE and 2-
       for (float& v : x) v = u(rng);
       for (sinpe::RopeLayout layout : {sinpe::RopeLayout::half, sinpe::RopeLayout::interleaved}) {
         std::vector<float> y = x;
-        REQUIRE(sinpe::apply_rope_axes(plan, layout, hd, pos.data(), n, heads, y.data(), path) == Status::ok);
-        for (std::size_t i = 0; i < n; ++i)
-          for (std::size_t h = 0; h < heads; ++h) {
-            const std::size_t o = (i * heads + h) * std::size_t(hd);
-            for (std::size_t c2 = 0; c2 < std::size_t(hd); ++c2) {
-              double want, scale;
-              if (c2 >= std::size_t(c.r)) {
-                want = x[o + c2];
-                scale = 1;
-              } else if (layout == sinpe::RopeLayout::half) {
-                // rotate_half(q) = cat(-q2, q1); emb angle c2 (doubled width).
-                const double rh = c2 < half ? -double(x[o + c2 + half]) : double(x[o + c2 - half]);
-                want = x[o + c2] * std::cos(emb[i][c2]) * att + rh * std::sin(emb[i][c2]) * att;
-                scale = std::fabs(x[o + c2]) + std::fabs(rh);
-              } else {
-                // Pairs (2j, 2j + 1) turn by pair j's angle.
-                const std::size_t j = c2 / 2, a = o + 2 * j, b = a + 1;
-                const double cs = std::cos(emb[i][j]) * att, sn = std::sin(emb[i][j]) * att;
-                want = c2 % 2 == 0 ? x[a] * cs - x[b] * sn : x[b] * cs + x[a] * sn;
-                scale = std::fabs(x[a]) + std::fabs(x[b]);
-              }
-              const double e = std::fabs(double(y[o + c2]) - want);
-              if (!(e <= kRotateTolerance * std::max(1.0, att) * scale)) {
-                INFO("token " << i << " head " << h << " column " << c2 << " layout " << int(layout));
-                REQUIRE(y[o + c2] == Approx(want));
-              }
-              if (scale > 0 && !(e / scale <= worst_rotate)) worst_rotate = e / scale;
-            }
-          }
+        REQUIRE(sinpe::apply_rope(plan, layout, hd, sinpe::Positions::axes(pos.data(), n), heads, y.data(),
+                                  path) == Status::ok);
+        check_rotated(x, y, emb, c.r, hd, heads, layout, att, &worst_rotate);
       }
       // One position per token on a multi-axis plan: every axis that position.
       std::vector<double> one(n), same(n * axes);
@@ -264,8 +280,10 @@ TEST_CASE("multi-axis rope caches and rotation equal transformers' M-RoPE and 2-
         for (std::size_t a = 0; a < axes; ++a) same[i * axes + a] = one[i];
       }
       std::vector<float> c1(n * half), s1(c1.size()), c3(c1.size()), s3(c1.size());
-      REQUIRE(sinpe::rope_cache(plan, one.data(), n, c1.data(), s1.data(), path) == Status::ok);
-      REQUIRE(sinpe::rope_cache_axes(plan, same.data(), n, c3.data(), s3.data(), path) == Status::ok);
+      REQUIRE(sinpe::rope_cache(plan, sinpe::Positions::list(one.data(), n),
+                                {sinpe::Dtype::float32, c1.data(), s1.data()}, path) == Status::ok);
+      REQUIRE(sinpe::rope_cache(plan, sinpe::Positions::axes(same.data(), n),
+                                {sinpe::Dtype::float32, c3.data(), s3.data()}, path) == Status::ok);
       for (std::size_t i = 0; i < n; ++i)
         for (std::size_t j = 0; j < half; ++j) {
           const double a = emb_angles(c.layout, prm, c.r, c.sections, &same[i * axes])[j];
@@ -291,7 +309,8 @@ TEST_CASE("rope_cache_grid is the patch grid, row-major, of the two-axis referen
     const std::size_t half = std::size_t(c.r / 2);
     for (auto [h, w] : {std::pair<std::size_t, std::size_t>{24, 37}, {1, 1}, {70, 3}, {2, 5000}}) {
       std::vector<float> cos(h * w * half, -7.f), sin(cos.size(), -7.f);
-      REQUIRE(sinpe::rope_cache_grid(plan, h, w, cos.data(), sin.data()) == Status::ok);
+      REQUIRE(sinpe::rope_cache(plan, sinpe::Positions::grid(h, w),
+                                {sinpe::Dtype::float32, cos.data(), sin.data()}) == Status::ok);
       double worst = 0;
       for (std::size_t i = 0; i < h; ++i)
         for (std::size_t j = 0; j < w; ++j) {
@@ -305,6 +324,71 @@ TEST_CASE("rope_cache_grid is the patch grid, row-major, of the two-axis referen
       CHECK(worst <= kCacheTolerance);
     }
   }
+}
+
+TEST_CASE("apply_rope with a grid or a range source rotates each token by its positions", "[rope][mrope]") {
+  double worst_rotate = 0;
+  std::mt19937 rng(23);
+  std::uniform_real_distribution<float> u(-2.f, 2.f);
+  const auto random = [&](std::size_t size) {
+    std::vector<float> x(size);
+    for (float& v : x) v = u(rng);
+    return x;
+  };
+  for (const Case& c : cases()) {
+    INFO(c.name);
+    sinpe::RopePlan plan;
+    REQUIRE(sinpe::make_rope_plan(c.options, c.r, &plan) == Status::ok);
+    const auto prm = reference_params(c);
+    const double att = ref::rope_attention(prm, c.r);
+    const int hd = c.r + 6;
+    const std::size_t heads = 2, axes = c.sections.size();
+    for (Path path : {Path::best, Path::scalar})
+      for (sinpe::RopeLayout layout : {sinpe::RopeLayout::half, sinpe::RopeLayout::interleaved}) {
+        INFO("path " << int(path) << " layout " << int(layout));
+        // A range: token i at start + i on every axis, across the 64-token chunks.
+        for (auto [start, n] : {std::pair<double, std::size_t>{-40, 150}, {16777215.0 - 69, 70}}) {
+          std::vector<std::vector<double>> emb(n);
+          std::vector<double> p(axes);
+          for (std::size_t i = 0; i < n; ++i) {
+            std::fill(p.begin(), p.end(), start + double(i));
+            emb[i] = emb_angles(c.layout, prm, c.r, c.sections, p.data());
+          }
+          const auto x = random(n * heads * std::size_t(hd));
+          auto y = x;
+          REQUIRE(sinpe::apply_rope(plan, layout, hd, sinpe::Positions::range(start, n), heads, y.data(),
+                                    path) == Status::ok);
+          check_rotated(x, y, emb, c.r, hd, heads, layout, att, &worst_rotate);
+        }
+        if (axes != 2) continue;
+        // A grid: patch m at (m / w, m % w), patches [first, first + count).
+        for (auto [h, w, first, count] :
+             {std::tuple<std::size_t, std::size_t, std::size_t, std::size_t>{24, 37, 0, 888},
+              {70, 3, 5, 150},
+              {9, 11, 40, 59},
+              {1, 1, 0, 1}}) {
+          INFO("grid " << h << " x " << w << " patches " << first << " + " << count);
+          std::vector<std::vector<double>> emb(count);
+          for (std::size_t m = 0; m < count; ++m) {
+            const double q[2] = {double((first + m) / w), double((first + m) % w)};
+            emb[m] = emb_angles(c.layout, prm, c.r, c.sections, q);
+          }
+          const auto x = random(count * heads * std::size_t(hd));
+          auto y = x;
+          REQUIRE(sinpe::apply_rope(plan, layout, hd, sinpe::Positions::grid(h, w, first, count), heads,
+                                    y.data(), path) == Status::ok);
+          check_rotated(x, y, emb, c.r, hd, heads, layout, att, &worst_rotate);
+          if (first == 0 && count == h * w) {
+            auto whole = x;
+            REQUIRE(sinpe::apply_rope(plan, layout, hd, sinpe::Positions::grid(h, w), heads, whole.data(),
+                                      path) == Status::ok);
+            check_rotated(x, whole, emb, c.r, hd, heads, layout, att, &worst_rotate);
+          }
+        }
+      }
+  }
+  std::cout << "  [mrope] grid and range sources: largest rotation error / (|x_a| + |x_b|) " << worst_rotate
+            << "\n";
 }
 
 TEST_CASE("multi-axis options and calls refuse bad input by name, writing nothing", "[rope][mrope][errors]") {
@@ -350,23 +434,50 @@ TEST_CASE("multi-axis options and calls refuse bad input by name, writing nothin
     for (std::size_t at : {std::size_t(2), std::size_t(3 * 70 + 1), std::size_t(3 * n - 1)}) {
       std::vector<double> p(3 * n, 1.0);
       p[at] = bad;
-      CHECK(sinpe::rope_cache_axes(plan, p.data(), n, a.data(), b.data()) == want);
-      CHECK(sinpe::apply_rope_axes(plan, sinpe::RopeLayout::half, 16, p.data(), n, 1, a.data()) == want);
+      CHECK(sinpe::rope_cache(plan, sinpe::Positions::axes(p.data(), n),
+                              {sinpe::Dtype::float32, a.data(), b.data()}) == want);
+      CHECK(sinpe::apply_rope(plan, sinpe::RopeLayout::half, 16, sinpe::Positions::axes(p.data(), n), 1,
+                              a.data()) == want);
       CHECK(untouched());
     }
   std::vector<double> p(3 * n, 1.0);
-  CHECK(sinpe::rope_cache_axes(plan, nullptr, n, a.data(), b.data()) == Status::null_pointer);
-  CHECK(sinpe::rope_cache_axes(plan, p.data(), n, a.data(), nullptr) == Status::null_pointer);
-  CHECK(sinpe::apply_rope_axes(plan, sinpe::RopeLayout::half, 15, p.data(), n, 1, a.data()) ==
-        Status::rotary_dim_above_head_dim);
-  CHECK(sinpe::apply_rope_axes(plan, sinpe::RopeLayout(5), 16, p.data(), n, 1, a.data()) ==
+  CHECK(sinpe::rope_cache(plan, sinpe::Positions::axes(nullptr, n),
+                          {sinpe::Dtype::float32, a.data(), b.data()}) == Status::null_pointer);
+  CHECK(sinpe::rope_cache(plan, sinpe::Positions::axes(p.data(), n),
+                          {sinpe::Dtype::float32, a.data(), nullptr}) == Status::null_pointer);
+  CHECK(sinpe::apply_rope(plan, sinpe::RopeLayout::half, 15, sinpe::Positions::axes(p.data(), n), 1,
+                          a.data()) == Status::rotary_dim_above_head_dim);
+  CHECK(sinpe::apply_rope(plan, sinpe::RopeLayout(5), 16, sinpe::Positions::axes(p.data(), n), 1, a.data()) ==
         Status::bad_rope_layout);
-  CHECK(sinpe::rope_cache_grid(plan, 4, 4, a.data(), b.data()) == Status::axes_mismatch);
-  CHECK(sinpe::rope_cache_grid(text, 4, 4, a.data(), b.data()) == Status::axes_mismatch);
-  CHECK(sinpe::rope_cache_grid(pix, 16777217, 1, a.data(), b.data()) == Status::bad_count);
-  CHECK(sinpe::rope_cache_grid(pix, 1u << 20, 1u << 20, a.data(), b.data()) == Status::too_large);
-  CHECK(sinpe::rope_cache_grid(pix, 4, 4, nullptr, b.data()) == Status::null_pointer);
-  CHECK(sinpe::rope_cache_grid(pix, 0, 4, nullptr, nullptr) == Status::ok);
+  CHECK(sinpe::rope_cache(plan, sinpe::Positions::grid(4, 4), {sinpe::Dtype::float32, a.data(), b.data()}) ==
+        Status::axes_mismatch);
+  CHECK(sinpe::rope_cache(text, sinpe::Positions::grid(4, 4), {sinpe::Dtype::float32, a.data(), b.data()}) ==
+        Status::axes_mismatch);
+  CHECK(sinpe::rope_cache(pix, sinpe::Positions::grid(16777217, 1),
+                          {sinpe::Dtype::float32, a.data(), b.data()}) == Status::bad_count);
+  CHECK(sinpe::rope_cache(pix, sinpe::Positions::grid(1u << 20, 1u << 20),
+                          {sinpe::Dtype::float32, a.data(), b.data()}) == Status::too_large);
+  CHECK(sinpe::rope_cache(pix, sinpe::Positions::grid(4, 4), {sinpe::Dtype::float32, nullptr, b.data()}) ==
+        Status::null_pointer);
+  CHECK(sinpe::rope_cache(pix, sinpe::Positions::grid(0, 4), {sinpe::Dtype::float32, nullptr, nullptr}) ==
+        Status::ok);
+  // Rotation from a grid or a range: the same checks, x left as it is.
+  const auto rotate = [&](const sinpe::RopePlan& pl, int hd, sinpe::Positions at, float* x) {
+    return sinpe::apply_rope(pl, sinpe::RopeLayout::half, hd, at, 1, x);
+  };
+  CHECK(rotate(plan, 16, sinpe::Positions::grid(4, 4), a.data()) == Status::axes_mismatch);
+  CHECK(rotate(text, 16, sinpe::Positions::grid(4, 4), a.data()) == Status::axes_mismatch);
+  CHECK(rotate(pix, 16, sinpe::Positions::grid(16777217, 1), a.data()) == Status::bad_count);
+  CHECK(rotate(pix, 16, sinpe::Positions::grid(4, 4, 15, 2), a.data()) == Status::bad_count);
+  CHECK(rotate(pix, 15, sinpe::Positions::grid(4, 4), a.data()) == Status::rotary_dim_above_head_dim);
+  CHECK(rotate(pix, 16, sinpe::Positions::grid(4, 4), nullptr) == Status::null_pointer);
+  CHECK(rotate(pix, 16, sinpe::Positions::grid(0, 4), nullptr) == Status::ok);
+  CHECK(rotate(sinpe::RopePlan{}, 16, sinpe::Positions::grid(4, 4), a.data()) == Status::invalid_plan);
+  CHECK(rotate(text, 16, sinpe::Positions::range(0.5, 4), a.data()) == Status::bad_start);
+  CHECK(rotate(text, 16, sinpe::Positions::range(16777214, 4), a.data()) == Status::position_out_of_range);
+  CHECK(rotate(plan, 16, sinpe::Positions::range(0, 4), nullptr) == Status::null_pointer);
+  CHECK(rotate(plan, 15, sinpe::Positions::range(0, 4), a.data()) == Status::rotary_dim_above_head_dim);
+  CHECK(rotate(plan, 16, sinpe::Positions::range(0, 0), nullptr) == Status::ok);
   CHECK(untouched());
   CHECK(std::string(sinpe::rope_axes_name(RopeAxes::interleaved)) == "interleaved");
 }
@@ -386,9 +497,10 @@ TEST_CASE("half-precision multi-axis caches and grid ranges: the reference round
     for (sinpe::Dtype dtype : {sinpe::Dtype::float16, sinpe::Dtype::bfloat16}) {
       const auto round = dtype == sinpe::Dtype::float16 ? sinpe::round_to_float16 : sinpe::round_to_bfloat16;
       std::vector<std::uint16_t> cos(n * half), sin(n * half), cos2(n * half), sin2(n * half);
-      REQUIRE(sinpe::rope_cache_axes(plan, pos.data(), n, dtype, cos.data(), sin.data()) == Status::ok);
-      REQUIRE(sinpe::rope_cache_axes(plan, pos.data(), n, dtype, cos2.data(), sin2.data(), Path::scalar) ==
-              Status::ok);
+      REQUIRE(sinpe::rope_cache(plan, sinpe::Positions::axes(pos.data(), n),
+                                {dtype, cos.data(), sin.data()}) == Status::ok);
+      REQUIRE(sinpe::rope_cache(plan, sinpe::Positions::axes(pos.data(), n),
+                                {dtype, cos2.data(), sin2.data()}, Path::scalar) == Status::ok);
       CHECK(cos == cos2);
       CHECK(sin == sin2);
       for (std::size_t i = 0; i < n; ++i) {
@@ -415,8 +527,10 @@ TEST_CASE("half-precision multi-axis caches and grid ranges: the reference round
       std::vector<std::uint16_t> t1(n * half), t2(n * half), s1(n * half), s2(n * half);
       std::vector<double> first(n);
       for (std::size_t i = 0; i < n; ++i) first[i] = pos[i * axes];
-      REQUIRE(sinpe::rope_cache_axes(text, first.data(), n, dtype, t1.data(), s1.data()) == Status::ok);
-      REQUIRE(sinpe::rope_cache(text, first.data(), n, dtype, t2.data(), s2.data()) == Status::ok);
+      REQUIRE(sinpe::rope_cache(text, sinpe::Positions::axes(first.data(), n),
+                                {dtype, t1.data(), s1.data()}) == Status::ok);
+      REQUIRE(sinpe::rope_cache(text, sinpe::Positions::list(first.data(), n),
+                                {dtype, t2.data(), s2.data()}) == Status::ok);
       CHECK(t1 == t2);
       CHECK(s1 == s2);
     }
@@ -424,13 +538,16 @@ TEST_CASE("half-precision multi-axis caches and grid ranges: the reference round
     // Grid ranges: any [first, first + count) is that slice of the whole grid.
     const std::size_t h = 13, w = 29, cells = h * w;
     std::vector<float> fc(cells * half), fs(cells * half);
-    REQUIRE(sinpe::rope_cache_grid(plan, h, w, fc.data(), fs.data()) == Status::ok);
+    REQUIRE(sinpe::rope_cache(plan, sinpe::Positions::grid(h, w),
+                              {sinpe::Dtype::float32, fc.data(), fs.data()}) == Status::ok);
     std::vector<std::uint16_t> hc(cells * half), hs(cells * half);
-    REQUIRE(sinpe::rope_cache_grid(plan, h, w, sinpe::Dtype::float16, hc.data(), hs.data()) == Status::ok);
+    REQUIRE(sinpe::rope_cache(plan, sinpe::Positions::grid(h, w),
+                              {sinpe::Dtype::float16, hc.data(), hs.data()}) == Status::ok);
     for (auto [first, count] :
          {std::pair<std::size_t, std::size_t>{0, cells}, {5, 1}, {28, 31}, {cells - 3, 3}}) {
       std::vector<float> c1(count * half), s1(count * half);
-      REQUIRE(sinpe::rope_cache_grid(plan, h, w, first, count, c1.data(), s1.data()) == Status::ok);
+      REQUIRE(sinpe::rope_cache(plan, sinpe::Positions::grid(h, w, first, count),
+                                {sinpe::Dtype::float32, c1.data(), s1.data()}) == Status::ok);
       // float32: the block kernel's anchors depend on where a range starts, so within the contract of
       // each other (both are within it of the reference, tested above); half: bit for bit.
       for (std::size_t i = 0; i < c1.size(); ++i) {
@@ -438,16 +555,16 @@ TEST_CASE("half-precision multi-axis caches and grid ranges: the reference round
         CHECK(std::fabs(s1[i] - fs[first * half + i]) <= 2 * kCacheTolerance * std::max(1.0, att));
       }
       std::vector<std::uint16_t> c2(count * half), s2(count * half);
-      REQUIRE(sinpe::rope_cache_grid(plan, h, w, first, count, sinpe::Dtype::float16, c2.data(), s2.data()) ==
-              Status::ok);
+      REQUIRE(sinpe::rope_cache(plan, sinpe::Positions::grid(h, w, first, count),
+                                {sinpe::Dtype::float16, c2.data(), s2.data()}) == Status::ok);
       CHECK(std::equal(c2.begin(), c2.end(), hc.begin() + std::ptrdiff_t(first * half)));
       CHECK(std::equal(s2.begin(), s2.end(), hs.begin() + std::ptrdiff_t(first * half)));
     }
     std::vector<std::uint16_t> z(4, 7);
-    CHECK(sinpe::rope_cache_grid(plan, h, w, cells - 1, 2, sinpe::Dtype::float16, z.data(), z.data() + 2) ==
-          Status::bad_count);
-    CHECK(sinpe::rope_cache_grid(plan, h, w, 0, 1, sinpe::Dtype::float32, z.data(), z.data() + 2) ==
-          Status::bad_dtype);
+    CHECK(sinpe::rope_cache(plan, sinpe::Positions::grid(h, w, cells - 1, 2),
+                            {sinpe::Dtype::float16, z.data(), z.data() + 2}) == Status::bad_count);
+    CHECK(sinpe::rope_cache(plan, sinpe::Positions::grid(h, w, 0, 1),
+                            {sinpe::Dtype(sinpe::kDtypeCount), z.data(), z.data() + 2}) == Status::bad_dtype);
     CHECK(std::all_of(z.begin(), z.end(), [](std::uint16_t v) { return v == 7; }));
   }
   CHECK(near < checked / 1000);
@@ -541,11 +658,12 @@ TEST_CASE("multi-axis caches at structured positions (runs, block edges, mixed):
       const std::size_t n = pos.size() / axes;
       for (Path path : {Path::best, Path::scalar}) {
         std::vector<float> cos(n * half, -7.f), sin(cos.size(), -7.f);
-        REQUIRE(sinpe::rope_cache_axes(plan, pos.data(), n, cos.data(), sin.data(), path) == Status::ok);
+        REQUIRE(sinpe::rope_cache(plan, sinpe::Positions::axes(pos.data(), n),
+                                  {sinpe::Dtype::float32, cos.data(), sin.data()}, path) == Status::ok);
         // Rotation of ones at head_dim r (half layout): x'_j = c - s, x'_{j+half} = c + s of the same values.
         std::vector<float> x(n * std::size_t(c.r), 1.f);
-        REQUIRE(sinpe::apply_rope_axes(plan, sinpe::RopeLayout::half, c.r, pos.data(), n, 1, x.data(),
-                                       path) == Status::ok);
+        REQUIRE(sinpe::apply_rope(plan, sinpe::RopeLayout::half, c.r, sinpe::Positions::axes(pos.data(), n),
+                                  1, x.data(), path) == Status::ok);
         for (std::size_t i = 0; i < n; ++i) {
           const auto emb = emb_angles(c.layout, prm, c.r, c.sections, &pos[i * axes]);
           for (std::size_t j = 0; j < half; ++j) {

@@ -433,8 +433,8 @@ TEST_CASE("rope_cache and rope_cache_rows are within the contract", "[rope]") {
       for (Path path : {Path::best, Path::scalar}) {
         INFO(c.name << " r " << r << " path " << int(path));
         std::vector<float> cos(positions.size() * half, -7.f), sin(cos.size(), -7.f);
-        REQUIRE(sinpe::rope_cache(plan, positions.data(), positions.size(), cos.data(), sin.data(), path) ==
-                Status::ok);
+        REQUIRE(sinpe::rope_cache(plan, sinpe::Positions::list(positions.data(), positions.size()),
+                                  {sinpe::Dtype::float32, cos.data(), sin.data()}, path) == Status::ok);
         compare_cache(cos, sin, want_cos, want_sin, att, w, "rope_cache");
         for (const Range& range : ranges) {
           std::vector<double> p(range.count);
@@ -442,8 +442,8 @@ TEST_CASE("rope_cache and rope_cache_rows are within the contract", "[rope]") {
           std::vector<double> rc, rs;
           ref::rope_cache(prm, r, p, rc, rs);
           std::vector<float> cr(range.count * half, -7.f), sr(cr.size(), -7.f);
-          REQUIRE(sinpe::rope_cache_rows(plan, range.start, range.count, cr.data(), sr.data(), path) ==
-                  Status::ok);
+          REQUIRE(sinpe::rope_cache(plan, sinpe::Positions::range(range.start, range.count),
+                                    {sinpe::Dtype::float32, cr.data(), sr.data()}, path) == Status::ok);
           std::ostringstream what;
           what << "rope_cache_rows(" << range.start << ", " << range.count << ")";
           compare_cache(cr, sr, rc, rs, att, w, what.str());
@@ -474,8 +474,8 @@ TEST_CASE("rope caches of wide rotary dimensions (the kernel's narrow and row-by
       for (Path path : {Path::best, Path::scalar}) {
         INFO(name << " r " << r << " path " << int(path) << " block " << plan.rows_plan().block_rows());
         std::vector<float> cos(positions.size() * std::size_t(r / 2)), sin(cos.size());
-        REQUIRE(sinpe::rope_cache(plan, positions.data(), positions.size(), cos.data(), sin.data(), path) ==
-                Status::ok);
+        REQUIRE(sinpe::rope_cache(plan, sinpe::Positions::list(positions.data(), positions.size()),
+                                  {sinpe::Dtype::float32, cos.data(), sin.data()}, path) == Status::ok);
         compare_cache(cos, sin, want_cos, want_sin, ref::rope_attention(prm, r), w, "rope_cache");
       }
     }
@@ -516,6 +516,35 @@ std::size_t partner(std::size_t i, std::size_t r, RopeLayout layout) {
   return i ^ 1u;
 }
 
+// Checks `got`, x rotated (vectors of hd floats, the first r rotated), against
+// the float64 reference `want`: each rotated value within the contract, the
+// other columns unchanged bit for bit; the errors go to w.
+void check_rotation(const std::vector<float>& x, const std::vector<float>& got,
+                    const std::vector<double>& want, std::size_t vectors, std::size_t hd, std::size_t r,
+                    RopeLayout layout, double att, Worst& w) {
+  REQUIRE(got.size() == vectors * hd);
+  REQUIRE(want.size() == got.size());
+  sinpe_test::ErrorTracker ratios;
+  std::size_t changed_pass_through = 0;
+  for (std::size_t v = 0; v < vectors; ++v)
+    for (std::size_t i = 0; i < hd; ++i) {
+      const std::size_t at = v * hd + i;
+      if (i >= r) {
+        if (std::memcmp(&got[at], &x[at], sizeof(float)) != 0) ++changed_pass_through;
+        continue;
+      }
+      const std::size_t b = v * hd + partner(i, r, layout);
+      const double scale = std::max(1.0, att) * (std::fabs(double(x[at])) + std::fabs(double(x[b])));
+      const double e = std::fabs(double(got[at]) - want[at]);
+      const double ratio = scale > 0 ? e / (kRotateTolerance * scale) : (e == 0 ? 0 : kInf);
+      w.add(ratio * kRotateTolerance, kRotateTolerance);
+      ratios.add(ratio, at);
+    }
+  CHECK(changed_pass_through == 0);
+  INFO(ratios.describe());
+  CHECK(ratios.within(1.0));
+}
+
 }  // namespace
 
 TEST_CASE("apply_rope rotates both layouts within the contract", "[rope]") {
@@ -547,32 +576,54 @@ TEST_CASE("apply_rope rotates both layouts within the contract", "[rope]") {
             INFO(c.name << " headDim " << d.head_dim << " rotaryDim " << d.rotary_dim << " layout "
                         << sinpe::rope_layout_name(layout) << " heads " << heads << " path " << int(path));
             auto got = x;
-            REQUIRE(sinpe::apply_rope(plan, layout, d.head_dim, positions.data(), n, heads, got.data(),
-                                      path) == Status::ok);
-            sinpe_test::ErrorTracker ratios;
-            std::size_t changed_pass_through = 0;
-            for (std::size_t v = 0; v < n * heads; ++v)
-              for (std::size_t i = 0; i < hd; ++i) {
-                const std::size_t at = v * hd + i;
-                if (i >= r) {
-                  if (std::memcmp(&got[at], &x[at], sizeof(float)) != 0) ++changed_pass_through;
-                  continue;
-                }
-                const std::size_t b = v * hd + partner(i, r, layout);
-                const double scale =
-                    std::max(1.0, att) * (std::fabs(double(x[at])) + std::fabs(double(x[b])));
-                const double e = std::fabs(double(got[at]) - want[at]);
-                const double ratio = scale > 0 ? e / (kRotateTolerance * scale) : (e == 0 ? 0 : kInf);
-                w.add(ratio * kRotateTolerance, kRotateTolerance);
-                ratios.add(ratio, at);
-              }
-            CHECK(changed_pass_through == 0);
-            INFO(ratios.describe());
-            CHECK(ratios.within(1.0));
+            REQUIRE(sinpe::apply_rope(plan, layout, d.head_dim, sinpe::Positions::list(positions.data(), n),
+                                      heads, got.data(), path) == Status::ok);
+            check_rotation(x, got, want, n * heads, hd, r, layout, att, w);
           }
         }
     }
   report("apply_rope, error / (max(1, att) (|x_a| + |x_b|))", worst);
+}
+
+TEST_CASE("apply_rope over a range of positions rotates token i by start + i", "[rope]") {
+  // Ranges across the 64-token chunks and the block kernel's re-anchoring,
+  // negative ones and ones ending at the largest position.
+  const std::pair<double, std::size_t> ranges[] = {
+      {0, 200}, {-70, 140}, {4000, 129}, {16777215.0 - 130, 131}, {-16777215.0, 65}, {99999, 1}};
+  struct Dims {
+    int head_dim, rotary_dim;
+  };
+  const Dims dims[] = {{128, 128}, {80, 32}, {10, 4}, {34, 30}};
+  WorstByType worst;
+  std::uint64_t seed = 101;
+  for (const RopeCase& c : rope_cases())
+    for (const Dims& d : dims) {
+      const sinpe::Options o = c.make(d.rotary_dim);
+      const auto plan = plan_for(o, d.rotary_dim);
+      const auto prm = to_rope_params(o);
+      const double att = ref::rope_attention(prm, d.rotary_dim);
+      Worst& w = worst[sinpe::rope_type_name(o.rope_type)];
+      const std::size_t hd = std::size_t(d.head_dim), r = std::size_t(d.rotary_dim), heads = 2;
+      for (auto [start, n] : ranges) {
+        std::vector<double> positions(n);
+        for (std::size_t i = 0; i < n; ++i) positions[i] = start + double(i);
+        for (RopeLayout layout : {RopeLayout::half, RopeLayout::interleaved}) {
+          const auto x = random_x(n * heads * hd, seed++);
+          const auto want =
+              ref::rope_rotate(prm, x, positions, d.head_dim, d.rotary_dim, sinpe::rope_layout_name(layout));
+          for (Path path : {Path::best, Path::scalar}) {
+            INFO(c.name << " headDim " << d.head_dim << " rotaryDim " << d.rotary_dim << " start " << start
+                        << " count " << n << " layout " << sinpe::rope_layout_name(layout) << " path "
+                        << int(path));
+            auto got = x;
+            REQUIRE(sinpe::apply_rope(plan, layout, d.head_dim, sinpe::Positions::range(start, n), heads,
+                                      got.data(), path) == Status::ok);
+            check_rotation(x, got, want, n * heads, hd, r, layout, att, w);
+          }
+        }
+      }
+    }
+  report("apply_rope over a range, error / (max(1, att) (|x_a| + |x_b|))", worst);
 }
 
 TEST_CASE("the rotated dot product depends only on the offset k", "[rope]") {
@@ -606,8 +657,10 @@ TEST_CASE("the rotated dot product depends only on the offset k", "[rope]") {
         const auto dot = [&](double p, double k, double* bound, double* magnitude) {
           auto qr = q, kr = key;
           const double pq = p, pk = p + k;
-          REQUIRE(sinpe::apply_rope(plan, layout, d.head_dim, &pq, 1, 1, qr.data()) == Status::ok);
-          REQUIRE(sinpe::apply_rope(plan, layout, d.head_dim, &pk, 1, 1, kr.data()) == Status::ok);
+          REQUIRE(sinpe::apply_rope(plan, layout, d.head_dim, sinpe::Positions::list(&pq, 1), 1, qr.data()) ==
+                  Status::ok);
+          REQUIRE(sinpe::apply_rope(plan, layout, d.head_dim, sinpe::Positions::list(&pk, 1), 1, kr.data()) ==
+                  Status::ok);
           double s = 0, b = 0, mag = 0;
           for (std::size_t i = 0; i < hd; ++i) {
             const double eq = kRotateTolerance * std::max(1.0, att) * pair_sum(q, i);
@@ -942,7 +995,8 @@ TEST_CASE("rope_cache and rope_cache_rows refuse bad positions and write nothing
         p[at] = bad;
         Sentinel out(n * half);
         INFO("position " << bad << " at " << at << " path " << int(path));
-        CHECK(sinpe::rope_cache(plan, p.data(), n, out.a.data(), out.b.data(), path) == want);
+        CHECK(sinpe::rope_cache(plan, sinpe::Positions::list(p.data(), n),
+                                {sinpe::Dtype::float32, out.a.data(), out.b.data()}, path) == want);
         CHECK(out.untouched());
       }
     Sentinel out(64 * half);
@@ -954,29 +1008,41 @@ TEST_CASE("rope_cache and rope_cache_rows refuse bad positions and write nothing
           std::tuple{16777215.0 - 2, std::size_t(4), Status::position_out_of_range},
           std::tuple{-16777216.0, std::size_t(1), Status::position_out_of_range}}) {
       INFO("start " << start << " count " << count);
-      CHECK(sinpe::rope_cache_rows(plan, start, count, out.a.data(), out.b.data(), path) == want);
+      CHECK(sinpe::rope_cache(plan, sinpe::Positions::range(start, count),
+                              {sinpe::Dtype::float32, out.a.data(), out.b.data()}, path) == want);
       CHECK(out.untouched());
     }
-    CHECK(sinpe::rope_cache_rows(plan, 0, 4, nullptr, out.b.data(), path) == Status::null_pointer);
-    CHECK(sinpe::rope_cache_rows(plan, 0, 4, out.a.data(), nullptr, path) == Status::null_pointer);
+    CHECK(sinpe::rope_cache(plan, sinpe::Positions::range(0, 4),
+                            {sinpe::Dtype::float32, nullptr, out.b.data()}, path) == Status::null_pointer);
+    CHECK(sinpe::rope_cache(plan, sinpe::Positions::range(0, 4),
+                            {sinpe::Dtype::float32, out.a.data(), nullptr}, path) == Status::null_pointer);
     const double p[] = {1, 2, 3};
-    CHECK(sinpe::rope_cache(plan, nullptr, 3, out.a.data(), out.b.data(), path) == Status::null_pointer);
-    CHECK(sinpe::rope_cache(plan, p, 3, out.a.data(), nullptr, path) == Status::null_pointer);
-    CHECK(sinpe::rope_cache(sinpe::RopePlan{}, p, 3, out.a.data(), out.b.data(), path) ==
-          Status::invalid_plan);
-    CHECK(sinpe::rope_cache_rows(sinpe::RopePlan{}, 0, 3, out.a.data(), out.b.data(), path) ==
-          Status::invalid_plan);
+    CHECK(sinpe::rope_cache(plan, sinpe::Positions::list(nullptr, 3),
+                            {sinpe::Dtype::float32, out.a.data(), out.b.data()},
+                            path) == Status::null_pointer);
+    CHECK(sinpe::rope_cache(plan, sinpe::Positions::list(p, 3),
+                            {sinpe::Dtype::float32, out.a.data(), nullptr}, path) == Status::null_pointer);
+    CHECK(sinpe::rope_cache(sinpe::RopePlan{}, sinpe::Positions::list(p, 3),
+                            {sinpe::Dtype::float32, out.a.data(), out.b.data()},
+                            path) == Status::invalid_plan);
+    CHECK(sinpe::rope_cache(sinpe::RopePlan{}, sinpe::Positions::range(0, 3),
+                            {sinpe::Dtype::float32, out.a.data(), out.b.data()},
+                            path) == Status::invalid_plan);
     CHECK(out.untouched());
     // Nothing to do is fine, even without buffers.
-    CHECK(sinpe::rope_cache(plan, nullptr, 0, nullptr, nullptr, path) == Status::ok);
-    CHECK(sinpe::rope_cache_rows(plan, 0, 0, nullptr, nullptr, path) == Status::ok);
+    CHECK(sinpe::rope_cache(plan, sinpe::Positions::list(nullptr, 0),
+                            {sinpe::Dtype::float32, nullptr, nullptr}, path) == Status::ok);
+    CHECK(sinpe::rope_cache(plan, sinpe::Positions::range(0, 0), {sinpe::Dtype::float32, nullptr, nullptr},
+                            path) == Status::ok);
   }
   // More than 2^29 values: refused before anything is read or written.
   const auto wide = plan_for(rope(RopeType::standard), 65536);
   float dummy = 5.f;
   const double p = 0;
-  CHECK(sinpe::rope_cache_rows(wide, 0, 40000, &dummy, &dummy) == Status::too_large);
-  CHECK(sinpe::rope_cache(wide, &p, 40000, &dummy, &dummy) == Status::too_large);
+  CHECK(sinpe::rope_cache(wide, sinpe::Positions::range(0, 40000), {sinpe::Dtype::float32, &dummy, &dummy}) ==
+        Status::too_large);
+  CHECK(sinpe::rope_cache(wide, sinpe::Positions::list(&p, 40000), {sinpe::Dtype::float32, &dummy, &dummy}) ==
+        Status::too_large);
   CHECK(dummy == 5.f);
 }
 
@@ -1003,36 +1069,41 @@ TEST_CASE("apply_rope refuses bad arguments and leaves x unchanged", "[rope][err
           p[at] = bad;
           auto x = x0;
           INFO("position " << bad << " at " << at);
-          CHECK(sinpe::apply_rope(plan, layout, hd, p.data(), n, heads, x.data(), path) == want);
+          CHECK(sinpe::apply_rope(plan, layout, hd, sinpe::Positions::list(p.data(), n), heads, x.data(),
+                                  path) == want);
           CHECK(same(x));
         }
       auto x = x0;
       for (int h : {0, -1, 65537, INT_MIN}) {
         INFO("headDim " << h);
-        CHECK(sinpe::apply_rope(plan, layout, h, good.data(), n, heads, x.data(), path) ==
-              Status::bad_head_dim);
+        CHECK(sinpe::apply_rope(plan, layout, h, sinpe::Positions::list(good.data(), n), heads, x.data(),
+                                path) == Status::bad_head_dim);
       }
-      CHECK(sinpe::apply_rope(plan, layout, 6, good.data(), n, heads, x.data(), path) ==
-            Status::rotary_dim_above_head_dim);
-      CHECK(sinpe::apply_rope(plan, RopeLayout(2), hd, good.data(), n, heads, x.data(), path) ==
-            Status::bad_rope_layout);
-      CHECK(sinpe::apply_rope(plan, RopeLayout(-1), hd, good.data(), n, heads, x.data(), path) ==
-            Status::bad_rope_layout);
-      CHECK(sinpe::apply_rope(sinpe::RopePlan{}, layout, hd, good.data(), n, heads, x.data(), path) ==
-            Status::invalid_plan);
-      CHECK(sinpe::apply_rope(plan, layout, hd, nullptr, n, heads, x.data(), path) == Status::null_pointer);
-      CHECK(same(x));
-      CHECK(sinpe::apply_rope(plan, layout, hd, good.data(), n, heads, nullptr, path) ==
+      CHECK(sinpe::apply_rope(plan, layout, 6, sinpe::Positions::list(good.data(), n), heads, x.data(),
+                              path) == Status::rotary_dim_above_head_dim);
+      CHECK(sinpe::apply_rope(plan, RopeLayout(2), hd, sinpe::Positions::list(good.data(), n), heads,
+                              x.data(), path) == Status::bad_rope_layout);
+      CHECK(sinpe::apply_rope(plan, RopeLayout(-1), hd, sinpe::Positions::list(good.data(), n), heads,
+                              x.data(), path) == Status::bad_rope_layout);
+      CHECK(sinpe::apply_rope(sinpe::RopePlan{}, layout, hd, sinpe::Positions::list(good.data(), n), heads,
+                              x.data(), path) == Status::invalid_plan);
+      CHECK(sinpe::apply_rope(plan, layout, hd, sinpe::Positions::list(nullptr, n), heads, x.data(), path) ==
             Status::null_pointer);
+      CHECK(same(x));
+      CHECK(sinpe::apply_rope(plan, layout, hd, sinpe::Positions::list(good.data(), n), heads, nullptr,
+                              path) == Status::null_pointer);
       // 2^29 values or more: too large, before anything is read.
-      CHECK(sinpe::apply_rope(plan, layout, 16, good.data(), std::size_t(1) << 25, 16, x.data(), path) ==
-            Status::too_large);
-      CHECK(sinpe::apply_rope(plan, layout, 16, good.data(), 2, std::numeric_limits<std::size_t>::max() / 2,
+      CHECK(sinpe::apply_rope(plan, layout, 16, sinpe::Positions::list(good.data(), std::size_t(1) << 25), 16,
                               x.data(), path) == Status::too_large);
+      CHECK(sinpe::apply_rope(plan, layout, 16, sinpe::Positions::list(good.data(), 2),
+                              std::numeric_limits<std::size_t>::max() / 2, x.data(),
+                              path) == Status::too_large);
       CHECK(same(x));
       // No tokens or no heads: nothing to do.
-      CHECK(sinpe::apply_rope(plan, layout, hd, good.data(), 0, heads, x.data(), path) == Status::ok);
-      CHECK(sinpe::apply_rope(plan, layout, hd, good.data(), n, 0, x.data(), path) == Status::ok);
+      CHECK(sinpe::apply_rope(plan, layout, hd, sinpe::Positions::list(good.data(), 0), heads, x.data(),
+                              path) == Status::ok);
+      CHECK(sinpe::apply_rope(plan, layout, hd, sinpe::Positions::list(good.data(), n), 0, x.data(), path) ==
+            Status::ok);
       CHECK(same(x));
     }
   CHECK(sinpe::check_head_dim(plan, 8) == Status::ok);
@@ -1040,6 +1111,7 @@ TEST_CASE("apply_rope refuses bad arguments and leaves x unchanged", "[rope][err
   CHECK(sinpe::check_head_dim(plan, 0) == Status::bad_head_dim);
   // The plan and buffers still work afterwards.
   auto x = x0;
-  CHECK(sinpe::apply_rope(plan, RopeLayout::half, hd, good.data(), n, heads, x.data()) == Status::ok);
+  CHECK(sinpe::apply_rope(plan, RopeLayout::half, hd, sinpe::Positions::list(good.data(), n), heads,
+                          x.data()) == Status::ok);
   CHECK(!same(x));
 }

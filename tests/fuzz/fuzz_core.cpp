@@ -769,7 +769,7 @@ bool check_rope_plan(const sinpe::Options& o, int r, Status st, const sinpe::Rop
       o.rope_type == sinpe::RopeType::yarn || o.rope_type == sinpe::RopeType::longrope;
   const bool no_context = yarn_or_longrope && !o.original_max_positions && !o.max_positions;
   const bool no_factor = yarn_or_longrope && !o.factor && !o.max_positions;
-  // mropeSection: 1 to max_rope_axes integers adding up to r/2 (rope.cpp, axes_layout).
+  // mropeSection: 1 to max_rope_axes integers adding up to r/2 (rope_plan.cpp, axes_layout).
   double section_total = 0;
   if (o.mrope_section)
     for (double v : *o.mrope_section) section_total += v;
@@ -875,16 +875,20 @@ void fuzz_rope_cache(Reader& r, const sinpe::RopePlan& plan, const ref::RopePara
   double max_abs;
   const auto pos = positions_value(r, n, &valid, &max_abs);
   Guarded<float> c(n * half), s(n * half), c2(n * half), s2(n * half);
-  const Status st = sinpe::rope_cache(plan, pos.data(), n, c.data.get(), s.data.get());
+  const Status st = sinpe::rope_cache(plan, sinpe::Positions::list(pos.data(), n),
+                                      {sinpe::Dtype::float32, c.data.get(), s.data.get()});
   EXPECT((st == Status::ok) == valid, double(st));
   if (st != Status::ok) {
     EXPECT(st == Status::position_not_finite || st == Status::position_out_of_range, double(st));
     EXPECT(c.untouched() && s.untouched());
     return;
   }
-  EXPECT(sinpe::rope_cache(plan, pos.data(), n, c2.data.get(), s2.data.get(), sinpe::Path::scalar) ==
-         Status::ok);
-  if (n > 0) EXPECT(sinpe::rope_cache(plan, pos.data(), n, c.data.get(), nullptr) == Status::null_pointer);
+  EXPECT(sinpe::rope_cache(plan, sinpe::Positions::list(pos.data(), n),
+                           {sinpe::Dtype::float32, c2.data.get(), s2.data.get()},
+                           sinpe::Path::scalar) == Status::ok);
+  if (n > 0)
+    EXPECT(sinpe::rope_cache(plan, sinpe::Positions::list(pos.data(), n),
+                             {sinpe::Dtype::float32, c.data.get(), nullptr}) == Status::null_pointer);
   check_cache(plan, prm, pos, c.data.get(), s.data.get(), c2.data.get(), s2.data.get(), max_abs);
 }
 
@@ -894,21 +898,26 @@ void fuzz_rope_cache_rows(Reader& r, const sinpe::RopePlan& plan, const ref::Rop
   const std::size_t count = count_value(r);
   const bool range = range_ok(start, count);
   if (count > kBudget / half) {
-    EXPECT(sinpe::rope_cache_rows(plan, start, count, nullptr, nullptr) != Status::ok, start, double(count));
+    EXPECT(sinpe::rope_cache(plan, sinpe::Positions::range(start, count),
+                             {sinpe::Dtype::float32, nullptr, nullptr}) != Status::ok,
+           start, double(count));
     return;
   }
   Guarded<float> c(count * half), s(count * half), c2(count * half), s2(count * half);
-  const Status st = sinpe::rope_cache_rows(plan, start, count, c.data.get(), s.data.get());
+  const Status st = sinpe::rope_cache(plan, sinpe::Positions::range(start, count),
+                                      {sinpe::Dtype::float32, c.data.get(), s.data.get()});
   EXPECT((st == Status::ok) == range, double(st), start);
   if (st != Status::ok) {
     EXPECT(st == Status::bad_start || st == Status::position_out_of_range, double(st));
     EXPECT(c.untouched() && s.untouched());
     return;
   }
-  EXPECT(sinpe::rope_cache_rows(plan, start, count, c2.data.get(), s2.data.get(), sinpe::Path::scalar) ==
-         Status::ok);
+  EXPECT(sinpe::rope_cache(plan, sinpe::Positions::range(start, count),
+                           {sinpe::Dtype::float32, c2.data.get(), s2.data.get()},
+                           sinpe::Path::scalar) == Status::ok);
   if (count > 0)
-    EXPECT(sinpe::rope_cache_rows(plan, start, count, nullptr, s.data.get()) == Status::null_pointer);
+    EXPECT(sinpe::rope_cache(plan, sinpe::Positions::range(start, count),
+                             {sinpe::Dtype::float32, nullptr, s.data.get()}) == Status::null_pointer);
   std::vector<double> pos(count);
   for (std::size_t i = 0; i < count; ++i) pos[i] = start + double(i);
   const double max_abs = count ? std::fmax(std::fabs(start), std::fabs(start + double(count) - 1)) : 0;
@@ -948,7 +957,8 @@ void fuzz_apply(Reader& r, const sinpe::RopePlan& plan, const ref::RopeParams* p
   if (hd <= 0 || heads == 0 || n > kBudget / heads / std::size_t(hd)) {
     // Too big to hand a real buffer (or nothing to rotate): a null one must never give ok with work to do.
     const auto pos = positions_value(r, n, &valid, &max_abs);
-    const Status st = sinpe::apply_rope(plan, layout, hd, pos.data(), n, heads, nullptr);
+    const Status st =
+        sinpe::apply_rope(plan, layout, hd, sinpe::Positions::list(pos.data(), n), heads, nullptr);
     if (!errors.empty()) EXPECT(contains(errors, st), double(st));
     if (n > 0 && heads > 0) EXPECT(st != Status::ok, double(st));
     return;
@@ -966,15 +976,16 @@ void fuzz_apply(Reader& r, const sinpe::RopePlan& plan, const ref::RopeParams* p
     std::memcpy(x.data.get(), x0.data(), x0.size() * sizeof(float));
     std::memcpy(x2.data.get(), x0.data(), x0.size() * sizeof(float));
   }
-  const Status st = sinpe::apply_rope(plan, layout, hd, pos.data(), n, heads, x.data.get());
+  const Status st =
+      sinpe::apply_rope(plan, layout, hd, sinpe::Positions::list(pos.data(), n), heads, x.data.get());
   if (!errors.empty()) {
     EXPECT(contains(errors, st), double(st), double(errors[0]));
     EXPECT(x0.empty() || std::memcmp(x.data.get(), x0.data(), x0.size() * sizeof(float)) == 0);
     return;
   }
   EXPECT(st == Status::ok, double(st));
-  EXPECT(sinpe::apply_rope(plan, layout, hd, pos.data(), n, heads, x2.data.get(), sinpe::Path::scalar) ==
-         Status::ok);
+  EXPECT(sinpe::apply_rope(plan, layout, hd, sinpe::Positions::list(pos.data(), n), heads, x2.data.get(),
+                           sinpe::Path::scalar) == Status::ok);
   if (n == 0 || heads == 0) return;
   const double att = plan.attention_factor(), amp = std::fmax(1.0, att);
   double largest = 0;
@@ -1046,7 +1057,11 @@ void check_half_against(const sinpe::RopePlan& plan, sinpe::Dtype dtype, const s
 void fuzz_axes(Reader& r, const sinpe::RopePlan& plan, std::uint8_t flags) {
   const std::uint8_t sub = r.u8();
   const std::size_t A = std::size_t(plan.axes()), half = std::size_t(plan.rotary_dim() / 2);
-  const sinpe::Dtype dtype = sinpe::Dtype(int(sub >> 2) % (sinpe::kDtypeCount + 1));  // one beyond the end
+  // The half-precision calls' dtype: float16, bfloat16, or not a dtype (the
+  // index one beyond the end, and float32's: a float32 CacheOut is the float
+  // calls', whose destinations are floats).
+  const sinpe::Dtype picked = sinpe::Dtype(int(sub >> 2) % (sinpe::kDtypeCount + 1));
+  const sinpe::Dtype dtype = picked == sinpe::Dtype::float32 ? sinpe::Dtype(sinpe::kDtypeCount) : picked;
   const bool is_half = dtype == sinpe::Dtype::float16 || dtype == sinpe::Dtype::bfloat16;
   const double att = plan.attention_factor(), tol = kTol * std::fmax(1.0, att);
   switch (sub % 4) {
@@ -1058,14 +1073,16 @@ void fuzz_axes(Reader& r, const sinpe::RopePlan& plan, std::uint8_t flags) {
       double max_abs;
       const auto pos = axes_positions(r, n, A, &valid, &max_abs);
       Guarded<float> c(n * half), s(n * half), c2(n * half), s2(n * half);
-      Status st = sinpe::rope_cache_axes(plan, pos.data(), n, c.data.get(), s.data.get());
+      Status st = sinpe::rope_cache(plan, sinpe::Positions::axes(pos.data(), n),
+                                    {sinpe::Dtype::float32, c.data.get(), s.data.get()});
       EXPECT((st == Status::ok) == valid, double(st));
       if (st != Status::ok) {
         EXPECT(c.untouched() && s.untouched());
         return;
       }
-      EXPECT(sinpe::rope_cache_axes(plan, pos.data(), n, c2.data.get(), s2.data.get(), sinpe::Path::scalar) ==
-             Status::ok);
+      EXPECT(sinpe::rope_cache(plan, sinpe::Positions::axes(pos.data(), n),
+                               {sinpe::Dtype::float32, c2.data.get(), s2.data.get()},
+                               sinpe::Path::scalar) == Status::ok);
       for (std::size_t i = 0; i < n * half; ++i) {
         for (double v : {double(c.data[i]), double(s.data[i])})
           EXPECT(std::isfinite(v) && std::fabs(v) <= att + tol, v);
@@ -1075,13 +1092,15 @@ void fuzz_axes(Reader& r, const sinpe::RopePlan& plan, std::uint8_t flags) {
       if (axes_agree(pos, A)) {  // text tokens: the one-position cache
         std::vector<double> first(n);
         for (std::size_t i = 0; i < n; ++i) first[i] = pos[i * A];
-        EXPECT(sinpe::rope_cache(plan, first.data(), n, c2.data.get(), s2.data.get()) == Status::ok);
+        EXPECT(sinpe::rope_cache(plan, sinpe::Positions::list(first.data(), n),
+                                 {sinpe::Dtype::float32, c2.data.get(), s2.data.get()}) == Status::ok);
         for (std::size_t i = 0; i < n * half; ++i)
           EXPECT(std::fabs(double(c.data[i]) - c2.data[i]) <= 2 * tol, c.data[i], c2.data[i]);
       }
       if (sub % 4 != 3) return;
       Guarded<std::uint16_t> hc(n * half), hs(n * half);
-      st = sinpe::rope_cache_axes(plan, pos.data(), n, dtype, hc.data.get(), hs.data.get());
+      st = sinpe::rope_cache(plan, sinpe::Positions::axes(pos.data(), n),
+                             {dtype, hc.data.get(), hs.data.get()});
       if (!is_half) {
         EXPECT(st == Status::bad_dtype, double(st));
         EXPECT(hc.untouched() && hs.untouched());
@@ -1093,7 +1112,8 @@ void fuzz_axes(Reader& r, const sinpe::RopePlan& plan, std::uint8_t flags) {
       // A text token at an integer position: rope_cache_rows gives the same half values.
       if (axes_agree(pos, A) && n > 0 && std::floor(pos[0]) == pos[0]) {
         Guarded<std::uint16_t> rc(1 * half), rs(1 * half);
-        EXPECT(sinpe::rope_cache_rows(plan, pos[0], 1, dtype, rc.data.get(), rs.data.get()) == Status::ok);
+        EXPECT(sinpe::rope_cache(plan, sinpe::Positions::range(pos[0], 1),
+                                 {dtype, rc.data.get(), rs.data.get()}) == Status::ok);
         EXPECT(std::memcmp(rc.data.get(), hc.data.get(), half * 2) == 0);
       }
       return;
@@ -1115,15 +1135,15 @@ void fuzz_axes(Reader& r, const sinpe::RopePlan& plan, std::uint8_t flags) {
         std::memcpy(x.data.get(), x0.data(), len * sizeof(float));
         std::memcpy(x2.data.get(), x0.data(), len * sizeof(float));
       }
-      const Status st =
-          sinpe::apply_rope_axes(plan, sinpe::RopeLayout::half, hd, pos.data(), n, heads, x.data.get());
+      const Status st = sinpe::apply_rope(plan, sinpe::RopeLayout::half, hd,
+                                          sinpe::Positions::axes(pos.data(), n), heads, x.data.get());
       EXPECT((st == Status::ok) == (valid || n == 0), double(st));
       if (st != Status::ok) {
         EXPECT(len == 0 || std::memcmp(x.data.get(), x0.data(), len * sizeof(float)) == 0);
         return;
       }
-      EXPECT(sinpe::apply_rope_axes(plan, sinpe::RopeLayout::half, hd, pos.data(), n, heads, x2.data.get(),
-                                    sinpe::Path::scalar) == Status::ok);
+      EXPECT(sinpe::apply_rope(plan, sinpe::RopeLayout::half, hd, sinpe::Positions::axes(pos.data(), n),
+                               heads, x2.data.get(), sinpe::Path::scalar) == Status::ok);
       for (std::size_t v = 0; v < n * heads; ++v)
         for (std::size_t i = 0; i < std::size_t(hd); ++i) {
           const std::size_t at = v * std::size_t(hd) + i;
@@ -1147,9 +1167,10 @@ void fuzz_axes(Reader& r, const sinpe::RopePlan& plan, std::uint8_t flags) {
       const bool beyond = !big && !huge && (first > h * w || count > h * w - first);
       Guarded<float> c(count * half), s(count * half);
       Guarded<std::uint16_t> hc(count * half), hs(count * half);
-      const Status st = sinpe::rope_cache_grid(plan, h, w, first, count, c.data.get(), s.data.get());
-      const Status sth =
-          sinpe::rope_cache_grid(plan, h, w, first, count, dtype, hc.data.get(), hs.data.get());
+      const Status st = sinpe::rope_cache(plan, sinpe::Positions::grid(h, w, first, count),
+                                          {sinpe::Dtype::float32, c.data.get(), s.data.get()});
+      const Status sth = sinpe::rope_cache(plan, sinpe::Positions::grid(h, w, first, count),
+                                           {dtype, hc.data.get(), hs.data.get()});
       if (A != 2)
         EXPECT(st == Status::axes_mismatch && sth == Status::axes_mismatch, double(st), double(sth));
       else if (big || beyond)
@@ -1168,15 +1189,16 @@ void fuzz_axes(Reader& r, const sinpe::RopePlan& plan, std::uint8_t flags) {
         pos[2 * m + 1] = double((first + m) % w);
       }
       Guarded<float> c2(count * half), s2(count * half);
-      EXPECT(sinpe::rope_cache_axes(plan, pos.data(), count, c2.data.get(), s2.data.get()) == Status::ok);
+      EXPECT(sinpe::rope_cache(plan, sinpe::Positions::axes(pos.data(), count),
+                               {sinpe::Dtype::float32, c2.data.get(), s2.data.get()}) == Status::ok);
       for (std::size_t i = 0; i < count * half; ++i) {
         EXPECT(std::fabs(double(c.data[i]) - c2.data[i]) <= 2 * tol, c.data[i], c2.data[i]);
         EXPECT(std::fabs(double(s.data[i]) - s2.data[i]) <= 2 * tol, s.data[i], s2.data[i]);
       }
       if (sth != Status::ok) return;
       Guarded<std::uint16_t> hc2(count * half), hs2(count * half);
-      EXPECT(sinpe::rope_cache_axes(plan, pos.data(), count, dtype, hc2.data.get(), hs2.data.get()) ==
-             Status::ok);
+      EXPECT(sinpe::rope_cache(plan, sinpe::Positions::axes(pos.data(), count),
+                               {dtype, hc2.data.get(), hs2.data.get()}) == Status::ok);
       EXPECT(std::memcmp(hc.data.get(), hc2.data.get(), count * half * 2) == 0);
       EXPECT(std::memcmp(hs.data.get(), hs2.data.get(), count * half * 2) == 0);
       check_half_against(plan, dtype, hc.data.get(), c.data.get(), count * half);

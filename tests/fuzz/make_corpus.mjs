@@ -49,7 +49,7 @@ seeds.push(head(0, 1, -1, {}, 1).concat(pos(5), [0, ...u32(3)]));
 seeds.push(head(2, 0, -1, {}, 8).concat(u8(2), pos(NaN), u8(0), pos(16777216)));
 seeds.push(head(5, 0, -1, {}, 8).concat(pos(0), u8(2), u16(1), u16(9), u8(4), f64(-1e300), f64(1e300)));
 
-// RoPE calls: op byte 0x80 + (0 rope_cache, 1 rope_cache_rows, 2 apply_rope),
+// RoPE calls: op byte 0x80 + (0 rope_cache of a list, 1 of a range, 2 apply_rope),
 // rope type + 1, flags (bit 0: the rotation layout), rotary dimension, one
 // slot per option the rope type reads (fuzz_core.cpp rope_value: 0 = unset,
 // 15 = raw f64; booleans 6 = false, 22 = true; number lists 6 = rotaryDim/2
@@ -83,10 +83,10 @@ const ROPE = {
 for (const type of vocabulary.ropeTypes.map((t) => t.name)) {
   const o = ROPE[type] ?? {};
   for (const r of [64, 6]) {
-    // rope_cache: a run across a block, a fractional and a far position.
+    // rope_cache of a list: a run across a block, a fractional and a far position.
     seeds.push(ropeHead(0, type, 'half', r, o).concat(u8(70), pos(0), Array(69).fill(1), [0], pos(0.5)));
     seeds.push(ropeHead(0, type, 'half', r, o).concat(u8(3), pos(16777215), u8(0), pos(-3), u8(0), pos(1234.25)));
-    // rope_cache_rows across a re-anchor.
+    // rope_cache of a range across a re-anchor.
     seeds.push(ropeHead(1, type, 'half', r, o).concat(pos(1000), [3, ...u32(1100)]));
     // apply_rope: both layouts, 3 heads, partial rotary (headDim r + 10), x = small integers / 256.
     for (const layout of ['half', 'interleaved']) {
@@ -103,8 +103,9 @@ seeds.push([0x80, 1, 0, ...width(16), u8(0), 1, 8, 0xff, ...f64(2)].concat(u8(1)
 // Multi-axis and half-precision calls (op 3): flags bit 7, then the rope-axes
 // byte (its vocabulary index + 2); mropeSection as raw f64 values (kind 0x3f:
 // a length byte, then the values); then the sub-call byte (bits 0-1: 0
-// rope_cache_axes, 1 apply_rope_axes, 2 rope_cache_grid, 3 the Dtype caches;
-// bits 2+: the dtype index) and its fields.
+// rope_cache of Positions::axes, 1 apply_rope of Positions::axes, 2 rope_cache
+// of Positions::grid, 3 the half-precision caches;
+// bits 2+: the dtype index, float32 standing for no dtype) and its fields.
 const axesHead = (type, r, axes, sections) => {
   const index = vocabulary.ropeTypes.findIndex((t) => t.name === type);
   const reads = vocabulary.ropeTypes[index].reads;

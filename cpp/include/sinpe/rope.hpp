@@ -48,59 +48,70 @@ class RopePlan {
 
 Status make_rope_plan(const Options& options, int rotary_dim, RopePlan* plan);
 
-// cos[i*r/2 + j] = cos(positions[i] inv_j) att, sin likewise: onnxruntime's
-// cos_cache / sin_cache layout (n, r/2).
-Status rope_cache(const RopePlan& plan, const double* positions, std::size_t n, float* cos, float* sin,
+// Where a cache's values go: cos and sin, each n rows of r/2 values
+// (onnxruntime's cos_cache / sin_cache layout), cos[i*r/2 + j] =
+// cos(angle_ij) att and sin likewise. dtype float32: cos and sin point to
+// floats; float16 or bfloat16: to std::uint16_t bit patterns, each value
+// cos(angle_ij) att in float64 rounded once to nearest-even
+// (Status::float16_overflow when att rounds past float16's range); any other
+// dtype: Status::bad_dtype.
+struct CacheOut {
+  Dtype dtype = Dtype::float32;
+  void* cos = nullptr;
+  void* sin = nullptr;
+};
+
+// The positions of a call's tokens. Pair j of token i turns by angle_ij =
+// p_i,a(j) inv_j, a(j) = pair_axes()[j] the axis of pair j.
+//   list(p, n):   n tokens, token i at p[i] on every axis (as transformers'
+//                 Qwen2-VL/Qwen3-VL rotary embeddings take text-only ids);
+//   range(s, n):  n tokens at s, s+1, ..., s+n-1 on every axis (s an integer,
+//                 else Status::bad_start);
+//   axes(p, n):   n tokens of plan.axes() positions each, token-major: token
+//                 i's position on axis a is p[i * axes + a] (M-RoPE, 2-D vision
+//                 RoPE); the same as list for a one-axis plan;
+//   grid(h, w[, first, count]): patches [first, first + count) (all h x w when
+//                 not given) of a height x width grid for a two-axis plan
+//                 (Status::axes_mismatch for another): patch m = i * w + j
+//                 (row-major) at (row i, column j); Status::bad_count when
+//                 they pass its end or h or w passes 2^24.
+// Every position is finite with |p| < 2^24 (else position_not_finite /
+// position_out_of_range).
+struct Positions {
+  enum class Kind { list, range, axes, grid };
+  Kind kind = Kind::list;
+  const double* values = nullptr;                // list, axes
+  std::size_t count = 0;                         // tokens (list, range, axes) or patches (grid)
+  double start = 0;                              // range
+  std::size_t height = 0, width = 0, first = 0;  // grid
+
+  static Positions list(const double* p, std::size_t n) noexcept { return {Kind::list, p, n, 0, 0, 0, 0}; }
+  static Positions range(double start, std::size_t n) noexcept {
+    return {Kind::range, nullptr, n, start, 0, 0, 0};
+  }
+  static Positions axes(const double* p, std::size_t n) noexcept { return {Kind::axes, p, n, 0, 0, 0, 0}; }
+  static Positions grid(std::size_t h, std::size_t w, std::size_t first, std::size_t n) noexcept {
+    return {Kind::grid, nullptr, n, 0, h, w, first};
+  }
+  // The whole grid: its h x w patches (the count is only used once h and w
+  // are known to be at most 2^24 each, so the product does not wrap).
+  static Positions grid(std::size_t h, std::size_t w) noexcept {
+    const auto most = std::size_t(kMaxAbsPosition);
+    return grid(h, w, 0, h <= most && w <= most ? h * w : 0);
+  }
+};
+
+// The cos/sin cache of the tokens at `positions` into `out`, within the
+// accuracy contract (float32) or rounded once (half precision). A Kind
+// outside the enum: Status::bad_count.
+Status rope_cache(const RopePlan& plan, const Positions& positions, const CacheOut& out,
                   Path path = Path::best);
-// The same for positions start, start+1, ..., start+count-1.
-Status rope_cache_rows(const RopePlan& plan, double start, std::size_t count, float* cos, float* sin,
-                       Path path = Path::best);
 
-// Half-precision caches: dtype float16 or bfloat16 (else Status::bad_dtype),
-// each value cos(p inv_j) att (and sin) in float64 rounded once to
-// nearest-even, as bit patterns.
-Status rope_cache(const RopePlan& plan, const double* positions, std::size_t n, Dtype dtype,
-                  std::uint16_t* cos, std::uint16_t* sin, Path path = Path::best);
-Status rope_cache_rows(const RopePlan& plan, double start, std::size_t count, Dtype dtype, std::uint16_t* cos,
-                       std::uint16_t* sin, Path path = Path::best);
-
-// Rotates x in place: x holds n tokens, each num_heads vectors of head_dim
-// floats ([token][head][dim]); token i is at positions[i]. Dimensions
-// rotary_dim ... head_dim-1 pass through unchanged.
-Status apply_rope(const RopePlan& plan, RopeLayout layout, int head_dim, const double* positions,
-                  std::size_t n, std::size_t num_heads, float* x, Path path = Path::best);
-
-// ---- several position axes per token (M-RoPE, 2-D vision RoPE) ----------------
-// positions holds n tokens x plan.axes() values, token-major: token i's
-// position on axis a is positions[i * axes + a]. Pair j's angle is
-// positions[i * axes + pair_axes()[j]] * inv_j; caches and rotation are
-// otherwise those above (same layouts, same contract). The one-position
-// entry points above, given a multi-axis plan, use each token's one
-// position on every axis, as transformers' Qwen2-VL/Qwen3-VL rotary
-// embeddings do for text-only position ids.
-Status rope_cache_axes(const RopePlan& plan, const double* positions, std::size_t n, float* cos, float* sin,
-                       Path path = Path::best);
-Status apply_rope_axes(const RopePlan& plan, RopeLayout layout, int head_dim, const double* positions,
-                       std::size_t n, std::size_t num_heads, float* x, Path path = Path::best);
-// A height x width patch grid for a two-axis plan (axis 0 the row, axis 1 the
-// column): patch m = i * width + j (row-major) is at (i, j); cos and sin hold
-// height * width rows of r/2 values. Status::axes_mismatch for another plan.
-Status rope_cache_grid(const RopePlan& plan, std::size_t height, std::size_t width, float* cos, float* sin,
-                       Path path = Path::best);
-// Patches [first, first + count) of that grid (count rows of r/2 values each);
-// Status::bad_count when they pass its end.
-Status rope_cache_grid(const RopePlan& plan, std::size_t height, std::size_t width, std::size_t first,
-                       std::size_t count, float* cos, float* sin, Path path = Path::best);
-
-// The multi-axis caches in half precision: dtype float16 or bfloat16 (else
-// Status::bad_dtype), each value rounded once to nearest-even as above.
-Status rope_cache_axes(const RopePlan& plan, const double* positions, std::size_t n, Dtype dtype,
-                       std::uint16_t* cos, std::uint16_t* sin, Path path = Path::best);
-Status rope_cache_grid(const RopePlan& plan, std::size_t height, std::size_t width, Dtype dtype,
-                       std::uint16_t* cos, std::uint16_t* sin, Path path = Path::best);
-Status rope_cache_grid(const RopePlan& plan, std::size_t height, std::size_t width, std::size_t first,
-                       std::size_t count, Dtype dtype, std::uint16_t* cos, std::uint16_t* sin,
-                       Path path = Path::best);
+// Rotates x in place: x holds positions.count tokens, each num_heads vectors
+// of head_dim floats ([token][head][dim]), token i at the positions' token i.
+// Dimensions rotary_dim ... head_dim-1 pass through unchanged.
+Status apply_rope(const RopePlan& plan, RopeLayout layout, int head_dim, const Positions& positions,
+                  std::size_t num_heads, float* x, Path path = Path::best);
 
 Status check_head_dim(const RopePlan& plan, int head_dim) noexcept;
 

@@ -12,17 +12,10 @@
 
 namespace sinpe {
 
-// cos/sin rows (n, r/2) for n tokens of plan.axes() positions each
-// (token-major, as rope_cache_axes). float32 results when dtype is float32
-// (cos/sin point to floats), else bit patterns (std::uint16_t).
-Status rope_cache_recipe(const RopePlan& plan, Recipe recipe, const double* positions, std::size_t n,
-                         Dtype dtype, void* cos, void* sin);
-// Positions start ... start+count-1, each on every axis (as rope_cache_rows).
-Status rope_cache_rows_recipe(const RopePlan& plan, Recipe recipe, double start, std::size_t count,
-                              Dtype dtype, void* cos, void* sin);
-// Patches [first, first + count) of a height x width grid of a two-axis plan
-// (as rope_cache_grid).
-Status rope_cache_grid_recipe(const RopePlan& plan, Recipe recipe, std::size_t height, std::size_t width,
-                              std::size_t first, std::size_t count, Dtype dtype, void* cos, void* sin);
+// The cos/sin cache of the tokens at `positions` into `out` (rope.hpp's
+// position sources and output dtypes) by `recipe`: Recipe::exact is
+// rope_cache; Recipe::float32 rounds each step to float32 as above.
+Status rope_cache_recipe(const RopePlan& plan, Recipe recipe, const Positions& positions,
+                         const CacheOut& out);
 
 }  // namespace sinpe
