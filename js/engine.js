@@ -53,6 +53,7 @@ export class Engine {
   #m;
   #plans = []; // kept per-call plans, oldest first: { request fields, width, handle, uses, dropped }
   #inUse = [];
+  #facts = new Map(); // handle -> { axes, attentionFactor } of a live RoPE plan: plans never change
 
   constructor(module) {
     this.#m = module;
@@ -129,6 +130,7 @@ export class Engine {
   }
 
   release(handle) {
+    this.#facts.delete(handle);
     this.#m.release(handle);
   }
 
@@ -177,7 +179,17 @@ export class Engine {
 
   /** Position axes per token of a RoPE plan. */
   axes(h) {
-    return this.#m.axes(h);
+    return this.#ropeFacts(h).axes;
+  }
+
+  // A RoPE plan's fixed facts, asked of the module once per handle.
+  #ropeFacts(h) {
+    let f = this.#facts.get(h);
+    if (f === undefined) {
+      f = { axes: this.#m.axes(h), attentionFactor: this.#m.attentionFactor(h) };
+      this.#facts.set(h, f);
+    }
+    return f;
   }
 
   /** Copies positions[at … at+n) into the positions scratch (a few by index: no subarray view to make). */
@@ -249,7 +261,7 @@ export class Engine {
   }
 
   attentionFactor(h) {
-    return this.#m.attentionFactor(h);
+    return this.#ropeFacts(h).attentionFactor;
   }
 
   /** The heatmap colour table (RGBA bytes, lutBytes of them) the module reads. */
@@ -258,19 +270,21 @@ export class Engine {
   }
 
   /**
-   * The one chunk loop. Runs job j (see job()) over its `count` items (rows,
-   * tokens, grid cells, heads) in chunks that fit the scratch (`floats`
-   * floats per item) and, for a list of positions, the positions scratch
-   * (`axes` values per item). Per chunk: the chunk's positions are loaded, an
-   * in-place x is copied in, the module computes (CORE[j.core]), and the
-   * results are copied out. A list spanning several chunks is checked whole
-   * first, so a bad position is refused before anything is written; a
+   * The one chunk loop. Runs job j (ops.js newCall()) with plan h: `count`
+   * items (rows, tokens, grid cells, heads) of `floats` scratch floats each,
+   * in chunks that fit the scratch and, for a list of `positions` (`axes`
+   * values per item), the positions scratch. Per chunk: the positions are
+   * loaded, an in-place x (j.x from j.xAt) is copied in, the module computes
+   * (j.core, one of CORE), and the chunk's `values` values per item are
+   * copied out as j.output says: 'table' into j.out; 'cache' cos into j.out
+   * and sin into j.sin; 'x' back into j.x; 'rgba' bytes into j.out; 'view'
+   * to j.fn(view, first position). A list spanning several chunks is checked
+   * whole first, so a bad position is refused before anything is written; a
    * one-chunk list is checked by the module's call itself, and on any refusal
    * here, so the error is the same.
    */
   run(h, j) {
     const m = this.#m;
-    const core = CORE[j.core];
     const list = j.positions !== undefined;
     let per = Math.floor(this.scratchFloats / j.floats);
     if (list) per = Math.min(per, Math.floor(this.positionCapacity / j.axes));
@@ -280,7 +294,7 @@ export class Engine {
       const n = Math.min(per, j.count - at);
       if (list) this.loadPositions(j.positions, at * j.axes, n * j.axes);
       if (j.output === 'x') m.HEAPF32.set(j.x.subarray(j.xAt + at * j.floats, j.xAt + (at + n) * j.floats), this.scratch / 4);
-      const s = core(m, h, j, at, n);
+      const s = j.core(m, h, j, at, n);
       if (s !== 0) {
         if (list) this.checkPositions(j.positions, j.context);
         this.check(s, j.context);
@@ -297,8 +311,8 @@ export class Engine {
       case 'table':
         j.out.set(this.#results(j.dtype, 0, k), at * j.values);
         break;
-      case 'cache':
-        j.cos.set(this.#results(j.dtype, 0, k), at * j.values);
+      case 'cache': // cos in out, sin in sin
+        j.out.set(this.#results(j.dtype, 0, k), at * j.values);
         j.sin.set(this.#results(j.dtype, k, k), at * j.values);
         break;
       case 'x':
@@ -332,26 +346,10 @@ export class Engine {
   }
 }
 
-/**
- * A job for Engine.run: `count` items of `floats` scratch floats each, each
- * giving `values` values per result array, computed by CORE[core] and
- * stored as `output` says ('table': out; 'cache': cos and sin; 'x': x from
- * xAt, in place; 'rgba': out, bytes; 'view': fn(view, first position)).
- * The caller sets the fields its source, output and core read.
- */
-export function job(core, output, count, floats, values, context, dtype = 0, recipe = 0) {
-  return {
-    core, output, count, floats, values, context, dtype, recipe,
-    positions: undefined, axes: 1, start: 0, height: 0, width: 0, cls: false,
-    out: undefined, cos: undefined, sin: undefined, x: undefined, xAt: 0, fn: undefined,
-    layout: 0, headDim: 0, numHeads: 0, col0: 0, cols: 0, vmin: 0, vmax: 0,
-  };
-}
-
 // The module's chunk calls (the raw bindings): items [at, at + n) of job j,
 // its positions (if any) already in the positions scratch, its x (if any) in
 // the scratch. Each returns a status.
-const CORE = {
+export const CORE = {
   rows: (m, h, j, at, n) => m.rows(h, j.start + at, n, j.dtype),
   encode: (m, h, j, at, n) => m.encode(h, n, j.dtype),
   addRows: (m, h, j, at, n) => m.addRows(h, j.start + at, n),

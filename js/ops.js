@@ -18,7 +18,7 @@ import {
   snapshotOptions,
   typedArrayArg,
 } from './args.js';
-import { job, optionIndex, statusCode } from './engine.js';
+import { CORE, optionIndex, statusCode } from './engine.js';
 import { statusError, vocabulary } from './errors.js';
 
 const DTYPES = vocabulary.dtypes;
@@ -97,32 +97,51 @@ function elementWidth(width) {
 }
 
 /**
+ * A call: what its read phase read (the plan request, the options snapshot,
+ * the plan's width w, the caller's out as given and its name) and the job
+ * Engine.run runs for it (see there), in one object. `values`: the values
+ * each position gives per result array (w, or w/2 for a RoPE cache).
+ */
+function newCall(core, output, w, values, context, dtype = 0, recipe = 0) {
+  // The fields every call has; a grid, view, x or heatmap call adds its own.
+  return { request: undefined, snap: undefined, w, given: undefined, outName: 'options.out', core, output, count: 0, floats: w, values, context, dtype, recipe, positions: undefined, axes: 1, start: 0, out: undefined };
+}
+
+/**
  * Read phase of an encoder method: the options snapshot, the encoding
  * options, the width, options.dtype and options.recipe (for rows that take
  * them), then the positions of a list row and the out object of a cache row.
- * Returns the call: { request, context, snap, width, dtype, recipe, positions, out }.
  */
 export function readCall(op, kinds, source0, width, options) {
   const snap = snapshotOptions('options', options);
   const { request, context } = encodingOptions(snap, op.options, op.family, kinds[op.plan]);
   const w = numberType(op.widthName, width);
-  if (op.family === 'preset') context.dModel = w;
-  else Object.assign(context, { rotaryDim: w, rotaryDimName: 'rotaryDim' });
-  const dtype = op.options.includes('dtype') ? choiceOption(snap, 'dtype', DTYPES, 'bad_dtype', {}, 0) : 0;
-  const recipe = op.options.includes('recipe') ? choiceOption(snap, 'recipe', RECIPES, 'bad_recipe', {}, 0) : 0;
-  const call = { request, context, snap, width: w, dtype, recipe, positions: undefined, out: snap.out, outName: 'options.out' };
-  return readSource(op, call, source0, 'options.out');
+  const rope = op.rope;
+  if (rope) {
+    context.rotaryDim = w;
+    context.rotaryDimName = 'rotaryDim';
+  } else context.dModel = w;
+  const dtype = op.dtype ? choiceOption(snap, 'dtype', DTYPES, 'bad_dtype', {}, 0) : 0;
+  const recipe = op.recipe ? choiceOption(snap, 'recipe', RECIPES, 'bad_recipe', {}, 0) : 0;
+  const call = newCall(op.core, op.output, w, rope ? w / 2 : w, context, dtype, recipe);
+  call.request = request;
+  call.snap = snap;
+  call.given = snap.out;
+  return readSource(op, call, source0);
 }
 
-/** Read phase of a prepared method: its positions (list rows) and out. `call` holds the prepared values. */
+/** Read phase of a prepared method: its positions (list rows) and out. `prepared`: { context, w, dtype, recipe }. */
 export function readPrepared(op, prepared, source0, out) {
-  const call = { ...prepared, positions: undefined, out, outName: 'out' };
-  return readSource(op, call, source0, 'out');
+  const { context, w, dtype, recipe } = prepared;
+  const call = newCall(op.core, op.output, w, op.rope ? w / 2 : w, context, dtype, recipe);
+  call.given = out;
+  call.outName = 'out';
+  return readSource(op, call, source0);
 }
 
-function readSource(op, call, source0, outName) {
-  if (op.source === 'list') call.positions = positionsArg('positions', source0, elementWidth(call.width));
-  if (op.output === 'cache') call.out = cacheOutArg(outName, call.out);
+function readSource(op, call, source0) {
+  if (op.source === 'list') call.positions = positionsArg('positions', source0, elementWidth(call.w));
+  if (op.output === 'cache') call.given = cacheOutArg(call.outName, call.given);
   return call;
 }
 
@@ -159,55 +178,50 @@ function cacheArrays(out, length, dtype, name) {
  * Compute phase of a row with a position source and a table, cache or view
  * output, with plan h: the source's arguments are checked, the output made,
  * the chunk loop run. `a`, `b`: the source arguments (positions were read
- * into call.positions); `b` is the callback of a view row.
+ * into c.positions); `fn`: the callback of a view row.
  */
-export function compute(op, e, h, call, a, b, fn) {
-  const rope = op.family === 'ropeType';
-  const values = rope ? call.width / 2 : call.width;
-  const j = job(op.core, op.output, 0, call.width, values, call.context, call.dtype, call.recipe);
+export function compute(op, e, h, c, a, b, fn) {
   if (op.source === 'list') {
-    j.axes = rope ? e.axes(h) : 1;
-    j.count = tokenCount(call.positions, j.axes);
-    j.positions = call.positions;
+    if (op.rope) c.axes = e.axes(h);
+    c.count = tokenCount(c.positions, c.axes);
   } else if (op.source === 'range') {
     const from0 = op.args.length === 1; // table(length, …): rows 0 … length−1
-    const [startName, countName] = from0 ? ['start', op.args[0]] : op.args;
-    j.start = numberType(startName, from0 ? 0 : a);
-    j.count = numberType(countName, from0 ? a : b);
+    c.start = numberType('start', from0 ? 0 : a);
+    c.count = numberType(op.countName, from0 ? a : b);
     if (op.output === 'view' && typeof fn !== 'function') fail(TypeError, `callback must be a function, got ${describe(fn)}`);
-    e.checkRows(h, j.start, j.count, values, call.context, startName, countName);
+    e.checkRows(h, c.start, c.count, c.values, c.context, 'start', op.countName);
   } else {
-    j.height = numberType('height', a);
-    j.width = numberType('width', b);
-    if (rope) e.checkRopeGrid(h, values, j.height, j.width, call.context);
+    c.height = numberType('height', a);
+    c.width = numberType('width', b);
+    if (op.rope) e.checkRopeGrid(h, c.values, c.height, c.width, c.context);
     else {
-      j.cls = call.snap.clsToken === undefined ? false : call.snap.clsToken;
-      if (typeof j.cls !== 'boolean') fail(TypeError, `options.clsToken must be a boolean, got ${describe(j.cls)}`);
-      e.checkGrid(h, values, j.height, j.width, j.cls, call.context);
+      c.cls = c.snap.clsToken === undefined ? false : c.snap.clsToken;
+      if (typeof c.cls !== 'boolean') fail(TypeError, `options.clsToken must be a boolean, got ${describe(c.cls)}`);
+      e.checkGrid(h, c.values, c.height, c.width, c.cls, c.context);
     }
-    j.count = j.height * j.width + (j.cls ? 1 : 0);
+    c.count = c.height * c.width + (c.cls ? 1 : 0);
   }
   if (op.output === 'view') {
-    j.fn = fn;
-    e.run(h, j);
+    c.fn = fn;
+    e.run(h, c);
     return undefined;
   }
   if (op.output === 'table') {
-    const out = resultArray(call.out, j.count * values, call.dtype, call.outName);
-    j.out = out.view;
-    e.run(h, j);
+    const out = resultArray(c.given, c.count * c.values, c.dtype, c.outName);
+    c.out = out.view;
+    e.run(h, c);
     return out.array;
   }
-  const { cos, sin } = cacheArrays(call.out, j.count * values, call.dtype, call.outName);
-  j.cos = cos.view;
-  j.sin = sin.view;
-  e.run(h, j);
+  const { cos, sin } = cacheArrays(c.given, c.count * c.values, c.dtype, c.outName);
+  c.out = cos.view;
+  c.sin = sin.view;
+  e.run(h, c);
   return { cos: cos.array, sin: sin.array, attentionFactor: e.attentionFactor(h) };
 }
 
 /** addTo's compute phase: x (batch × seqLen rows of width dModel) += rows start … start+seqLen−1, per sequence. */
 export function addTo(op, e, h, call, x) {
-  const { snap, width: d, context } = call;
+  const { snap, w: d, context } = call;
   const seqLenGiven = snap.seqLen !== undefined;
   const start = optionalNumber(snap, 'start', 0);
   const xs = typedArrayArg('x', x, [Float32Array]);
@@ -218,8 +232,8 @@ export function addTo(op, e, h, call, x) {
   if (n % (seqLen * d) !== 0) fail(RangeError, `x.length (${n}) must be a multiple of options.seqLen × dModel (${seqLen * d})`);
   e.checkRows(h, start, seqLen, d, context, 'options.start', 'options.seqLen');
   for (let b = 0; b < n / (seqLen * d); b++) {
-    const j = job(op.core, 'x', seqLen, d, d, context);
-    Object.assign(j, { start, x: xs.view, xAt: b * seqLen * d });
+    const j = newCall(op.core, 'x', d, d, context);
+    Object.assign(j, { count: seqLen, start, x: xs.view, xAt: b * seqLen * d });
     e.run(h, j);
   }
   return xs.array;
@@ -227,7 +241,7 @@ export function addTo(op, e, h, call, x) {
 
 /** heatmap's compute phase: RGBA bytes of rows start … start+count−1 and the options' column window. */
 export function heatmap(op, e, h, call, start, count, gray) {
-  const { snap, width: d, context } = call;
+  const { snap, w: d, context } = call;
   numberType('start', start);
   numberType('count', count);
   const col0 = optionalNumber(snap, 'columnStart', 0);
@@ -247,8 +261,8 @@ export function heatmap(op, e, h, call, start, count, gray) {
   else ({ view, array: result } = outArg('options.out', snap.out, Uint8ClampedArray, count * cols * 4));
   if (count === 0 || cols === 0) return result;
   e.loadColormap(lut);
-  const j = job(op.core, 'rgba', count, cols, cols * 4, context);
-  Object.assign(j, { start, col0, cols, vmin, vmax, out: view });
+  const j = newCall(op.core, 'rgba', cols, cols * 4, context);
+  Object.assign(j, { count, start, col0, cols, vmin, vmax, out: view });
   e.run(h, j);
   return result;
 }
@@ -267,11 +281,11 @@ export function readApply(op, kinds, headDim, positions, options, prepared) {
     const rotaryGiven = snap.rotaryDim !== undefined;
     const r = rotaryGiven ? numberType('options.rotaryDim', snap.rotaryDim) : hd;
     Object.assign(context, { rotaryDim: r, rotaryDimName: rotaryGiven ? 'options.rotaryDim' : 'headDim', headDim: hd });
-    call = { request, context, width: r, headDim: hd };
+    call = { request, context, w: r, headDim: hd };
   } else {
     for (const key of Object.keys(snap)) if (key !== 'layout') fail(TypeError, `unknown option ${describe(key)}; apply takes: layout`);
     const hd = numberType('headDim', headDim);
-    call = { context: { ...prepared, rotaryDimName: 'rotaryDim', headDim: hd }, width: prepared.rotaryDim, headDim: hd };
+    call = { context: { ...prepared, rotaryDimName: 'rotaryDim', headDim: hd }, w: prepared.rotaryDim, headDim: hd };
   }
   const layoutName = snap.layout === undefined ? ROPE_LAYOUTS[0] : snap.layout;
   if (typeof layoutName !== 'string') fail(TypeError, `options.layout must be a string, got ${describe(layoutName)}`);
@@ -295,16 +309,16 @@ export function rotate(op, e, h, call, x) {
   if (row === 0) return xs.array;
   const numHeads = xs.length / row;
   const token = numHeads * hd;
-  const j = job(op.core, 'x', n, token, token, context);
-  Object.assign(j, { layout, headDim: hd, numHeads, x: xs.view, positions: p, axes });
+  const j = newCall(op.core, 'x', token, token, context);
+  Object.assign(j, { count: n, layout, headDim: hd, numHeads, x: xs.view, positions: p, axes });
   if (Math.floor(e.scratchFloats / token) >= 1) e.run(h, j);
   else {
     // One token is wider than the scratch: each token's heads in groups, its position loaded once.
     e.checkPositions(p, context);
     for (let t = 0; t < n; t++) {
       e.loadPositions(p, t * axes, axes);
-      const heads = job('ropeApplyHeads', 'x', numHeads, hd, hd, context);
-      Object.assign(heads, { layout, headDim: hd, x: xs.view, xAt: t * token });
+      const heads = newCall(CORE.ropeApplyHeads, 'x', hd, hd, context);
+      Object.assign(heads, { count: numHeads, layout, headDim: hd, x: xs.view, xAt: t * token });
       e.run(h, heads);
     }
   }

@@ -6,7 +6,7 @@
 // defaults, statuses and limits all come from the vocabulary the build
 // generates from the core (dist/sinpe-vocabulary.js).
 import { describe, fail } from './args.js';
-import { Engine } from './engine.js';
+import { CORE, Engine } from './engine.js';
 import { vocabulary } from './errors.js';
 import { loadModule } from './load.js';
 import { addTo, compute, FAMILIES, heatmap, readApply, readCall, readPrepared, rotate } from './ops.js';
@@ -66,7 +66,12 @@ const OPS = [
   const signature = args.split(' ');
   // Arguments before the width and options (encoder) or before the out, callback or options (prepared).
   const k = signature.length - (on === E || name === 'apply' ? 2 : 1);
-  return Object.freeze({ on, name, family, plan, source, args: signature.slice(0, k), k, widthName: signature[k], output, options: options.split(' ').filter(Boolean), core });
+  const range = signature.slice(0, k);
+  // A range's count argument (count, or table's length: rows 0 … length−1).
+  const countName = source === 'range' ? range.at(-1) : undefined;
+  const extra = options.split(' ').filter(Boolean);
+  const flags = { rope: family === 'ropeType', dtype: extra.includes('dtype'), recipe: extra.includes('recipe') };
+  return Object.freeze({ on, name, family, plan, source, args: range, k, countName, widthName: signature[k], output, options: extra, core: CORE[core], ...flags });
 });
 
 // The argument at index i of a method's (a, b, c, d).
@@ -166,7 +171,7 @@ class Encoder {
   }
 
   #withPlan(e, call, fn) {
-    const h = e.use(call.request, call.width, call.context);
+    const h = e.use(call.request, call.w, call.context);
     try {
       return fn(h);
     } finally {
@@ -177,8 +182,8 @@ class Encoder {
   // A prepared encoder or RoPE for one width and options: the plan is made
   // once, each call only checks its own arguments.
   #prepare(op, e, call) {
-    const handle = e.plan(call.request, call.width, call.context, true);
-    const { width, dtype, recipe, context } = call;
+    const handle = e.plan(call.request, call.w, call.context, true);
+    const { w: width, dtype, recipe, context } = call;
     const enter = () => this.#engine();
     const prepared = op.family === 'preset' ? new Prepared(handle, width, dtype, context, enter) : new PreparedRope(handle, width, dtype, e, context, enter, recipe);
     released?.register(prepared, { engine: e, handle });
@@ -212,7 +217,7 @@ class Prepared {
   constructor(handle, dModel, dtype, context, enter) {
     this.#h = handle;
     this.#enter = enter;
-    this.#call = { context: Object.freeze({ ...context, dModel }), width: dModel, dtype, recipe: 0 };
+    this.#call = { context: Object.freeze({ ...context, dModel }), w: dModel, dtype, recipe: 0 };
     /** The width every row has. */
     this.dModel = dModel;
     /** The element type of every result (options.dtype at prepare time). */
@@ -247,7 +252,7 @@ class PreparedRope {
   constructor(handle, rotaryDim, dtype, engine, context, enter, recipe) {
     this.#h = handle;
     this.#enter = enter;
-    this.#call = { context: Object.freeze({ ...context }), width: rotaryDim, dtype, recipe };
+    this.#call = { context: Object.freeze({ ...context }), w: rotaryDim, dtype, recipe };
     /** The rotary dimension r: caches have r/2 values per token. */
     this.rotaryDim = rotaryDim;
     /** Position axes per token (1, or the plan's sections). */
