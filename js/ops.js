@@ -310,7 +310,7 @@ export function rotate(op, e, h, call, x) {
   const numHeads = xs.length / row;
   const token = numHeads * hd;
   const j = newCall(op.core, 'x', token, token, context);
-  Object.assign(j, { count: n, layout, headDim: hd, numHeads, x: xs.view, positions: p, axes });
+  Object.assign(j, { count: n, layout, headDim: hd, numHeads, x: xs.view, xAt: 0, positions: p, axes });
   if (Math.floor(e.scratchFloats / token) >= 1) e.run(h, j);
   else {
     // One token is wider than the scratch: each token's heads in groups, its position loaded once.
