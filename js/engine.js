@@ -1,16 +1,12 @@
-// The JavaScript half of the binding: plans, and the chunk loops that move
-// data between the module's scratch buffers and JS-owned arrays
-// (`out.set(HEAPF32.subarray(…))`). The glue (cpp/bindings/glue.cpp) converts
-// numbers and calls the core; the core validates. A status other than 0 is
-// thrown as the error the vocabulary gives it (errors.js), with the context the
-// calling method passes: the names and values of its own arguments.
-//
-// Nothing here keeps a call's values between calls. A call's options go into a
-// request block that the plan call reads and clears; the plan is a handle the
-// call owns and releases (or a prepared encoder owns); the error context is an
-// argument of every check. Every value handed to an Engine method is a plain
-// private value (numbers, strings, the package's own typed-array views): no
-// code of the caller's runs from here on.
+// The JavaScript half of the binding: plans, checks, the raw module calls
+// (CORE) and the one chunk loop (Engine.run) that moves data between the
+// module's scratch buffers and JS-owned arrays. The glue (cpp/bindings/glue.cpp)
+// converts numbers and calls the core; the core validates. A status other than
+// 0 is thrown as the error the vocabulary gives it (errors.js), with the
+// context the calling method passes: the names and values of its arguments.
+// Every value handed to an Engine method is a plain private value (numbers,
+// strings, the package's own typed-array views): no code of the caller's runs
+// from here on, except a chunks() callback.
 import { statusError, vocabulary } from './errors.js';
 
 const OPTION_INDEX = new Map(vocabulary.options.map((o, i) => [o.name, i]));
@@ -79,11 +75,10 @@ export class Engine {
 
   /**
    * A plan for `request` ({ kind, family, layout, axes, entries: [[option
-   * index, number | boolean | Float64Array], …] }; axes: -1 or a rope-axes
-   * index) at `width`: a handle the caller
-   * owns until release(h). owned: made for a prepared encoder, never shared
-   * with the plan cache. The options are written into the request block and
-   * read back by the plan call right after, with nothing in between.
+   * index, number | boolean | Float64Array], …] }) at `width`: a handle the
+   * caller owns until release(h). owned: made for a prepared encoder, never
+   * shared with the plan cache. The options are written into the request
+   * block and read back by the plan call right after, nothing in between.
    */
   plan(request, width, context, owned = false) {
     const m = this.#m;
@@ -233,15 +228,7 @@ export class Engine {
   checkHeatmap(h, start, count, col0, cols, vmin, vmax, context) {
     const s = this.#m.checkHeatmap(h, start, count, col0, cols, vmin, vmax);
     if (s !== 0)
-      this.check(s, context, {
-        ...this.#rowRangeContext(start, count, 'start', 'count'),
-        rows: count,
-        width: cols,
-        columnStart: col0,
-        columnEnd: col0 + cols,
-        vmin,
-        vmax,
-      });
+      this.check(s, context, { ...this.#rowRangeContext(start, count, 'start', 'count'), rows: count, width: cols, columnStart: col0, columnEnd: col0 + cols, vmin, vmax });
   }
 
   checkRope(h, layout, headDim, context) {
@@ -308,12 +295,11 @@ export class Engine {
     const m = this.#m;
     const k = n * j.values;
     switch (j.output) {
+      case 'cache': // sin into j.sin, then cos into j.out as a table
+        j.sin.set(this.#results(j.dtype, k, k), at * j.values);
+      // falls through
       case 'table':
         j.out.set(this.#results(j.dtype, 0, k), at * j.values);
-        break;
-      case 'cache': // cos in out, sin in sin
-        j.out.set(this.#results(j.dtype, 0, k), at * j.values);
-        j.sin.set(this.#results(j.dtype, k, k), at * j.values);
         break;
       case 'x':
         j.x.set(m.HEAPF32.subarray(this.scratch / 4, this.scratch / 4 + k), j.xAt + at * j.values);

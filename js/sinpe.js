@@ -38,41 +38,44 @@ const RECIPES = vocabulary.recipes;
 // its own call's options.
 const E = 'encoder', P = 'prepared', R = 'preparedRope';
 const OPS = [
-  // on method                  family      plan    source   arguments                     output         options                                          core
-  [E, 'encode',                 'preset',   'rows', 'list',  'positions dModel options',   'table',       'out dtype',                                     'encode'],
-  [E, 'rows',                   'preset',   'rows', 'range', 'start count dModel options', 'table',       'out dtype',                                     'rows'],
-  [E, 'table',                  'preset',   'rows', 'range', 'length dModel options',      'table',       'out dtype',                                     'rows'],
-  [E, 'grid2d',                 'preset',   'grid', 'grid',  'height width dModel options','table',       'out clsToken',                                  'grid2d'],
-  [E, 'addTo',                  'preset',   'rows', 'range', 'x dModel options',           'x',           'start seqLen',                                  'addRows'],
-  [E, 'frequencies',            'preset',   'rows', '',      'dModel options',             'frequencies', '',                                              ''],
-  [E, 'heatmap',                'preset',   'rows', 'range', 'start count dModel options', 'rgba',        'out colormap columnStart columns vmin vmax',    'heatmap'],
-  [E, 'prepare',                'preset',   'rows', '',      'dModel options',             'prepared',    'dtype',                                         ''],
-  [E, 'ropeFrequencies',        'ropeType', 'rope', '',      'rotaryDim options',          'frequencies', '',                                              ''],
-  [E, 'ropeCache',              'ropeType', 'rope', 'list',  'positions rotaryDim options','cache',       'out dtype recipe',                              'ropeCache'],
-  [E, 'ropeCacheRows',          'ropeType', 'rope', 'range', 'start count rotaryDim options', 'cache',    'out dtype recipe',                              'ropeCacheRows'],
-  [E, 'ropeCacheGrid',          'ropeType', 'rope', 'grid',  'height width rotaryDim options', 'cache',   'out dtype recipe',                              'ropeCacheGrid'],
-  [E, 'prepareRope',            'ropeType', 'rope', '',      'rotaryDim options',          'prepared',    'dtype recipe',                                  ''],
-  [E, 'applyRope',              'ropeType', 'rope', 'list',  'x positions headDim options','x',           'rotaryDim layout',                              'ropeApply'],
-  [E, 'ropeOptionsFromConfig',  '',         '',     '',      'config',                     'plain',       '',                                              ''],
-  [E, 'getRopeIndex',           '',         '',     '',      'inputIds opts',              'plain',       '',                                              ''],
-  [P, 'rows',                   'preset',   'rows', 'range', 'start count out',            'table',       '',                                              'rows'],
-  [P, 'encode',                 'preset',   'rows', 'list',  'positions out',              'table',       '',                                              'encode'],
-  [P, 'chunks',                 'preset',   'rows', 'range', 'start count callback',       'view',        '',                                              'rows'],
-  [R, 'cache',                  'ropeType', 'rope', 'list',  'positions out',              'cache',       '',                                              'ropeCache'],
-  [R, 'cacheRows',              'ropeType', 'rope', 'range', 'start count out',            'cache',       '',                                              'ropeCacheRows'],
-  [R, 'grid',                   'ropeType', 'rope', 'grid',  'height width out',           'cache',       '',                                              'ropeCacheGrid'],
-  [R, 'apply',                  'ropeType', 'rope', 'list',  'x positions headDim options','x',           'layout',                                        'ropeApply'],
+  // on  method                family      plan    source   arguments                         output         options                                       core
+  [E, 'encode',                'preset',   'rows', 'list',  'positions dModel options',       'table',       'out dtype',                                  'encode'],
+  [E, 'rows',                  'preset',   'rows', 'range', 'start count dModel options',     'table',       'out dtype',                                  'rows'],
+  [E, 'table',                 'preset',   'rows', 'range', 'length dModel options',          'table',       'out dtype',                                  'rows'],
+  [E, 'grid2d',                'preset',   'grid', 'grid',  'height width dModel options',    'table',       'out clsToken',                               'grid2d'],
+  [E, 'addTo',                 'preset',   'rows', 'range', 'x dModel options',               'x',           'start seqLen',                               'addRows'],
+  [E, 'frequencies',           'preset',   'rows', '',      'dModel options',                 'frequencies', '',                                           ''],
+  [E, 'heatmap',               'preset',   'rows', 'range', 'start count dModel options',     'rgba',        'out colormap columnStart columns vmin vmax', 'heatmap'],
+  [E, 'prepare',               'preset',   'rows', '',      'dModel options',                 'prepared',    'dtype',                                      ''],
+  [E, 'ropeFrequencies',       'ropeType', 'rope', '',      'rotaryDim options',              'frequencies', '',                                           ''],
+  [E, 'ropeCache',             'ropeType', 'rope', 'list',  'positions rotaryDim options',    'cache',       'out dtype recipe',                           'ropeCache'],
+  [E, 'ropeCacheRows',         'ropeType', 'rope', 'range', 'start count rotaryDim options',  'cache',       'out dtype recipe',                           'ropeCacheRows'],
+  [E, 'ropeCacheGrid',         'ropeType', 'rope', 'grid',  'height width rotaryDim options', 'cache',       'out dtype recipe',                           'ropeCacheGrid'],
+  [E, 'prepareRope',           'ropeType', 'rope', '',      'rotaryDim options',              'prepared',    'dtype recipe',                               ''],
+  [E, 'applyRope',             'ropeType', 'rope', 'list',  'x positions headDim options',    'x',           'rotaryDim layout',                           'ropeApply'],
+  [E, 'ropeOptionsFromConfig', '',         '',     '',      'config',                         'plain',       '',                                           ''],
+  [E, 'getRopeIndex',          '',         '',     '',      'inputIds opts',                  'plain',       '',                                           ''],
+  [P, 'rows',                  'preset',   'rows', 'range', 'start count out',                'table',       '',                                           'rows'],
+  [P, 'encode',                'preset',   'rows', 'list',  'positions out',                  'table',       '',                                           'encode'],
+  [P, 'chunks',                'preset',   'rows', 'range', 'start count callback',           'view',        '',                                           'rows'],
+  [R, 'cache',                 'ropeType', 'rope', 'list',  'positions out',                  'cache',       '',                                           'ropeCache'],
+  [R, 'cacheRows',             'ropeType', 'rope', 'range', 'start count out',                'cache',       '',                                           'ropeCacheRows'],
+  [R, 'grid',                  'ropeType', 'rope', 'grid',  'height width out',               'cache',       '',                                           'ropeCacheGrid'],
+  [R, 'apply',                 'ropeType', 'rope', 'list',  'x positions headDim options',    'x',           'layout',                                     'ropeApply'],
 ].map(([on, name, family, plan, source, args, output, options, core]) => {
   const signature = args.split(' ');
   // Arguments before the width and options (encoder) or before the out, callback or options (prepared).
   const k = signature.length - (on === E || name === 'apply' ? 2 : 1);
-  const range = signature.slice(0, k);
+  const before = signature.slice(0, k);
   // A range's count argument (count, or table's length: rows 0 … length−1).
-  const countName = source === 'range' ? range.at(-1) : undefined;
+  const countName = source === 'range' ? before.at(-1) : undefined;
   const extra = options.split(' ').filter(Boolean);
   const flags = { rope: family === 'ropeType', dtype: extra.includes('dtype'), recipe: extra.includes('recipe') };
-  return Object.freeze({ on, name, family, plan, source, args: range, k, countName, widthName: signature[k], output, options: extra, core: CORE[core], ...flags });
+  return Object.freeze({ on, name, family, plan, source, args: before, k, countName, widthName: signature[k], output, options: extra, core: CORE[core], ...flags });
 });
+
+// The functions the 'plain' rows call (also exported as they are).
+const PLAIN = { ropeOptionsFromConfig, getRopeIndex };
 
 // The argument at index i of a method's (a, b, c, d).
 function arg(i, a, b, c, d) {
@@ -148,7 +151,7 @@ class Encoder {
   // plan of the call's own (engine.js use(): a recent equal request's plan,
   // else a new one), handed back afterwards.
   #call(op, a, b, c, d) {
-    if (op.output === 'plain') return op.name === 'getRopeIndex' ? getRopeIndex(a, b) : ropeOptionsFromConfig(a);
+    if (op.output === 'plain') return PLAIN[op.name](a, b);
     const e = this.#engine();
     const k = op.k;
     if (op.output === 'x' && op.family === 'ropeType') {
