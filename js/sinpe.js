@@ -38,7 +38,7 @@ const RECIPES = vocabulary.recipes;
 // its own call's options.
 const E = 'encoder', P = 'prepared', R = 'preparedRope';
 const OPS = [
-  // on  method                family      plan    source   arguments                         output         options                                       core
+  // on method                 family      plan    source   arguments                         output         options                                       core
   [E, 'encode',                'preset',   'rows', 'list',  'positions dModel options',       'table',       'out dtype',                                  'encode'],
   [E, 'rows',                  'preset',   'rows', 'range', 'start count dModel options',     'table',       'out dtype',                                  'rows'],
   [E, 'table',                 'preset',   'rows', 'range', 'length dModel options',          'table',       'out dtype',                                  'rows'],
