@@ -104,7 +104,7 @@ function elementWidth(width) {
  */
 function newCall(core, output, w, values, context, dtype = 0, recipe = 0) {
   // The fields every call has; a grid, view, x or heatmap call adds its own.
-  return { request: undefined, snap: undefined, w, given: undefined, outName: 'options.out', core, output, count: 0, floats: w, values, context, dtype, recipe, positions: undefined, axes: 1, start: 0, out: undefined };
+  return { request: undefined, snap: undefined, w, given: undefined, outName: 'options.out', core, output, count: 0, floats: w, values, context, dtype, recipe, positions: undefined, axes: 1, start: 0, out: undefined, sin: undefined };
 }
 
 /**
