@@ -60,6 +60,8 @@ const CONSTRUCTORS = new Map(
     .map((C) => [C.name, C]),
 );
 const NAMES = new Map([...CONSTRUCTORS].map(([name, C]) => [C, name]));
+/** Every typed-array constructor this engine has (a list of ids or sizes may come in any). */
+export const TYPED_ARRAYS = Object.freeze([...CONSTRUCTORS.values()]);
 const NUMERIC_TYPES = [...CONSTRUCTORS.values()].filter((C) => !NAMES.get(C).startsWith('Big'));
 
 // Calls a captured built-in with `self` as this. Fixed arities: a rest
@@ -409,4 +411,23 @@ export function snapshotOptions(name, options) {
     snapshot[key] = options[key];
   }
   return snapshot;
+}
+
+/**
+ * An `out` argument { cos, sin } of a RoPE cache, read by the rule above (its
+ * own enumerable keys, each once): a plain object holding both arrays and
+ * nothing else, returned as { cos, sin } (undefined when `out` is). Anything
+ * else (a typed array, an Array, {}, { cos } alone) is a TypeError, never
+ * ignored: the caller expects its arrays written. The arrays themselves are
+ * checked when the call has its length (outArg, halfOutArg).
+ */
+export function cacheOutArg(name, out) {
+  if (out === undefined) return undefined;
+  const what = `${name} must be an object { cos, sin } holding the two arrays to write`;
+  const kind = describe(out);
+  if (kind !== 'Object') fail(TypeError, `${what}, got ${kind}`);
+  const o = snapshotOptions(name, out);
+  for (const key of Object.keys(o)) if (key !== 'cos' && key !== 'sin') fail(TypeError, `${what}; it has the unknown key ${describe(key)}`);
+  for (const key of ['cos', 'sin']) if (o[key] === undefined) fail(TypeError, `${what}; ${name}.${key} is missing`);
+  return { cos: o.cos, sin: o.sin };
 }

@@ -1,16 +1,12 @@
-// The JavaScript half of the binding: plans, and the chunk loops that move
-// data between the module's scratch buffers and JS-owned arrays
-// (`out.set(HEAPF32.subarray(…))`). The glue (cpp/bindings/glue.cpp) converts
-// numbers and calls the core; the core validates. A status other than 0 is
-// thrown as the error the vocabulary gives it (errors.js), with the context the
-// calling method passes: the names and values of its own arguments.
-//
-// Nothing here keeps a call's values between calls. A call's options go into a
-// request block that the plan call reads and clears; the plan is a handle the
-// call owns and releases (or a prepared encoder owns); the error context is an
-// argument of every check. Every value handed to an Engine method is a plain
-// private value (numbers, strings, the package's own typed-array views): no
-// code of the caller's runs from here on.
+// The JavaScript half of the binding: plans, checks, the raw module calls
+// (CORE) and the one chunk loop (Engine.run) that moves data between the
+// module's scratch buffers and JS-owned arrays. The glue (cpp/bindings/glue.cpp)
+// converts numbers and calls the core; the core validates. A status other than
+// 0 is thrown as the error the vocabulary gives it (errors.js), with the
+// context the calling method passes: the names and values of its arguments.
+// Every value handed to an Engine method is a plain private value (numbers,
+// strings, the package's own typed-array views): no code of the caller's runs
+// from here on, except a chunks() callback.
 import { statusError, vocabulary } from './errors.js';
 
 const OPTION_INDEX = new Map(vocabulary.options.map((o, i) => [o.name, i]));
@@ -53,6 +49,7 @@ export class Engine {
   #m;
   #plans = []; // kept per-call plans, oldest first: { request fields, width, handle, uses, dropped }
   #inUse = [];
+  #facts = new Map(); // handle -> { axes, attentionFactor } of a live RoPE plan: plans never change
 
   constructor(module) {
     this.#m = module;
@@ -71,10 +68,6 @@ export class Engine {
     this.busy = false; // inside a chunks() callback: the scratch is the caller's view
   }
 
-  get module() {
-    return this.#m;
-  }
-
   /** Throws the error for `status` (when not 0), its message filled from `context`. */
   check(status, context, extra) {
     if (status !== 0) throw statusError(status < 0 ? -status : status, extra === undefined ? context : { ...context, ...extra });
@@ -82,11 +75,10 @@ export class Engine {
 
   /**
    * A plan for `request` ({ kind, family, layout, axes, entries: [[option
-   * index, number | boolean | Float64Array], …] }; axes: -1 or a rope-axes
-   * index) at `width`: a handle the caller
-   * owns until release(h). owned: made for a prepared encoder, never shared
-   * with the plan cache. The options are written into the request block and
-   * read back by the plan call right after, with nothing in between.
+   * index, number | boolean | Float64Array], …] }) at `width`: a handle the
+   * caller owns until release(h). owned: made for a prepared encoder, never
+   * shared with the plan cache. The options are written into the request
+   * block and read back by the plan call right after, nothing in between.
    */
   plan(request, width, context, owned = false) {
     const m = this.#m;
@@ -133,6 +125,7 @@ export class Engine {
   }
 
   release(handle) {
+    this.#facts.delete(handle);
     this.#m._release(handle);
   }
 
@@ -179,21 +172,23 @@ export class Engine {
     if (entry.dropped && entry.uses === 0) this.release(entry.handle);
   }
 
-  // Values [at, at + n) of the scratch: floats for dtype 0 (float32), else
-  // the uint16 bit patterns the glue wrote from the scratch's first byte.
-  #results(dtype, at, n) {
-    const m = this.#m;
-    if (dtype === 0) return m.HEAPF32.subarray(this.scratch / 4 + at, this.scratch / 4 + at + n);
-    return m.HEAPU16.subarray(this.scratch / 2 + at, this.scratch / 2 + at + n);
-  }
-
   /** Position axes per token of a RoPE plan. */
   axes(h) {
-    return this.#m._axes(h);
+    return this.#ropeFacts(h).axes;
   }
 
-  // Copies positions[at … at+n) into the positions scratch (a few by index: no subarray view to make).
-  #loadPositions(positions, at, n) {
+  // A RoPE plan's fixed facts, asked of the module once per handle.
+  #ropeFacts(h) {
+    let f = this.#facts.get(h);
+    if (f === undefined) {
+      f = { axes: this.#m._axes(h), attentionFactor: this.#m._attentionFactor(h) };
+      this.#facts.set(h, f);
+    }
+    return f;
+  }
+
+  /** Copies positions[at … at+n) into the positions scratch (a few by index: no subarray view to make). */
+  loadPositions(positions, at, n) {
     const heap = this.#m.HEAPF64;
     if (n <= 8) {
       for (let i = 0, to = this.positions / 8; i < n; i++) heap[to + i] = positions[at + i];
@@ -205,7 +200,7 @@ export class Engine {
     const cap = this.positionCapacity;
     for (let at = 0; at < positions.length; at += cap) {
       const n = Math.min(cap, positions.length - at);
-      this.#loadPositions(positions, at, n);
+      this.loadPositions(positions, at, n);
       const s = this.#m._checkPositions(n);
       if (s !== 0) {
         const index = at + this.#m.HEAPF64[this.result];
@@ -224,130 +219,26 @@ export class Engine {
     if (s !== 0) this.check(s, context, { ...this.#rowRangeContext(start, count, startName, countName), rows: count, width });
   }
 
-  /**
-   * Rows start … start+count−1 (width d) into `out` (count·d values: a
-   * Float32Array for dtype 0, else a Uint16Array), checked by checkRows first.
-   */
-  rows(h, d, start, count, out, context, dtype = 0) {
-    const m = this.#m;
-    const per = Math.max(1, Math.floor(this.scratchFloats / d));
-    for (let done = 0; done < count; done += per) {
-      const n = Math.min(per, count - done);
-      this.check(m._rows(h, start + done, n, dtype), context);
-      out.set(this.#results(dtype, 0, n * d), done * d);
-    }
-  }
-
-  /** Calls fn(view, firstRow) for each chunk of rows, the view over the scratch. */
-  chunks(h, d, start, count, fn, context, dtype = 0) {
-    this.checkRows(h, start, count, d, context);
-    const m = this.#m;
-    const per = Math.max(1, Math.floor(this.scratchFloats / d));
-    for (let done = 0; done < count; done += per) {
-      const n = Math.min(per, count - done);
-      this.check(m._rows(h, start + done, n, dtype), context);
-      const view = dtype === 0 ? new Float32Array(m.HEAPF32.buffer, this.scratch, n * d) : new Uint16Array(m.HEAPF32.buffer, this.scratch, n * d);
-      this.busy = true;
-      try {
-        fn(view, start + done);
-      } finally {
-        this.busy = false;
-        // Detach every view of this memory (a kept `view` now has length 0),
-        // then give Emscripten fresh ones.
-        m._detachViews();
-      }
-    }
-  }
-
-  /** Rows at `positions` (a Float64Array copy) into `out` (as for rows). */
-  encode(h, d, positions, out, context, dtype = 0) {
-    const m = this.#m;
-    const n = positions.length;
-    const per = Math.max(1, Math.min(this.positionCapacity, Math.floor(this.scratchFloats / d)));
-    if (n * d > vocabulary.limits.maxElements) this.check(statusCode('too_large'), context, { rows: n, width: d, countName: 'positions.length', count: n });
-    if (n > 0 && n <= per) {
-      // One chunk: the module's encode checks every position before it
-      // writes; on any refusal the positions are checked here first, so the
-      // error is the one the checked path below gives.
-      this.#loadPositions(positions, 0, n);
-      const s = m._encode(h, n, dtype);
-      if (s !== 0) {
-        this.checkPositions(positions, context);
-        this.check(s, context);
-      }
-      out.set(this.#results(dtype, 0, n * d));
-      return;
-    }
-    this.checkPositions(positions, context);
-    for (let done = 0; done < n; done += per) {
-      const k = Math.min(per, n - done);
-      if (n > per || done === 0) this.#loadPositions(positions, done, k);
-      this.check(m._encode(h, k, dtype), context);
-      out.set(this.#results(dtype, 0, k * d), done * d);
-    }
-  }
-
-  /** x (batch × seqLen rows of width d) += rows start … start+seqLen−1, per sequence. */
-  addTo(h, d, start, seqLen, x, context) {
-    this.checkRows(h, start, seqLen, d, context, 'options.start', 'options.seqLen');
-    const m = this.#m;
-    const per = Math.max(1, Math.floor(this.scratchFloats / d));
-    const base = this.scratch / 4;
-    const batch = x.length / (seqLen * d);
-    for (let b = 0; b < batch; b++)
-      for (let r = 0; r < seqLen; r += per) {
-        const n = Math.min(per, seqLen - r);
-        const at = (b * seqLen + r) * d;
-        m.HEAPF32.set(x.subarray(at, at + n * d), base);
-        this.check(m._addRows(h, start + r, n), context);
-        x.set(m.HEAPF32.subarray(base, base + n * d), at);
-      }
-  }
-
   checkGrid(h, d, height, width, cls, context) {
     const s = this.#m._checkGrid(h, height, width, cls);
     if (s !== 0)
       this.check(s, context, { countName: 'height/width', count: `${height} × ${width}`, rows: height * width + (cls ? 1 : 0), width: d });
   }
 
-  /** The (height·width + cls) cells of a 2-D grid into `out`, checked by checkGrid first. */
-  grid2d(h, d, height, width, cls, out, context) {
-    const m = this.#m;
-    const cells = height * width + (cls ? 1 : 0);
-    const per = Math.max(1, Math.floor(this.scratchFloats / d));
-    const base = this.scratch / 4;
-    for (let done = 0; done < cells; done += per) {
-      const n = Math.min(per, cells - done);
-      this.check(m._grid2d(h, height, width, cls, done, n), context);
-      out.set(m.HEAPF32.subarray(base, base + n * d), done * d);
-    }
-  }
-
   checkHeatmap(h, start, count, col0, cols, vmin, vmax, context) {
     const s = this.#m._checkHeatmap(h, start, count, col0, cols, vmin, vmax);
     if (s !== 0)
-      this.check(s, context, {
-        ...this.#rowRangeContext(start, count, 'start', 'count'),
-        rows: count,
-        width: cols,
-        columnStart: col0,
-        columnEnd: col0 + cols,
-        vmin,
-        vmax,
-      });
+      this.check(s, context, { ...this.#rowRangeContext(start, count, 'start', 'count'), rows: count, width: cols, columnStart: col0, columnEnd: col0 + cols, vmin, vmax });
   }
 
-  /** RGBA bytes of rows start … start+count−1, columns [col0, col0+cols), into `out`, checked by checkHeatmap first. */
-  heatmap(h, start, count, col0, cols, colormap, vmin, vmax, out, context) {
-    const m = this.#m;
-    if (count === 0 || cols === 0) return;
-    m.HEAPU8.set(colormap, this.lut);
-    const per = Math.max(1, Math.floor(this.scratchFloats / cols)); // the scratch holds that many RGBA pixels
-    for (let done = 0; done < count; done += per) {
-      const n = Math.min(per, count - done);
-      this.check(m._heatmap(h, start + done, n, col0, cols, vmin, vmax), context);
-      out.set(m.HEAPU8.subarray(this.scratch, this.scratch + n * cols * 4), done * cols * 4);
-    }
+  checkRope(h, layout, headDim, context) {
+    this.check(this.#m._checkRope(h, layout, headDim), context);
+  }
+
+  checkRopeGrid(h, half, height, width, context) {
+    const s = this.#m._checkRopeGrid(h, height, width);
+    if (s !== 0)
+      this.check(s, context, { countName: 'height/width', count: `${height} × ${width}`, rows: height * width, width: half, wantAxes: 2, axes: this.axes(h) });
   }
 
   /** The plan's float64 frequencies (a new Float64Array). */
@@ -357,95 +248,106 @@ export class Engine {
   }
 
   attentionFactor(h) {
-    return this.#m._attentionFactor(h);
+    return this.#ropeFacts(h).attentionFactor;
   }
 
-  checkRope(h, layout, headDim, context) {
-    this.check(this.#m._checkRope(h, layout, headDim), context);
-  }
-
-  /** cos/sin cache rows for start … start+count−1 into cos and sin (count·half each, as for rows). */
-  ropeCacheRows(h, half, start, count, cos, sin, context, dtype = 0, recipe = 0) {
-    const m = this.#m;
-    const per = Math.max(1, Math.floor(this.scratchFloats / (2 * half)));
-    for (let done = 0; done < count; done += per) {
-      const n = Math.min(per, count - done);
-      this.check(m._ropeCacheRows(h, start + done, n, dtype, recipe), context);
-      cos.set(this.#results(dtype, 0, n * half), done * half);
-      sin.set(this.#results(dtype, n * half, n * half), done * half);
-    }
+  /** The heatmap colour table (RGBA bytes, lutBytes of them) the module reads. */
+  loadColormap(lut) {
+    this.#m.HEAPU8.set(lut, this.lut);
   }
 
   /**
-   * cos/sin cache rows of the tokens at `positions` (a Float64Array copy,
-   * `axes` values per token, token-major), checked first.
+   * The one chunk loop. Runs job j (ops.js newCall()) with plan h: `count`
+   * items (rows, tokens, grid cells, heads) of `floats` scratch floats each,
+   * in chunks that fit the scratch and, for a list of `positions` (`axes`
+   * values per item), the positions scratch. Per chunk: the positions are
+   * loaded, an in-place x (j.x from j.xAt) is copied in, the module computes
+   * (j.core, one of CORE), and the chunk's `values` values per item are
+   * copied out as j.output says: 'table' into j.out; 'cache' cos into j.out
+   * and sin into j.sin; 'x' back into j.x; 'rgba' bytes into j.out; 'view'
+   * to j.fn(view, first position). A list spanning several chunks is checked
+   * whole first, so a bad position is refused before anything is written; a
+   * one-chunk list is checked by the module's call itself, and on any refusal
+   * here, so the error is the same.
    */
-  ropeCache(h, half, axes, positions, cos, sin, context, dtype = 0, recipe = 0) {
+  run(h, j) {
     const m = this.#m;
-    const n = positions.length / axes;
-    this.checkPositions(positions, context);
-    const per = Math.max(1, Math.min(Math.floor(this.positionCapacity / axes), Math.floor(this.scratchFloats / (2 * half))));
-    for (let done = 0; done < n; done += per) {
-      const k = Math.min(per, n - done);
-      this.#loadPositions(positions, done * axes, k * axes);
-      this.check(m._ropeCache(h, k, dtype, recipe), context);
-      cos.set(this.#results(dtype, 0, k * half), done * half);
-      sin.set(this.#results(dtype, k * half, k * half), done * half);
-    }
-  }
-
-  checkRopeGrid(h, half, height, width, context) {
-    const s = this.#m._checkRopeGrid(h, height, width);
-    if (s !== 0)
-      this.check(s, context, { countName: 'height/width', count: `${height} × ${width}`, rows: height * width, width: half, wantAxes: 2, axes: this.axes(h) });
-  }
-
-  /** The height·width patches of a two-axis plan's grid into cos and sin, checked by checkRopeGrid first. */
-  ropeCacheGrid(h, half, height, width, cos, sin, context, dtype = 0, recipe = 0) {
-    const m = this.#m;
-    const cells = height * width;
-    const per = Math.max(1, Math.floor(this.scratchFloats / (2 * half)));
-    for (let done = 0; done < cells; done += per) {
-      const n = Math.min(per, cells - done);
-      this.check(m._ropeCacheGrid(h, height, width, done, n, dtype, recipe), context);
-      cos.set(this.#results(dtype, 0, n * half), done * half);
-      sin.set(this.#results(dtype, n * half, n * half), done * half);
-    }
-  }
-
-  /** Rotates x ([token][head][dim], tokens at `positions`, `axes` values each) in place. */
-  applyRope(h, layout, headDim, axes, positions, numHeads, x, context) {
-    const m = this.#m;
-    this.checkPositions(positions, context);
-    const n = positions.length / axes;
-    const base = this.scratch / 4;
-    const token = numHeads * headDim;
-    if (token === 0) return;
-    const tokensPer = Math.min(Math.floor(this.positionCapacity / axes), Math.floor(this.scratchFloats / token));
-    if (tokensPer >= 1) {
-      for (let t = 0; t < n; t += tokensPer) {
-        const k = Math.min(tokensPer, n - t);
-        this.#loadPositions(positions, t * axes, k * axes);
-        m.HEAPF32.set(x.subarray(t * token, (t + k) * token), base);
-        this.check(m._ropeApply(h, layout, headDim, k, numHeads), context);
-        x.set(m.HEAPF32.subarray(base, base + k * token), t * token);
+    const list = j.positions !== undefined;
+    let per = Math.floor(this.scratchFloats / j.floats);
+    if (list) per = Math.min(per, Math.floor(this.positionCapacity / j.axes));
+    per = Math.max(1, per);
+    if (list && j.count > per) this.checkPositions(j.positions, j.context);
+    for (let at = 0; at < j.count; at += per) {
+      const n = Math.min(per, j.count - at);
+      if (list) this.loadPositions(j.positions, at * j.axes, n * j.axes);
+      if (j.output === 'x') m.HEAPF32.set(j.x.subarray(j.xAt + at * j.floats, j.xAt + (at + n) * j.floats), this.scratch / 4);
+      const s = j.core(m, h, j, at, n);
+      if (s !== 0) {
+        if (list) this.checkPositions(j.positions, j.context);
+        this.check(s, j.context);
       }
-      return;
+      this.#store(j, at, n);
     }
-    // One token is wider than the scratch: its heads in groups.
-    const headsPer = Math.floor(this.scratchFloats / headDim);
-    for (let t = 0; t < n; t++) {
-      this.#loadPositions(positions, t * axes, axes);
-      for (let g = 0; g < numHeads; g += headsPer) {
-        const k = Math.min(headsPer, numHeads - g);
-        const at = t * token + g * headDim;
-        m.HEAPF32.set(x.subarray(at, at + k * headDim), base);
-        this.check(m._ropeApply(h, layout, headDim, 1, k), context);
-        x.set(m.HEAPF32.subarray(base, base + k * headDim), at);
+  }
+
+  // Copies chunk [at, at + n) of j's results from the scratch to where j says.
+  #store(j, at, n) {
+    const m = this.#m;
+    const k = n * j.values;
+    switch (j.output) {
+      case 'cache': // sin into j.sin, then cos into j.out as a table
+        j.sin.set(this.#results(j.dtype, k, k), at * j.values);
+      // falls through
+      case 'table':
+        j.out.set(this.#results(j.dtype, 0, k), at * j.values);
+        break;
+      case 'x':
+        j.x.set(m.HEAPF32.subarray(this.scratch / 4, this.scratch / 4 + k), j.xAt + at * j.values);
+        break;
+      case 'rgba':
+        j.out.set(m.HEAPU8.subarray(this.scratch, this.scratch + k), at * j.values);
+        break;
+      default: {
+        // 'view': j.fn(view, first position) with a view over the scratch.
+        const view = j.dtype === 0 ? new Float32Array(m.HEAPF32.buffer, this.scratch, k) : new Uint16Array(m.HEAPF32.buffer, this.scratch, k);
+        this.busy = true;
+        try {
+          j.fn(view, j.start + at);
+        } finally {
+          this.busy = false;
+          // Detach every view of this memory (a kept `view` now has length 0),
+          // then give Emscripten fresh ones.
+          m._detachViews();
+        }
       }
     }
+  }
+
+  // Values [at, at + n) of the scratch: floats for dtype 0 (float32), else
+  // the uint16 bit patterns the glue wrote from the scratch's first byte.
+  #results(dtype, at, n) {
+    const m = this.#m;
+    if (dtype === 0) return m.HEAPF32.subarray(this.scratch / 4 + at, this.scratch / 4 + at + n);
+    return m.HEAPU16.subarray(this.scratch / 2 + at, this.scratch / 2 + at + n);
   }
 }
+
+// The module's chunk calls (the raw bindings): items [at, at + n) of job j,
+// its positions (if any) already in the positions scratch, its x (if any) in
+// the scratch. Each returns a status.
+export const CORE = {
+  rows: (m, h, j, at, n) => m._rows(h, j.start + at, n, j.dtype),
+  encode: (m, h, j, at, n) => m._encode(h, n, j.dtype),
+  addRows: (m, h, j, at, n) => m._addRows(h, j.start + at, n),
+  grid2d: (m, h, j, at, n) => m._grid2d(h, j.height, j.width, j.cls, at, n),
+  heatmap: (m, h, j, at, n) => m._heatmap(h, j.start + at, n, j.col0, j.cols, j.vmin, j.vmax),
+  ropeCache: (m, h, j, at, n) => m._ropeCache(h, n, j.dtype, j.recipe),
+  ropeCacheRows: (m, h, j, at, n) => m._ropeCacheRows(h, j.start + at, n, j.dtype, j.recipe),
+  ropeCacheGrid: (m, h, j, at, n) => m._ropeCacheGrid(h, j.height, j.width, at, n, j.dtype, j.recipe),
+  ropeApply: (m, h, j, at, n) => m._ropeApply(h, j.layout, j.headDim, n, j.numHeads),
+  // One token's heads in groups (a token wider than the scratch): its position loaded once by the caller.
+  ropeApplyHeads: (m, h, j, at, n) => m._ropeApply(h, j.layout, j.headDim, 1, n),
+};
 
 export function statusCode(name) {
   return CODES.get(name);

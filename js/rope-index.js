@@ -33,7 +33,7 @@
 // deltas [B, 1].
 
 import vocabulary from '../dist/sinpe-vocabulary.js';
-import { fail, describe, snapshotOptions, checkElements, typedArrayArg } from './args.js';
+import { fail, describe, snapshotOptions, checkElements, typedArrayArg, TYPED_ARRAYS } from './args.js';
 
 const LIMITS = vocabulary.limits;
 const MODELS = Object.freeze(['qwen2-vl', 'qwen2.5-vl', 'qwen3-vl']);
@@ -55,20 +55,6 @@ const OPTION_NAMES = Object.freeze([
 const TEXT = 0;
 const IMAGE = 1;
 const VIDEO = 2;
-// Every typed-array kind a list of ids, mask values or grid sizes may come in.
-const LIST_TYPES = [
-  Int8Array,
-  Uint8Array,
-  Uint8ClampedArray,
-  Int16Array,
-  Uint16Array,
-  Int32Array,
-  Uint32Array,
-  Float32Array,
-  Float64Array,
-  BigInt64Array,
-  BigUint64Array,
-];
 const BigInt64ArrayCtor = BigInt64Array;
 const toBigInt = BigInt;
 
@@ -82,7 +68,7 @@ const isTypedArray = (v) => ArrayBuffer.isView(v) && !(v instanceof DataView);
 function listInfo(name, value) {
   if (Array.isArray(value)) return { array: value, length: value.length };
   if (isTypedArray(value)) {
-    const { view, length } = typedArrayArg(name, value, LIST_TYPES, true);
+    const { view, length } = typedArrayArg(name, value, TYPED_ARRAYS, true);
     return { array: view, length };
   }
   return undefined;

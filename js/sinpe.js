@@ -1,177 +1,116 @@
-// sinpe.wasm: the package API. It checks JavaScript types and converts them
-// (args.js), hands the values to the module (engine.js), and throws the core's
-// statuses as TypeError/RangeError naming the argument (errors.js). Names,
-// options, defaults, statuses and limits all come from the vocabulary the
-// build generates from the core (dist/sinpe-vocabulary.js).
-import {
-  describe,
-  fail,
-  halfOutArg,
-  numberArrayArg,
-  outArg,
-  overlaps,
-  positionsArg,
-  snapshotOptions,
-  typedArrayArg,
-} from './args.js';
-import { Engine, optionIndex, statusCode } from './engine.js';
-import { statusError, vocabulary } from './errors.js';
+// sinpe.wasm: the package API. Every public method is one row of OPS below;
+// the classes make their methods from the rows. A call reads the caller's
+// arguments by args.js's one rule, then computes (ops.js) through the engine's
+// one chunk loop (engine.js), and throws the core's statuses as
+// TypeError/RangeError naming the argument (errors.js). Names, options,
+// defaults, statuses and limits all come from the vocabulary the build
+// generates from the core (dist/sinpe-vocabulary.js).
+import { describe, fail } from './args.js';
+import { CORE, Engine } from './engine.js';
+import { vocabulary } from './errors.js';
 import { loadModule } from './load.js';
+import { addTo, compute, FAMILIES, heatmap, readApply, readCall, readPrepared, rotate } from './ops.js';
 import { ropeOptionsFromConfig } from './rope-config.js';
 import { getRopeIndex } from './rope-index.js';
 
-const PRESETS = Object.freeze(vocabulary.presets.map((p) => p.name));
+const PRESETS = FAMILIES.preset.names;
 const LAYOUTS = vocabulary.layouts;
-const ROPE_TYPES = Object.freeze(vocabulary.ropeTypes.map((t) => t.name));
+const ROPE_TYPES = FAMILIES.ropeType.names;
 const ROPE_LAYOUTS = vocabulary.ropeLayouts;
 const ROPE_AXES = vocabulary.ropeAxes;
 const DTYPES = vocabulary.dtypes;
 const RECIPES = vocabulary.recipes;
-const OPTIONS = new Map(vocabulary.options.map((o) => [o.name, o]));
 
-// Options a method takes besides the encoding options.
-const EXTRA = {
-  none: [],
-  out: ['out', 'dtype'],
-  prepare: ['dtype'],
-  ropeOut: ['out', 'dtype', 'recipe'],
-  ropePrepare: ['dtype', 'recipe'],
-  grid2d: ['out', 'clsToken'],
-  addTo: ['start', 'seqLen'],
-  heatmap: ['out', 'colormap', 'columnStart', 'columns', 'vmin', 'vmax'],
-  applyRope: ['rotaryDim', 'layout'],
-};
+// The operation table. Each row: the object the method is on (E: the encoder
+// sinpe() resolves to; P: what pe.prepare() returns; R: what pe.prepareRope()
+// returns), its name, its family (preset: sinusoidal, options.preset and
+// width dModel; ropeType: RoPE, options.ropeType and width rotaryDim; '' for
+// the config readers), the plan kind it computes with (glue.cpp kind_names),
+// where its positions come from (list: the caller's; range: start …
+// start+count−1; grid: height × width), its arguments as its errors name
+// them, its output (table: one array of options.dtype; cache: { cos, sin,
+// attentionFactor }; view: chunks of rows handed to a callback; x: x changed
+// in place; rgba: heatmap bytes; frequencies: a Float64Array; prepared: a
+// prepared encoder; plain: another function's result), the options it takes
+// besides the encoding options (dtype and recipe among them), and the module
+// call that computes one chunk (engine.js CORE). A prepared method computes
+// with its object's plan, dtype and recipe; an encoder method with a plan of
+// its own call's options.
+const E = 'encoder', P = 'prepared', R = 'preparedRope';
+const OPS = [
+  // on method                 family      plan    source   arguments                         output         options                                       core
+  [E, 'encode',                'preset',   'rows', 'list',  'positions dModel options',       'table',       'out dtype',                                  'encode'],
+  [E, 'rows',                  'preset',   'rows', 'range', 'start count dModel options',     'table',       'out dtype',                                  'rows'],
+  [E, 'table',                 'preset',   'rows', 'range', 'length dModel options',          'table',       'out dtype',                                  'rows'],
+  [E, 'grid2d',                'preset',   'grid', 'grid',  'height width dModel options',    'table',       'out clsToken',                               'grid2d'],
+  [E, 'addTo',                 'preset',   'rows', 'range', 'x dModel options',               'x',           'start seqLen',                               'addRows'],
+  [E, 'frequencies',           'preset',   'rows', '',      'dModel options',                 'frequencies', '',                                           ''],
+  [E, 'heatmap',               'preset',   'rows', 'range', 'start count dModel options',     'rgba',        'out colormap columnStart columns vmin vmax', 'heatmap'],
+  [E, 'prepare',               'preset',   'rows', '',      'dModel options',                 'prepared',    'dtype',                                      ''],
+  [E, 'ropeFrequencies',       'ropeType', 'rope', '',      'rotaryDim options',              'frequencies', '',                                           ''],
+  [E, 'ropeCache',             'ropeType', 'rope', 'list',  'positions rotaryDim options',    'cache',       'out dtype recipe',                           'ropeCache'],
+  [E, 'ropeCacheRows',         'ropeType', 'rope', 'range', 'start count rotaryDim options',  'cache',       'out dtype recipe',                           'ropeCacheRows'],
+  [E, 'ropeCacheGrid',         'ropeType', 'rope', 'grid',  'height width rotaryDim options', 'cache',       'out dtype recipe',                           'ropeCacheGrid'],
+  [E, 'prepareRope',           'ropeType', 'rope', '',      'rotaryDim options',              'prepared',    'dtype recipe',                               ''],
+  [E, 'applyRope',             'ropeType', 'rope', 'list',  'x positions headDim options',    'x',           'rotaryDim layout',                           'ropeApply'],
+  [E, 'ropeOptionsFromConfig', '',         '',     '',      'config',                         'plain',       '',                                           ''],
+  [E, 'getRopeIndex',          '',         '',     '',      'inputIds opts',                  'plain',       '',                                           ''],
+  [P, 'rows',                  'preset',   'rows', 'range', 'start count out',                'table',       '',                                           'rows'],
+  [P, 'encode',                'preset',   'rows', 'list',  'positions out',                  'table',       '',                                           'encode'],
+  [P, 'chunks',                'preset',   'rows', 'range', 'start count callback',           'view',        '',                                           'rows'],
+  [R, 'cache',                 'ropeType', 'rope', 'list',  'positions out',                  'cache',       '',                                           'ropeCache'],
+  [R, 'cacheRows',             'ropeType', 'rope', 'range', 'start count out',                'cache',       '',                                           'ropeCacheRows'],
+  [R, 'grid',                  'ropeType', 'rope', 'grid',  'height width out',               'cache',       '',                                           'ropeCacheGrid'],
+  [R, 'apply',                 'ropeType', 'rope', 'list',  'x positions headDim options',    'x',           'layout',                                     'ropeApply'],
+].map(([on, name, family, plan, source, args, output, options, core]) => {
+  const signature = args.split(' ');
+  // Arguments before the width and options (encoder) or before the out, callback or options (prepared).
+  const k = signature.length - (on === E || name === 'apply' ? 2 : 1);
+  const before = signature.slice(0, k);
+  // A range's count argument (count, or table's length: rows 0 … length−1).
+  const countName = source === 'range' ? before.at(-1) : undefined;
+  const extra = options.split(' ').filter(Boolean);
+  const flags = { rope: family === 'ropeType', dtype: extra.includes('dtype'), recipe: extra.includes('recipe') };
+  return Object.freeze({ on, name, family, plan, source, args: before, k, countName, widthName: signature[k], output, options: extra, core: CORE[core], ...flags });
+});
 
-const FAMILIES = {
-  preset: { key: 'preset', names: PRESETS, entries: vocabulary.presets, bad: 'bad_preset', kind: 'rows' },
-  ropeType: { key: 'ropeType', names: ROPE_TYPES, entries: vocabulary.ropeTypes, bad: 'bad_rope_type', kind: 'rope' },
-};
+// The functions the 'plain' rows call (also exported as they are).
+const PLAIN = { ropeOptionsFromConfig, getRopeIndex };
 
-function numberType(name, v) {
-  if (typeof v !== 'number') fail(TypeError, `${name} must be a number, got ${describe(v)}`);
-  return v;
+// The argument at index i of a method's (a, b, c, d).
+function arg(i, a, b, c, d) {
+  return i === 0 ? a : i === 1 ? b : i === 2 ? c : d;
 }
 
-// options.dtype as its vocabulary index (0: float32, the default).
-function dtypeOption(snap) {
-  const v = snap.dtype;
-  if (v === undefined) return 0;
-  if (typeof v !== 'string') fail(TypeError, `options.dtype must be a string, got ${describe(v)}`);
-  const index = DTYPES.indexOf(v);
-  if (index < 0) throw statusError(statusCode('bad_dtype'), { dtype: describe(v) });
-  return index;
-}
-
-// options.recipe of a RoPE cache call as its vocabulary index (0: exact, the default).
-function recipeOption(snap) {
-  const v = snap.recipe;
-  if (v === undefined) return 0;
-  if (typeof v !== 'string') fail(TypeError, `options.recipe must be a string, got ${describe(v)}`);
-  const index = RECIPES.indexOf(v);
-  if (index < 0) throw statusError(statusCode('bad_recipe'), { recipe: describe(v) });
-  return index;
-}
-
-// A result of `length` values for dtype index `dtype`: `out` when given (a
-// Float32Array for float32; a Uint16Array, or a Float16Array for float16,
-// for the half types), else a new Float32Array or Uint16Array. Returns
-// { view (written), array (returned) }.
-function resultArray(out, length, dtype, name) {
-  if (out === undefined) {
-    const a = dtype === 0 ? new Float32Array(length) : new Uint16Array(length);
-    return { view: a, array: a };
+// Defines each of the rows' methods on `proto`: call(self, op, a, b, c, d) after the brand check own(self, name).
+function install(proto, on, own, call) {
+  for (const op of OPS.filter((o) => o.on === on)) {
+    const { name } = op;
+    const plain = op.output === 'plain';
+    const method = {
+      [name](a, b, c, d) {
+        if (!plain) own(this, name);
+        return call(this, op, a, b, c, d);
+      },
+    }[name];
+    Object.defineProperty(proto, name, { value: method, writable: true, configurable: true, enumerable: false });
   }
-  if (dtype === 0) return outArg(name, out, Float32Array, length);
-  return halfOutArg(name, out, DTYPES[dtype], length);
-}
-
-function optionalNumber(snap, key, fallback) {
-  return snap[key] === undefined ? fallback : numberType(`options.${key}`, snap[key]);
-}
-
-/**
- * The encoding options of one call, read from the options snapshot: the
- * formula (preset or rope type), the layout, and each option's value
- * converted for the core (the core checks values, and which options the
- * formula reads). Array options are copied here, which may run the caller's
- * code (element getters): this is part of a call's read phase.
- */
-function encodingOptions(snap, extra, familyName, kinds) {
-  const family = FAMILIES[familyName];
-  const name = snap[family.key] === undefined ? family.names[0] : snap[family.key];
-  if (typeof name !== 'string') fail(TypeError, `options.${family.key} must be a string, got ${describe(name)}`);
-  const context = { family: familyName, familyName: name, preset: name, ropeType: name, options: snap };
-  const index = family.names.indexOf(name);
-  if (index < 0) throw statusError(statusCode(family.bad), { ...context, preset: describe(name), ropeType: describe(name) });
-  const rope = familyName === 'ropeType';
-  let axes = -1;
-  if (rope && snap.ropeAxes !== undefined) {
-    if (typeof snap.ropeAxes !== 'string') fail(TypeError, `options.ropeAxes must be a string, got ${describe(snap.ropeAxes)}`);
-    axes = ROPE_AXES.indexOf(snap.ropeAxes);
-    if (axes < 0) throw statusError(statusCode('bad_rope_axes'), { ...context, ropeAxes: describe(snap.ropeAxes) });
-  }
-  let layout = -1;
-  if (familyName === 'preset' && snap.layout !== undefined) {
-    if (typeof snap.layout !== 'string') fail(TypeError, `options.layout must be a string, got ${describe(snap.layout)}`);
-    layout = LAYOUTS.indexOf(snap.layout);
-    if (layout < 0) throw statusError(statusCode('bad_layout'), { ...context, layout: describe(snap.layout) });
-  }
-  const entries = [];
-  for (const key of Object.keys(snap)) {
-    if (key === family.key || (familyName === 'preset' && key === 'layout') || (rope && key === 'ropeAxes') || extra.includes(key)) continue;
-    const option = OPTIONS.get(key);
-    if (option === undefined) {
-      const reads = family.entries[index].reads;
-      const known = [family.key, ...(familyName === 'preset' ? ['layout'] : ['ropeAxes']), ...extra, ...reads];
-      fail(TypeError, `unknown option ${describe(key)}; ${family.key} '${name}' takes: ${known.join(', ')}`);
-    }
-    const v = snap[key];
-    let value;
-    if (option.type === 'number') value = numberType(`options.${key}`, v);
-    else if (option.type === 'boolean') {
-      if (typeof v !== 'boolean') fail(TypeError, `options.${key} must be a boolean, got ${describe(v)}`);
-      value = v;
-    } else value = numberArrayArg(`options.${key}`, v);
-    entries.push([optionIndex(key), value]);
-  }
-  return { request: { kind: kinds[family.kind], family: index, layout, axes, entries }, context };
-}
-
-// The width a positions copy is sized against before the plan checks it: an
-// out-of-range width is the plan's to report (naming dModel or rotaryDim), so
-// it does not count here.
-function elementWidth(width) {
-  return width >= 1 && width <= vocabulary.limits.maxDModel ? width : 1;
 }
 
 // Frees a prepared encoder's plan in the module when the encoder is collected.
 const released = typeof FinalizationRegistry === 'function' ? new FinalizationRegistry(({ engine, handle }) => engine.release(handle)) : null;
 
-function bindAll(target, names) {
-  for (const name of names) Object.defineProperty(target, name, { value: target[name].bind(target), enumerable: false });
+// Each own method as an own, non-enumerable bound copy: `const { rows } = pe` works.
+function bindAll(target, on) {
+  for (const { name } of OPS.filter((o) => o.on === on)) Object.defineProperty(target, name, { value: target[name].bind(target), enumerable: false });
 }
 
-const ENCODER_METHODS = [
-  'encode', 'rows', 'table', 'grid2d', 'addTo', 'frequencies', 'heatmap', 'prepare',
-  'ropeFrequencies', 'ropeCache', 'ropeCacheRows', 'ropeCacheGrid', 'applyRope', 'prepareRope', 'ropeOptionsFromConfig',
-  'getRopeIndex',
-];
-
-// Positions of `axes` values per token: their token count, or a RangeError
-// naming `positions`.
-function tokenCount(p, axes) {
-  if (p.length % axes !== 0)
-    fail(RangeError, `positions.length (${p.length}) must be a multiple of ${axes}: the plan has ${axes} position axes per token (token-major, positions[i*${axes} + a])`);
-  return p.length / axes;
+// The TypeError of a method called on an object that is not its class's
+// (`Object.getPrototypeOf(pe).encode.call({}, …)`): it names the method.
+function foreign(method, what, self) {
+  fail(TypeError, `${method} must be called on ${what}, got ${describe(self)}`);
 }
 
-// Every public call has two phases. The read phase turns everything the
-// caller controls (options and nested objects, positions, factor arrays) into
-// private values, each read once; any code of the caller's (a getter, a Proxy
-// trap, an Array element getter) runs here, and nothing of the module has
-// been touched yet. The compute phase makes the call's own plan, checks the
-// typed arrays it writes (brand, length: no code of the caller's runs), fills
-// them and releases the plan, whatever happens.
 class Encoder {
   #e;
   #gray;
@@ -190,13 +129,15 @@ class Encoder {
     this.ropeTypes = ROPE_TYPES;
     /** Names of the RoPE rotation layouts. */
     this.ropeLayouts = ROPE_LAYOUTS;
-    bindAll(this, ENCODER_METHODS);
+    bindAll(this, E);
     Object.freeze(this);
   }
 
-  // Refuses a method called on anything but an encoder.
-  static #own(self, method) {
-    if (typeof self !== 'object' || self === null || !(#e in self)) foreign(method, 'the encoder sinpe() resolves to', self);
+  static {
+    const own = (self, method) => {
+      if (typeof self !== 'object' || self === null || !(#e in self)) foreign(method, 'the encoder sinpe() resolves to', self);
+    };
+    install(Encoder.prototype, E, own, (self, op, a, b, c, d) => self.#call(op, a, b, c, d));
   }
 
   // The engine, after refusing calls made from inside a chunks() callback
@@ -206,21 +147,34 @@ class Encoder {
     return this.#e;
   }
 
-  // Read phase of a sinusoidal call: the options snapshot and their values.
-  #readSinusoid(dModel, options, extra, kind = 'rows') {
+  // A method of the encoder: the read phase, then the compute phase with a
+  // plan of the call's own (engine.js use(): a recent equal request's plan,
+  // else a new one), handed back afterwards.
+  #call(op, a, b, c, d) {
+    if (op.output === 'plain') return PLAIN[op.name](a, b);
     const e = this.#engine();
-    const snap = snapshotOptions('options', options);
-    const parsed = encodingOptions(snap, extra, 'preset', e.kind);
-    parsed.request.kind = e.kind[kind];
-    const d = numberType('dModel', dModel);
-    parsed.context.dModel = d;
-    return { e, snap, parsed, d };
+    const k = op.k;
+    if (op.output === 'x' && op.family === 'ropeType') {
+      const call = readApply(op, e.kind, c, b, d);
+      return this.#withPlan(e, call, (h) => rotate(op, e, h, call, a));
+    }
+    const call = readCall(op, e.kind, a, arg(k, a, b, c, d), arg(k + 1, a, b, c, d));
+    switch (op.output) {
+      case 'prepared':
+        return this.#prepare(op, e, call);
+      case 'frequencies':
+        return this.#withPlan(e, call, (h) => e.frequencies(h));
+      case 'x':
+        return this.#withPlan(e, call, (h) => addTo(op, e, h, call, a));
+      case 'rgba':
+        return this.#withPlan(e, call, (h) => heatmap(op, e, h, call, a, b, (bytes) => this.#grayscale(bytes)));
+      default:
+        return this.#withPlan(e, call, (h) => compute(op, e, h, call, a, b));
+    }
   }
 
-  // Compute phase: fn(h) with the call's plan (engine.js use(): a recent
-  // equal request's plan, else a new one), handed back afterwards.
-  #withPlan(e, parsed, width, fn) {
-    const h = e.use(parsed.request, width, parsed.context);
+  #withPlan(e, call, fn) {
+    const h = e.use(call.request, call.w, call.context);
     try {
       return fn(h);
     } finally {
@@ -228,88 +182,15 @@ class Encoder {
     }
   }
 
-  // out (when given) or a new Float32Array of `length`: { view (written), array (returned) }.
-  #out(out, length, name = 'options.out') {
-    if (out === undefined) {
-      const a = new Float32Array(length);
-      return { view: a, array: a };
-    }
-    return outArg(name, out, Float32Array, length);
-  }
-
-  encode(positions, dModel, options) {
-    Encoder.#own(this, 'encode');
-    const { e, snap, parsed, d } = this.#readSinusoid(dModel, options, EXTRA.out);
-    const dtype = dtypeOption(snap);
-    const p = positionsArg('positions', positions, elementWidth(d));
-    return this.#withPlan(e, parsed, d, (h) => {
-      const out = resultArray(snap.out, p.length * d, dtype, 'options.out');
-      e.encode(h, d, p, out.view, parsed.context, dtype);
-      return out.array;
-    });
-  }
-
-  rows(start, count, dModel, options) {
-    Encoder.#own(this, 'rows');
-    return this.#rows(start, count, dModel, options, 'start', 'count');
-  }
-
-  table(length, dModel, options) {
-    Encoder.#own(this, 'table');
-    return this.#rows(0, length, dModel, options, 'start', 'length');
-  }
-
-  #rows(start, count, dModel, options, startName, countName) {
-    const { e, snap, parsed, d } = this.#readSinusoid(dModel, options, EXTRA.out);
-    const dtype = dtypeOption(snap);
-    return this.#withPlan(e, parsed, d, (h) => {
-      numberType(startName, start);
-      numberType(countName, count);
-      e.checkRows(h, start, count, d, parsed.context, startName, countName);
-      const out = resultArray(snap.out, count * d, dtype, 'options.out');
-      e.rows(h, d, start, count, out.view, parsed.context, dtype);
-      return out.array;
-    });
-  }
-
-  grid2d(height, width, dModel, options) {
-    Encoder.#own(this, 'grid2d');
-    const { e, snap, parsed, d } = this.#readSinusoid(dModel, options, EXTRA.grid2d, 'grid');
-    const cls = snap.clsToken === undefined ? false : snap.clsToken;
-    return this.#withPlan(e, parsed, d, (h) => {
-      numberType('height', height);
-      numberType('width', width);
-      if (typeof cls !== 'boolean') fail(TypeError, `options.clsToken must be a boolean, got ${describe(cls)}`);
-      e.checkGrid(h, d, height, width, cls, parsed.context);
-      const out = this.#out(snap.out, (height * width + (cls ? 1 : 0)) * d);
-      e.grid2d(h, d, height, width, cls, out.view, parsed.context);
-      return out.array;
-    });
-  }
-
-  addTo(x, dModel, options) {
-    Encoder.#own(this, 'addTo');
-    const { e, snap, parsed, d } = this.#readSinusoid(dModel, options, EXTRA.addTo);
-    return this.#withPlan(e, parsed, d, (h) => {
-      const seqLenGiven = snap.seqLen !== undefined;
-      const start = optionalNumber(snap, 'start', 0);
-      const xs = typedArrayArg('x', x, [Float32Array]);
-      const n = xs.length;
-      if (n % d !== 0 || n === 0) fail(RangeError, `x.length (${n}) must be a positive multiple of dModel (${d})`);
-      const seqLen = seqLenGiven ? numberType('options.seqLen', snap.seqLen) : n / d;
-      if (seqLenGiven && !(Number.isInteger(seqLen) && seqLen >= 1))
-        fail(RangeError, `options.seqLen must be a positive integer, got ${describe(seqLen)}`);
-      if (n % (seqLen * d) !== 0)
-        fail(RangeError, `x.length (${n}) must be a multiple of options.seqLen × dModel (${seqLen * d})`);
-      e.addTo(h, d, start, seqLen, xs.view, parsed.context);
-      return xs.array;
-    });
-  }
-
-  frequencies(dModel, options) {
-    Encoder.#own(this, 'frequencies');
-    const { e, parsed, d } = this.#readSinusoid(dModel, options, EXTRA.none);
-    return this.#withPlan(e, parsed, d, (h) => e.frequencies(h));
+  // A prepared encoder or RoPE for one width and options: the plan is made
+  // once, each call only checks its own arguments.
+  #prepare(op, e, call) {
+    const handle = e.plan(call.request, call.w, call.context, true);
+    const { w: width, dtype, recipe, context } = call;
+    const enter = () => this.#engine();
+    const prepared = op.family === 'preset' ? new Prepared(handle, width, dtype, context, enter) : new PreparedRope(handle, width, dtype, e, context, enter, recipe);
+    released?.register(prepared, { engine: e, handle });
+    return prepared;
   }
 
   #grayscale(bytes) {
@@ -324,272 +205,41 @@ class Encoder {
     }
     return this.#gray;
   }
-
-  heatmap(start, count, dModel, options) {
-    Encoder.#own(this, 'heatmap');
-    const { e, snap, parsed, d } = this.#readSinusoid(dModel, options, EXTRA.heatmap);
-    return this.#withPlan(e, parsed, d, (h) => {
-      numberType('start', start);
-      numberType('count', count);
-      const col0 = optionalNumber(snap, 'columnStart', 0);
-      const cols = optionalNumber(snap, 'columns', d - col0);
-      const vmin = optionalNumber(snap, 'vmin', -1);
-      const vmax = optionalNumber(snap, 'vmax', 1);
-      const context = parsed.context;
-      e.checkHeatmap(h, start, count, col0, cols, vmin, vmax, context);
-      const bytes = e.lutBytes;
-      let lut;
-      if (snap.colormap === undefined) lut = this.#grayscale(bytes);
-      else {
-        lut = typedArrayArg('options.colormap', snap.colormap, [Uint8Array, Uint8ClampedArray]).view;
-        if (lut.length !== bytes)
-          fail(TypeError, `options.colormap must be a Uint8Array of ${bytes / 4} RGBA entries (length ${bytes}), got length ${lut.length}`);
-      }
-      let view, result;
-      if (snap.out === undefined) view = result = new Uint8ClampedArray(count * cols * 4);
-      else ({ view, array: result } = outArg('options.out', snap.out, Uint8ClampedArray, count * cols * 4));
-      e.heatmap(h, start, count, col0, cols, lut, vmin, vmax, view, context);
-      return result;
-    });
-  }
-
-  /**
-   * A prepared encoder for one width and options: the plan is made once, each
-   * call only checks its own arguments.
-   */
-  prepare(dModel, options) {
-    Encoder.#own(this, 'prepare');
-    const { e, snap, parsed, d } = this.#readSinusoid(dModel, options, EXTRA.prepare);
-    const dtype = dtypeOption(snap);
-    const handle = e.plan(parsed.request, d, parsed.context, true);
-    const prepared = new Prepared(handle, d, dtype, parsed.context, () => this.#engine());
-    released?.register(prepared, { engine: e, handle });
-    return prepared;
-  }
-
-  // ---- RoPE ------------------------------------------------------------------
-
-  // Read phase of a RoPE call.
-  #readRope(rotaryDim, options, extra) {
-    const e = this.#engine();
-    const snap = snapshotOptions('options', options);
-    const parsed = encodingOptions(snap, extra, 'ropeType', e.kind);
-    const r = numberType('rotaryDim', rotaryDim);
-    parsed.context.rotaryDim = r;
-    parsed.context.rotaryDimName = 'rotaryDim';
-    return { e, snap, parsed, r };
-  }
-
-  // options.out of a cache call, read: its own enumerable cos and sin (the
-  // same rule as for options), before any of them is checked.
-  #readCacheOut(out) {
-    return readCacheOut(out, 'options.out');
-  }
-
-
-  ropeFrequencies(rotaryDim, options) {
-    Encoder.#own(this, 'ropeFrequencies');
-    const { e, parsed, r } = this.#readRope(rotaryDim, options, EXTRA.none);
-    return this.#withPlan(e, parsed, r, (h) => e.frequencies(h));
-  }
-
-  ropeCache(positions, rotaryDim, options) {
-    Encoder.#own(this, 'ropeCache');
-    const { e, snap, parsed, r } = this.#readRope(rotaryDim, options, EXTRA.ropeOut);
-    const dtype = dtypeOption(snap);
-    const recipe = recipeOption(snap);
-    const p = positionsArg('positions', positions, elementWidth(r));
-    const outs = this.#readCacheOut(snap.out);
-    return this.#withPlan(e, parsed, r, (h) => ropeCacheAt(e, h, r / 2, p, outs, dtype, parsed.context, 'options.out', recipe));
-  }
-
-  ropeCacheRows(start, count, rotaryDim, options) {
-    Encoder.#own(this, 'ropeCacheRows');
-    const { e, snap, parsed, r } = this.#readRope(rotaryDim, options, EXTRA.ropeOut);
-    const dtype = dtypeOption(snap);
-    const recipe = recipeOption(snap);
-    const outs = this.#readCacheOut(snap.out);
-    return this.#withPlan(e, parsed, r, (h) => {
-      numberType('start', start);
-      numberType('count', count);
-      return ropeCacheRange(e, h, r / 2, start, count, outs, dtype, parsed.context, 'options.out', recipe);
-    });
-  }
-
-  ropeCacheGrid(height, width, rotaryDim, options) {
-    Encoder.#own(this, 'ropeCacheGrid');
-    const { e, snap, parsed, r } = this.#readRope(rotaryDim, options, EXTRA.ropeOut);
-    const dtype = dtypeOption(snap);
-    const recipe = recipeOption(snap);
-    const outs = this.#readCacheOut(snap.out);
-    return this.#withPlan(e, parsed, r, (h) => {
-      numberType('height', height);
-      numberType('width', width);
-      return ropeCacheGridOf(e, h, r / 2, height, width, outs, dtype, parsed.context, 'options.out', recipe);
-    });
-  }
-
-  /**
-   * A prepared RoPE for one rotary dimension and options: the plan is made
-   * once, each call only checks its own arguments.
-   */
-  prepareRope(rotaryDim, options) {
-    Encoder.#own(this, 'prepareRope');
-    const { e, snap, parsed, r } = this.#readRope(rotaryDim, options, EXTRA.ropePrepare);
-    const dtype = dtypeOption(snap);
-    const recipe = recipeOption(snap);
-    const handle = e.plan(parsed.request, r, parsed.context, true);
-    const prepared = new PreparedRope(handle, r, dtype, e, parsed.context, () => this.#engine(), recipe);
-    released?.register(prepared, { engine: e, handle });
-    return prepared;
-  }
-
-  applyRope(x, positions, headDim, options) {
-    Encoder.#own(this, 'applyRope');
-    const e = this.#engine();
-    const snap = snapshotOptions('options', options);
-    const hd = numberType('headDim', headDim);
-    const rotaryGiven = snap.rotaryDim !== undefined;
-    const parsed = encodingOptions(snap, EXTRA.applyRope, 'ropeType', e.kind);
-    const r = rotaryGiven ? numberType('options.rotaryDim', snap.rotaryDim) : hd;
-    const layoutName = snap.layout === undefined ? ROPE_LAYOUTS[0] : snap.layout;
-    if (typeof layoutName !== 'string') fail(TypeError, `options.layout must be a string, got ${describe(layoutName)}`);
-    const layout = ROPE_LAYOUTS.indexOf(layoutName);
-    const context = parsed.context;
-    Object.assign(context, { rotaryDim: r, rotaryDimName: rotaryGiven ? 'options.rotaryDim' : 'headDim', headDim: hd, layout: describe(layoutName) });
-    if (layout < 0) throw statusError(statusCode('bad_rope_layout'), context);
-    const p = positionsArg('positions', positions, 1);
-    return this.#withPlan(e, parsed, r, (h) => rotate(e, h, layout, hd, p, x, context));
-  }
-
-  ropeOptionsFromConfig(config) {
-    return ropeOptionsFromConfig(config);
-  }
-
-  getRopeIndex(inputIds, opts) {
-    return getRopeIndex(inputIds, opts);
-  }
 }
 
 /**
  * One width and options, prepared: `rows`, `encode` and `chunks` only check
  * their own arguments and call the module once per chunk. The plan is the
- * encoder's own, released when the encoder is collected.
+ * object's own, released when it is collected.
  */
 class Prepared {
   #h;
   #enter;
-  #context;
-
-  #dtype;
-
-  // Refuses a method called on anything but a prepared encoder.
-  static #own(self, method) {
-    if (typeof self !== 'object' || self === null || !(#h in self)) foreign(method, 'an encoder pe.prepare() returned', self);
-  }
+  #call;
 
   constructor(handle, dModel, dtype, context, enter) {
     this.#h = handle;
     this.#enter = enter;
-    this.#dtype = dtype;
-    this.#context = Object.freeze({ ...context, dModel });
+    this.#call = { context: Object.freeze({ ...context, dModel }), w: dModel, dtype, recipe: 0 };
     /** The width every row has. */
     this.dModel = dModel;
     /** The element type of every result (options.dtype at prepare time). */
     this.dtype = DTYPES[dtype];
-    bindAll(this, ['rows', 'encode', 'chunks']);
+    bindAll(this, P);
     Object.freeze(this);
   }
 
-  rows(start, count, out) {
-    Prepared.#own(this, 'rows');
-    const e = this.#enter();
-    const d = this.dModel;
-    numberType('start', start);
-    numberType('count', count);
-    e.checkRows(this.#h, start, count, d, this.#context);
-    const { view, array } = resultArray(out, count * d, this.#dtype, 'out');
-    e.rows(this.#h, d, start, count, view, this.#context, this.#dtype);
-    return array;
+  static {
+    const own = (self, method) => {
+      if (typeof self !== 'object' || self === null || !(#h in self)) foreign(method, 'an encoder pe.prepare() returned', self);
+    };
+    // rows(start, count, out), encode(positions, out), chunks(start, count, callback)
+    install(Prepared.prototype, P, own, (self, op, a, b, c) => {
+      const e = self.#enter();
+      const call = readPrepared(op, self.#call, a, op.k === 1 ? b : c);
+      return compute(op, e, self.#h, call, a, b, c);
+    });
   }
-
-  encode(positions, out) {
-    Prepared.#own(this, 'encode');
-    const e = this.#enter();
-    const d = this.dModel;
-    const p = positionsArg('positions', positions, d);
-    const { view, array } = resultArray(out, p.length * d, this.#dtype, 'out');
-    e.encode(this.#h, d, p, view, this.#context, this.#dtype);
-    return array;
-  }
-
-  /**
-   * Calls callback(view, firstRow) for consecutive chunks of rows start …
-   * start+count−1: `view` is a Float32Array (a Uint16Array of bit patterns
-   * for a half dtype) over the module's memory holding
-   * rows firstRow … firstRow + view.length/dModel − 1 (firstRow is a
-   * position). Valid only during the callback: afterwards it is detached
-   * (length 0).
-   */
-  chunks(start, count, callback) {
-    Prepared.#own(this, 'chunks');
-    const e = this.#enter();
-    numberType('start', start);
-    numberType('count', count);
-    if (typeof callback !== 'function') fail(TypeError, `callback must be a function, got ${describe(callback)}`);
-    e.chunks(this.#h, this.dModel, start, count, callback, this.#context, this.#dtype);
-  }
-}
-
-// ---- RoPE compute phases, shared by the encoder and PreparedRope ---------------
-
-// Caller arrays (read: { cos, sin }) for a cache of `length` values each, or new ones.
-function cacheOut(out, length, dtype, name) {
-  if (out === undefined) {
-    const cos = resultArray(undefined, length, dtype);
-    const sin = resultArray(undefined, length, dtype);
-    return { cos: cos.array, sin: sin.array, cosView: cos.view, sinView: sin.view };
-  }
-  const cos = resultArray(out.cos, length, dtype, `${name}.cos`);
-  const sin = resultArray(out.sin, length, dtype, `${name}.sin`);
-  if (overlaps(cos, sin))
-    fail(RangeError, `${name}.cos and ${name}.sin must not share memory`);
-  return { cos: cos.array, sin: sin.array, cosView: cos.view, sinView: sin.view };
-}
-
-function ropeCacheAt(e, h, half, p, outs, dtype, context, outName, recipe = 0) {
-  const axes = e.axes(h);
-  const n = tokenCount(p, axes);
-  const out = cacheOut(outs, n * half, dtype, outName);
-  e.ropeCache(h, half, axes, p, out.cosView, out.sinView, context, dtype, recipe);
-  return { cos: out.cos, sin: out.sin, attentionFactor: e.attentionFactor(h) };
-}
-
-function ropeCacheRange(e, h, half, start, count, outs, dtype, context, outName, recipe = 0) {
-  e.checkRows(h, start, count, half, context);
-  const out = cacheOut(outs, count * half, dtype, outName);
-  e.ropeCacheRows(h, half, start, count, out.cosView, out.sinView, context, dtype, recipe);
-  return { cos: out.cos, sin: out.sin, attentionFactor: e.attentionFactor(h) };
-}
-
-function ropeCacheGridOf(e, h, half, height, width, outs, dtype, context, outName, recipe = 0) {
-  e.checkRopeGrid(h, half, height, width, context);
-  const out = cacheOut(outs, height * width * half, dtype, outName);
-  e.ropeCacheGrid(h, half, height, width, out.cosView, out.sinView, context, dtype, recipe);
-  return { cos: out.cos, sin: out.sin, attentionFactor: e.attentionFactor(h) };
-}
-
-// Rotates x in place at positions p (the plan's axes per token).
-function rotate(e, h, layout, hd, p, x, context) {
-  e.checkRope(h, layout, hd, context);
-  const axes = e.axes(h);
-  const n = tokenCount(p, axes);
-  const xs = typedArrayArg('x', x, [Float32Array]);
-  const row = n * hd;
-  if (row === 0 ? xs.length !== 0 : xs.length === 0 || xs.length % row !== 0)
-    throw statusError(statusCode('bad_x_length'), { ...context, xLength: xs.length, rowLength: row });
-  if (row !== 0) e.applyRope(h, layout, hd, axes, p, xs.length / row, xs.view, context);
-  return xs.array;
 }
 
 /**
@@ -600,21 +250,12 @@ function rotate(e, h, layout, hd, p, x, context) {
 class PreparedRope {
   #h;
   #enter;
-  #context;
-  #dtype;
-  #recipe;
+  #call;
 
-  // Refuses a method called on anything but a prepared RoPE.
-  static #own(self, method) {
-    if (typeof self !== 'object' || self === null || !(#h in self)) foreign(method, 'an object pe.prepareRope() returned', self);
-  }
-
-  constructor(handle, rotaryDim, dtype, engine, context, enter, recipe = 0) {
+  constructor(handle, rotaryDim, dtype, engine, context, enter, recipe) {
     this.#h = handle;
     this.#enter = enter;
-    this.#dtype = dtype;
-    this.#recipe = recipe;
-    this.#context = Object.freeze({ ...context });
+    this.#call = { context: Object.freeze({ ...context }), w: rotaryDim, dtype, recipe };
     /** The rotary dimension r: caches have r/2 values per token. */
     this.rotaryDim = rotaryDim;
     /** Position axes per token (1, or the plan's sections). */
@@ -627,73 +268,22 @@ class PreparedRope {
     this.dtype = DTYPES[dtype];
     /** How every cache is computed (options.recipe at prepare time). */
     this.recipe = RECIPES[recipe];
-    bindAll(this, ['cache', 'cacheRows', 'grid', 'apply']);
+    bindAll(this, R);
     Object.freeze(this);
   }
 
-  cache(positions, out) {
-    PreparedRope.#own(this, 'cache');
-    const e = this.#enter();
-    const p = positionsArg('positions', positions, elementWidth(this.rotaryDim));
-    const outs = readCacheOut(out, 'out');
-    return ropeCacheAt(e, this.#h, this.rotaryDim / 2, p, outs, this.#dtype, this.#context, 'out', this.#recipe);
+  static {
+    const own = (self, method) => {
+      if (typeof self !== 'object' || self === null || !(#h in self)) foreign(method, 'an object pe.prepareRope() returned', self);
+    };
+    // cache(positions, out), cacheRows(start, count, out), grid(height, width, out), apply(x, positions, headDim, options)
+    install(PreparedRope.prototype, R, own, (self, op, a, b, c, d) => {
+      const e = self.#enter();
+      if (op.output === 'x') return rotate(op, e, self.#h, readApply(op, e.kind, c, b, d, self.#call.context), a);
+      const call = readPrepared(op, self.#call, a, op.k === 1 ? b : c);
+      return compute(op, e, self.#h, call, a, b);
+    });
   }
-
-  cacheRows(start, count, out) {
-    PreparedRope.#own(this, 'cacheRows');
-    const e = this.#enter();
-    const outs = readCacheOut(out, 'out');
-    numberType('start', start);
-    numberType('count', count);
-    return ropeCacheRange(e, this.#h, this.rotaryDim / 2, start, count, outs, this.#dtype, this.#context, 'out', this.#recipe);
-  }
-
-  grid(height, width, out) {
-    PreparedRope.#own(this, 'grid');
-    const e = this.#enter();
-    const outs = readCacheOut(out, 'out');
-    numberType('height', height);
-    numberType('width', width);
-    return ropeCacheGridOf(e, this.#h, this.rotaryDim / 2, height, width, outs, this.#dtype, this.#context, 'out', this.#recipe);
-  }
-
-  apply(x, positions, headDim, options) {
-    PreparedRope.#own(this, 'apply');
-    const e = this.#enter();
-    const snap = snapshotOptions('options', options);
-    for (const key of Object.keys(snap))
-      if (key !== 'layout') fail(TypeError, `unknown option ${describe(key)}; apply takes: layout`);
-    const hd = numberType('headDim', headDim);
-    const layoutName = snap.layout === undefined ? ROPE_LAYOUTS[0] : snap.layout;
-    if (typeof layoutName !== 'string') fail(TypeError, `options.layout must be a string, got ${describe(layoutName)}`);
-    const layout = ROPE_LAYOUTS.indexOf(layoutName);
-    const context = { ...this.#context, rotaryDimName: 'rotaryDim', headDim: hd, layout: describe(layoutName) };
-    if (layout < 0) throw statusError(statusCode('bad_rope_layout'), context);
-    const p = positionsArg('positions', positions, 1);
-    return rotate(e, this.#h, layout, hd, p, x, context);
-  }
-}
-
-// An out argument { cos, sin } of a cache, read (its own enumerable keys,
-// each once): a plain object holding both arrays and nothing else. Anything
-// else (a typed array, an Array, {}, { cos } alone) is a TypeError, never
-// ignored: the caller expects its arrays written.
-function readCacheOut(out, name) {
-  if (out === undefined) return undefined;
-  const what = `${name} must be an object { cos, sin } holding the two arrays to write`;
-  const kind = describe(out);
-  if (kind !== 'Object') fail(TypeError, `${what}, got ${kind}`);
-  const o = snapshotOptions(name, out);
-  for (const key of Object.keys(o))
-    if (key !== 'cos' && key !== 'sin') fail(TypeError, `${what}; it has the unknown key ${describe(key)}`);
-  for (const key of ['cos', 'sin']) if (o[key] === undefined) fail(TypeError, `${what}; ${name}.${key} is missing`);
-  return { cos: o.cos, sin: o.sin };
-}
-
-// The TypeError of a method called on an object that is not its class's
-// (`Object.getPrototypeOf(pe).encode.call({}, …)`): it names the method.
-function foreign(method, what, self) {
-  fail(TypeError, `${method} must be called on ${what}, got ${describe(self)}`);
 }
 
 /**

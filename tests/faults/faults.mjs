@@ -28,7 +28,7 @@ export const FAULTS = [
   {
     id: 'sign-flip',
     what: "flipped sign in the scalar interleaved RoPE rotation (x'_b = x_b c - x_a s)",
-    file: 'cpp/src/rope_rotate.cpp',
+    file: 'cpp/src/rope.cpp',
     find: 'x[i + 1] = xb * cj + xa * sj;',
     replace: 'x[i + 1] = xb * cj - xa * sj;',
     suites: ['native'],
@@ -76,7 +76,7 @@ export const FAULTS = [
   {
     id: 'attention-factor',
     what: "wrong YaRN attention factor: 0.11 ln s + 1 instead of transformers' 0.1 ln s + 1",
-    file: 'cpp/src/rope_formulas.cpp',
+    file: 'cpp/src/rope.cpp',
     find: 'return s <= 1 ? 1.0 : 0.1 * k * std::log(s) + 1.0;',
     replace: 'return s <= 1 ? 1.0 : 0.11 * k * std::log(s) + 1.0;',
     suites: ['native'],
@@ -117,8 +117,8 @@ export const FAULTS = [
     id: 'js-chunk-boundary',
     what: 'JS layer: every chunk of rows() after the first starts one row late (a chunk boundary skipped)',
     file: 'js/engine.js',
-    find: '      this.check(m._rows(h, start + done, n, dtype), context);\n      out.set(this.#results(dtype, 0, n * d), done * d);\n',
-    replace: '      this.check(m._rows(h, start + done + (done > 0 ? 1 : 0), n, dtype), context);\n      out.set(this.#results(dtype, 0, n * d), done * d);\n',
+    find: '  rows: (m, h, j, at, n) => m._rows(h, j.start + at, n, j.dtype),\n',
+    replace: '  rows: (m, h, j, at, n) => m._rows(h, j.start + at + (at > 0 ? 1 : 0), n, j.dtype),\n',
     suites: ['package'],
     files: ['tests/js/api.test.mjs', 'tests/js/properties.test.mjs'],
   },
@@ -135,7 +135,7 @@ export const FAULTS = [
   {
     id: 'js-option-dropped',
     what: 'JS layer: options.scale silently dropped before the plan (diffusers computes with its default)',
-    file: 'js/sinpe.js',
+    file: 'js/ops.js',
     find: '    entries.push([optionIndex(key), value]);\n',
     replace: "    if (key !== 'scale') entries.push([optionIndex(key), value]);\n",
     suites: ['package'],
