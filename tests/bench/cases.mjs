@@ -666,12 +666,16 @@ export async function runBench({ simd, baseline, now, log = () => {}, quick = fa
     const f32 = () => simd.table(n, d, { out });
     const f16 = () => simd.table(n, d, { dtype: 'float16', out: out16 });
     const bf16 = () => simd.table(n, d, { dtype: 'bfloat16', out: out16 });
+    const f32b = () => baseline.table(n, d, { out });
     const f16b = () => baseline.table(n, d, { dtype: 'float16', out: out16 });
+    const bf16b = () => baseline.table(n, d, { dtype: 'bfloat16', out: out16 });
     await runCase(caseName, [
       ['simd', 'sinpe SIMD: table(n, d, {out}) float32', f32, check32(f32)],
       ['simd-float16', "sinpe SIMD: table(n, d, {dtype: 'float16', out})", f16, checkHalf('float16', f16)],
       ['simd-bfloat16', "sinpe SIMD: table(n, d, {dtype: 'bfloat16', out})", bf16, checkHalf('bfloat16', bf16)],
+      ['baseline', 'sinpe baseline: table(n, d, {out}) float32', f32b, check32(f32b)],
       ['baseline-float16', "sinpe baseline: table(n, d, {dtype: 'float16', out})", f16b, checkHalf('float16', f16b)],
+      ['baseline-bfloat16', "sinpe baseline: table(n, d, {dtype: 'bfloat16', out})", bf16b, checkHalf('bfloat16', bf16b)],
       ['js-fill', 'JS out16.fill(1) (memory bound, no wasm)', () => out16.fill(1)],
     ]);
   }
@@ -710,12 +714,16 @@ export async function runBench({ simd, baseline, now, log = () => {}, quick = fa
       const f32 = () => simd.ropeCacheRows(0, n, r, { out: { cos, sin } });
       const f16 = () => simd.ropeCacheRows(0, n, r, { dtype: 'float16', out: { cos: cos16, sin: sin16 } });
       const bf16 = () => simd.ropeCacheRows(0, n, r, { dtype: 'bfloat16', out: { cos: cos16, sin: sin16 } });
+      const f32b = () => baseline.ropeCacheRows(0, n, r, { out: { cos, sin } });
       const f16b = () => baseline.ropeCacheRows(0, n, r, { dtype: 'float16', out: { cos: cos16, sin: sin16 } });
+      const bf16b = () => baseline.ropeCacheRows(0, n, r, { dtype: 'bfloat16', out: { cos: cos16, sin: sin16 } });
       await runCase(caseName, [
         ['simd', 'sinpe SIMD: ropeCacheRows(0, n, r, {out}) float32', f32, check32(f32)],
         ['simd-float16', "sinpe SIMD: ropeCacheRows(0, n, r, {dtype: 'float16', out})", f16, checkHalf('float16', f16)],
         ['simd-bfloat16', "sinpe SIMD: ropeCacheRows(0, n, r, {dtype: 'bfloat16', out})", bf16, checkHalf('bfloat16', bf16)],
+        ['baseline', 'sinpe baseline: ropeCacheRows(0, n, r, {out}) float32', f32b, check32(f32b)],
         ['baseline-float16', "sinpe baseline: ropeCacheRows(0, n, r, {dtype: 'float16', out})", f16b, checkHalf('float16', f16b)],
+        ['baseline-bfloat16', "sinpe baseline: ropeCacheRows(0, n, r, {dtype: 'bfloat16', out})", bf16b, checkHalf('bfloat16', bf16b)],
         [
           'js-fill',
           'JS cos16.fill(1), sin16.fill(1) (memory bound, no wasm)',
