@@ -174,8 +174,9 @@ int main(int argc, char** argv) {
   Item rules;
 #define SINPE_BINDS(...) #__VA_ARGS__
 #define SINPE_RULE(id, status, options, text) \
-  rules.add(freeze(std::string("{ name: ") + quote(#id) + ", status: " + quote(status_name(Status::status)) + \
-                   ", options: " + binds(options) + ", text: " + quote(text) + " }"));
+  rules.add(freeze(std::string("{ name: ") + quote(#id) + \
+                   ", status: " + quote(status_name(Status::status)) + ", options: " + binds(options) + \
+                   ", text: " + quote(text) + " }"));
 #include "sinpe/vocabulary.def"
 #undef SINPE_BINDS
 
