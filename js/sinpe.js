@@ -17,7 +17,7 @@ import {
 import { Engine, optionIndex, statusCode } from './engine.js';
 import { statusError, vocabulary } from './errors.js';
 import { loadModule } from './load.js';
-import { ropeOptionsFromConfig } from './rope-config.js';
+import { ropeOptionsFromConfig as readRopeConfig } from './rope-config.js';
 import { getRopeIndex } from './rope-index.js';
 
 const PRESETS = Object.freeze(vocabulary.presets.map((p) => p.name));
@@ -144,6 +144,45 @@ function elementWidth(width) {
   return width >= 1 && width <= vocabulary.limits.maxDModel ? width : 1;
 }
 
+// The core's verdict on the RoPE options ropeOptionsFromConfig read from a
+// config.json: a plan is made for them and released; undefined when the core
+// accepts them, else the error for its status (error.status, error.values).
+// The rules (vocabulary.def's SINPE_RULE table) are checked only here, by the
+// core: rope-config.js words a broken one with the config's keys.
+function ropeCheck(engine) {
+  return (rotaryDim, options) => {
+    if (engine.busy) fail(TypeError, 'the encoder cannot be called inside a chunks() callback; copy the view first');
+    const parsed = encodingOptions(snapshotOptions('options', options), EXTRA.none, 'ropeType', engine.kind);
+    Object.assign(parsed.context, { rotaryDim, rotaryDimName: 'rotaryDim' });
+    let handle;
+    try {
+      handle = engine.plan(parsed.request, rotaryDim, parsed.context);
+    } catch (error) {
+      if (typeof error?.status === 'string') return error;
+      throw error;
+    }
+    engine.release(handle);
+    return undefined;
+  };
+}
+
+// The check of the module sinpe() loaded last, for the ropeOptionsFromConfig
+// export (a function of no encoder's): the rules are the same in every module.
+let loadedCheck;
+const needsModule = () => {
+  throw new TypeError(
+    'sinpe: ropeOptionsFromConfig checks the options it reads with the module: await sinpe() once before calling it, or call pe.ropeOptionsFromConfig',
+  );
+};
+
+/**
+ * RoPE options from a model's parsed config.json (rope-config.js), the rules
+ * relating them checked by the module sinpe() loaded last.
+ */
+function ropeOptionsFromConfig(config) {
+  return readRopeConfig(config, (rotaryDim, options) => (loadedCheck ?? needsModule)(rotaryDim, options));
+}
+
 // Frees a prepared encoder's plan in the module when the encoder is collected.
 const released = typeof FinalizationRegistry === 'function' ? new FinalizationRegistry(({ engine, handle }) => engine.release(handle)) : null;
 
@@ -175,9 +214,12 @@ function tokenCount(p, axes) {
 class Encoder {
   #e;
   #gray;
+  #ropeCheck;
 
   constructor(module, simd) {
     this.#e = new Engine(module);
+    this.#ropeCheck = ropeCheck(this.#e);
+    loadedCheck = this.#ropeCheck;
     /** Whether the SIMD flavour is running. */
     this.simd = simd;
     /** Package version. */
@@ -463,7 +505,8 @@ class Encoder {
   }
 
   ropeOptionsFromConfig(config) {
-    return ropeOptionsFromConfig(config);
+    Encoder.#own(this, 'ropeOptionsFromConfig');
+    return readRopeConfig(config, this.#ropeCheck);
   }
 
   getRopeIndex(inputIds, opts) {
