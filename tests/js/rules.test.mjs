@@ -5,14 +5,17 @@
 //   option the status names replaced by the config key it came from);
 // - js/rope-config.js compares no value of an option a rule binds (nor the
 //   rotary dimension) with anything: it asks the core;
+// - the core's sources return a rule's status only from the rules table
+//   (vocabulary.cpp's check_rope_rules), but for the module's argument parsing;
 // - the standalone ropeOptionsFromConfig, before any module is loaded, reads
 //   what needs no module and says it needs one for the rest.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import sinpe, { ropeOptionsFromConfig, vocabulary } from 'sinpe.wasm';
 
 const dir = dirname(createRequire(import.meta.url).resolve('sinpe.wasm/package.json'));
@@ -175,4 +178,27 @@ test('the standalone ropeOptionsFromConfig before any module: reads, and says it
   assert.equal(out.rules.name, 'TypeError', run.stdout);
   assert.match(out.rules.message, /^sinpe: ropeOptionsFromConfig checks .* await sinpe\(\)/);
   assert.equal(out.reader.code, 'not_number', run.stdout);
+});
+
+// The repository (tests/js/run.sh exports it; else this file's).
+const repo = process.env.SINPE_REPO_ROOT ?? join(dirname(fileURLToPath(import.meta.url)), '../..');
+
+test('the core’s sources return a rule’s status only through the rules table', () => {
+  // Where the module parses its arguments before any plan: a width that is no
+  // integer in range is the rotary dimension's status, an array option longer
+  // than any plan reads is its own (read-limit checks, not the rules).
+  const PARSING = ['cpp/bindings/glue.cpp: Status::bad_rotary_dim', 'cpp/bindings/glue.cpp: Status::mrope_section_sum'];
+  const found = [];
+  let files = 0;
+  for (const folder of ['cpp/src', 'cpp/bindings', 'cpp/include/sinpe']) {
+    for (const name of readdirSync(join(repo, folder))) {
+      if (!/\.(?:cpp|hpp)$/.test(name)) continue;
+      files++;
+      const text = readFileSync(join(repo, folder, name), 'utf8');
+      for (const rule of vocabulary.rules)
+        if (text.includes(`Status::${rule.status}`)) found.push(`${folder}/${name}: Status::${rule.status}`);
+    }
+  }
+  assert.ok(files >= 10, `${files} C++ files under ${repo}`);
+  assert.deepEqual(found.sort(), PARSING.sort(), 'a rule stated outside the rules table');
 });
