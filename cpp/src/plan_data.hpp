@@ -1,5 +1,5 @@
 // What a Plan holds: the frequencies and layout, and the block kernel's
-// rotation tables. Internal to the core (kernel.cpp, presets.cpp, rope.cpp).
+// rotation tables. Internal to the core (kernel.cpp, presets.cpp, rope_*.cpp).
 #pragma once
 
 #include <memory>

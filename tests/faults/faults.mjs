@@ -28,7 +28,7 @@ export const FAULTS = [
   {
     id: 'sign-flip',
     what: "flipped sign in the scalar interleaved RoPE rotation (x'_b = x_b c - x_a s)",
-    file: 'cpp/src/rope.cpp',
+    file: 'cpp/src/rope_rotate.cpp',
     find: 'x[i + 1] = xb * cj + xa * sj;',
     replace: 'x[i + 1] = xb * cj - xa * sj;',
     suites: ['native'],
@@ -76,7 +76,7 @@ export const FAULTS = [
   {
     id: 'attention-factor',
     what: "wrong YaRN attention factor: 0.11 ln s + 1 instead of transformers' 0.1 ln s + 1",
-    file: 'cpp/src/rope.cpp',
+    file: 'cpp/src/rope_formulas.cpp',
     find: 'return s <= 1 ? 1.0 : 0.1 * k * std::log(s) + 1.0;',
     replace: 'return s <= 1 ? 1.0 : 0.11 * k * std::log(s) + 1.0;',
     suites: ['native'],

@@ -769,7 +769,7 @@ bool check_rope_plan(const sinpe::Options& o, int r, Status st, const sinpe::Rop
       o.rope_type == sinpe::RopeType::yarn || o.rope_type == sinpe::RopeType::longrope;
   const bool no_context = yarn_or_longrope && !o.original_max_positions && !o.max_positions;
   const bool no_factor = yarn_or_longrope && !o.factor && !o.max_positions;
-  // mropeSection: 1 to max_rope_axes integers adding up to r/2 (rope.cpp, axes_layout).
+  // mropeSection: 1 to max_rope_axes integers adding up to r/2 (rope_plan.cpp, axes_layout).
   double section_total = 0;
   if (o.mrope_section)
     for (double v : *o.mrope_section) section_total += v;
