@@ -28,7 +28,12 @@
 //   Gemma 4's full-attention layers are global_head_dim wide.
 // Which sinpe option a config key feeds, the option's type and rule, and which
 // options each rope type reads all come from the core's vocabulary, so the
-// options returned are exactly those the rope type accepts.
+// options returned are exactly those the rope type accepts. The rules that
+// relate options (base > 1, an even rotary dimension, mrope_section's sum,
+// low_freq_factor < high_freq_factor: vocabulary.def's SINPE_RULE table) are
+// not checked here: the core checks the options read (`check`, given by the
+// package), and a broken rule's status is worded with the config.json key of
+// each option the rule binds.
 
 import vocabulary from '../dist/sinpe-vocabulary.js';
 
@@ -235,16 +240,14 @@ function checkValue(option, value, path, rotaryDim) {
         length: String(value.length),
       });
     }
-    // A section list longer than the core's axis limit is refused by its
-    // length, before its elements are read.
+    // A section list longer than any plan reads (the core's limit of
+    // position axes) is refused by its length, before its elements are read
+    // or copied for the core: the core's own status, worded as checkRules does.
     const most = vocabulary.limits.maxRopeAxes;
     if (option.rule === 'count' && value.length > most) {
       const shown = `${value.slice(0, most + 1).join(', ')}, … (${value.length} entries)`;
-      throw fail(RangeError, `${path} must have 1 to ${most} entries adding up to rotaryDim / 2 = ${rotaryDim / 2}, got [${shown}]`, 'mrope_section_sum', path, {
-        most: String(most),
-        pairs: String(rotaryDim / 2),
-        value: shown,
-      });
+      const rule = RULE_OF_STATUS.get('mrope_section_sum');
+      throw ruleError(rule, rotaryDim, { [rule.options[0]]: [shown] }, () => path, {}, { maxRopeAxes: String(most) });
     }
     value.forEach((v, i) => {
       if (typeof v !== 'number' || !Number.isFinite(v)) {
@@ -271,6 +274,55 @@ function checkValue(option, value, path, rotaryDim) {
     });
   }
   return value;
+}
+
+// The rules of a RoPE plan, by the status a broken one is.
+const RULE_OF_STATUS = new Map(vocabulary.rules.map((r) => [r.status, r]));
+const STATUS_MESSAGE = new Map(vocabulary.statuses.map((s) => [s.name, s.message]));
+
+// A value as a config message shows it: an array by its entries.
+const shownValue = (v) => (Array.isArray(v) ? `[${v.join(', ')}]` : String(v));
+
+/**
+ * Asks the core whether `options` at `rotaryDim` keep every rule of the
+ * vocabulary; a broken rule is thrown as the core's message for its status
+ * with each bound option `options.<name>` replaced by the config key it came
+ * from (`where(name)`): code = the status name, rule = the rule's name,
+ * configKey = the first bound option's key (`width.configKey` for a rule of
+ * the rotary dimension alone), values = the message's placeholders plus
+ * `<name>Key` for each bound option. A status that is no rule's is left to the
+ * call that uses the options (it names the option there).
+ */
+function checkRules(check, rotaryDim, options, where, width) {
+  const error = check(rotaryDim, options);
+  const rule = error === undefined ? undefined : RULE_OF_STATUS.get(error.status);
+  if (rule !== undefined) throw ruleError(rule, rotaryDim, options, where, width, error.values);
+}
+
+// The error of a broken rule (see checkRules); coreValues: the core's values
+// for placeholders that are not the config's (limits, names).
+function ruleError(rule, rotaryDim, options, where, width, coreValues) {
+  const keys = Object.fromEntries(rule.options.map((name) => [`${name}Key`, where(name)]));
+  const configKey = rule.options.length > 0 ? where(rule.options[0]) : width.configKey;
+  const bound = rule.options[0];
+  const values = {};
+  let message = STATUS_MESSAGE.get(rule.status);
+  for (const name of rule.options) message = message.replaceAll(`options.${name}`, `{${name}Key}`);
+  message = message.replace(/\{(\w+)\}/g, (whole, key) => {
+    let v;
+    if (Object.hasOwn(keys, key)) v = keys[key];
+    else if (key === 'rotaryDimName') v = width.rotaryDimName;
+    else if (key === 'rotaryDim') v = String(rotaryDim);
+    else if (key === 'value' && bound !== undefined) v = shownValue(options[bound]);
+    else if (Object.hasOwn(options, key)) v = shownValue(options[key]);
+    else if (coreValues[key] !== undefined) v = coreValues[key];
+    if (v === undefined) return whole;
+    values[key] = v;
+    return v;
+  });
+  const error = fail(RangeError, message, rule.status, configKey, values);
+  error.rule = rule.name;
+  return error;
 }
 
 // A parameter set as `key → { value, path }`, so that every value keeps the
@@ -454,7 +506,7 @@ function parameterSets(config, at, layers, modelType, gemmaStyle) {
  * One parameter set → { headDim, rotaryDim, options } (see the file comment).
  * `config` is the (text) config the set belongs to, `at` its path.
  */
-function resolveSet(config, at, set, headDim) {
+function resolveSet(config, at, set, headDim, check) {
   const { entries, path: paramsPath, perType } = set;
 
   // Where a config key's value comes from, with the path that names it.
@@ -501,16 +553,8 @@ function resolveSet(config, at, set, headDim) {
   // head width; the others rotate the first floor(headDim * fraction) channels.
   const readsFraction = readNames(typeEntry).includes('partialRotaryFactor');
   const rotaryDim = readsFraction ? headDim : Math.floor(headDim * fraction);
-  if (rotaryDim < 2 || rotaryDim % 2 !== 0) {
-    throw fail(
-      RangeError,
-      `${fractionPath} (${fraction}) × head width ${headDim} gives a rotary dimension of ${rotaryDim}; ` +
-        'it must be even and at least 2',
-      'bad_rotary_dim',
-      fractionPath,
-      { fraction: String(fraction), headDim: String(headDim), rotaryDim: String(rotaryDim) },
-    );
-  }
+  // The rotary dimension as a rule's message names it (no option holds it).
+  const width = { configKey: fractionPath, rotaryDimName: `${fractionPath} (${fraction}) × ${headDim}` };
 
   for (const key of REQUIRED_BY_TRANSFORMERS[ropeType] ?? []) {
     const found = lookup(key);
@@ -539,25 +583,10 @@ function resolveSet(config, at, set, headDim) {
     paths.originalMaxPositions = `${at}.max_position_embeddings`;
   }
 
-  // Multi-axis RoPE: mrope_section gives the pairs per position axis and must
-  // cover the rotary width; mrope_interleaved (Qwen3-VL, Qwen3.5) spreads the
-  // axes over the pairs (Qwen3VLTextRotaryEmbedding.apply_interleaved_mrope)
-  // instead of giving each a contiguous block.
-  if (options.mropeSection !== undefined) {
-    const section = options.mropeSection;
-    const total = section.reduce((a, b) => a + b, 0);
-    const most = vocabulary.limits.maxRopeAxes;
-    if (section.length > most || total !== rotaryDim / 2) {
-      throw fail(
-        RangeError,
-        `${paths.mropeSection} must have 1 to ${most} entries adding up to rotaryDim / 2 = ${rotaryDim / 2}, ` +
-          `got [${section.join(', ')}]`,
-        'mrope_section_sum',
-        paths.mropeSection,
-        { most: String(most), pairs: String(rotaryDim / 2), value: section.join(', ') },
-      );
-    }
-  }
+  // Multi-axis RoPE: mrope_section gives the pairs per position axis;
+  // mrope_interleaved (Qwen3-VL, Qwen3.5) spreads the axes over the pairs
+  // (Qwen3VLTextRotaryEmbedding.apply_interleaved_mrope) instead of giving
+  // each a contiguous block.
   const interleavedFound = lookup('mrope_interleaved');
   if (present(interleavedFound.value) && booleanAt(interleavedFound.value, interleavedFound.path)) {
     if (options.mropeSection === undefined) {
@@ -568,26 +597,10 @@ function resolveSet(config, at, set, headDim) {
     options.ropeAxes = ROPE_AXES_INTERLEAVED;
   }
 
-  // Relations between values that the core would refuse under option names.
-  if (options.base !== undefined && !(options.base > 1)) {
-    throw fail(RangeError, `${paths.base} must be greater than 1, got ${options.base}`, 'base_not_above_one', paths.base, {
-      value: String(options.base),
-    });
-  }
-  if (
-    options.lowFreqFactor !== undefined &&
-    options.highFreqFactor !== undefined &&
-    !(options.lowFreqFactor < options.highFreqFactor)
-  ) {
-    throw fail(
-      RangeError,
-      `${paths.lowFreqFactor} (${options.lowFreqFactor}) must be less than ${paths.highFreqFactor} ` +
-        `(${options.highFreqFactor})`,
-      'low_not_below_high',
-      paths.lowFreqFactor,
-      { low: String(options.lowFreqFactor), highKey: paths.highFreqFactor, high: String(options.highFreqFactor) },
-    );
-  }
+  // The rules relating the options (vocabulary.def's SINPE_RULE table), as
+  // the core checks them.
+  const where = (name) => paths[name] ?? lookup(optionNamed(name).configKey).path;
+  checkRules(check, rotaryDim, options, where, width);
   return { headDim, rotaryDim, options };
 }
 
@@ -600,9 +613,11 @@ function resolveSet(config, at, set, headDim) {
  * options } }, and the top-level fields are full_attention's (else the first
  * layer type's that has a set). layers is the config's layer_types when it has
  * one. Throws a TypeError or RangeError whose message names the config key at
- * fault.
+ * fault. check(rotaryDim, options) is the core's verdict on the options of one
+ * parameter set: undefined, or the package's error for the status the core
+ * gave (error.status, error.values).
  */
-export function ropeOptionsFromConfig(config) {
+export function ropeOptionsFromConfig(config, check) {
   if (!isObject(config)) throw fail(TypeError, `config must be a parsed config.json object, got ${show(config)}`, 'not_config', 'config', { value: show(config) });
   config = ownData(config, 'config', 'outer', []);
   let at = 'config';
@@ -626,7 +641,7 @@ export function ropeOptionsFromConfig(config) {
   const found = parameterSets(config, at, layers, modelType, gemmaStyle);
 
   const resolve = (set, headDim) => {
-    const read = resolveSet(config, at, set, headDim);
+    const read = resolveSet(config, at, set, headDim, check);
     if (INTERLEAVED_MROPE_MODELS.has(modelType) && read.options.mropeSection !== undefined) {
       read.options.ropeAxes = ROPE_AXES_INTERLEAVED;
     }

@@ -561,6 +561,17 @@ export interface Vocabulary {
     readonly argument: string;
     readonly message: string;
   }[];
+  /**
+   * The rules a RoPE plan's options and rotary dimension must keep together
+   * (beyond each option's own rule), in the order the core checks them: a
+   * broken rule is its `status`; `options` are the option names it binds.
+   */
+  readonly rules: readonly {
+    readonly name: string;
+    readonly status: string;
+    readonly options: readonly string[];
+    readonly text: string;
+  }[];
 }
 
 /**
@@ -584,12 +595,16 @@ export interface ConfigError extends Error {
    * `'wrong_length'`, `'element_not_number'`, `'element_not_integer'`, `'element_not_positive'`,
    * `'not_positive'`, `'not_count'`, `'not_object'`, `'not_config'`, `'text_config_not_object'`,
    * `'not_string_array'`, `'element_not_string'`, `'layer_type_not_object'`, `'no_layer_parameters'`,
-   * `'missing_head_width'`, `'heads_not_divisor'`, `'not_fraction'`, `'bad_rotary_dim'`, `'not_string'`,
-   * `'unknown_rope_type'`, `'missing'`, `'mrope_section_sum'`, `'mrope_section_missing'`,
-   * `'base_not_above_one'`, `'low_not_below_high'`, `'cycle'` (an object the reader needs refers back to
-   * one enclosing it) or `'too_long'` (an array longer than one result may be).
+   * `'missing_head_width'`, `'heads_not_divisor'`, `'not_fraction'`, `'not_string'`,
+   * `'unknown_rope_type'`, `'missing'`, `'mrope_section_missing'`, `'cycle'` (an object the reader needs
+   * refers back to one enclosing it), `'too_long'` (an array longer than one result may be), or the
+   * status of a broken rule of `vocabulary.rules`, which the core checks: `'rope_base_not_above_one'`,
+   * `'bad_rotary_dim'`, `'mrope_section_sum'`, `'rotary_dim_not_multiple_of_4'`, `'freq_factor_order'`
+   * (the core's message for that status, each option it names replaced by its config key).
    */
   readonly code: string;
+  /** For a broken rule: its name in `vocabulary.rules` (e.g. `'freq_factor_order'`). */
+  readonly rule?: string;
   /** The config key at fault as the message writes it, e.g. `'config.rope_scaling.factor'`. */
   readonly configKey: string;
   /** `configKey` and the other values the message shows, as it shows them. */
@@ -633,6 +648,10 @@ export declare const vocabulary: Vocabulary;
  * level), `mrope_section` / `mrope_interleaved`, `rope_interleave`; the
  * `text_config` of a multimodal config; per-layer-type parameters as
  * `layerTypes` and `layers`. Throws a TypeError/RangeError naming the config key.
+ * The rules relating the options it reads (`vocabulary.rules`) are checked by
+ * the module: call it after `await sinpe()` (it uses the module loaded last),
+ * or as `pe.ropeOptionsFromConfig`; before any module is loaded, a config
+ * whose options need that check is a TypeError saying so.
  */
 export declare function ropeOptionsFromConfig(config: object): RopeConfig;
 /**

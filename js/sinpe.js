@@ -10,7 +10,7 @@ import { CORE, Engine } from './engine.js';
 import { vocabulary } from './errors.js';
 import { loadModule } from './load.js';
 import { addTo, compute, FAMILIES, heatmap, readApply, readCall, readPrepared, rotate } from './ops.js';
-import { ropeOptionsFromConfig } from './rope-config.js';
+import { ropeOptionsFromConfig as readRopeConfig } from './rope-config.js';
 import { getRopeIndex } from './rope-index.js';
 
 const PRESETS = FAMILIES.preset.names;
@@ -74,9 +74,6 @@ const OPS = [
   return Object.freeze({ on, name, family, plan, source, args: before, k, countName, widthName: signature[k], output, options: extra, core: CORE[core], ...flags });
 });
 
-// The functions the 'plain' rows call (also exported as they are).
-const PLAIN = { ropeOptionsFromConfig, getRopeIndex };
-
 // The argument at index i of a method's (a, b, c, d).
 function arg(i, a, b, c, d) {
   return i === 0 ? a : i === 1 ? b : i === 2 ? c : d;
@@ -86,15 +83,54 @@ function arg(i, a, b, c, d) {
 function install(proto, on, own, call) {
   for (const op of OPS.filter((o) => o.on === on)) {
     const { name } = op;
-    const plain = op.output === 'plain';
     const method = {
       [name](a, b, c, d) {
-        if (!plain) own(this, name);
+        own(this, name);
         return call(this, op, a, b, c, d);
       },
     }[name];
     Object.defineProperty(proto, name, { value: method, writable: true, configurable: true, enumerable: false });
   }
+}
+
+// The core's verdict on the RoPE options ropeOptionsFromConfig read from a
+// config.json: a plan is made for them and released; undefined when the core
+// accepts them, else the error for its status (error.status, error.values).
+// The rules (vocabulary.def's SINPE_RULE table) are checked only here, by the
+// core: rope-config.js words a broken one with the config's keys. The options
+// are read as ropeFrequencies reads them (PLAN_ONLY: a plan, no positions).
+const PLAN_ONLY = OPS.find((o) => o.on === E && o.name === 'ropeFrequencies');
+function ropeCheck(engine) {
+  return (rotaryDim, options) => {
+    if (engine.busy) fail(TypeError, 'the encoder cannot be called inside a chunks() callback; copy the view first');
+    const call = readCall(PLAN_ONLY, engine.kind, undefined, rotaryDim, options);
+    let handle;
+    try {
+      handle = engine.plan(call.request, call.w, call.context);
+    } catch (error) {
+      if (typeof error?.status === 'string') return error;
+      throw error;
+    }
+    engine.release(handle);
+    return undefined;
+  };
+}
+
+// The check of the module sinpe() loaded last, for the ropeOptionsFromConfig
+// export (a function of no encoder's): the rules are the same in every module.
+let loadedCheck;
+const needsModule = () => {
+  throw new TypeError(
+    'sinpe: ropeOptionsFromConfig checks the options it reads with the module: await sinpe() once before calling it, or call pe.ropeOptionsFromConfig',
+  );
+};
+
+/**
+ * RoPE options from a model's parsed config.json (rope-config.js), the rules
+ * relating them checked by the module sinpe() loaded last.
+ */
+function ropeOptionsFromConfig(config) {
+  return readRopeConfig(config, (rotaryDim, options) => (loadedCheck ?? needsModule)(rotaryDim, options));
 }
 
 // Frees a prepared encoder's plan in the module when the encoder is collected.
@@ -114,9 +150,12 @@ function foreign(method, what, self) {
 class Encoder {
   #e;
   #gray;
+  #ropeCheck;
 
   constructor(module, simd) {
     this.#e = new Engine(module);
+    this.#ropeCheck = ropeCheck(this.#e);
+    loadedCheck = this.#ropeCheck;
     /** Whether the SIMD flavour is running. */
     this.simd = simd;
     /** Package version. */
@@ -151,7 +190,8 @@ class Encoder {
   // plan of the call's own (engine.js use(): a recent equal request's plan,
   // else a new one), handed back afterwards.
   #call(op, a, b, c, d) {
-    if (op.output === 'plain') return PLAIN[op.name](a, b);
+    if (op.name === 'ropeOptionsFromConfig') return readRopeConfig(a, this.#ropeCheck);
+    if (op.name === 'getRopeIndex') return getRopeIndex(a, b);
     const e = this.#engine();
     const k = op.k;
     if (op.output === 'x' && op.family === 'ropeType') {

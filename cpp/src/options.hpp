@@ -52,6 +52,22 @@ double number_or_default(const Options& o, Reads reads, Option id) noexcept;
 // Whether one value (an array option's element) follows the option's rule.
 bool value_follows_rule(Option id, double v) noexcept;
 
+// The rules of a RoPE plan (vocabulary.def's SINPE_RULE table), in table order.
+enum class RopeRule {
+#define SINPE_RULE(id, status, options, text) id,
+#include "sinpe/vocabulary.def"
+};
+constexpr int kRopeRuleCount = 0
+#define SINPE_RULE(id, status, options, text) +1
+#include "sinpe/vocabulary.def"
+    ;
+// Whether one rule holds for options `o` (read by `reads`) at rotary dimension r.
+bool rope_rule_holds(RopeRule rule, const Options& o, Reads reads, int r) noexcept;
+// The status a broken rule is (its table entry).
+Status rope_rule_status(RopeRule rule) noexcept;
+// Every rule, in table order: the first broken one's status, else ok.
+Status check_rope_rules(const Options& o, Reads reads, int r) noexcept;
+
 Status bad_status(Option id) noexcept;
 Status not_read_status(Option id) noexcept;
 Status missing_status(Option id) noexcept;

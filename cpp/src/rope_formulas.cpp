@@ -102,7 +102,6 @@ Status longrope(const Args& a, Result& out) {
 Status llama3(const Args& a, Result& out) {
   const double s = a.get(Option::factor), low = a.get(Option::low_freq_factor);
   const double high = a.get(Option::high_freq_factor), L = a.get(Option::original_max_positions);
-  if (!(low < high)) return Status::freq_factor_order;
   for (int j = 0; j < a.r / 2; ++j) {
     const double def = a.standard(j);
     const double wavelength = kTwoPi / def;

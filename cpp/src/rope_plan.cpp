@@ -24,7 +24,8 @@ Plan concat_plan(const std::vector<double>& inv, double attention) {
   return detail::finish_plan(std::move(rows));
 }
 
-// The multi-axis layout the options ask for, its sections checked.
+// The multi-axis layout the options ask for (its sections' rules checked by
+// check_rope_rules before).
 Status axes_layout(const Options& o, int r, RopeAxes* layout, std::vector<std::size_t>* sections) {
   if (int(o.rope_axes) < int(RopeAxes::none) || int(o.rope_axes) >= kRopeAxesCount)
     return Status::bad_rope_axes;
@@ -33,15 +34,10 @@ Status axes_layout(const Options& o, int r, RopeAxes* layout, std::vector<std::s
   if (*layout == RopeAxes::none) return Status::ok;
   if (*layout == RopeAxes::pixtral) {
     if (given) return detail::not_read_status(Option::mrope_section);
-    if (r % 4 != 0) return Status::rotary_dim_not_multiple_of_4;
     sections->assign(2, std::size_t(r / 4));
     return Status::ok;
   }
   if (!given) return detail::missing_status(Option::mrope_section);
-  if (given->empty() || given->size() > std::size_t(limits::max_rope_axes)) return Status::mrope_section_sum;
-  double sum = 0;
-  for (double v : *given) sum += v;  // integers below 2^24 each (the option's rule): exact
-  if (sum != r / 2) return Status::mrope_section_sum;
   sections->assign(given->begin(), given->end());
   return Status::ok;
 }
@@ -55,8 +51,8 @@ Status make_rope_plan(const Options& o, int r, RopePlan* plan) {
   if (o.layout != Layout::preset_default) return Status::bad_rope_layout;
   const detail::Reads reads = detail::rope_reads(o.rope_type);
   if (Status s = detail::check_options(o, reads); s != Status::ok) return s;
-  if (!(detail::number_or_default(o, reads, Option::base) > 1)) return Status::rope_base_not_above_one;
-  if (r < 2 || r > kMaxDModel || r % 2 != 0) return Status::bad_rotary_dim;
+  // base > 1, r even, the sections' sum, ... (vocabulary.def's rules).
+  if (Status s = detail::check_rope_rules(o, reads, r); s != Status::ok) return s;
   RopeAxes layout;
   std::vector<std::size_t> sections;
   if (Status s = axes_layout(o, r, &layout, &sections); s != Status::ok) return s;

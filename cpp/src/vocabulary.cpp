@@ -308,6 +308,46 @@ Status check_options(const Options& o, Reads reads) noexcept {
   return Status::ok;
 }
 
+// One case per rule of vocabulary.def's SINPE_RULE table: the only place a
+// rule's condition is written.
+bool rope_rule_holds(RopeRule rule, const Options& o, Reads reads, int r) noexcept {
+  switch (rule) {
+    case RopeRule::rope_base_above_one: return number_or_default(o, reads, Option::base) > 1;
+    case RopeRule::rotary_dim_even: return r >= 2 && r <= limits::max_d_model && r % 2 == 0;
+    case RopeRule::mrope_section_sum: {
+      const std::vector<double>* s = given_numbers(o, Option::mrope_section);
+      if (s == nullptr || o.rope_axes == RopeAxes::pixtral) return true;  // pixtral reads none
+      if (s->empty() || s->size() > std::size_t(limits::max_rope_axes)) return false;
+      double sum = 0;
+      for (double v : *s) sum += v;  // integers below 2^24 each (the option's rule): exact
+      return sum == r / 2;
+    }
+    case RopeRule::pixtral_rotary_dim: return o.rope_axes != RopeAxes::pixtral || r % 4 == 0;
+    case RopeRule::freq_factor_order:
+      if (!reads.find(Option::low_freq_factor) || !reads.find(Option::high_freq_factor)) return true;
+      return number_or_default(o, reads, Option::low_freq_factor) <
+             number_or_default(o, reads, Option::high_freq_factor);
+  }
+  return false;
+}
+
+Status rope_rule_status(RopeRule rule) noexcept {
+  switch (rule) {
+// clang-format off
+#define SINPE_RULE(id, status, options, text) \
+  case RopeRule::id: return Status::status;
+#include "sinpe/vocabulary.def"
+    // clang-format on
+  }
+  return Status::invalid_plan;
+}
+
+Status check_rope_rules(const Options& o, Reads reads, int r) noexcept {
+  for (int i = 0; i < kRopeRuleCount; ++i)
+    if (!rope_rule_holds(RopeRule(i), o, reads, r)) return rope_rule_status(RopeRule(i));
+  return Status::ok;
+}
+
 double number_or_default(const Options& o, Reads reads, Option id) noexcept {
   if (is_given(o, id)) return given_number(o, id);
   const Read* r = reads.find(id);

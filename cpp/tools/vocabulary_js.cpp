@@ -150,6 +150,36 @@ int main(int argc, char** argv) {
          std::string("options.") + name + " is required by {family} '{familyName}'");
 #include "sinpe/vocabulary.def"
 
+  // The rules of a RoPE plan: the option names each binds (by C++ id).
+  const auto option_of = [](const std::string& id) -> std::string {
+#define SINPE_OPTION(oid, name, type, rule, config_key, doc) \
+  if (id == #oid) return name;
+#include "sinpe/vocabulary.def"
+    return "";
+  };
+  const auto binds = [&](const std::string& ids) {
+    Item names;
+    std::size_t at = 0;
+    while (at < ids.size()) {
+      std::size_t end = ids.find(',', at);
+      if (end == std::string::npos) end = ids.size();
+      std::string id = ids.substr(at, end - at);
+      id.erase(0, id.find_first_not_of(' '));
+      id.erase(id.find_last_not_of(' ') + 1);
+      if (!id.empty()) names.add(quote(option_of(id)));
+      at = end + 1;
+    }
+    return freeze("[" + names.text + "]");
+  };
+  Item rules;
+#define SINPE_BINDS(...) #__VA_ARGS__
+#define SINPE_RULE(id, status, options, text) \
+  rules.add(freeze(std::string("{ name: ") + quote(#id) + \
+                   ", status: " + quote(status_name(Status::status)) + ", options: " + binds(options) + \
+                   ", text: " + quote(text) + " }"));
+#include "sinpe/vocabulary.def"
+#undef SINPE_BINDS
+
   js += "const vocabulary = Object.freeze({\n";
   js += "  version: " + quote(version()) + ",\n";
   js += "  limits: " + freeze("{ " + limits.text + " }") + ",\n";
@@ -162,6 +192,7 @@ int main(int argc, char** argv) {
   js += "  presets: " + freeze("[\n    " + presets.text + "]") + ",\n";
   js += "  ropeTypes: " + freeze("[\n    " + rope_types.text + "]") + ",\n";
   js += "  statuses: " + freeze("[\n    " + statuses.text + "]") + ",\n";
+  js += "  rules: " + freeze("[\n    " + rules.text + "]") + ",\n";
   js += "});\nexport default vocabulary;\n";
   std::FILE* out = argc > 1 ? std::fopen(argv[1], "w") : stdout;
   if (!out) return 1;

@@ -1115,3 +1115,62 @@ TEST_CASE("apply_rope refuses bad arguments and leaves x unchanged", "[rope][err
                           x.data()) == Status::ok);
   CHECK(!same(x));
 }
+
+// vocabulary.def's rules of a RoPE plan: each one, broken alone, is the status
+// written here (from the statuses' meaning, not read from the table), and
+// holds for the same options once repaired; a rule without a case fails.
+TEST_CASE("each rule of the rules table, broken alone, is its status", "[rope][errors][rules]") {
+  using sinpe::detail::RopeRule;
+  struct Case {
+    RopeRule rule;
+    Status status;
+    sinpe::Options broken;
+    int r_broken;
+    sinpe::Options fixed;
+    int r_fixed;
+  };
+  auto with = [](RopeType t, auto&& set) {
+    auto o = rope(t);
+    set(o);
+    return o;
+  };
+  const std::vector<Case> cases = {
+      {RopeRule::rope_base_above_one, Status::rope_base_not_above_one,
+       with(RopeType::standard, [](auto& o) { o.base = 0.5; }), 64,
+       with(RopeType::standard, [](auto& o) { o.base = 2; }), 64},
+      {RopeRule::rotary_dim_even, Status::bad_rotary_dim, rope(RopeType::standard), 63,
+       rope(RopeType::standard), 62},
+      {RopeRule::mrope_section_sum, Status::mrope_section_sum,
+       with(RopeType::standard,
+            [](auto& o) {
+              o.mrope_section = std::vector<double>{2, 2, 2};
+            }),
+       16,
+       with(RopeType::standard,
+            [](auto& o) {
+              o.mrope_section = std::vector<double>{2, 3, 3};
+            }),
+       16},
+      {RopeRule::pixtral_rotary_dim, Status::rotary_dim_not_multiple_of_4,
+       with(RopeType::standard, [](auto& o) { o.rope_axes = sinpe::RopeAxes::pixtral; }), 18,
+       with(RopeType::standard, [](auto& o) { o.rope_axes = sinpe::RopeAxes::pixtral; }), 20},
+      {RopeRule::freq_factor_order, Status::freq_factor_order,
+       with(RopeType::llama3, [](auto& o) { o.low_freq_factor = 4, o.high_freq_factor = 1; }), 64,
+       with(RopeType::llama3, [](auto& o) { o.low_freq_factor = 1, o.high_freq_factor = 4; }), 64},
+  };
+  REQUIRE(cases.size() == std::size_t(sinpe::detail::kRopeRuleCount));
+  std::vector<bool> seen(cases.size());
+  for (const Case& c : cases) {
+    INFO("rule " << int(c.rule));
+    seen[std::size_t(c.rule)] = true;
+    CHECK(sinpe::detail::rope_rule_status(c.rule) == c.status);
+    const auto reads = sinpe::detail::rope_reads(c.broken.rope_type);
+    CHECK_FALSE(sinpe::detail::rope_rule_holds(c.rule, c.broken, reads, c.r_broken));
+    CHECK(sinpe::detail::rope_rule_holds(c.rule, c.fixed, reads, c.r_fixed));
+    CHECK(sinpe::detail::check_rope_rules(c.broken, reads, c.r_broken) == c.status);
+    CHECK(sinpe::detail::check_rope_rules(c.fixed, reads, c.r_fixed) == Status::ok);
+    CHECK(plan_status(c.broken, c.r_broken) == c.status);
+    CHECK(plan_status(c.fixed, c.r_fixed) == Status::ok);
+  }
+  CHECK(std::count(seen.begin(), seen.end(), true) == sinpe::detail::kRopeRuleCount);
+}

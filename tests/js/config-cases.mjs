@@ -46,10 +46,10 @@ export const CASES = [
     {},
   ],
   ['element_not_integer', { ...heads, rope_scaling: { rope_type: 'default', mrope_section: [2, 1.5, 4.5] } }, 'config.rope_scaling.mrope_section', { index: '1', value: '1.5' }],
-  ['mrope_section_sum', { ...heads, rope_scaling: { rope_type: 'default', mrope_section: [2, 2, 2] } }, 'config.rope_scaling.mrope_section', { pairs: '8', value: '2, 2, 2' }],
+  ['mrope_section_sum', { ...heads, rope_scaling: { rope_type: 'default', mrope_section: [2, 2, 2] } }, 'config.rope_scaling.mrope_section', { rotaryDim: '16', value: '[2, 2, 2]', maxRopeAxes: '4' }],
   ['mrope_section_missing', { ...heads, rope_scaling: { rope_type: 'default', mrope_interleaved: true } }, 'config.rope_scaling.mrope_interleaved', { sectionKey: 'config.rope_scaling.mrope_section' }],
   ['not_fraction', { ...heads, partial_rotary_factor: 2 }, 'config.partial_rotary_factor', { value: '2' }],
-  ['bad_rotary_dim', { ...heads, partial_rotary_factor: 0.05 }, 'config.partial_rotary_factor', { fraction: '0.05', headDim: '16', rotaryDim: '0' }],
+  ['bad_rotary_dim', { ...heads, partial_rotary_factor: 0.05 }, 'config.partial_rotary_factor', { rotaryDimName: 'config.partial_rotary_factor (0.05) × 16', rotaryDim: '0' }],
   ['not_string', { ...heads, rope_scaling: { rope_type: 5 } }, 'config.rope_scaling.rope_type', { value: '5' }],
   ['unknown_rope_type', { ...heads, rope_scaling: { type: 'nope' } }, 'config.rope_scaling.type', { value: 'nope' }],
   ['missing', { ...heads, rope_scaling: { rope_type: 'linear' } }, 'config.rope_scaling.factor', { ropeType: 'linear' }],
@@ -60,12 +60,12 @@ export const CASES = [
   ['element_not_positive', longrope([1, 1, -3, ...ones(5)]), 'config.rope_scaling.short_factor', { index: '2', value: '-3' }],
   ['not_positive', { ...heads, rope_theta: -1 }, 'config.rope_theta', { value: '-1' }],
   ['not_count', { ...heads, max_position_embeddings: 2.5, rope_scaling: { rope_type: 'dynamic', factor: 2 } }, 'config.max_position_embeddings', { value: '2.5' }],
-  ['base_not_above_one', { ...heads, rope_theta: 0.5 }, 'config.rope_theta', { value: '0.5' }],
+  ['rope_base_not_above_one', { ...heads, rope_theta: 0.5 }, 'config.rope_theta', { base: '0.5', baseKey: 'config.rope_theta' }],
   [
-    'low_not_below_high',
+    'freq_factor_order',
     { ...heads, rope_scaling: { rope_type: 'llama3', factor: 8, low_freq_factor: 4, high_freq_factor: 1, original_max_position_embeddings: 8192 } },
     'config.rope_scaling.low_freq_factor',
-    { low: '4', high: '1', highKey: 'config.rope_scaling.high_freq_factor' },
+    { lowFreqFactor: '4', highFreqFactor: '1', highFreqFactorKey: 'config.rope_scaling.high_freq_factor' },
   ],
 ];
 

@@ -3,12 +3,12 @@
 // it) and `values` (what the message shows), so the lesson site can word the
 // reason in 简体中文. One bad config per check; every throw in rope-config.js
 // has a code, every code is raised here and listed in sinpe.d.ts.
-import { test } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { ropeOptionsFromConfig } from 'sinpe.wasm';
+import sinpe, { ropeOptionsFromConfig, vocabulary } from 'sinpe.wasm';
 import { CASES } from './config-cases.mjs';
 
 const dir = dirname(createRequire(import.meta.url).resolve('sinpe.wasm/package.json'));
@@ -18,13 +18,25 @@ const dts = readFileSync(join(dir, 'js/sinpe.d.ts'), 'utf8');
 // The codes written at the throws of rope-config.js (each follows the message, before the key).
 const thrown = [...source.matchAll(/[`')],\s*'([a-z]+(?:_[a-z]+)*)',\s*(?:[A-Za-z_][\w.]*|'config(?:\.\w+)*'|`\$\{)/g)].map((m) => m[1]);
 
+// The rules relating RoPE options are the core's (vocabulary.rules); the
+// standalone export checks them with the module loaded last.
+before(async () => {
+  await sinpe();
+});
+
+// A broken rule's code is its status. Rules no config.json can break: pixtral's
+// (ropeOptionsFromConfig never sets ropeAxes 'pixtral').
+const NOT_FROM_CONFIG = new Set(['rotary_dim_not_multiple_of_4']);
+const ruleCodes = vocabulary.rules.map((r) => r.status);
+
 test('every throw of ropeOptionsFromConfig has a code, and every code is raised below and listed in sinpe.d.ts', () => {
   assert.equal(thrown.length, (source.match(/throw fail\(/g) ?? []).length, 'a throw in rope-config.js without a code');
-  const codes = new Set(thrown);
-  assert.deepEqual(new Set(CASES.map(([code]) => code)), codes, 'codes raised here vs codes in rope-config.js');
+  assert.ok(ruleCodes.length >= 5, `${ruleCodes.length} rules`);
+  const codes = new Set([...thrown, ...ruleCodes.filter((c) => !NOT_FROM_CONFIG.has(c))]);
+  assert.deepEqual(new Set(CASES.map(([code]) => code)), codes, 'codes raised here vs codes in rope-config.js and the rules');
   const listed = dts.match(/interface ConfigError[\s\S]*?readonly code: string;/);
   assert.ok(listed, 'sinpe.d.ts declares ConfigError.code');
-  assert.deepEqual(new Set([...listed[0].matchAll(/`'(\w+)'`/g)].map((m) => m[1])), codes, 'codes listed in sinpe.d.ts');
+  assert.deepEqual(new Set([...listed[0].matchAll(/`'(\w+)'`/g)].map((m) => m[1])), new Set([...thrown, ...ruleCodes]), 'codes listed in sinpe.d.ts');
 });
 
 for (const [code, config, configKey, shows] of CASES) {

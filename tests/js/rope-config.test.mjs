@@ -299,7 +299,7 @@ describe('ropeOptionsFromConfig: bad per-layer-type and multimodal keys name the
       const c = qwen3();
       c.text_config.rope_scaling.mrope_section = [24, 20, 16];
       return c;
-    }, RangeError, /config\.text_config\.rope_scaling\.mrope_section must have 1 to 4 entries adding up to rotaryDim \/ 2 = 64/],
+    }, RangeError, /config\.text_config\.rope_scaling\.mrope_section must have 1 to 4 entries adding up to rotaryDim\/2 \(rotaryDim 128\), got \[24, 20, 16\]/],
     ['mrope_section with five axes', () => ({ head_dim: 20, rope_scaling: { type: 'mrope', mrope_section: [2, 2, 2, 2, 2] } }), RangeError, /config\.rope_scaling\.mrope_section must have 1 to 4 entries/],
     ['mrope_section with a fraction', () => ({ head_dim: 128, rope_scaling: { type: 'mrope', mrope_section: [16, 23.5, 24.5] } }), RangeError, /config\.rope_scaling\.mrope_section\[1\] must be a positive integer/],
     ['mrope_section a number', () => ({ head_dim: 128, rope_scaling: { type: 'mrope', mrope_section: 64 } }), TypeError, /config\.rope_scaling\.mrope_section must be an array/],

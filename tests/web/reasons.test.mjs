@@ -27,7 +27,8 @@ test('every status of the vocabulary has a 简体中文 string with the placehol
   assert.deepEqual(Object.keys(zh.statuses).filter((n) => !names.has(n)), [], 'strings for statuses the vocabulary does not have');
 });
 
-test('every check of ropeOptionsFromConfig has a 简体中文 string with the placeholders of its values', () => {
+test('every check of ropeOptionsFromConfig has a 简体中文 string with the placeholders of its values', async () => {
+  await sinpe(); // the rules relating the options are checked by the module
   const codes = new Set();
   for (const [code, config] of CASES) {
     let error;
@@ -48,7 +49,23 @@ test('every check of ropeOptionsFromConfig has a 简体中文 string with the pl
     assert.doesNotMatch(shown, /\{\w+\}/, `${code}: a placeholder left`);
     assert.equal(reasonText(error, 'en'), error.message.replace(/^sinpe: /, ''));
   }
-  assert.deepEqual(Object.keys(zh.config).filter((c) => !codes.has(c)), [], 'strings for checks the package does not have');
+  const rules = new Set(vocabulary.rules.map((r) => r.status));
+  assert.deepEqual(Object.keys(zh.config).filter((c) => !codes.has(c) && !rules.has(c)), [], 'strings for checks the package does not have');
+});
+
+test('every rule of the vocabulary has one 简体中文 reason, worded for options and for config keys alike', () => {
+  assert.ok(vocabulary.rules.length >= 5, `${vocabulary.rules.length} rules`);
+  const english = new Map(vocabulary.statuses.map((s) => [s.name, s.message]));
+  for (const rule of vocabulary.rules) {
+    const text = zh.statuses[rule.status];
+    assert.equal(typeof text, 'string', `no 简体中文 string for rule ${rule.name} (status ${rule.status})`);
+    // ropeOptionsFromConfig words a broken rule as the status's message with
+    // each bound option replaced by its config key: the Chinese the same way.
+    const keyed = (s) => rule.options.reduce((t, name) => t.replaceAll(`options.${name}`, `{${name}Key}`), s);
+    for (const name of rule.options) assert.ok(text.includes(`options.${name}`), `${rule.name}: the Chinese names options.${name}`);
+    assert.equal(zh.config[rule.status], keyed(text), `${rule.name}: the config wording is the status's`);
+    assert.deepEqual(placeholders(zh.config[rule.status]), placeholders(keyed(english.get(rule.status))), `${rule.name}: placeholders differ`);
+  }
 });
 
 test('a refusal the site meets reads in Chinese with the package’s values, and in English as the package says it', async () => {
