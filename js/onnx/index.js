@@ -39,9 +39,9 @@ function configArg(config) {
 export async function inspectModel(model, options) {
   const o = readOptions(options, ['config', 'encoder', 'externalData', 'name', 'onProgress']);
   const config = configArg(o.config);
-  const rope = ropeOf(config);
-  const m = await modelOf(model, o);
   const pe = o.encoder ?? (await sinpe());
+  const rope = ropeOf(config, pe);
+  const m = await modelOf(model, o);
   const sites = findRope(m);
   const reports = [];
   for (let i = 0; i < sites.length; i++) {
@@ -90,9 +90,9 @@ export async function extendModel(model, options) {
   if (!RECIPES.includes(recipe)) throw new RangeError(`options.recipe must be one of 'exact', 'float32'; got ${JSON.stringify(recipe)}`);
   if (o.rows !== undefined && !(Number.isInteger(o.rows) && o.rows >= 1 && o.rows <= 2 ** 24))
     throw new RangeError(`options.rows must be an integer in [1, 2^24], got ${String(o.rows)}`);
-  const rope = ropeOf(config);
-  const m = await modelOf(model, o);
   const pe = o.encoder ?? (await sinpe());
+  const rope = ropeOf(config, pe);
+  const m = await modelOf(model, o);
   // A fresh copy of the model to edit: the caller's stays as it was.
   const copy = { ...m, proto: fromBinary(ModelProtoSchema, m.bytes) };
   const sites = findRope(copy).filter((s) => s.kind === 'cache');

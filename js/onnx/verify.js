@@ -2,7 +2,6 @@
 // recipe (the package's float64 values rounded once to the cache's dtype) and
 // the float32 recipe (PyTorch's float32 steps), and when neither matches, a
 // diagnosis found by trying the plausible mistakes.
-import { ropeOptionsFromConfig } from '../rope-config.js';
 import { decodeFloats, FLOAT, FLOAT16, DTYPE_NAMES, OnnxError, halfToNumber, bfloat16ToNumber } from './read.js';
 
 const halfValue = (b, dataType) => (dataType === FLOAT16 ? halfToNumber(b) : bfloat16ToNumber(b));
@@ -417,8 +416,8 @@ function strip(ref) {
   return rest;
 }
 
-/** Parses the config once (ropeOptionsFromConfig), or null without one. */
-export function ropeOf(config) {
+/** Parses the config once (the encoder pe's ropeOptionsFromConfig: its module checks the rules), or null without one. */
+export function ropeOf(config, pe) {
   if (config === undefined || config === null) return null;
-  return ropeOptionsFromConfig(config);
+  return pe.ropeOptionsFromConfig(config);
 }
