@@ -6,9 +6,9 @@
 // against the sandbox's own js/ (the package's self-reference). Results are
 // kept in docs/mutation/stryker-incremental.json (incremental mode): a later
 // run retests only mutants that are new or whose file changed. See docs/mutation.md.
-import { mutateArgs, suitesFor } from './scripts/mutation-suites.mjs';
+import { suitesOfThisRun } from './scripts/mutation-suites.mjs';
 
-const suites = process.env.SINPE_MUTATION_SUITES?.split(/\s+/).filter(Boolean) ?? suitesFor(mutateArgs(process.argv));
+const suites = suitesOfThisRun();
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {

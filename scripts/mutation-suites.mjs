@@ -43,3 +43,9 @@ export function mutateArgs(argv) {
   }
   return files;
 }
+
+/** The suites of this Stryker run: SINPE_MUTATION_SUITES ("a b"), else those of its --mutate files. */
+export function suitesOfThisRun() {
+  const given = process.env.SINPE_MUTATION_SUITES?.split(/\s+/).filter(Boolean);
+  return given?.length ? given : suitesFor(mutateArgs(process.argv));
+}
