@@ -24,9 +24,11 @@ export default {
   incremental: true,
   incrementalFile: 'docs/mutation/stryker-incremental.json',
   // A mutant that makes a loop endless is stopped after the normal run time
-  // times timeoutFactor plus timeoutMS, and counted as a timeout.
-  timeoutMS: 20000,
-  timeoutFactor: 1.5,
+  // times timeoutFactor plus timeoutMS, and counted as a timeout. Generous: on
+  // a loaded shared machine a normal run can take several times the dry run's
+  // time, and a mutant stopped for that would count as killed.
+  timeoutMS: 90000,
+  timeoutFactor: 3,
   tempDirName: 'build/stryker-tmp',
   cleanTempDir: 'always',
   reporters: ['clear-text', 'progress-append-only', 'html', 'json'],
