@@ -240,6 +240,56 @@ test('every status of the vocabulary renders with its values shown as SHAPES say
   }
 });
 
+// statusError itself (js/errors.js, loaded beside the package's entry), for
+// what the API cannot reach: how each kind of value is shown (docs/errors.md:
+// a string quoted, an array or typed array by its true length, never its
+// elements; anything else as JavaScript writes it), a code the vocabulary
+// does not have, and a placeholder no value fills.
+async function loadStatusError() {
+  const main = createRequire(import.meta.url).resolve('sinpe.wasm');
+  return (await import(pathToFileURL(join(dirname(main), 'errors.js')).href)).statusError;
+}
+const codeOf = (name) => vocabulary.statuses.find((s) => s.name === name).code;
+
+test('statusError shows each kind of value: strings quoted, arrays and typed arrays by their true length, others as written', async () => {
+  const statusError = await loadStatusError();
+  const shown = (value) => statusError(codeOf('bad_base'), { value }).values.value;
+  assert.equal(shown('x y'), '"x y"');
+  assert.equal(shown(''), '""');
+  assert.equal(shown('say "hi"'), '"say \\"hi\\""');
+  assert.equal(shown([1, 2, 3]), '[3 values]');
+  assert.equal(shown([]), '[0 values]');
+  assert.equal(shown(new Float32Array(5)), '[5 values]');
+  const patched = new Float64Array(4);
+  Object.defineProperty(patched, 'length', { value: 99 });
+  assert.equal(shown(patched), '[4 values]', 'a typed array by its true length, not an own length property');
+  assert.equal(shown({ length: 7 }), '[object Object]', 'an object that only claims a length is no array');
+  assert.equal(shown(0.1), '0.1');
+  assert.equal(shown(-0), '0');
+  assert.equal(shown(-2.5e-7), '-2.5e-7');
+  assert.equal(shown(true), 'true');
+  assert.equal(shown(null), 'null');
+  assert.equal(statusError(codeOf('bad_base'), { value: 'x' }).message, 'sinpe: options.base must be a positive finite number, got "x"');
+  // an option's own status shows the option's given value when the call gives none
+  assert.equal(statusError(codeOf('bad_base'), { options: { base: -3 } }).values.value, '-3');
+  assert.equal(statusError(codeOf('bad_base'), { options: { base: 'two' } }).values.value, '"two"');
+});
+
+test('statusError: a code the vocabulary lacks is a plain Error naming it; a placeholder no value fills stays visible', async () => {
+  const statusError = await loadStatusError();
+  const unknown = Math.max(...vocabulary.statuses.map((s) => s.code)) + 1;
+  const e = statusError(unknown, { dModel: 3 });
+  assert.equal(e.constructor, Error);
+  assert.equal(e.message, `sinpe: internal status ${unknown}`);
+  assert.equal(e.status, undefined);
+  // d_model_odd with no dModel: `{dModel}` is left for a check (the messages test, the faults suite) to catch, never "undefined"
+  const odd = statusError(codeOf('d_model_odd'), { preset: 'vaswani' });
+  assert.equal(odd.message, `sinpe: ${vocabulary.statuses.find((s) => s.name === 'd_model_odd').message.replace('{preset}', 'vaswani')}`);
+  assert.match(odd.message, /got \{dModel\}$/);
+  assert.deepEqual(Object.keys(odd.values), ['preset']);
+  assert.ok(Object.isFrozen(odd.values));
+});
+
 // A template as a pattern: its placeholders match anything but braces.
 const templatePattern = (message) =>
   new RegExp(`^sinpe: ${message.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{\w+\\?\}|\{\w+\}/g, '[^{}]+')}$`);
