@@ -413,6 +413,7 @@ describe('getRopeIndex: bad batches name the argument; nothing is kept between c
     ['tensor data not a list', () => getRopeIndex({ data: 'abc', dims: [1, 3] }), TypeError, /inputIds\.data must be an array or a typed array/],
     ['tensor data with a string', () => getRopeIndex({ data: [1, '2'], dims: [1, 2] }), TypeError, /inputIds\.data\[1\] must be an integer/],
     ['mask of another shape', () => getRopeIndex([[1, 2, 3], [1, 2, 3]], { attentionMask: [[1, 1, 1]] }), RangeError, /options\.attentionMask must be \[2, 3\] like inputIds, got \[1, 3\]/],
+    ['mask of another width', () => getRopeIndex([[1, 2, 3], [1, 2, 3]], { attentionMask: [[1, 1], [1, 1]] }), RangeError, /options\.attentionMask must be \[2, 3\] like inputIds, got \[2, 2\]/],
     ['one mask for a batch', () => getRopeIndex(two, { attentionMask: [1, 1, 1] }), RangeError, /options\.attentionMask must be \[2, 3\] like inputIds, got one sequence of 3/],
     ['a batch mask for one sequence', () => getRopeIndex([1, 2, 3], { attentionMask: [[1, 1, 1]] }), RangeError, /options\.attentionMask must have one entry per token \(3\), got \[1, 3\]/],
     ['a row masked whole', () => getRopeIndex(two, { attentionMask: { data: [1, 1, 1, 0, 0, 0], dims: [2, 3] } }), RangeError, /options\.attentionMask\[1\] masks every token/],

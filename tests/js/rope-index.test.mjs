@@ -101,6 +101,8 @@ describe('getRopeIndex: hand-worked sequences', () => {
     check(getRopeIndex(ids, { ...opts, tokensPerSecond: 2 }), [...grid(0, [0, 2], 2, 2), same(2), same(3)], 3 + 1 - 10, '2');
     // int(0.5) = 0: every frame at the same temporal position.
     check(getRopeIndex(ids, { ...opts, tokensPerSecond: 2, secondPerGridTs: [0.5] }), [...grid(0, [0, 0], 2, 2), same(2), same(3)], 3 + 1 - 10, '0.5 s');
+    // 0 s per grid is allowed (only a negative one is refused): every frame at the same temporal position.
+    check(getRopeIndex(ids, { ...opts, tokensPerSecond: 2, secondPerGridTs: [0] }), [...grid(0, [0, 0], 2, 2), same(2), same(3)], 3 + 1 - 10, '0 s');
     // int(1.9) = 1.
     check(getRopeIndex(ids, { ...opts, tokensPerSecond: 2, secondPerGridTs: [1.9] }), [...grid(0, [0, 2], 2, 2), same(2), same(3)], -6, '1.9 s');
   });
@@ -176,6 +178,21 @@ describe('getRopeIndex: bad input names the argument; nothing is kept between ca
     ['attentionMask of the wrong length', () => getRopeIndex([T, T], { attentionMask: [1] }), RangeError, /options\.attentionMask must have one entry per token \(2\), got 1/],
     ['attentionMask with a 2', () => getRopeIndex([T, T], { attentionMask: [1, 2] }), RangeError, /options\.attentionMask\[1\] must be 0 or 1/],
     ['attentionMask all 0', () => getRopeIndex([T, T], { attentionMask: [0, 0] }), RangeError, /options\.attentionMask masks every token/],
+    // The messages name the argument and list what is allowed (the options and models of getRopeIndex's documentation).
+    ['unknown option, every option listed', () => getRopeIndex([1], { grid: 1 }), TypeError, /getRopeIndex takes: imageTokenId, videoTokenId, visionStartTokenId, spatialMergeSize, imageGridThw, videoGridThw, secondPerGridTs, tokensPerSecond, model, attentionMask, output$/],
+    ['video grid without model, the models listed', () => getRopeIndex(video, { ...IDS, videoGridThw: [[2, 4, 4]] }), TypeError, /options\.model is missing \(videos are laid out per model: qwen2-vl, qwen2\.5-vl, qwen3-vl\)/],
+    ['a token id with a fraction', () => getRopeIndex(image, { imageTokenId: 1.5 }), RangeError, /options\.imageTokenId must be a safe integer, got 1\.5/],
+    ['tokensPerSecond a string', () => getRopeIndex(video, { ...IDS, model: 'qwen2.5-vl', tokensPerSecond: '2', videoGridThw: [[2, 4, 4]] }), TypeError, /options\.tokensPerSecond must be a number, got/],
+    ['tokensPerSecond infinite', () => getRopeIndex(video, { ...IDS, model: 'qwen2.5-vl', tokensPerSecond: Infinity, videoGridThw: [[2, 4, 4]] }), TypeError, /options\.tokensPerSecond must be a number, got/],
+    ['secondPerGridTs not a list', () => getRopeIndex(video, { ...IDS, model: 'qwen2.5-vl', tokensPerSecond: 2, secondPerGridTs: 1, videoGridThw: [[2, 4, 4]] }), TypeError, /options\.secondPerGridTs must be an array or a typed array/],
+    ['secondPerGridTs longer than the input', () => getRopeIndex(video, { ...IDS, model: 'qwen2.5-vl', tokensPerSecond: 2, secondPerGridTs: Array(12).fill(1), videoGridThw: [[2, 4, 4]] }), RangeError, /options\.secondPerGridTs must hold at most 11 values \(one per video\), got 12/], // 11 tokens
+    ['secondPerGridTs with a string', () => getRopeIndex(video, { ...IDS, model: 'qwen2.5-vl', tokensPerSecond: 2, secondPerGridTs: ['1'], videoGridThw: [[2, 4, 4]] }), TypeError, /options\.secondPerGridTs\[0\] must be a number, got/],
+    ['secondPerGridTs with NaN', () => getRopeIndex(video, { ...IDS, model: 'qwen2.5-vl', tokensPerSecond: 2, secondPerGridTs: [NaN], videoGridThw: [[2, 4, 4]] }), TypeError, /options\.secondPerGridTs\[0\] must be a number, got/],
+    // Qwen3-VL: 3 + 3 frames of one merged token each, 5 tokens
+    ['Qwen3-VL frames past the input, over two grids', () => getRopeIndex([T, V, T, V, T], { ...IDS, model: 'qwen3-vl', videoGridThw: [[3, 2, 2], [3, 2, 2]] }), RangeError, /options\.videoGridThw holds 6 frames; inputIds holds 5 tokens/],
+    ['Qwen3-VL grids past the frame runs: counted per frame', () => getRopeIndex([T, V, T], { ...IDS, model: 'qwen3-vl', videoGridThw: [[2, 2, 2]] }), RangeError, /^sinpe: options\.videoGridThw has 2 grids \(one per frame\) but inputIds has 1 video runs$/],
+    ['Qwen2-VL grids past the video runs: counted per video', () => getRopeIndex([T, V, T], { ...IDS, model: 'qwen2-vl', videoGridThw: [[1, 2, 2], [1, 2, 2]] }), RangeError, /^sinpe: options\.videoGridThw has 2 grids but inputIds has 1 video runs$/],
+    ['Qwen3-VL image grids past the image runs: counted per image', () => getRopeIndex([T, I, T], { ...IDS, model: 'qwen3-vl', imageGridThw: [[1, 2, 2], [1, 2, 2]] }), RangeError, /^sinpe: options\.imageGridThw has 2 grids but inputIds has 1 image runs$/],
   ];
   for (const [label, call, ErrorClass, pattern] of cases) {
     test(label, () => {
