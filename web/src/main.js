@@ -11,7 +11,8 @@ import { createControls } from './lib/controls.js';
 import { formatInteger } from './lib/numbers.js';
 import { attachFigureExports } from './lib/figure/buttons.js';
 import { figureDraws } from './lib/probe.js';
-import { attachGuide } from './lessons/guide.js';
+import { attachGuide } from './lib/guide.js';
+import { changedSince } from './lib/lesson.js';
 import { reasonOf, reasonText } from './lib/reasons.js';
 import { readingPosition, keepReadingPosition, trackJumps, returnFromJump } from './lib/position.js';
 import { pageOf, pageHash, pageLang } from './pages/index.js';
@@ -126,9 +127,9 @@ function render() {
   if (page) return; // a page draws itself
   const t0 = performance.now();
   controls?.sync(state);
-  view?.update(state, previous);
+  view?.update(state, changedSince(previous, state));
   guide?.update(state);
-  attachFigureExports(document.querySelector('article.lesson'), app, lessonById(state.lesson));
+  attachFigureExports(document.querySelector('article.lesson'), app, lessonById(state.lesson), view?.figures?.() ?? {});
   previous = { ...state };
   siteProbe.renders.push({ time: t0, duration: performance.now() - t0 });
   if (siteProbe.renders.length > 2000) siteProbe.renders.splice(0, 1000);
@@ -255,8 +256,8 @@ function buildPage() {
   const container = h('article', { class: `lesson lesson-${state.lesson}`, 'data-lesson': state.lesson });
   main.append(container);
   const ctx = lessonContext(lesson, controls.element);
-  view = module.mount(container, ctx, controls.element);
-  guide = attachGuide(container, ctx, view);
+  view = module.mount(container, ctx);
+  guide = attachGuide(container, ctx, view, module.questions);
   previous = null;
   render();
   showCurrentInNav();

@@ -3,7 +3,9 @@
 // the page. A lesson module is loaded through `module()`, so Node can read
 // this list without a DOM.
 //
-// Entry: id; module() → import of the lesson; controls: the state fields the
+// Entry: id (also the lesson's folder, lessons/<id>/); module() → import
+// of the lesson (its index.js); strings: the lesson's own strings per
+// language (lessons/<id>/strings.<lang>.js, merged into the site's table); controls: the state fields the
 // lesson uses (only these go into its URL, in field-registry order);
 // own: those of them the lesson draws itself (not in the shared control
 // panel); defaults; limits: narrower [min, max] per field; values: values
@@ -12,6 +14,26 @@
 // package's RangeError when the state's d_model is not accepted.
 import { presetCall } from '../model/variants.js';
 import { SEQUENTIAL_COLORMAPS } from '../model/fields.js';
+import attentionEn from './attention/strings.en.js';
+import attentionZh from './attention/strings.zh.js';
+import formulaEn from './formula/strings.en.js';
+import formulaZh from './formula/strings.zh.js';
+import heatmapEn from './heatmap/strings.en.js';
+import heatmapZh from './heatmap/strings.zh.js';
+import wavesEn from './waves/strings.en.js';
+import wavesZh from './waves/strings.zh.js';
+import binaryEn from './binary/strings.en.js';
+import binaryZh from './binary/strings.zh.js';
+import embeddingsEn from './embeddings/strings.en.js';
+import embeddingsZh from './embeddings/strings.zh.js';
+import relativeEn from './relative/strings.en.js';
+import relativeZh from './relative/strings.zh.js';
+import pitfallsEn from './pitfalls/strings.en.js';
+import pitfallsZh from './pitfalls/strings.zh.js';
+import variantsEn from './variants/strings.en.js';
+import variantsZh from './variants/strings.zh.js';
+import ropeEn from './rope/strings.en.js';
+import ropeZh from './rope/strings.zh.js';
 
 // lessons 0–7 draw the vaswani encoding (the package's default preset), in the lesson's layout
 const vaswani = (pe, s) => pe.table(1, s.d, s.layout ? { layout: s.layout } : {});
@@ -23,6 +45,7 @@ const ENTRIES = [
   {
     id: 'attention',
     module: () => import('./attention/index.js'),
+    strings: { en: attentionEn, zh: attentionZh },
     // the head is drawn small enough to read every number: d_model 8 … 16
     controls: ['d', 'tokens', 'seed', 'enc', 'order', 'dpos', 'span'],
     own: ['enc', 'order', 'dpos', 'span'],
@@ -32,7 +55,8 @@ const ENTRIES = [
   },
   {
     id: 'formula',
-    module: () => import('./formula.js'),
+    module: () => import('./formula/index.js'),
+    strings: { en: formulaEn, zh: formulaZh },
     controls: ['d', 'len', 'base'],
     defaults: { d: 4, len: 3 },
     limits: { d: [2, 32], len: [1, 32] },
@@ -40,7 +64,8 @@ const ENTRIES = [
   },
   {
     id: 'heatmap',
-    module: () => import('./heatmap.js'),
+    module: () => import('./heatmap/index.js'),
+    strings: { en: heatmapEn, zh: heatmapZh },
     controls: ['d', 'len', 'base', 'layout', 'cmap', 'start'],
     own: ['layout'],
     defaults: { d: 128, len: 100, layout: 'concat' },
@@ -51,7 +76,8 @@ const ENTRIES = [
   },
   {
     id: 'waves',
-    module: () => import('./waves.js'),
+    module: () => import('./waves/index.js'),
+    strings: { en: wavesEn, zh: wavesZh },
     // pos: the position of the clock picture, drawn in its own section
     controls: ['d', 'len', 'base', 'cols', 'pos'],
     own: ['pos'],
@@ -61,7 +87,8 @@ const ENTRIES = [
   },
   {
     id: 'binary',
-    module: () => import('./binary.js'),
+    module: () => import('./binary/index.js'),
+    strings: { en: binaryEn, zh: binaryZh },
     controls: ['d', 'bits', 'base', 'cmap'],
     defaults: { d: 16, bits: 3 },
     limits: { d: [2, 64] },
@@ -69,7 +96,8 @@ const ENTRIES = [
   },
   {
     id: 'embeddings',
-    module: () => import('./embeddings.js'),
+    module: () => import('./embeddings/index.js'),
+    strings: { en: embeddingsEn, zh: embeddingsZh },
     controls: ['d', 'len', 'tokens', 'edit', 'scale', 'dropout', 'seed', 'cmap'],
     own: ['edit'],
     defaults: { d: 16, len: 1000, dropout: 0.1 },
@@ -78,7 +106,8 @@ const ENTRIES = [
   },
   {
     id: 'relative',
-    module: () => import('./relative.js'),
+    module: () => import('./relative/index.js'),
+    strings: { en: relativeEn, zh: relativeZh },
     controls: ['d', 'len', 'base', 'pos', 'k', 'cmap'],
     // the dot products are drawn on a sequential colormap
     defaults: { d: 64, len: 64, pos: 3, k: 2, cmap: 'viridis' },
@@ -88,7 +117,8 @@ const ENTRIES = [
   },
   {
     id: 'pitfalls',
-    module: () => import('./pitfalls.js'),
+    module: () => import('./pitfalls/index.js'),
+    strings: { en: pitfallsEn, zh: pitfallsZh },
     controls: ['d', 'len', 'start', 'tol', 'cmap'],
     defaults: { d: 16, len: 8, start: 0 },
     limits: { d: [2, 512], len: [1, 512] },
@@ -96,7 +126,8 @@ const ENTRIES = [
   },
   {
     id: 'variants',
-    module: () => import('./variants.js'),
+    module: () => import('./variants/index.js'),
+    strings: { en: variantsEn, zh: variantsZh },
     controls: ['d', 'len', 'preset', 'layout', 'cmap'],
     own: ['layout'],
     defaults: { d: 64, len: 64, preset: 'vaswani', layout: 'preset' },
@@ -110,6 +141,7 @@ const ENTRIES = [
   {
     id: 'rope',
     module: () => import('./rope/index.js'),
+    strings: { en: ropeEn, zh: ropeZh },
     // every control sits beside the figure it drives; there is no d_model
     controls: ['base', 'seed', 'pos', 'k', 'factor', 'ctx', 'measure', 'model', 'at', 'merge', 'imgT', 'imgRows', 'imgCols', 'textBefore', 'textAfter', 'msec', 'gridH', 'gridW', 'patch', 'upto'],
     own: ['base', 'seed', 'pos', 'k', 'factor', 'ctx', 'measure', 'model', 'at', 'merge', 'imgT', 'imgRows', 'imgCols', 'textBefore', 'textAfter', 'msec', 'gridH', 'gridW', 'patch', 'upto'],
@@ -129,4 +161,9 @@ export const LESSON_IDS = Object.freeze(LESSONS.map((l) => l.id));
 /** The registry entry of a lesson id (undefined if there is none). */
 export function lessonById(id) {
   return LESSONS.find((l) => l.id === id);
+}
+
+/** Every lesson's own strings in a language, in the registry's order (merged into i18n/<lang>.js). */
+export function lessonStrings(lang) {
+  return LESSONS.map((l) => l.strings[lang]);
 }

@@ -39,3 +39,12 @@ export function runLesson(pe, s) {
   }
   return { s, words, n, d: s.d, weights, order, shuffledWords, plain: runs.none.base, base: runs[s.enc].base, shuffled: runs[s.enc].shuffled, gaps };
 }
+
+// the last state's run, shared by the sections a render draws (each asks for it)
+let last = null;
+
+/** runLesson for a state, computed once per state however many sections ask. */
+export function lessonRun(pe, s) {
+  if (last?.s !== s || last.pe !== pe) last = { pe, s, run: runLesson(pe, s) };
+  return last.run;
+}

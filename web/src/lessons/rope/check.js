@@ -94,6 +94,6 @@ export function mount(root, ctx) {
         describe(0);
       }
     },
-    figures: { checkChart: chart },
+    figures: () => ({ checkChart: chart }),
   };
 }

@@ -137,6 +137,6 @@ export function mount(root, ctx) {
       controls.sync(s);
       if (!drawn || changed('gridH', 'gridW', 'patch', 'lang')) drawn = draw(s);
     },
-    figures: { patchDials: dials },
+    figures: () => ({ patchDials: dials }),
   };
 }

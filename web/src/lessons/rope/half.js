@@ -117,6 +117,6 @@ export function mount(root, ctx) {
       baseNote.textContent = L('baseShared', { base: s.base });
       if (changed('upto', 'base', 'lang')) draw(s);
     },
-    figures: { halfChart: chart },
+    figures: () => ({ halfChart: chart }),
   };
 }

@@ -141,6 +141,6 @@ export function mount(root, ctx) {
       if (!drawn || changed('textBefore', 'textAfter', 'imgT', 'imgRows', 'imgCols', 'merge', 'lang')) drawn = { ...drawn, positions: drawPositions(s) };
       if (!drawn.axes || changed('msec', 'lang')) drawn = { ...drawn, axes: drawStrips(s) };
     },
-    figures: {},
+    figures: () => ({}),
   };
 }

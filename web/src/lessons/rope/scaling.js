@@ -114,6 +114,6 @@ export function mount(root, ctx) {
         describe(0);
       }
     },
-    figures: { scalingChart: chart },
+    figures: () => ({ scalingChart: chart }),
   };
 }

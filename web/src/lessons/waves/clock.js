@@ -3,26 +3,25 @@
 // clock hand at angle p·ω_i. Moving the position slider turns every hand at
 // its own rate: the first pair by one radian per position, the last ones
 // hardly at all. The hands and the strip are drawn from the package's row.
-import { h, fmt, paragraphs } from '../lib/dom.js';
-import { colorOf, colormapLUT } from '../lib/colormap.js';
-import { createDials, createStrip, dialPairs } from '../lib/clock.js';
-import { createControls } from '../lib/controls.js';
-import { section, readout } from '../lib/lesson.js';
+import { h, fmt, paragraphs } from '../../lib/dom.js';
+import { colorOf, colormapLUT } from '../../lib/colormap.js';
+import { createDials, createStrip, dialPairs } from '../../lib/clock.js';
+import { createControls } from '../../lib/controls.js';
+import { section, readout } from '../../lib/lesson.js';
 
 const TRAIL = 4; // earlier positions shown as fading dots
 const DEG = 180 / Math.PI;
 
 /** The clock section of a lesson (ctx: that lesson's context, whose fields include pos). */
 export function createClockSection(ctx) {
-  const app = ctx;
-  const { t, pe } = app;
+  const { t, pe } = ctx;
   const C = (key, vars) => t(`clock.${key}`, vars);
-  const controls = createControls(['pos'], app, ctx.lesson);
+  const controls = createControls(['pos'], ctx, ctx.lesson);
   const steps = h(
     'div',
     { class: 'button-row clock-steps' },
-    h('button', { type: 'button', class: 'button clock-back', onclick: () => app.setState({ pos: Math.max(0, app.state.pos - 1) }) }, C('back')),
-    h('button', { type: 'button', class: 'button clock-forward', onclick: () => app.setState({ pos: app.state.pos + 1 }) }, C('forward')),
+    h('button', { type: 'button', class: 'button clock-back', onclick: () => ctx.setState({ pos: Math.max(0, ctx.state.pos - 1) }) }, C('back')),
+    h('button', { type: 'button', class: 'button clock-forward', onclick: () => ctx.setState({ pos: ctx.state.pos + 1 }) }, C('forward')),
   );
   const strip = createStrip({ label: C('stripLabel') });
   const stripCaption = h('p', { class: 'clock-strip-caption' });

@@ -1,6 +1,6 @@
 // A lesson's notation table: what each letter of its formulas means, from
 // the course-wide table (model/notation.js), folded under the introduction.
-import { h } from '../lib/dom.js';
+import { h } from './dom.js';
 import { notationOf } from '../model/notation.js';
 
 /** The <details> notation table of lesson `id` (null if it lists no letters). */
