@@ -1,6 +1,6 @@
-// Defects of lessons 0, 1 and 6 that a learner met, each checked on the live
-// page: lesson 0's feedback names a sentence the learner did not type as an
-// added one; lesson 6's rotation table says how many of the pairs it shows;
+// Defects of the attention, formula and relative lessons that a learner met, each checked on the live
+// page: the attention lesson's feedback names a sentence the learner did not type as an
+// added one; the relative lesson's rotation table says how many of the pairs it shows;
 // every data export is named sinpe_<lesson>_…; every lesson shows its notation table.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -27,7 +27,7 @@ for (const [lang, added] of [
   ['en', /Your sentence “man bites dog” has no repeated word/],
   ['zh', /你输入的“man bites dog”里没有重复的词/],
 ]) {
-  test(`lesson 0 (${lang}): the feedback quotes the typed sentence, and says when it added a word`, async () => {
+  test(`the attention lesson (${lang}): the feedback quotes the typed sentence, and says when it added a word`, async () => {
     const page = await openPage(browser.context, `#lesson=attention&lang=${lang}&tokens=man+bites+dog`);
     const feedback = await reveal(page, 'twice', 'same');
     assert.match(feedback, added, feedback);
@@ -42,7 +42,7 @@ for (const [lang, added] of [
   });
 }
 
-test('lesson 6: the rotation table says how many of the pairs it shows', async () => {
+test('the relative lesson: the rotation table says how many of the pairs it shows', async () => {
   for (const [d, rows, words] of [
     [64, 8, /first 8 of the 32 pairs/],
     [8, 4, /All 4 pairs/],

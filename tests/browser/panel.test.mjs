@@ -70,7 +70,7 @@ for (const lesson of LESSON_IDS) {
       assert.ok(both.figure, `lesson ${lesson}: no figure after the panel with slider ${both.slider}`);
       assert.deepEqual([both.sliderInView, both.figureInView], [true, true], `slider ${both.slider} and ${both.figure}`);
     }
-    // open, the pinned panel covers the summary's first lines (lesson 9's panels end with their sections)
+    // open, the pinned panel covers the summary's first lines (the rope lesson's panels end with their sections)
     const open = await page.evaluate(coveredSummary);
     if (lesson !== 'rope') assert.ok(open.covered.length > 0, 'the open panel covers the summary: the check below can see it');
     // fold it from the keyboard
@@ -114,7 +114,7 @@ test('the fold is kept per lesson across Previous / Next and a language switch, 
   await page.click('.lesson-pager a[rel="prev"]');
   await page.waitForFunction(() => window.sinpeSite.state.lesson === 'heatmap');
   await settle(page);
-  assert.equal((await state(page)).panel, 'closed', 'lesson 2 is folded again');
+  assert.equal((await state(page)).panel, 'closed', 'the heatmap lesson is folded again');
   await page.click('.lang-button[data-lang="zh"]');
   await settle(page);
   const zh = await page.$eval('.lesson-controls > button.panel-toggle', (b) => ({ expanded: b.getAttribute('aria-expanded'), text: b.textContent }));

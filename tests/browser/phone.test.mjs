@@ -1,5 +1,5 @@
 // A 360 px phone: display formulas either fit or scroll sideways with a
-// visible hint (a faded edge and a scrollbar); lesson 9's precision table
+// visible hint (a faded edge and a scrollbar); the rope lesson's precision table
 // shows every number; a lesson's controls leave room for their figure.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -55,7 +55,7 @@ test('display formulas were checked on the phone', () => {
   assert.ok(formulasChecked >= LESSON_IDS.length, `${formulasChecked} display formulas in ${LESSON_IDS.length} lessons`);
 });
 
-test('lesson 9 at 360 px: every number of the precision table is on the screen', async () => {
+test('the rope lesson at 360 px: every number of the precision table is on the screen', async () => {
   const page = await openPage(browser.context, '#lesson=rope');
   const cells = await page.$$eval('.precision-table td', (tds) =>
     tds.map((td) => {
@@ -73,7 +73,7 @@ test('lesson 9 at 360 px: every number of the precision table is on the screen',
   await page.close();
 });
 
-test('lesson 2 at 360 px: a size slider and the heatmap are on the screen together', async () => {
+test('the heatmap lesson at 360 px: a size slider and the heatmap are on the screen together', async () => {
   const page = await openPage(browser.context, '#lesson=heatmap');
   const panel = await page.$eval('.lesson-controls', (p) => p.getBoundingClientRect().height);
   assert.ok(panel <= 0.5 * VIEWPORT.height, `the controls panel is ${panel.toFixed(0)} px tall on a ${VIEWPORT.height} px screen`);

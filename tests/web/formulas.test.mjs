@@ -96,7 +96,7 @@ test('no lesson writes a display formula as a TeX literal (they come from lib/ma
   assert.deepEqual(literal, []);
 });
 
-// ---- the sinusoidal table (lessons 1–6) ----
+// ---- the sinusoidal table (the formula to relative lessons) ----
 
 test('PE: sin and cos of pos / base^(2i/d) are the package table’s columns 2i and 2i+1', () => {
   trials('PE', 101, (rng) => {
@@ -120,7 +120,7 @@ test('WAVELENGTH and WAVELENGTH_RATIO: λ_i and λ_{i+1}/λ_i from the package�
     const lambda = (2 * Math.PI) / omega[i];
     close(sinusoidal.WAVELENGTH.evaluate({ i, d, base }), lambda, 1e-12 * lambda, `λ, d ${d} base ${base} i ${i}`);
     const both = sinusoidal.WAVELENGTH_RATIO.evaluate({ i, d, base });
-    close(both.lambda, lambda, 1e-12 * lambda, `λ (lesson 3), d ${d} base ${base} i ${i}`);
+    close(both.lambda, lambda, 1e-12 * lambda, `λ (the waves lesson), d ${d} base ${base} i ${i}`);
     close(both.ratio, omega[i] / omega[i + 1], 1e-12 * both.ratio, `ratio, d ${d} base ${base} i ${i}`);
   });
 });
@@ -155,7 +155,7 @@ test('DOT: the sum of cos ω_i (q − p) is the dot product of the package’s r
   });
 });
 
-// ---- RoPE (lesson 9) ----
+// ---- RoPE (the rope lesson) ----
 
 /** Float64 reference: R(θ) x for one pair, R = [[cos, −sin], [sin, cos]]. */
 const turn = ([a, b], theta) => [a * Math.cos(theta) - b * Math.sin(theta), a * Math.sin(theta) + b * Math.cos(theta)];
@@ -225,7 +225,7 @@ test('SCALING_yarn: the Qwen2.5 example (r 128, b 10⁶, s 4, L 32768) as the pa
   close((2 * Math.PI) / got[24], (2 * Math.PI) / expected[24], 1e-9, 'λ of pair 24');
 });
 
-// ---- RoPE for images and half precision (lesson 9) ----
+// ---- RoPE for images and half precision (the rope lesson) ----
 
 const QWEN = { imageTokenId: 151655, videoTokenId: 151656, visionStartTokenId: 151652 };
 const VISION_END = 151653;
@@ -337,9 +337,9 @@ test('HALF_PATHS: the usual path as transformers computes it; one rounding is th
   });
 });
 
-// ---- lesson 9's formulas in 简体中文 ----
+// ---- the rope lesson's formulas in 简体中文 ----
 
-test('lesson 9’s formulas in 简体中文 carry no English words in \\text{} (code names allowed)', async () => {
+test('the rope lesson’s formulas in 简体中文 carry no English words in \\text{} (code names allowed)', async () => {
   const { default: zh } = await import('../../web/src/i18n/zh.js');
   const { texIn } = await import('../../web/src/lib/maths/words.js');
   // names of code and configuration keys, which stay as written

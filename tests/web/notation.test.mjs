@@ -10,9 +10,9 @@ import zh from '../../web/src/i18n/zh.js';
 import { SYMBOLS, LESSON_SYMBOLS, notationOf } from '../../web/src/model/notation.js';
 
 const LESSONS = ['attention', 'formula', 'heatmap', 'waves', 'binary', 'embeddings', 'relative', 'pitfalls', 'variants', 'rope'];
-// lesson 9's multimodal sections are not covered yet (see model/notation.js)
+// the rope lesson's multimodal sections are not covered yet (see model/notation.js)
 const NOT_COVERED = { rope: ['mm', 'grid', 'half'] };
-// strings kept outside lessons.<id> that a lesson shows: lesson 3's clock picture
+// strings kept outside lessons.<id> that a lesson shows: the waves lesson's clock picture
 const SHOWN = { waves: ['clock'] };
 
 const flat = (v) => (typeof v === 'string' ? [v] : Array.isArray(v) ? v.flatMap(flat) : v && typeof v === 'object' ? Object.values(v).flatMap(flat) : []);
@@ -95,7 +95,7 @@ for (const [lang, table] of [
   });
 }
 
-test('lesson 0 defines R(p) and ω_i in the paragraph that first uses them', () => {
+test('the attention lesson defines R(p) and ω_i in the paragraph that first uses them', () => {
   for (const table of [en, zh]) {
     const pos = table.lessons.attention.posText;
     const first = (re) => pos.findIndex((p) => re.test(p));

@@ -36,7 +36,7 @@ let previous = null;
 // A page that is not a lesson (pages/index.js), shown instead of the state's lesson while set.
 let page = null;
 // Each lesson's last state (Previous / Next come back to it) and each
-// lesson's own memory of what lives outside the state (lesson 9's pasted
+// lesson's own memory of what lives outside the state (the rope lesson's pasted
 // config): both outlive a lesson's page, which a lesson or language change rebuilds.
 const keptStates = new Map();
 const lessonMemory = new Map();

@@ -24,3 +24,25 @@ export function mergeStrings(...tables) {
   for (const table of tables.flat()) into(out, table, '');
   return out;
 }
+
+/**
+ * The table with every lesson reference {lesson:<id>} in its text replaced
+ * by that lesson's number: its place in `ids` (the registry's order, which
+ * the menu numbers from 0). A lesson's text names another lesson by id, so
+ * inserting a lesson renumbers every reference. Throws an Error naming an
+ * unknown id.
+ */
+export function numberLessons(table, ids) {
+  const number = (text, at) =>
+    text.replace(/\{lesson:([\w-]+)\}/g, (m, id) => {
+      if (!ids.includes(id)) throw new Error(`strings: ${at} names the lesson "${id}", which the registry does not have`);
+      return String(ids.indexOf(id));
+    });
+  const walk = (value, at) => {
+    if (typeof value === 'string') return number(value, at);
+    if (Array.isArray(value)) return value.map((v) => walk(v, at));
+    if (isTable(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, at ? `${at}.${k}` : k)]));
+    return value;
+  };
+  return walk(table, '');
+}

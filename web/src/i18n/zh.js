@@ -1,6 +1,6 @@
 // 简体中文 strings of the site itself: what every lesson shares (controls, axes, figures, quiz, glossary, pages); each lesson's own strings are in its folder (lessons/<id>/strings.zh.js), merged in below from the registry (same keys as en.js). Lesson text may use $tex$, `code` and **bold**.
-import { mergeStrings } from './merge.js';
-import { lessonStrings } from '../lessons/index.js';
+import { mergeStrings, numberLessons } from './merge.js';
+import { lessonStrings, LESSON_IDS } from '../lessons/index.js';
 import checkModel from './check-model.zh.js';
 
 const site = {
@@ -145,4 +145,5 @@ const site = {
   },
 };
 
-export default mergeStrings(site, lessonStrings('zh'));
+// a lesson named in the text as {lesson:<id>} shows with its number in the menu
+export default numberLessons(mergeStrings(site, lessonStrings('zh')), LESSON_IDS);

@@ -35,7 +35,7 @@ import variantsZh from './variants/strings.zh.js';
 import ropeEn from './rope/strings.en.js';
 import ropeZh from './rope/strings.zh.js';
 
-// lessons 0–7 draw the vaswani encoding (the package's default preset), in the lesson's layout
+// the probe of the lessons that draw the vaswani encoding (the package's default preset), in the lesson's layout
 const vaswani = (pe, s) => pe.table(1, s.d, s.layout ? { layout: s.layout } : {});
 
 // Fields every lesson keeps besides its own: its controls panel open or folded.

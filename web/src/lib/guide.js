@@ -39,7 +39,7 @@ export function attachGuide(container, ctx, view, questions = () => []) {
 
 /**
  * The elements that state a question's answer, from its `answeredBy`. A
- * section that asks its own questions (lesson 0) stands for its content below them.
+ * section that asks its own questions (the attention lesson) stands for its content below them.
  */
 function answeringElements(container, question, view) {
   const found = question.answeredBy?.(container, view) ?? [];

@@ -5,7 +5,7 @@
 // a lesson's formulas use is listed here for that lesson, so a letter cannot
 // take a second meaning in some lesson unnoticed.
 //
-// Lesson 9's multimodal sections (strings lessons.rope.mm, .grid, .half)
+// The rope lesson's multimodal sections (strings lessons.rope.mm, .grid, .half)
 // are not covered yet: they use h, w, t, s and m for image sizes, axes,
 // starts and the merge size.
 

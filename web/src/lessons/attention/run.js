@@ -1,6 +1,6 @@
 // The attention lesson's computations for one state, through the package:
-// the sinusoidal rows come from pe.table (lesson 1's vaswani encoding), the
-// RoPE rotation from pe.applyRope (lesson 9's), the rest from model/attention.js.
+// the sinusoidal rows come from pe.table (the formula lesson's vaswani encoding), the
+// RoPE rotation from pe.applyRope (the rope lesson's), the rest from model/attention.js.
 import { ENCODINGS, attend, headWeights, identity, permutationGap, reorder, tokenEmbeddings } from '../../model/attention.js';
 
 /** The options of attend() for an encoding of n tokens at positions 0 … n−1. */

@@ -19,7 +19,7 @@ export default {
   },
   lessons: {
     attention: {
-      nav: '0 · Why attention needs positions',
+      nav: '{lesson:attention} · Why attention needs positions',
       title: 'Why attention needs positions',
       intro: [
         'A Transformer has no recurrence and no convolution. Its self-attention compares every token with every other token at once, and nothing in that comparison says which token came first. This lesson runs one small attention head live on a sentence you can edit: first as it is, then with the words shuffled, then with a position encoding added.',
@@ -47,7 +47,7 @@ export default {
       shuffleText: [
         'Now put the same words in another order. Each button is one order; the arrow keys move between them. The tables show the shuffled sentence’s weights and outputs beside the typed sentence’s, with its rows (and columns) put in the new order.',
         'Without position information the two agree to the last digit: attention is **permutation-equivariant**. Shuffling the words only shuffles the rows of the result, and anything that forgets the order, like the mean of the output rows, is exactly the same. For this head “dog bites man” and “man bites dog” are one sentence.',
-        'Add the sinusoidal encoding of lesson 1 to X (the token at position $p$ gets $x_p + PE(p)$), or rotate $q_p$ and $k_p$ by RoPE’s angles for position $p$ (lesson 9), and the same check fails: the numbers below say by how much.',
+        'Add the sinusoidal encoding of lesson {lesson:formula} to X (the token at position $p$ gets $x_p + PE(p)$), or rotate $q_p$ and $k_p$ by RoPE’s angles for position $p$ (lesson {lesson:rope}), and the same check fails: the numbers below say by how much.',
       ],
       orderGroup: 'Orders of the words',
       orderButton: 'Order {order}: {sentence}',
@@ -65,8 +65,8 @@ export default {
       identity: 'This is the order as typed: choose another order to compare.',
       posTitle: '3 · What attention does with positions',
       posText: [
-        'Take the words away and keep only the positions, $m$ apart. With the sinusoidal encoding, the dot product of the encodings of positions $p$ and $p + m$ is $\\sum_i \\cos(\\omega_i m)$, where $\\omega_i$ is the frequency of pair $i$ (lessons 1 and 6): it does not depend on $p$, it is largest at $m = 0$ and it falls, with ripples, as $m$ grows.',
-        'RoPE gives the same shape to the score of one content vector seen at two positions. Write $R(p)$ for RoPE’s rotation at position $p$ (lesson 9): it turns pair $i$ of a vector by the angle $p\\,\\omega_i$. Then $\\langle R(p) q, R(p+m) q\\rangle$, averaged over random queries $q$, follows $\\sum_i \\cos(\\omega_i m)$ too. For an unrelated random query $q$ and key $k$ the average stays near 0 at every distance $m$. So nearby tokens look alike to attention, far ones less, and this comes from the formula alone.',
+        'Take the words away and keep only the positions, $m$ apart. With the sinusoidal encoding, the dot product of the encodings of positions $p$ and $p + m$ is $\\sum_i \\cos(\\omega_i m)$, where $\\omega_i$ is the frequency of pair $i$ (lessons {lesson:formula} and {lesson:relative}): it does not depend on $p$, it is largest at $m = 0$ and it falls, with ripples, as $m$ grows.',
+        'RoPE gives the same shape to the score of one content vector seen at two positions. Write $R(p)$ for RoPE’s rotation at position $p$ (lesson {lesson:rope}): it turns pair $i$ of a vector by the angle $p\\,\\omega_i$. Then $\\langle R(p) q, R(p+m) q\\rangle$, averaged over random queries $q$, follows $\\sum_i \\cos(\\omega_i m)$ too. For an unrelated random query $q$ and key $k$ the average stays near 0 at every distance $m$. So nearby tokens look alike to attention, far ones less, and this comes from the formula alone.',
       ],
       chartLabel: 'Similarity of positions p and p + m from position information alone',
       distance: 'distance m',

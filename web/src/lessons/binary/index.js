@@ -1,4 +1,4 @@
-// Lesson 4: the binary counting analogy. Positions 0 … 2^k − 1 in binary
+// The binary lesson: the binary counting analogy. Positions 0 … 2^k − 1 in binary
 // beside their encodings: bit b flips every 2^b positions, and the low
 // dimensions of the encoding turn fastest, like the low bits.
 import { h, fmt, paragraphs, clear } from '../../lib/dom.js';

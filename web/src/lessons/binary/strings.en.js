@@ -5,7 +5,7 @@ export default {
   courseMap: { outcomes: { binary: 'relate the columns to the bits of a binary counter, and say where the analogy stops' } },
   lessons: {
     binary: {
-      nav: '4 · Binary counting',
+      nav: '{lesson:binary} · Binary counting',
       title: 'The binary counting analogy',
       intro: ['Write the positions 0, 1, 2, … in binary. The lowest bit flips at every step, the next every 2 steps, the next every 4. The encoding does something similar with waves.'],
       bitsTitle: 'Binary digits',
@@ -25,7 +25,7 @@ export default {
       colSeries: 'PE column {column}',
       diffTitle: 'Where the analogy stops',
       diff: [
-        'Bits jump between two values; the encoding moves smoothly through every value between −1 and +1, so nearby positions get nearby vectors. Bits need more digits as numbers grow; the encoding has a fixed width $d$ for every position. And because every frequency comes as a sine–cosine pair, a shift by $m$ positions is a rotation (lesson 6), which a binary code does not offer.',
+        'Bits jump between two values; the encoding moves smoothly through every value between −1 and +1, so nearby positions get nearby vectors. Bits need more digits as numbers grow; the encoding has a fixed width $d$ for every position. And because every frequency comes as a sine–cosine pair, a shift by $m$ positions is a rotation (lesson {lesson:relative}), which a binary code does not offer.',
       ],
       tableSummary: 'Positions, binary digits and the first encoding values as a table',
       binary: 'binary',

@@ -1,4 +1,4 @@
-// Lesson 5: adding PE to the token embeddings, the d2l / PyTorch way:
+// The embeddings lesson: adding PE to the token embeddings, the d2l / PyTorch way:
 // X + P[:, :seq_len, :], then dropout. The sum is done by the package's
 // addTo, which generates exactly the rows it adds.
 import { h, fmt, tex, rich, paragraphs, clear } from '../../lib/dom.js';

@@ -9,7 +9,7 @@ export default {
   },
   lessons: {
     embeddings: {
-      nav: '5 · Adding PE to embeddings',
+      nav: '{lesson:embeddings} · Adding PE to embeddings',
       title: 'Adding PE to the embeddings',
       intro: ['The encoding is not fed to the model on its own: it is added element-wise to the token embeddings. Edit the tokens and watch the shapes and the sum.'],
       tokenAxis: 'token (position)',

@@ -9,7 +9,7 @@ export default {
   },
   lessons: {
     embeddings: {
-      nav: '5 · 与词嵌入相加',
+      nav: '{lesson:embeddings} · 与词嵌入相加',
       title: '把位置编码加到词嵌入上',
       intro: ['位置编码不会单独输入模型，而是逐元素加到词嵌入上。修改下面的词元，观察各个张量的形状和相加的结果。'],
       tokenAxis: '词元（位置）',

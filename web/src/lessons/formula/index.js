@@ -1,4 +1,4 @@
-// Lesson 1: the formula, step by step, on the original tutorials' examples
+// The formula lesson: the formula, step by step, on the original tutorials' examples
 // (3×4 and 8×16): positions, frequency index, 2i/d, the angle matrix, then sin
 // into the even columns and cos into the odd ones. Every cell explains itself.
 // Then why d must be even and how the tutorials' per-column code reads.

@@ -22,7 +22,7 @@ export default {
   },
   lessons: {
     formula: {
-      nav: '1 · The formula',
+      nav: '{lesson:formula} · The formula',
       title: 'The formula, step by step',
       intro: [
         'A Transformer sees its input tokens all at once, so by itself it cannot tell the first word from the fifth. The sinusoidal positional encoding gives every position a fixed vector of sines and cosines that is added to the token embedding. Nothing is learned: the whole table follows from one formula.',
@@ -57,7 +57,7 @@ export default {
       codeText: ['Computed in float64 and rounded once to float32, this gives exactly the numbers above (sinpe computes them the same way).'],
       evenTitle: 'Why d_model must be even',
       even: [
-        'Every frequency fills two columns, a sine and a cosine of the same angle, so a row is $d/2$ pairs and d_model must be even. That is why the tutorial checks it first: `if d_model % 2 != 0: raise ValueError(...)`. Type an odd d_model above and the package refuses it with that rule; lesson 8 shows the libraries that accept an odd width anyway (by padding a zero column, or ending with a lone sine).',
+        'Every frequency fills two columns, a sine and a cosine of the same angle, so a row is $d/2$ pairs and d_model must be even. That is why the tutorial checks it first: `if d_model % 2 != 0: raise ValueError(...)`. Type an odd d_model above and the package refuses it with that rule; lesson {lesson:variants} shows the libraries that accept an odd width anyway (by padding a zero column, or ending with a lone sine).',
       ],
       readingTitle: 'Column j, pair i: reading the tutorials right',
       reading: [

@@ -22,7 +22,7 @@ export default {
   },
   lessons: {
     formula: {
-      nav: '1 · 公式拆解',
+      nav: '{lesson:formula} · 公式拆解',
       title: '一步一步看懂公式',
       intro: [
         'Transformer 一次看到全部输入词元，本身分不出第一个词和第五个词。正弦位置编码给每个位置一个由正弦、余弦组成的固定向量，加到词嵌入上。它不需要训练：整张表都由一个公式算出来。',
@@ -57,7 +57,7 @@ export default {
       codeText: ['用 float64 计算、最后一次性转成 float32，得到的正是上面的数值（sinpe 也是这样算的）。'],
       evenTitle: '为什么 d_model 必须是偶数',
       even: [
-        '每个频率占两列：同一个角度的正弦和余弦，所以一行由 $d/2$ 对组成，d_model 必须是偶数。原教程因此一开始就检查：`if d_model % 2 != 0: raise ValueError(...)`。在上面输入一个奇数的 d_model，程序包会按这条规则拒绝它；第 8 课里有些库照样接受奇数宽度（补一列 0，或者以一个单独的正弦列结尾）。',
+        '每个频率占两列：同一个角度的正弦和余弦，所以一行由 $d/2$ 对组成，d_model 必须是偶数。原教程因此一开始就检查：`if d_model % 2 != 0: raise ValueError(...)`。在上面输入一个奇数的 d_model，程序包会按这条规则拒绝它；第 {lesson:variants} 课里有些库照样接受奇数宽度（补一列 0，或者以一个单独的正弦列结尾）。',
       ],
       readingTitle: '第 j 列与第 i 对：正确理解原教程',
       reading: [

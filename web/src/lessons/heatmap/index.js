@@ -1,4 +1,4 @@
-// Lesson 2: reading the heatmap. Position × dimension, drawn by the package's
+// The heatmap lesson: reading the heatmap. Position × dimension, drawn by the package's
 // fused heatmap kernel straight into the canvas' RGBA buffer; rows are made
 // on demand, so the view can scroll to any position below 2^24.
 import { h, fmt, rich, tex, clear } from '../../lib/dom.js';

@@ -5,7 +5,7 @@ export default {
   courseMap: { outcomes: { heatmap: 'read a position-encoding heatmap and tell the interleaved, concatenated and cos-first layouts apart' } },
   lessons: {
     heatmap: {
-      nav: '2 · Reading the heatmap',
+      nav: '{lesson:heatmap} · Reading the heatmap',
       title: 'Reading the heatmap',
       intro: [
         'Each row of the heatmap is one position, each column one dimension of its encoding. Colour shows the value, from −1 to +1. Move the pointer over the picture, or focus it and use the arrow keys, to read a cell.',

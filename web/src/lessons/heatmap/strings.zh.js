@@ -5,7 +5,7 @@ export default {
   courseMap: { outcomes: { heatmap: '读懂位置编码热力图，分辨交错、拼接和 cos 在前三种排布' } },
   lessons: {
     heatmap: {
-      nav: '2 · 读懂热力图',
+      nav: '{lesson:heatmap} · 读懂热力图',
       title: '读懂位置编码热力图',
       intro: [
         '热力图的每一行是一个位置，每一列是编码的一个维度，颜色表示取值，从 −1 到 +1。把鼠标移到图上，或聚焦热力图后用方向键，可以读出任一单元格。',

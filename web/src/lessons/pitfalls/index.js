@@ -1,4 +1,4 @@
-// Lesson 7: pitfalls. (a) The exponent bug of the seed notebook beside the
+// The pitfalls lesson: pitfalls. (a) The exponent bug of the seed notebook beside the
 // correct table, with their difference; (b) the float32 angle error of the
 // usual PyTorch recipe growing with position, against sinpe's exact values,
 // with a NumPy-style tolerance check.

@@ -12,14 +12,14 @@ export default {
   },
   lessons: {
     pitfalls: {
-      nav: '7 · Pitfalls',
+      nav: '{lesson:pitfalls} · Pitfalls',
       title: 'Pitfalls',
       intro: ['Two ways a positional encoding goes subtly wrong: a typo in the exponent that still produces a plausible-looking table, and float32 arithmetic that loses accuracy as positions grow.'],
       bugTitle: 'A bug in a tutorial notebook',
       bugText: [
         'One of the original tutorial notebooks writes `10000 ** (2 * torch.arange(0, d, 2) / d)`. But `arange(0, d, 2)` already yields $2i$, so the exponent becomes $4i/d$: the frequencies fall twice as fast. Its cosine line uses `arange(1, d, 2)`, so column $2i+1$ gets the exponent $2(2i+1)/d$, a different frequency from its sine partner, and the pairs no longer rotate together.',
       ],
-      bugAfter: ['Row 0 is identical in both (every angle is 0), which is why a quick look does not catch the bug. Column 0 is identical too. Everything else differs; the difference grows down the table.', 'The same notebook says that for d_model = 512 “i ranges over 0 … 511”: that is the column index. $i$ counts sin/cos pairs, so there are 256 frequencies, $i = 0 … 255$ (lesson 1).'],
+      bugAfter: ['Row 0 is identical in both (every angle is 0), which is why a quick look does not catch the bug. Column 0 is identical too. Everything else differs; the difference grows down the table.', 'The same notebook says that for d_model = 512 “i ranges over 0 … 511”: that is the column index. $i$ counts sin/cos pairs, so there are 256 frequencies, $i = 0 … 255$ (lesson {lesson:formula}).'],
       buggyTitle: 'Tutorial notebook (buggy)',
       correctTitle: 'Correct (sinpe)',
       differenceTitle: 'Difference buggy − correct',

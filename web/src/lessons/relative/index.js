@@ -1,4 +1,4 @@
-// Lesson 6: relative position. PE(pos + k) = M_k · PE(pos), where M_k is
+// The relative lesson: relative position. PE(pos + k) = M_k · PE(pos), where M_k is
 // block-diagonal with one 2×2 rotation per frequency; checked numerically
 // against the package's exact rows. And the position × position dot-product
 // matrix, which depends only on the offset.

@@ -5,7 +5,7 @@ export default {
   courseMap: { outcomes: { relative: 'show that moving m positions is one rotation per frequency, whatever the position' } },
   lessons: {
     relative: {
-      nav: '6 · Relative position',
+      nav: '{lesson:relative} · Relative position',
       title: 'Relative position is a rotation',
       intro: ['Why sines and cosines in pairs? Because moving $m$ positions further turns each (sin, cos) pair by the angle $\\omega_i m$, whatever the starting position. So PE(pos + m) is a fixed linear map $M(m)$ of PE(pos): the model can learn to look “m tokens back” with one matrix.'],
       rotationText: ['$M(m)$ is block-diagonal: one 2×2 rotation per frequency, acting on columns $2i$ and $2i+1$. It depends on $m$ only, never on $pos$. This is the angle-addition rule $\\sin(\\varphi+\\psi) = \\sin \\varphi\\cos \\psi + \\cos \\varphi\\sin \\psi$, $\\cos(\\varphi+\\psi) = \\cos \\varphi\\cos \\psi - \\sin \\varphi\\sin \\psi$.'],

@@ -5,7 +5,7 @@ export default {
   courseMap: { outcomes: { relative: '证明移动 m 个位置等于每个频率上的一次旋转，与起始位置无关' } },
   lessons: {
     relative: {
-      nav: '6 · 相对位置',
+      nav: '{lesson:relative} · 相对位置',
       title: '相对位置就是旋转',
       intro: ['为什么正弦、余弦要成对出现？因为往后移动 $m$ 个位置，每一对 (sin, cos) 都会转过角度 $\\omega_i m$，与起始位置无关。所以 PE(pos + m) 是 PE(pos) 的一个固定线性变换 $M(m)$：模型只需一个矩阵就能学会关注与当前词相隔 m 个位置的词。'],
       rotationText: ['$M(m)$ 是分块对角矩阵：每个频率一个 2×2 旋转块，作用在第 $2i$ 和 $2i+1$ 列上。它只依赖 $m$，与 $pos$ 无关。这就是和角公式：$\\sin(\\varphi+\\psi) = \\sin \\varphi\\cos \\psi + \\cos \\varphi\\sin \\psi$，$\\cos(\\varphi+\\psi) = \\cos \\varphi\\cos \\psi - \\sin \\varphi\\sin \\psi$。'],

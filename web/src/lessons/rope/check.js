@@ -51,7 +51,7 @@ export function mount(root, ctx) {
     }
     pe.applyRope(qs, qPos, r, { base: s.base });
     pe.applyRope(ks, kPos, r, { base: s.base });
-    // the same vectors with the sinusoidal encoding added instead (lesson 1's table, d = r)
+    // the same vectors with the sinusoidal encoding added instead (the formula lesson's table, d = r)
     const peQ = pe.encode(qPos, r, { base: s.base, layout: 'concat' });
     const peK = pe.encode(kPos, r, { base: s.base, layout: 'concat' });
     const rope = [];

@@ -8,10 +8,10 @@ export default {
   lessons: {
     rope: {
       control: { k: 'offset m', ...ropeMultimodal.control },
-      nav: '9 · Rotary embedding (RoPE)',
+      nav: '{lesson:rope} · Rotary embedding (RoPE)',
       title: 'Rotary position embedding (RoPE)',
       intro: [
-        'Lessons 1–8 add a vector of sines and cosines to each token. Nearly every current large language model (Llama, Mistral, Qwen, Phi, Gemma, DeepSeek, gpt-oss) does something else with the same frequencies: it **rotates** the query and the key of every attention head by an angle that grows with the position. Nothing is added; the rotation itself carries the position.',
+        'Lessons {lesson:formula}–{lesson:variants} add a vector of sines and cosines to each token. Nearly every current large language model (Llama, Mistral, Qwen, Phi, Gemma, DeepSeek, gpt-oss) does something else with the same frequencies: it **rotates** the query and the key of every attention head by an angle that grows with the position. Nothing is added; the rotation itself carries the position.',
       ],
       symbols: [
         'The $r$ rotated dimensions of a head vector (the rotary dimension, usually the whole head) are taken in $r/2$ pairs $(x_a, x_b)$. Pair $j$ is turned by the angle $p\\,\\omega_j$ at position $p$, with the frequencies of the sinusoidal table: $\\omega_j = b^{-2j/r}$ for the base $b$ (`rope_theta`, 10,000 unless a model says otherwise).',
@@ -32,8 +32,8 @@ export default {
       checkTitle: 'Only the offset matters',
       checkText: [
         'Attention scores a query $q$ at position $p$ against a key $k$ at position $p + m$ by their dot product. Rotating both, the score depends only on how far apart they are: turning $q$ by $p\\,\\omega_j$ and $k$ by $(p+m)\\,\\omega_j$ leaves the angle between them at $m\\,\\omega_j$, whatever $p$ is. (Here $m$ is the offset and $k$ the key vector.)',
-        'The chart computes the score with the package’s `applyRope` for every $p$ from 0 to 255, with the offset $m$ fixed. For contrast, the dashed line adds the sinusoidal table of lesson 1 to the same $q$ and $k$ instead: that score wanders with $p$.',
-        'Why the dashed line wanders although lesson 6 showed that $PE(p)\\cdot PE(p+m)$ depends only on $m$: the added score has four terms, $\\langle q + PE(p),\\, k + PE(p+m)\\rangle$ $= \\langle q, k\\rangle + \\langle q, PE(p+m)\\rangle$ $+ \\langle PE(p), k\\rangle + \\langle PE(p), PE(p+m)\\rangle$. The first depends on no position and the last only on $m$ (lesson 6’s result). The two middle ones, the **cross terms**, pair the content of one token with the position of the other; they change with $p$ itself, and they are what moves the dashed line. Lesson 6 looked at the encodings alone, without $q$ and $k$, so it had no cross terms; RoPE has none either, because it rotates $q$ and $k$ instead of adding to them.',
+        'The chart computes the score with the package’s `applyRope` for every $p$ from 0 to 255, with the offset $m$ fixed. For contrast, the dashed line adds the sinusoidal table of lesson {lesson:formula} to the same $q$ and $k$ instead: that score wanders with $p$.',
+        'Why the dashed line wanders although lesson {lesson:relative} showed that $PE(p)\\cdot PE(p+m)$ depends only on $m$: the added score has four terms, $\\langle q + PE(p),\\, k + PE(p+m)\\rangle$ $= \\langle q, k\\rangle + \\langle q, PE(p+m)\\rangle$ $+ \\langle PE(p), k\\rangle + \\langle PE(p), PE(p+m)\\rangle$. The first depends on no position and the last only on $m$ (lesson {lesson:relative}’s result). The two middle ones, the **cross terms**, pair the content of one token with the position of the other; they change with $p$ itself, and they are what moves the dashed line. Lesson {lesson:relative} looked at the encodings alone, without $q$ and $k$, so it had no cross terms; RoPE has none either, because it rotates $q$ and $k$ instead of adding to them.',
       ],
       checkLabel: 'Score of a rotated query and key at a fixed offset, against the query position',
       axisP: 'query position p',

@@ -8,10 +8,10 @@ export default {
   lessons: {
     rope: {
       control: { k: '偏移 m', ...ropeMultimodal.control },
-      nav: '9 · 旋转位置编码（RoPE）',
+      nav: '{lesson:rope} · 旋转位置编码（RoPE）',
       title: '旋转位置编码（RoPE）',
       intro: [
-        '第 1–8 课把一个由正弦、余弦组成的向量加到每个词元上。如今几乎所有大语言模型（Llama、Mistral、Qwen、Phi、Gemma、DeepSeek、gpt-oss）用同样的频率做了另一件事：把每个注意力头的 query 和 key **旋转**一个随位置增长的角度。什么都不加，位置信息就在旋转里。',
+        '第 {lesson:formula}–{lesson:variants} 课把一个由正弦、余弦组成的向量加到每个词元上。如今几乎所有大语言模型（Llama、Mistral、Qwen、Phi、Gemma、DeepSeek、gpt-oss）用同样的频率做了另一件事：把每个注意力头的 query 和 key **旋转**一个随位置增长的角度。什么都不加，位置信息就在旋转里。',
       ],
       symbols: [
         '头向量中参与旋转的 $r$ 个维度（旋转维度，通常就是整个头）两两组成 $r/2$ 对 $(x_a, x_b)$。在位置 $p$，第 $j$ 对旋转角度 $p\\,\\omega_j$，频率与正弦位置编码表相同：$\\omega_j = b^{-2j/r}$，$b$ 是底数（`rope_theta`，模型没有另外规定时为 10,000）。',
@@ -32,8 +32,8 @@ export default {
       checkTitle: '只有偏移才重要',
       checkText: [
         '注意力用点积给位置 $p$ 的 query $q$ 和位置 $p + m$ 的 key $k$ 打分。两者都旋转以后，分数只取决于它们相隔多远：$q$ 转 $p\\,\\omega_j$，$k$ 转 $(p+m)\\,\\omega_j$，两者之间的夹角总是差 $m\\,\\omega_j$，与 $p$ 无关。（这里 $m$ 是偏移，$k$ 是 key 向量。）',
-        '图中用程序包的 `applyRope` 对 $p$ 从 0 到 255 逐一计算分数，偏移 $m$ 固定。作为对照，虚线把第 1 课的正弦编码表加到同样的 $q$ 和 $k$ 上：这个分数会随 $p$ 起伏。',
-        '第 6 课说明了 $PE(p)\\cdot PE(p+m)$ 只取决于 $m$，为什么虚线还会起伏？相加后的分数有四项：$\\langle q + PE(p),\\, k + PE(p+m)\\rangle$ $= \\langle q, k\\rangle + \\langle q, PE(p+m)\\rangle$ $+ \\langle PE(p), k\\rangle + \\langle PE(p), PE(p+m)\\rangle$。第一项与位置无关，最后一项只取决于 $m$（第 6 课的结论）。中间两项是**交叉项**，把一个词元的内容和另一个词元的位置配在一起；它们随 $p$ 本身变化，虚线的起伏正来自它们。第 6 课只看编码本身，没有 $q$ 和 $k$，所以没有交叉项；RoPE 也没有，因为它旋转 $q$ 和 $k$，而不是往上面加东西。',
+        '图中用程序包的 `applyRope` 对 $p$ 从 0 到 255 逐一计算分数，偏移 $m$ 固定。作为对照，虚线把第 {lesson:formula} 课的正弦编码表加到同样的 $q$ 和 $k$ 上：这个分数会随 $p$ 起伏。',
+        '第 {lesson:relative} 课说明了 $PE(p)\\cdot PE(p+m)$ 只取决于 $m$，为什么虚线还会起伏？相加后的分数有四项：$\\langle q + PE(p),\\, k + PE(p+m)\\rangle$ $= \\langle q, k\\rangle + \\langle q, PE(p+m)\\rangle$ $+ \\langle PE(p), k\\rangle + \\langle PE(p), PE(p+m)\\rangle$。第一项与位置无关，最后一项只取决于 $m$（第 {lesson:relative} 课的结论）。中间两项是**交叉项**，把一个词元的内容和另一个词元的位置配在一起；它们随 $p$ 本身变化，虚线的起伏正来自它们。第 {lesson:relative} 课只看编码本身，没有 $q$ 和 $k$，所以没有交叉项；RoPE 也没有，因为它旋转 $q$ 和 $k$，而不是往上面加东西。',
       ],
       checkLabel: '固定偏移下，旋转后的 query 与 key 的分数随 query 位置的变化',
       axisP: 'query 的位置 p',

@@ -1,4 +1,4 @@
-// Lesson 8: the same idea in eight libraries. Each preset's table side by
+// The variants lesson: the same idea in eight libraries. Each preset's table side by
 // side (all drawn by the package's heatmap kernel), their frequencies on one
 // log chart, and a snippet reproducing the current view with the package API.
 import { h, fmt, paragraphs, clear } from '../../lib/dom.js';

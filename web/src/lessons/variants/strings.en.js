@@ -12,7 +12,7 @@ export default {
   },
   lessons: {
     variants: {
-      nav: '8 · Variants across libraries',
+      nav: '{lesson:variants} · Variants across libraries',
       title: 'Variants across libraries',
       intro: ['Libraries agree on the idea but not on the details: how the frequencies are spaced, where the sines go, what happens to odd widths. Side by side, with the same d_model and length. Press “Use this preset” on a card to pick it.'],
       select: 'Use this preset',

@@ -12,7 +12,7 @@ export default {
   },
   lessons: {
     variants: {
-      nav: '8 · 各库的变体',
+      nav: '{lesson:variants} · 各库的变体',
       title: '各个库里的变体',
       intro: ['各个库的思路相同，细节却不一样：频率怎么分布、sin 放在哪里、d 为奇数时怎么办。下面用同样的 d_model 和长度并排比较。点击卡片上的“使用此预设”按钮即可选择。'],
       select: '使用此预设',

@@ -1,4 +1,4 @@
-// The clock picture of the sinusoidal table (a section of lesson 3): row p of
+// The clock picture of the sinusoidal table (a section of the waves lesson): row p of
 // the table as a coloured strip, and each (sin, cos) pair of that row as a
 // clock hand at angle p·ω_i. Moving the position slider turns every hand at
 // its own rate: the first pair by one radian per position, the last ones

@@ -1,4 +1,4 @@
-// Lesson 3: waves and wavelengths. Chosen columns as curves against position
+// The waves lesson: waves and wavelengths. Chosen columns as curves against position
 // (the d2l figure of columns 6–9), the geometric progression of wavelengths
 // on a log axis, and which columns never finish a cycle within max_len.
 import { h, fmt, rich, paragraphs, clear } from '../../lib/dom.js';

@@ -5,7 +5,7 @@ export default {
   courseMap: { outcomes: { waves: 'say which columns turn fast and which slowly, and why the wavelengths run from 2π to base·2π' } },
   lessons: {
     waves: {
-      nav: '3 · Waves and wavelengths',
+      nav: '{lesson:waves} · Waves and wavelengths',
       title: 'Waves and wavelengths',
       intro: ['Read the table down a column instead of across a row: every column is a sine or cosine wave over the positions. Here are any columns you choose, and the wavelength of every frequency.'],
       try: 'Try:',

@@ -5,7 +5,7 @@ export default {
   courseMap: { outcomes: { waves: '说出哪些列转得快、哪些转得慢，以及波长为什么从 2π 到 base·2π' } },
   lessons: {
     waves: {
-      nav: '3 · 波形与波长',
+      nav: '{lesson:waves} · 波形与波长',
       title: '波形与波长',
       intro: ['换个方向读表：不按行、按列读。每一列都是一条随位置变化的正弦或余弦波。下面可以画出任意几列，并查看每个频率的波长。'],
       try: '试试：',

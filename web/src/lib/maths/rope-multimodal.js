@@ -1,4 +1,4 @@
-// The displayed formulas of lesson 9's multimodal and half-precision
+// The displayed formulas of the rope lesson's multimodal and half-precision
 // sections, each with an evaluator over the same symbols:
 // tests/web/formulas.test.mjs checks each against the package and a float64
 // reference. Pure module (no DOM). The rules follow transformers:
