@@ -4,8 +4,7 @@
 // every data export is named sinpe_<lesson>_…; every lesson shows its notation table.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { LESSON_IDS } from '../../web/src/lessons/index.js';
-import { LESSON_SYMBOLS } from '../../web/src/model/notation.js';
+import { LESSON_IDS, lessonById } from '../../web/src/lessons/index.js';
 import { launch, openPage, settle } from './helpers.mjs';
 
 let browser;
@@ -91,7 +90,7 @@ for (const lang of ['en', 'zh']) {
         return table && { symbols: [...table.querySelectorAll('tr[data-symbol]')].map((r) => r.dataset.symbol), afterTitle: Boolean(h1.compareDocumentPosition(table) & Node.DOCUMENT_POSITION_FOLLOWING), cjk: /[\u4e00-\u9fff]/.test(table.textContent) };
       });
       assert.ok(got, `${id}: a notation table`);
-      assert.deepEqual(got.symbols, LESSON_SYMBOLS[id], id);
+      assert.deepEqual(got.symbols, lessonById(id).letters, id);
       assert.ok(got.afterTitle, id);
       assert.equal(got.cjk, lang === 'zh', `${id}: in ${lang}`);
     }

@@ -5,7 +5,9 @@
 //
 // Entry: id (also the lesson's folder, lessons/<id>/); module() → import
 // of the lesson (its index.js); strings: the lesson's own strings per
-// language (lessons/<id>/strings.<lang>.js, merged into the site's table); controls: the state fields the
+// language (lessons/<id>/strings.<lang>.js, merged into the site's table);
+// letters: the letters of its formulas, in the order of its notation table
+// (each with its one meaning for the whole course, model/notation.js); controls: the state fields the
 // lesson uses (only these go into its URL, in field-registry order);
 // own: those of them the lesson draws itself (not in the shared control
 // panel); defaults; limits: narrower [min, max] per field; values: values
@@ -46,6 +48,7 @@ const ENTRIES = [
     id: 'attention',
     module: () => import('./attention/index.js'),
     strings: { en: attentionEn, zh: attentionZh },
+    letters: ['p', "p'", 'm', 'd', 'x', 'q', 'k', 'v', 'W', 'α', 'PE', 'R', 'i', 'ω'],
     // the head is drawn small enough to read every number: d_model 8 … 16
     controls: ['d', 'tokens', 'seed', 'enc', 'order', 'dpos', 'span'],
     own: ['enc', 'order', 'dpos', 'span'],
@@ -57,6 +60,7 @@ const ENTRIES = [
     id: 'formula',
     module: () => import('./formula/index.js'),
     strings: { en: formulaEn, zh: formulaZh },
+    letters: ['pos', 'd', 'i', 'c', 'ω', 'θ'],
     controls: ['d', 'len', 'base'],
     defaults: { d: 4, len: 3 },
     limits: { d: [2, 32], len: [1, 32] },
@@ -66,6 +70,7 @@ const ENTRIES = [
     id: 'heatmap',
     module: () => import('./heatmap/index.js'),
     strings: { en: heatmapEn, zh: heatmapZh },
+    letters: ['d', 'i', 'ω'],
     controls: ['d', 'len', 'base', 'layout', 'cmap', 'start'],
     own: ['layout'],
     defaults: { d: 128, len: 100, layout: 'concat' },
@@ -78,6 +83,7 @@ const ENTRIES = [
     id: 'waves',
     module: () => import('./waves/index.js'),
     strings: { en: wavesEn, zh: wavesZh },
+    letters: ['p', 'd', 'i', 'ω', 'λ'],
     // pos: the position of the clock picture, drawn in its own section
     controls: ['d', 'len', 'base', 'cols', 'pos'],
     own: ['pos'],
@@ -89,6 +95,7 @@ const ENTRIES = [
     id: 'binary',
     module: () => import('./binary/index.js'),
     strings: { en: binaryEn, zh: binaryZh },
+    letters: ['n', 'd', 'i', 'm'],
     controls: ['d', 'bits', 'base', 'cmap'],
     defaults: { d: 16, bits: 3 },
     limits: { d: [2, 64] },
@@ -98,6 +105,7 @@ const ENTRIES = [
     id: 'embeddings',
     module: () => import('./embeddings/index.js'),
     strings: { en: embeddingsEn, zh: embeddingsZh },
+    letters: ['d', 'p'],
     controls: ['d', 'len', 'tokens', 'edit', 'scale', 'dropout', 'seed', 'cmap'],
     own: ['edit'],
     defaults: { d: 16, len: 1000, dropout: 0.1 },
@@ -108,6 +116,7 @@ const ENTRIES = [
     id: 'relative',
     module: () => import('./relative/index.js'),
     strings: { en: relativeEn, zh: relativeZh },
+    letters: ['p', "p'", 'pos', 'm', 'd', 'i', 'ω', 'M', 'PE', 'φ', 'ψ'],
     controls: ['d', 'len', 'base', 'pos', 'k', 'cmap'],
     // the dot products are drawn on a sequential colormap
     defaults: { d: 64, len: 64, pos: 3, k: 2, cmap: 'viridis' },
@@ -119,6 +128,7 @@ const ENTRIES = [
     id: 'pitfalls',
     module: () => import('./pitfalls/index.js'),
     strings: { en: pitfallsEn, zh: pitfallsZh },
+    letters: ['d', 'i', 'c', 'ω'],
     controls: ['d', 'len', 'start', 'tol', 'cmap'],
     defaults: { d: 16, len: 8, start: 0 },
     limits: { d: [2, 512], len: [1, 512] },
@@ -128,6 +138,7 @@ const ENTRIES = [
     id: 'variants',
     module: () => import('./variants/index.js'),
     strings: { en: variantsEn, zh: variantsZh },
+    letters: ['d', 'D', 'i', 'c', 'ω', 'e'],
     controls: ['d', 'len', 'preset', 'layout', 'cmap'],
     own: ['layout'],
     defaults: { d: 64, len: 64, preset: 'vaswani', layout: 'preset' },
@@ -142,6 +153,7 @@ const ENTRIES = [
     id: 'rope',
     module: () => import('./rope/index.js'),
     strings: { en: ropeEn, zh: ropeZh },
+    letters: ['p', 'm', 'q', 'k', 'x', 'a', 'b', 'W', 'r', 'j', 'ω', 'λ', 'R', 'PE', 's', 'L', 'N', 'β', 'ℓ', 'h', 'l', 'f', "b'"],
     // every control sits beside the figure it drives; there is no d_model
     controls: ['base', 'seed', 'pos', 'k', 'factor', 'ctx', 'measure', 'model', 'at', 'merge', 'imgT', 'imgRows', 'imgCols', 'textBefore', 'textAfter', 'msec', 'gridH', 'gridW', 'patch', 'upto'],
     own: ['base', 'seed', 'pos', 'k', 'factor', 'ctx', 'measure', 'model', 'at', 'merge', 'imgT', 'imgRows', 'imgCols', 'textBefore', 'textAfter', 'msec', 'gridH', 'gridW', 'patch', 'upto'],

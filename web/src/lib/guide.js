@@ -16,7 +16,7 @@ export function attachGuide(container, ctx, view, questions = () => []) {
   const app = ctx;
   const id = ctx.lesson.id;
   // the letters of the lesson's formulas, under its introduction
-  const notation = createNotation(app, id);
+  const notation = createNotation(app, ctx.lesson);
   let intro = container.querySelector('h1.lesson-title');
   while (intro?.nextElementSibling?.matches('p')) intro = intro.nextElementSibling;
   if (notation && intro) intro.after(notation);

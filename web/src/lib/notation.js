@@ -3,9 +3,9 @@
 import { h } from './dom.js';
 import { notationOf } from '../model/notation.js';
 
-/** The <details> notation table of lesson `id` (null if it lists no letters). */
-export function createNotation(app, id) {
-  const rows = notationOf(id, app.state.lang);
+/** The <details> notation table of a lesson (its registry entry; null if it lists no letters). */
+export function createNotation(app, lesson) {
+  const rows = notationOf(lesson.letters, app.state.lang);
   if (!rows.length) return null;
   return h(
     'details',
