@@ -74,7 +74,7 @@ export default {
       draw(section, ctx.state);
       return false;
     };
-    // text the late sections wrote gets its glossary links (lessons/guide.js)
+    // text the late sections wrote gets its glossary links (lib/guide.js)
     const done = () => root.dispatchEvent(new CustomEvent('lesson-drawn', { bubbles: true }));
     return {
       update(s) {

@@ -4,7 +4,7 @@
 import { h, fmt, rich, paragraphs, clear } from '../../lib/dom.js';
 import { createLineChart } from '../../lib/chart.js';
 import { lessonHeader, section, readout } from '../../lib/lesson.js';
-import { createClockSection } from './clock.js';
+import * as clockSection from './clock.js';
 import { questions } from './questions.js';
 
 export default {
@@ -36,7 +36,6 @@ export default {
     const tableBox = h('div');
     // the table of all wavelengths is built when it is open (up to 256 rows a step otherwise)
     const tableDetails = h('details', { class: 'data-details', ontoggle: () => tableDetails.open && current && buildTable(current.s, current.omega) }, h('summary', {}, t('lessons.waves.tableSummary')), tableBox);
-    const clock = createClockSection(ctx);
     const presetsRow = h(
       'div',
       { class: 'button-row' },
@@ -50,7 +49,9 @@ export default {
       ...lessonHeader(ctx, 'waves'),
       h('div', { class: 'lesson-controls' }, presetsRow, ctx.controls),
       section(t('lessons.waves.curvesTitle'), ...paragraphs(t('lessons.waves.curvesText')), curvesNow, curves.element, curveInfo),
-      clock.element,
+    );
+    const clock = clockSection.mount(root, ctx);
+    root.append(
       section(
         t('lessons.waves.lengthsTitle'),
         ...paragraphs(t('lessons.waves.lengthsText')),
@@ -142,7 +143,7 @@ export default {
     }
 
     return {
-      figures: () => ({ curves, lengths, clock }),
+      figures: () => ({ curves, lengths, ...clock.figures() }),
       update(s, changed) {
         clock.update(s);
         // the clock's position moves only the clock (lists compare by value: each change makes new ones)
