@@ -208,3 +208,19 @@ test('no lesson number in web/src (comments and text: a lesson names another as 
   }
   assert.deepEqual(found, []);
 });
+
+test("a lesson reads only its own strings: no key lessons.<other>.…, questions.<other>.… or summary.<other> in its folder", async () => {
+  const ids = await registryIds();
+  const found = [];
+  let read = 0;
+  for (const id of lessonFolders()) {
+    for (const path of sources(join(LESSONS_DIR, id))) {
+      read++;
+      for (const m of readFileSync(path, 'utf8').matchAll(/['"`](lessons|questions|summary|courseMap\.outcomes)\.([\w-]+)\b/g)) {
+        if (ids.includes(m[2]) && m[2] !== id) found.push(`${relative(SRC, path)}: ${m[1]}.${m[2]}`);
+      }
+    }
+  }
+  assert.ok(read > 30, `${read} files read`);
+  assert.deepEqual(found, []);
+});

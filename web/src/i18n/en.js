@@ -85,6 +85,8 @@ const site = {
   // comments inside the code blocks (the code itself is the same in every language)
   checkModel,
   figure: {
+    // under a heatmap drawn with fewer pixels than cells (every lesson's heatmaps)
+    averaged: 'There are more cells than screen pixels, so each pixel shows the mean value of the cells it covers, then coloured: means of values, not of colours, because the mean of a diverging map\'s two end colours is a dark purple while the mean of a fast ±1 stripe is 0, the map\'s middle. The readout gives the exact value of any cell.',
     group: 'Export this figure',
     svg: 'Figure (SVG)',
     png: 'Figure (PNG, 2×)',

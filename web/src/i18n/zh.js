@@ -85,6 +85,8 @@ const site = {
   // 代码块里的注释（代码本身在各语言中相同）
   checkModel,
   figure: {
+    // under a heatmap drawn with fewer pixels than cells (every lesson's heatmaps)
+    averaged: '单元格比屏幕像素多，所以每个像素显示它覆盖的单元格的平均值，再上色：平均的是数值而不是颜色，因为发散色图两端颜色的平均是深紫色，而快速 ±1 条纹的平均是 0，即色图的中间色。读数给出任一单元格的精确值。',
     group: '导出此图',
     svg: '图（SVG）',
     png: '图（PNG，2 倍）',

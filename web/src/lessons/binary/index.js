@@ -21,7 +21,7 @@ export default {
       label: t('lessons.binary.bitsLabel'),
       className: 'bits-map',
       key: 'bits',
-      filteredNote: t('lessons.heatmap.averaged'),
+      filteredNote: t('figure.averaged'),
       // columns hold bits from the most significant down: label them with the bit number b
       xTickFormat: (c) => String((current?.s.bits ?? 0) - 1 - c),
       onCursor: (c, r) => describe(r, { bitColumn: c }),
@@ -32,7 +32,7 @@ export default {
       label: t('lessons.binary.peLabel'),
       className: 'pe-map',
       key: 'encoding',
-      filteredNote: t('lessons.heatmap.averaged'),
+      filteredNote: t('figure.averaged'),
       onCursor: (c, r) => describe(r, { column: c }),
     });
     const bar = createColorBar({ label: t('axis.value') });

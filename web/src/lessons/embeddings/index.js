@@ -32,7 +32,7 @@ export default {
         label: t(`lessons.embeddings.${key}Label`),
         className: `short map-${key}`,
         key,
-        filteredNote: t('lessons.heatmap.averaged'),
+        filteredNote: t('figure.averaged'),
         onCursor: (c, r) => describe(r, c),
       });
       boxes[key] = h('div', { class: 'embedding-figure' }, h('h3', {}, t(`lessons.embeddings.${key}Title`)), maps[key].element, h('p', { class: 'figure-summary' }, t('lessons.embeddings.range', { vmax })));

@@ -43,7 +43,7 @@ export default {
       yLabel: t('axis.position'),
       label: t('lessons.heatmap.figureLabel'),
       key: 'table',
-      filteredNote: t('lessons.heatmap.averaged'),
+      filteredNote: t('figure.averaged'),
       onCursor: () => describeCursor(),
       onScroll: (delta) => ctx.setState({ start: Math.max(0, ctx.state.start + delta) }),
       // the position under the pointer stays under it

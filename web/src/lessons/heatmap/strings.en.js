@@ -15,7 +15,6 @@ export default {
       zoomOut: 'Zoom out (more rows)',
       jump: 'Jump to position',
       hoverHint: 'Point at a cell (or focus the heatmap and use the arrow keys) to read its value.',
-      averaged: 'There are more cells than screen pixels, so each pixel shows the mean value of the cells it covers, then coloured: means of values, not of colours, because the mean of a diverging map\'s two end colours is a dark purple while the mean of a fast ±1 stripe is 0, the map\'s middle. The readout gives the exact value of any cell.',
       summary: '{rows} positions ({first} to {last}) × {d} dimensions, {layout} layout.',
       beyond: 'The rows start at position {start}. A PyTorch module would have to precompute a table this long; sinpe makes just these rows on demand (any position up to {max}). Move through the positions with PageUp/PageDown or the arrow keys on the heatmap, the start position or the jump buttons; Ctrl + wheel (⌘ + wheel, or a pinch) over the heatmap zooms.',
       row0Title: 'Row 0',

@@ -51,7 +51,7 @@ export default {
       label: t('lessons.pitfalls.tolLabel'),
       className: 'small map-tolerance',
       key: 'tolerance',
-      filteredNote: t('lessons.heatmap.averaged'),
+      filteredNote: t('figure.averaged'),
       onCursor: (c, r) => describeTolerance(r, c),
       onScroll: (delta) => ctx.setState({ start: Math.max(0, ctx.state.start + delta) }),
     });

@@ -24,7 +24,7 @@ export default {
       label: t('lessons.relative.dotLabel'),
       className: 'square',
       key: 'dot-products',
-      filteredNote: t('lessons.heatmap.averaged'),
+      filteredNote: t('figure.averaged'),
       onCursor: (c, r) => describe(r, c),
     });
     const bar = createColorBar({ label: t('lessons.relative.dotBar') });

@@ -28,7 +28,7 @@ export default {
         label: t('lessons.variants.cardLabel', { preset }),
         className: `short map-${preset}`,
         key: preset,
-        filteredNote: t('lessons.heatmap.averaged'),
+        filteredNote: t('figure.averaged'),
         onCursor: (c, r) => describe(preset, r * (map.frame.rowStep ?? 1), c),
       });
       const button = h('button', { type: 'button', class: 'button preset-select', 'aria-pressed': 'false', onclick: () => ctx.setState({ preset }) }, t('lessons.variants.select'));
