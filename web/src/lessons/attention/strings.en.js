@@ -12,7 +12,7 @@ export default {
   enc: { none: 'none', sin: 'sinusoidal PE added to X', rope: 'RoPE on q and k' },
   courseMap: {
     title: 'The course',
-    intro: 'Ten lessons, in this order. After each one you can:',
+    intro: '{count} lessons, in this order. After each one you can:',
     outcomes: {
       attention: 'explain why self-attention alone cannot tell “dog bites man” from “man bites dog”, and what a position encoding changes',
     },

@@ -10,7 +10,7 @@ export default {
   enc: { none: '无', sin: '正弦位置编码加到 X 上', rope: '对 q、k 做 RoPE 旋转' },
   courseMap: {
     title: '课程地图',
-    intro: '共十课，按此顺序学习。每课之后，你能够：',
+    intro: '共 {count} 课，按此顺序学习。每课之后，你能够：',
     outcomes: {
       attention: '说明为什么单靠自注意力分不清“狗咬人”和“人咬狗”，以及位置编码改变了什么',
     },
