@@ -279,7 +279,8 @@ const app = {
  * What a lesson (and each of its sections) is given: the app's package,
  * state, strings and setState, its own registry entry, the shared control
  * panel, and the lesson ids in order (for Previous / Next). A lesson never
- * imports the registry.
+ * imports the registry. Every lesson and section has one contract:
+ * mount(root, ctx) → { update(state, changed), figures() } (docs/lesson-authoring.md).
  */
 function lessonContext(lesson, controlsElement) {
   return {
