@@ -10,7 +10,7 @@
 // after it (lib/sliced.js), each aria-busy until it shows the state, so a
 // step of a lesson-wide control (the base) repaints within a frame and the
 // lesson shows at once.
-import { h, paragraphs, tex } from '../../lib/dom.js';
+import { h, paragraphs, formula } from '../../lib/dom.js';
 import { pageHash } from '../../pages/index.js';
 import { lessonHeader } from '../../lib/lesson.js';
 import { ROTATION } from '../../lib/maths/rope.js';
@@ -24,7 +24,6 @@ import * as multimodal from './multimodal.js';
 import * as grid from './grid.js';
 import * as half from './half.js';
 import { createSlicedWork } from '../../lib/sliced.js';
-import { texIn } from '../../lib/maths/words.js';
 
 const SECTIONS = [dials, check, layouts, scaling, config, multimodal, grid, precision, half];
 const AT_ONCE = 2; // sections drawn in the first render (before the page knows what is on screen)
@@ -32,7 +31,7 @@ const AT_ONCE = 2; // sections drawn in the first render (before the page knows 
 export default {
   id: 'rope',
   mount(root, ctx) {
-    root.append(...lessonHeader(ctx, 'rope'), tex(texIn(ROTATION, ctx.t('formulaText')), true), ...paragraphs(ctx.t('lessons.rope.symbols')));
+    root.append(...lessonHeader(ctx, 'rope'), formula(ROTATION, ctx.t('formulaText')), ...paragraphs(ctx.t('lessons.rope.symbols')));
     const sections = SECTIONS.map((s, i) => {
       const from = root.children.length;
       const section = s.mount(root, ctx);
