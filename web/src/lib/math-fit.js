@@ -21,8 +21,10 @@ export function fitFormula(box) {
   const width = box.clientWidth;
   if (width > 0) {
     const scale = Number(box.style.getPropertyValue('--math-scale') || 1);
+    // what the box's content takes beyond the glyphs' boxes (a pixel or two), once seen
+    const slack = Number(box.dataset.slack || 0);
     const variants = [...box.querySelectorAll(':scope > .katex-display')];
-    const widths = variants.map((v) => naturalWidth(v, scale));
+    const widths = variants.map((v) => naturalWidth(v, scale) + slack);
     let pick = widths.findIndex((w) => w <= width);
     let next = 1;
     if (pick < 0) {
@@ -30,12 +32,21 @@ export function fitFormula(box) {
       next = Math.max(MIN_SCALE, Math.floor((1000 * width) / widths[pick]) / 1000);
     }
     variants.forEach((v, i) => v.toggleAttribute('data-hidden', i !== pick));
-    if (next !== scale) {
-      if (next === 1) box.style.removeProperty('--math-scale');
-      else box.style.setProperty('--math-scale', String(next));
+    setScale(box, scale, next);
+    const over = box.scrollWidth - box.clientWidth;
+    if (over > 1 && over <= 8 && slack === 0) {
+      box.dataset.slack = String(Math.ceil(over / next));
+      fitFormula(box);
+      return;
     }
   }
   markOverflow(box);
+}
+
+function setScale(box, from, to) {
+  if (to === from) return;
+  if (to === 1) box.style.removeProperty('--math-scale');
+  else box.style.setProperty('--math-scale', String(to));
 }
 
 // Boxes are fitted when their size changes (the first layout included).
