@@ -1,7 +1,8 @@
 // A 360 px phone (360 × 780): every display formula of every lesson, in both
 // languages, fits its box (a long formula switches to its narrow variant, a
 // multi-line form, or is set a little smaller, never below 0.8 of the body
-// text): nothing of it is hidden sideways. Lesson 9's precision table shows
+// text): nothing of it is hidden sideways; its Chinese words are set in the
+// site's Noto Sans SC. Lesson 9's precision table shows
 // every number; a lesson's controls leave room for their figure.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,6 +20,7 @@ after(async () => {
 
 // display formulas checked over all lessons (a lesson may have none; all together may not)
 let formulasChecked = 0;
+let cjkWords = 0;
 for (const lang of ['en', 'zh']) {
   for (const lesson of LESSON_IDS) {
     test(`${lang} ${lesson} at 360 px: every display formula fits its box, at ≥ 0.8 of the body text`, async () => {
@@ -36,17 +38,33 @@ for (const lang of ['en', 'zh']) {
             const box = k.closest('.math-display');
             if (!box) return null;
             const r = box.getBoundingClientRect();
-            const shown = [...k.querySelectorAll('.katex-html .base')].map((b) => b.getBoundingClientRect());
+            const shown = [...k.querySelectorAll('.katex-html .katex-base')].map((b) => b.getBoundingClientRect());
             return {
               text: k.querySelector('annotation')?.textContent.slice(0, 60) ?? '',
               scrollWidth: box.scrollWidth,
               clientWidth: box.clientWidth,
               hidden: box.scrollWidth > box.clientWidth + 1 ? `${Math.round((100 * (box.scrollWidth - box.clientWidth)) / box.scrollWidth)} %` : '0 %',
-              inside: r.right <= innerWidth + 0.5 && shown.every((b) => b.right <= r.right + 1 && b.left >= r.left - 1),
+              inside: shown.length > 0 && r.right <= innerWidth + 0.5 && shown.every((b) => b.right <= r.right + 1 && b.left >= r.left - 1),
+              // Chinese words in a formula (KaTeX's cjk_fallback): their font
+              cjk: [...k.querySelectorAll('.cjk_fallback')].map((c) => ({ text: c.textContent, family: getComputedStyle(c).fontFamily })),
               size: parseFloat(getComputedStyle(k.querySelector('.katex')).fontSize) / body,
             };
           });
       });
+      // each set first in the site's Noto Sans SC, whose files have its glyphs (a face loads for them)
+      for (const b of boxes.filter(Boolean)) {
+        b.cjk = await page.evaluate(
+          (words) =>
+            Promise.all(
+              words.map(async ({ text, family }) => {
+                const first = family.split(',')[0].replace(/["']/g, '').trim();
+                const faces = await document.fonts.load(`16px ${family}`, text);
+                return first === 'Noto Sans SC' && faces.some((f) => f.family.replace(/["']/g, '') === 'Noto Sans SC') ? 'ok' : `${text} in ${family}`;
+              }),
+            ),
+          b.cjk,
+        );
+      }
       formulasChecked += boxes.length;
       assert.ok(boxes.every(Boolean), 'every display formula is in a .math-display box');
       const problems = boxes.filter((b) => !(b.scrollWidth <= b.clientWidth + 1 && b.inside && b.size >= 0.8 - 1e-9));
@@ -55,11 +73,21 @@ for (const lang of ['en', 'zh']) {
         [],
         'display formulas that do not fit a 360 px phone',
       );
+      assert.deepEqual(
+        boxes.flatMap((b) => b.cjk).filter((c) => c !== 'ok'),
+        [],
+        'Chinese words of formulas not in the site’s loaded Noto Sans SC (without a system CJK font they are empty boxes)',
+      );
+      cjkWords += boxes.flatMap((b) => b.cjk).length;
       assert.deepEqual(page.problems, []);
       await page.close();
     });
   }
 }
+
+test('Chinese words inside formulas were checked', () => {
+  assert.ok(cjkWords >= 5, `${cjkWords} Chinese words in formulas`);
+});
 
 test('display formulas were checked on the phone', () => {
   assert.ok(formulasChecked >= 2 * LESSON_IDS.length, `${formulasChecked} display formulas in ${LESSON_IDS.length} lessons × 2 languages`);
