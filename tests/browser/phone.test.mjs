@@ -127,3 +127,22 @@ test('lesson 2 at 360 px: a size slider and the heatmap are on the screen togeth
   assert.deepEqual(both, { slider: true, plot: true });
   await page.close();
 });
+
+test('a long formula’s form follows its box’s width: narrow on a phone, as written on a desktop, and back on a resize', async () => {
+  const page = await openPage(browser.context, '#lesson=rope');
+  // the score formula: one line as written, three in its narrow form
+  const shown = () =>
+    page.evaluate(async () => {
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      const box = [...document.querySelectorAll('.math-display')].find((b) => b.querySelector('annotation')?.textContent.includes('R(p+m)'));
+      const visible = [...box.querySelectorAll(':scope > .katex-display')].filter((k) => getComputedStyle(k).visibility !== 'hidden');
+      return { forms: visible.map((k) => k.dataset.variant), fits: box.scrollWidth <= box.clientWidth + 1 };
+    });
+  assert.deepEqual(await shown(), { forms: ['narrow'], fits: true }, '360 px');
+  await page.setViewportSize({ width: 1280, height: 900 });
+  assert.deepEqual(await shown(), { forms: ['wide'], fits: true }, '1280 px');
+  await page.setViewportSize(VIEWPORT);
+  assert.deepEqual(await shown(), { forms: ['narrow'], fits: true }, '360 px again');
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
