@@ -86,6 +86,39 @@ test('every displayed formula has a TeX string, an evaluator and a check in this
   }
 });
 
+// A narrow form is the same formula on more lines: with the layout taken out
+// (alignment points &, line breaks \\, the aligned/gathered environments, spaces
+// and spacing commands), its TeX is the formula's TeX token for token.
+function withoutLayout(source) {
+  return source
+    .replace(/\\(begin|end)\{(aligned|gathered)\}/g, '')
+    .replace(/\\\\(\[[^\]]*\])?/g, '')
+    .replace(/\\(qquad|quad)(?![a-zA-Z])|\\[,;! ]/g, '')
+    .replace(/[&\s]/g, '');
+}
+
+test('withoutLayout keeps every symbol and drops only the layout', () => {
+  assert.equal(withoutLayout('\\begin{aligned} a &= b,\\quad c \\\\ &\\qquad d\\,e \\end{aligned}'), 'a=b,cde');
+  assert.notEqual(withoutLayout('a = b \\\\ c'), withoutLayout('a = b - c'));
+  assert.notEqual(withoutLayout('\\quadrant'), '');
+});
+
+test('every narrow form of a formula renders and is the formula, only laid out on more lines', () => {
+  const all = { ...sinusoidal.FORMULAS, ...rope.FORMULAS, ...ropeMultimodal.FORMULAS };
+  const narrow = Object.entries(all).filter(([, f]) => f.narrow !== undefined);
+  // the long ones (wider than a 360 px phone as written) have one
+  for (const name of ['ROTATION', 'OFFSET_SCORE', 'SCALING_yarn', 'MROPE_POSITIONS', 'MROPE_AXIS', 'PIXTRAL_ANGLE', 'HALF_ULPS']) assert.ok(all[name].narrow, `${name} has a narrow form`);
+  for (const [name, f] of narrow) {
+    assert.equal(typeof f.narrow, 'string', name);
+    assert.notEqual(f.narrow, f.tex, `${name}: the narrow form differs from the wide one`);
+    assert.ok((f.narrow.match(/\\\\/g) ?? []).length > (f.tex.match(/\\\\/g) ?? []).length, `${name}: the narrow form has more lines`);
+    assert.doesNotThrow(() => katex.renderToString(f.narrow, { displayMode: true, throwOnError: true }), f.narrow);
+    assert.equal(withoutLayout(f.narrow), withoutLayout(f.tex), `${name}: the narrow form says what the formula says`);
+    // the same words to translate (i18n formulaText covers both forms)
+    assert.deepEqual([...f.narrow.matchAll(/\\text\{([^{}]*)\}/g)].map((m) => m[1]), [...f.tex.matchAll(/\\text\{([^{}]*)\}/g)].map((m) => m[1]), name);
+  }
+});
+
 test('no lesson writes a display formula as a TeX literal (they come from lib/maths)', () => {
   const lessons = resolve(here, '../../web/src/lessons');
   const files = (dir) => readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? files(join(dir, n)) : [join(dir, n)]));

@@ -231,12 +231,13 @@ export default {
 
         warn.textContent = fits ? '' : t('lessons.embeddings.tooShort', { n, len: s.len });
         // without enough rows the sum does not exist: its shape is left out (the note says why)
-        const sumShape = fits ? `,\\quad X + P[:, :${n}, :]\\in\\mathbb{R}^{1\\times ${n}\\times ${s.d}}` : '';
-        const shapesTex = `X\\in\\mathbb{R}^{1\\times ${n}\\times ${s.d}},\\quad P\\in\\mathbb{R}^{1\\times ${s.len}\\times ${s.d}},\\quad P[:, :${n}, :]\\in\\mathbb{R}^{1\\times ${pRows}\\times ${s.d}}${sumShape}`;
-        // typeset again only when it changes (KaTeX takes a few ms)
+        const shapeList = [`X\\in\\mathbb{R}^{1\\times ${n}\\times ${s.d}}`, `P\\in\\mathbb{R}^{1\\times ${s.len}\\times ${s.d}}`, `P[:, :${n}, :]\\in\\mathbb{R}^{1\\times ${pRows}\\times ${s.d}}`];
+        if (fits) shapeList.push(`X + P[:, :${n}, :]\\in\\mathbb{R}^{1\\times ${n}\\times ${s.d}}`);
+        const shapesTex = shapeList.join(',\\quad ');
+        // typeset again only when it changes (KaTeX takes a few ms); on a phone, one shape a line
         if (shapes.dataset.tex !== shapesTex) {
           shapes.dataset.tex = shapesTex;
-          clear(shapes).append(tex(shapesTex, true));
+          clear(shapes).append(tex(shapesTex, true, `\\begin{gathered}${shapeList.join(',\\\\ ')}\\end{gathered}`));
         }
         const draw = (key, values, vmax, rgba, rows = n) =>
           maps[key].draw({ rgba: rgba ?? valuesToRGBA(values, s.cmap, -vmax, vmax), columns: s.d, rows, x0: 0, y0: 0, scale: { cmap: s.cmap, vmin: -vmax, vmax, label: t(`lessons.embeddings.${key}Title`) }, state: s, values: () => ({ data: values, rows }) });

@@ -11,7 +11,7 @@
 // after it (lib/sliced.js), each aria-busy until it shows the state, so a
 // step of a lesson-wide control (the base) repaints within a frame and the
 // lesson shows at once.
-import { h, paragraphs, tex } from '../../lib/dom.js';
+import { h, paragraphs, formula } from '../../lib/dom.js';
 import { pageHash } from '../../pages/index.js';
 import { lessonHeader, changedSince } from '../../lib/lesson.js';
 import { ROTATION } from '../../lib/maths/rope.js';
@@ -25,7 +25,6 @@ import * as multimodal from './multimodal.js';
 import * as grid from './grid.js';
 import * as half from './half.js';
 import { createSlicedWork } from '../../lib/sliced.js';
-import { texIn } from '../../lib/maths/words.js';
 import { questions } from './questions.js';
 
 const SECTIONS = [dials, check, layouts, scaling, config, multimodal, grid, precision, half];
@@ -35,7 +34,7 @@ export default {
   id: 'rope',
   questions,
   mount(root, ctx) {
-    root.append(...lessonHeader(ctx, 'rope'), tex(texIn(ROTATION, ctx.t('formulaText')), true), ...paragraphs(ctx.t('lessons.rope.symbols')));
+    root.append(...lessonHeader(ctx, 'rope'), formula(ROTATION, ctx.t('formulaText')), ...paragraphs(ctx.t('lessons.rope.symbols')));
     const sections = SECTIONS.map((s, i) => {
       const from = root.children.length;
       const section = s.mount(root, ctx);
