@@ -1,4 +1,4 @@
-// Lesson 0 (why attention needs positions) in headless Chromium. The page's
+// The attention lesson (why attention needs positions) in headless Chromium. The page's
 // score, weight and output cells (their full-precision data-value) are
 // checked against a float64 head from the documented seeds, written from the
 // definitions (tests/web/attention-reference.mjs, not the site's code); the
@@ -53,7 +53,7 @@ function maxDiff(a, b) {
 
 const gapOf = async (page, encoding, which) => Number(await page.getAttribute(`.gap-table tr[data-encoding="${encoding}"] td[data-gap="${which}"]`, 'data-value'));
 
-describe('lesson 0: why attention needs positions', () => {
+describe('the attention lesson: why attention needs positions', () => {
   test('scores, weights and outputs of "dog bites man" equal a float64 head from the documented seeds', async () => {
     const page = await openPage(browser.context, '#lesson=attention&lang=en');
     assert.equal(await page.textContent('h1.lesson-title'), en.lessons.attention.title);

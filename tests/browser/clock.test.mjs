@@ -1,4 +1,4 @@
-// The clock picture (lesson 3): every sin/cos pair of row p as a hand at
+// The clock picture (the waves lesson): every sin/cos pair of row p as a hand at
 // angle p·ω_i beside the row as a coloured strip. The hands are read from the
 // drawn SVG geometry and checked against angles computed here in float64
 // (ω_i = base^(−2i/d) with the lesson's d and base from the URL); strip
@@ -35,7 +35,7 @@ function assertHand(hand, angle, what) {
 
 const rgb = (css) => css.match(/\d+/g).slice(0, 3).map(Number);
 
-describe('the clock picture (lesson 3)', () => {
+describe('the clock picture (the waves lesson)', () => {
   test('hands at p·ω_i and the row strip, stepping the position', async () => {
     const page = await openPage(browser.context, '#lesson=waves&d=32&pos=5');
     assertLanguage(await page.textContent('.clock-section h2'), 'en', 'section title');

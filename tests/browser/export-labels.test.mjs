@@ -7,7 +7,10 @@
 // from the site.
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { LESSON_IDS } from '../../web/src/lessons/index.js';
 import { PRESETS } from '../../web/src/model/fields.js';
 import en from '../../web/src/i18n/en.js';
@@ -197,4 +200,145 @@ describe('export labels', () => {
       await page.close();
     }
   });
+});
+
+// ---- Chinese PNG exports on a machine without a CJK font ----
+
+/** A fontconfig file: the system's fonts minus every font with Chinese glyphs (fc-list :lang=zh). */
+function fontconfigWithoutCJK(dir) {
+  const cjk = execFileSync('fc-list', [':lang=zh', '--format', '%{file}\n'], { encoding: 'utf8' }).split('\n').filter(Boolean);
+  const esc = (t) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  const file = join(dir, 'fonts.conf');
+  writeFileSync(
+    file,
+    `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n  <include ignore_missing="yes">/etc/fonts/fonts.conf</include>\n  <cachedir>${esc(join(dir, 'cache'))}</cachedir>\n  <selectfont><rejectfont>${cjk.map((f) => `<glob>${esc(f)}</glob>`).join('')}</rejectfont></selectfont>\n</fontconfig>\n`,
+  );
+  const env = { ...process.env, FONTCONFIG_FILE: file };
+  const left = execFileSync('fc-list', [':lang=zh', '--format', '%{file}\n'], { encoding: 'utf8', env }).trim();
+  const all = execFileSync('fc-list', ['--format', '%{file}\n'], { encoding: 'utf8', env }).trim();
+  return { env, hidden: cjk.length, left, fonts: all ? all.split('\n').length : 0 };
+}
+
+/** The iTXt chunks of a PNG: { keyword: text }. */
+function pngTexts(bytes) {
+  const out = {};
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let at = 8; at + 12 <= bytes.length; ) {
+    const length = view.getUint32(at);
+    const type = String.fromCharCode(...bytes.subarray(at + 4, at + 8));
+    if (type === 'iTXt') {
+      const data = bytes.subarray(at + 8, at + 8 + length);
+      const nul = data.indexOf(0);
+      const keyword = new TextDecoder().decode(data.subarray(0, nul));
+      // keyword NUL, flag, method, language NUL, translated keyword NUL, text
+      let rest = data.indexOf(0, nul + 3);
+      rest = data.indexOf(0, rest + 1);
+      out[keyword] = new TextDecoder().decode(data.subarray(rest + 1));
+    }
+    at += 12 + length;
+  }
+  return out;
+}
+
+// In the page: the glyphs of a band of a PNG (its title line) cut at blank
+// columns, each compared with the box a character in no font is drawn as
+// (U+E000, private use, drawn in the figure's font at the title's size).
+async function titleGlyphs({ png, band, font }) {
+  const binarize = (ctx, w, h) => {
+    const d = ctx.getImageData(0, 0, w, h).data;
+    return (x, y) => d[4 * (y * w + x)] + d[4 * (y * w + x) + 1] + d[4 * (y * w + x) + 2] < 3 * 140 && d[4 * (y * w + x) + 3] > 128;
+  };
+  // ink boxes: runs of columns with ink, each cropped to its rows with ink
+  const cells = (ink, w, y0, y1) => {
+    const out = [];
+    let x = 0;
+    while (x < w) {
+      const col = (cx) => Array.from({ length: y1 - y0 }, (_, k) => ink(cx, y0 + k));
+      if (!col(x).some(Boolean)) {
+        x++;
+        continue;
+      }
+      const left = x;
+      while (x < w && col(x).some(Boolean)) x++;
+      const rows = [];
+      for (let y = y0; y < y1; y++) for (let cx = left; cx < x; cx++) if (ink(cx, y)) rows.push(y);
+      const top = Math.min(...rows);
+      const bottom = Math.max(...rows) + 1;
+      const mask = [];
+      for (let y = top; y < bottom; y++) for (let cx = left; cx < x; cx++) mask.push(ink(cx, y) ? 1 : 0);
+      out.push({ w: x - left, h: bottom - top, mask });
+    }
+    return out;
+  };
+  const raw = Uint8Array.from(atob(png), (c) => c.charCodeAt(0));
+  const bitmap = await createImageBitmap(new Blob([raw], { type: 'image/png' }));
+  const canvas = new OffscreenCanvas(bitmap.width, band[1]);
+  const ctx = canvas.getContext('2d', { willReadFrequently: true });
+  ctx.drawImage(bitmap, 0, 0);
+  const glyphs = cells(binarize(ctx, bitmap.width, band[1]), bitmap.width, band[0], band[1]);
+  // the tofu box of this browser, in the title's font
+  const ref = new OffscreenCanvas(120, 80);
+  const rctx = ref.getContext('2d', { willReadFrequently: true });
+  Object.assign(rctx, { fillStyle: '#ffffff' });
+  rctx.fillRect(0, 0, 120, 80);
+  Object.assign(rctx, { fillStyle: '#1d2128', font });
+  rctx.fillText('\uE000', 20, 55);
+  const [tofu] = cells(binarize(rctx, 120, 80), 120, 0, 80);
+  const isTofu = (g) => {
+    if (Math.abs(g.w - tofu.w) > 2 || Math.abs(g.h - tofu.h) > 2) return false;
+    let both = 0;
+    let either = 0;
+    for (let y = 0; y < Math.max(g.h, tofu.h); y++) {
+      for (let x = 0; x < Math.max(g.w, tofu.w); x++) {
+        const a = x < g.w && y < g.h && g.mask[y * g.w + x];
+        const b = x < tofu.w && y < tofu.h && tofu.mask[y * tofu.w + x];
+        both += a && b ? 1 : 0;
+        either += a || b ? 1 : 0;
+      }
+    }
+    return both / either >= 0.6;
+  };
+  return { glyphs: glyphs.length, tofu: glyphs.filter(isTofu).length, tofuBox: tofu && `${tofu.w}×${tofu.h}` };
+}
+
+describe('Chinese PNG exports without a system CJK font', () => {
+  let dir;
+  let bare;
+  let fonts;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'sinpe-fontconfig-'));
+    fonts = fontconfigWithoutCJK(dir);
+    bare = await launch({ env: fonts.env });
+  });
+  after(async () => {
+    await bare?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('the browser sees fonts, none of them with Chinese glyphs', () => {
+    assert.equal(fonts.left, '', `fonts with Chinese glyphs still seen: ${fonts.left}`);
+    assert.ok(fonts.fonts > 0, 'some fonts are left to draw Latin text');
+  });
+
+  for (const lesson of ['heatmap', 'waves']) {
+    test(`${lesson}: a 简体中文 PNG's title is drawn in Chinese glyphs, not empty boxes`, async () => {
+      const page = await openPage(bare.context, `#lesson=${lesson}&lang=zh`);
+      const figure = page.locator(`article[data-lesson="${lesson}"] figure:is(.heatmap, .chart)`).first();
+      const { text } = await download(page, figure.locator(':scope > .figure-buttons .export-figure-svg'));
+      const family = text.match(/<svg[^>]* font-family="([^"]+)"/)?.[1].replace(/&apos;/g, "'").replace(/&quot;/g, '"');
+      assert.ok(family, 'the exported figure names its font');
+      const [dl] = await Promise.all([page.waitForEvent('download'), figure.locator(':scope > .figure-buttons .export-figure-png').click()]);
+      const png = readFileSync(await dl.path());
+      const title = pngTexts(png).Title ?? '';
+      const han = [...title].filter((c) => /[\u4e00-\u9fff]/.test(c)).length;
+      assert.ok(han >= 2, `the title is in Chinese: "${title}"`);
+      // the title line: 16 px bold at 16 px from the top (lib/figure/compose.js), 2 image pixels per CSS pixel
+      const seen = await page.evaluate(titleGlyphs, { png: png.toString('base64'), band: [16, 88], font: `700 32px ${family}` });
+      assert.ok(seen.tofuBox, 'the reference box of a character in no font was drawn');
+      assert.ok(seen.glyphs >= han, `"${title}": ${seen.glyphs} glyphs drawn for ${han} Chinese characters`);
+      assert.equal(seen.tofu, 0, `"${title}": ${seen.tofu} of ${seen.glyphs} glyphs are the empty box (${seen.tofuBox}) of a character in no font`);
+      assert.deepEqual(page.problems, []);
+      await page.close();
+    });
+  }
 });

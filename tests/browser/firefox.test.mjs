@@ -18,7 +18,7 @@ after(async () => {
   await firefox?.close();
 });
 
-test('lesson 1 in Firefox ESR: loads cleanly, table and heatmap show the formula', async () => {
+test('the formula lesson in Firefox ESR: loads cleanly, table and heatmap show the formula', async () => {
   const page = await firefox.browser.newPage();
   const problems = [];
   page.on('console', (m) => ['error', 'warn'].includes(m.type()) && problems.push(`console ${m.type()}: ${m.text()}`));
@@ -72,7 +72,7 @@ test('lesson 1 in Firefox ESR: loads cleanly, table and heatmap show the formula
     assert.ok(closeColor(exported.cells[k], expected), `exported cell ${k} should show ${value} as ${expected}, got ${exported.cells[k]}`);
   });
   assert.deepEqual(problems, [], 'no console errors or warnings, page errors, failed requests or CSP violations');
-  const line = `site in Firefox ESR ${firefox.version.replace(/^firefox\//, '')}: lesson 1 clean, 4 table cells, 4 heatmap pixels and 4 cells of its PNG export as the formula gives`;
+  const line = `site in Firefox ESR ${firefox.version.replace(/^firefox\//, '')}: the formula lesson clean, 4 table cells, 4 heatmap pixels and 4 cells of its PNG export as the formula gives`;
   console.log(line);
   if (process.env.SINPE_SUMMARY) appendFileSync(process.env.SINPE_SUMMARY, `${line}\n`);
   await page.close();

@@ -2,7 +2,7 @@
 // revealing only after a prediction, the answer settled by the live figure
 // (its cursor moves to the cell that answers it, and the explanation's
 // numbers match float64 maths computed here); the seed's bug as a "find the
-// bug" exercise in lesson 7; Previous/Next at the foot of every lesson.
+// bug" exercise in the pitfalls lesson; Previous/Next at the foot of every lesson.
 // Both languages; no console error under the strict CSP.
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
@@ -56,7 +56,7 @@ describe('predict, then reveal', () => {
     await page.close();
   });
 
-  test('lesson 1: row 0 of the cos columns, answered by the table and the heatmap', async () => {
+  test('the formula lesson: row 0 of the cos columns, answered by the table and the heatmap', async () => {
     const page = await openPage(browser.context, '#lesson=formula&d=8&len=4');
     const wrong = await answer(page, 'row0cos', 'zero');
     assert.equal(wrong.result, 'wrong');
@@ -75,7 +75,7 @@ describe('predict, then reveal', () => {
     await page.close();
   });
 
-  test('lesson 2: revealing points at the cos cell of row 0 (the settings stay the learner\'s)', async () => {
+  test('the heatmap lesson: revealing points at the cos cell of row 0 (the settings stay the learner\'s)', async () => {
     const page = await openPage(browser.context, '#lesson=heatmap&d=64&len=40&layout=concat');
     const r = await answer(page, 'cosRow0', 'plusOne');
     assert.equal(r.result, 'right');
@@ -91,7 +91,7 @@ describe('predict, then reveal', () => {
     await page.close();
   });
 
-  test('lesson 3: the clock question leaves the position as it was; the ratio question corrects base^(1/d)', async () => {
+  test('the waves lesson: the clock question leaves the position as it was; the ratio question corrects base^(1/d)', async () => {
     const page = await openPage(browser.context, '#lesson=waves&d=32&lang=zh');
     assertLanguage(await page.textContent('.quiz h2'), 'zh', 'questions title');
     const turn = await answer(page, 'firstTurn', 'first');
@@ -108,7 +108,7 @@ describe('predict, then reveal', () => {
     await page.close();
   });
 
-  test('lesson 7: find the bug, shown on the difference map', async () => {
+  test('the pitfalls lesson: find the bug, shown on the difference map', async () => {
     const page = await openPage(browser.context, '#lesson=pitfalls&d=16');
     const q = 'fieldset.quiz-question[data-question="findBug"]';
     assert.ok(await page.$(`${q}.quiz-code`), 'code choices');

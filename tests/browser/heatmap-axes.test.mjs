@@ -2,7 +2,7 @@
 // English and 简体中文, without being scrolled into view: sections out of view
 // are content-visibility: auto, where the browser reports no resize to the
 // heatmap's ResizeObserver until the section is scrolled to (the formula
-// heatmap of lesson 1 and the tolerance map of lesson 7, below their
+// heatmap of the formula lesson and the tolerance map of the pitfalls lesson, below their
 // questions, were drawn without ticks; also in a printout).
 // npm test: quick form
 import { test, before, after } from 'node:test';
@@ -52,7 +52,7 @@ for (const lang of ['en', 'zh']) {
         }
       }
     }
-    // lessons 1, 2, 4, 5, 6, 7 and 8 have heatmaps (21 of them)
+    // the formula, heatmap, binary, embeddings, relative, pitfalls and variants lessons have heatmaps (21 of them)
     assert.ok(total >= 20, `${total} heatmaps checked`);
     assert.deepEqual(page.problems, []);
     await page.close();

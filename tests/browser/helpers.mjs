@@ -31,8 +31,8 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
-/** Launches Chromium with a fresh profile directory; returns { context, close }. */
-export async function launch({ viewport = { width: 1280, height: 900 }, colorScheme = 'light', locale = 'en-US' } = {}) {
+/** Launches Chromium with a fresh profile directory (env: its environment, if not this process's); returns { context, close }. */
+export async function launch({ viewport = { width: 1280, height: 900 }, colorScheme = 'light', locale = 'en-US', env = undefined } = {}) {
   const profile = mkdtempSync(join(tmpdir(), 'sinpe-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
@@ -42,6 +42,7 @@ export async function launch({ viewport = { width: 1280, height: 900 }, colorSch
     colorScheme,
     locale,
     acceptDownloads: true,
+    ...(env ? { env } : {}),
   });
   return {
     context,

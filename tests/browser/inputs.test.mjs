@@ -97,7 +97,7 @@ test('d_model takes any even value in the vaswani lessons, and an odd one is ref
   await page.close();
 });
 
-test('lesson 8: an odd d_model for the presets that allow it, the others say why not', async () => {
+test('the variants lesson: an odd d_model for the presets that allow it, the others say why not', async () => {
   const page = await openPage(browser.context, '#lesson=variants&len=8');
   await page.click('.preset-keras button.preset-select');
   await settle(page);

@@ -94,7 +94,7 @@ for (const lang of ['en', 'zh']) {
   });
 }
 
-test('lesson 1 links d_model, max_len and ω at their first use; a click opens the glossary there and keeps the URL', async () => {
+test('the formula lesson links d_model, max_len and ω at their first use; a click opens the glossary there and keeps the URL', async () => {
   const page = await openPage(browser.context, '#lesson=formula');
   const terms = await page.$$eval('.lesson a.term-link', (as) => as.map((a) => a.dataset.term));
   for (const term of ['d_model', 'max_len', 'omega']) assert.ok(terms.includes(term), `${term} is linked (${terms})`);

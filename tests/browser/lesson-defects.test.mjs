@@ -1,11 +1,10 @@
-// Defects of lessons 0, 1 and 6 that a learner met, each checked on the live
-// page: lesson 0's feedback names a sentence the learner did not type as an
-// added one; lesson 6's rotation table says how many of the pairs it shows;
+// Defects of the attention, formula and relative lessons that a learner met, each checked on the live
+// page: the attention lesson's feedback names a sentence the learner did not type as an
+// added one; the relative lesson's rotation table says how many of the pairs it shows;
 // every data export is named sinpe_<lesson>_…; every lesson shows its notation table.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { LESSON_IDS } from '../../web/src/lessons/index.js';
-import { LESSON_SYMBOLS } from '../../web/src/model/notation.js';
+import { LESSON_IDS, lessonById } from '../../web/src/lessons/index.js';
 import { launch, openPage, settle } from './helpers.mjs';
 
 let browser;
@@ -27,7 +26,7 @@ for (const [lang, added] of [
   ['en', /Your sentence “man bites dog” has no repeated word/],
   ['zh', /你输入的“man bites dog”里没有重复的词/],
 ]) {
-  test(`lesson 0 (${lang}): the feedback quotes the typed sentence, and says when it added a word`, async () => {
+  test(`the attention lesson (${lang}): the feedback quotes the typed sentence, and says when it added a word`, async () => {
     const page = await openPage(browser.context, `#lesson=attention&lang=${lang}&tokens=man+bites+dog`);
     const feedback = await reveal(page, 'twice', 'same');
     assert.match(feedback, added, feedback);
@@ -42,7 +41,7 @@ for (const [lang, added] of [
   });
 }
 
-test('lesson 6: the rotation table says how many of the pairs it shows', async () => {
+test('the relative lesson: the rotation table says how many of the pairs it shows', async () => {
   for (const [d, rows, words] of [
     [64, 8, /first 8 of the 32 pairs/],
     [8, 4, /All 4 pairs/],
@@ -91,7 +90,7 @@ for (const lang of ['en', 'zh']) {
         return table && { symbols: [...table.querySelectorAll('tr[data-symbol]')].map((r) => r.dataset.symbol), afterTitle: Boolean(h1.compareDocumentPosition(table) & Node.DOCUMENT_POSITION_FOLLOWING), cjk: /[\u4e00-\u9fff]/.test(table.textContent) };
       });
       assert.ok(got, `${id}: a notation table`);
-      assert.deepEqual(got.symbols, LESSON_SYMBOLS[id], id);
+      assert.deepEqual(got.symbols, lessonById(id).letters, id);
       assert.ok(got.afterTitle, id);
       assert.equal(got.cjk, lang === 'zh', `${id}: in ${lang}`);
     }

@@ -60,7 +60,7 @@ async function commonChecks(page, lesson, { change, verify }) {
   assert.deepEqual(page.problems, [], 'no console errors, failed requests or CSP violations');
 }
 
-describe('lesson 1: the formula', () => {
+describe('the formula lesson: the formula', () => {
   test('tables, heatmap, readout, language, URL', async () => {
     const page = await openPage(browser.context, '#lesson=formula');
     const canvas = '.lesson-formula .heatmap-canvas';
@@ -108,7 +108,7 @@ describe('lesson 1: the formula', () => {
   });
 });
 
-describe('lesson 2: reading the heatmap', () => {
+describe('the heatmap lesson: reading the heatmap', () => {
   test('colours, layouts, scrolling, readout, language, URL', async () => {
     const page = await openPage(browser.context, '#lesson=heatmap&d=64&len=50&layout=concat');
     const canvas = '.lesson-heatmap .heatmap-canvas';
@@ -167,7 +167,7 @@ describe('lesson 2: reading the heatmap', () => {
   });
 });
 
-describe('lesson 3: waves and wavelengths', () => {
+describe('the waves lesson: waves and wavelengths', () => {
   test('curves, wavelengths, readout, language, URL', async () => {
     const page = await openPage(browser.context, '#lesson=waves');
     // y pixel of the values 0 and 1 from the axis ticks, then the first point of each curve
@@ -233,7 +233,7 @@ describe('lesson 3: waves and wavelengths', () => {
   });
 });
 
-describe('lesson 4: binary counting', () => {
+describe('the binary lesson: binary counting', () => {
   test('bits, encoding, readout, language, URL', async () => {
     const page = await openPage(browser.context, '#lesson=binary');
     const bits = '.bits-map .heatmap-canvas';
@@ -272,7 +272,7 @@ describe('lesson 4: binary counting', () => {
   });
 });
 
-describe('lesson 5: adding PE to embeddings', () => {
+describe('the embeddings lesson: adding PE to embeddings', () => {
   test('shapes, sum, dropout, readout, language, URL', async () => {
     const page = await openPage(browser.context, '#lesson=embeddings&dropout=0');
     const p = '.map-p .heatmap-canvas';
@@ -306,7 +306,7 @@ describe('lesson 5: adding PE to embeddings', () => {
   });
 });
 
-describe('lesson 5: editable token embeddings', () => {
+describe('the embeddings lesson: editable token embeddings', () => {
   test('cells edited from the keyboard update X + P live, are validated and kept in the URL', async () => {
     const page = await openPage(browser.context, '#lesson=embeddings&dropout=0');
     const cell = (r, c) => `.edit-table input.cell-input[data-row="${r}"][data-col="${c}"]`;
@@ -365,7 +365,7 @@ describe('lesson 5: editable token embeddings', () => {
 });
 
 /**
- * Lesson 6's check that PE(pos + k) = M_k·PE(pos), recomputed here: every
+ * The relative lesson's check that PE(pos + k) = M_k·PE(pos), recomputed here: every
  * row of its table against float64 sin/cos, the verdict from the values
  * shown, and the page's stated verdict against the recomputed one.
  */
@@ -394,7 +394,7 @@ async function assertRotationCheck(page, { d, pos, k, base = 10000 }) {
   assert.equal(await page.$$eval('.rotation-check .fail', (e) => e.length), pass ? 0 : 1);
 }
 
-describe('lesson 6: relative position', () => {
+describe('the relative lesson: relative position', () => {
   test('rotation check, dot products, readout, language, URL', async () => {
     const page = await openPage(browser.context, '#lesson=relative&d=16&len=32&pos=3&k=2');
     await assertRotationCheck(page, { d: 16, pos: 3, k: 2 });
@@ -426,7 +426,7 @@ describe('lesson 6: relative position', () => {
   });
 });
 
-describe('lesson 7: pitfalls', () => {
+describe('the pitfalls lesson: pitfalls', () => {
   test('bug, float32 error, tolerance check, language, URL', async () => {
     const page = await openPage(browser.context, '#lesson=pitfalls');
     await assertPixel(page, '.map-correct .heatmap-canvas', 0, 0, 0);
@@ -479,7 +479,7 @@ describe('lesson 7: pitfalls', () => {
   });
 });
 
-describe('lesson 8: variants across libraries', () => {
+describe('the variants lesson: variants across libraries', () => {
   test('presets side by side, snippet, readout, language, URL', async () => {
     const page = await openPage(browser.context, '#lesson=variants');
     const card = (preset) => `.preset-${preset} .heatmap-canvas`;
@@ -507,7 +507,7 @@ describe('lesson 8: variants across libraries', () => {
   });
 });
 
-describe('lesson 8: one layout for every preset', () => {
+describe('the variants lesson: one layout for every preset', () => {
   test('the layout override redraws the cards and is reflected in the snippet and the URL', async () => {
     const page = await openPage(browser.context, '#lesson=variants&preset=guided-diffusion');
     const card = (preset) => `.preset-${preset} .heatmap-canvas`;

@@ -35,7 +35,7 @@ function besideMessage(page, key) {
 }
 
 for (const lang of ['en', 'zh']) {
-  test(`${lang}: 0 typed into lesson 9's precision position is explained beside the box, with the allowed range`, async () => {
+  test(`${lang}: 0 typed into the rope lesson's precision position is explained beside the box, with the allowed range`, async () => {
     const page = await openPage(browser.context, `#lesson=rope&lang=${lang}`);
     const box = '.lesson-rope input.number[data-key="at"]';
     // the page's fonts (Noto Sans SC for 简体中文) change the layout when they arrive: type once they have

@@ -27,7 +27,7 @@ const besideText = (page, key) => page.textContent(`#lesson .control-${key} .con
 const boxMessages = (page) => page.$$eval('#messages p.message', (ps) => ps.map((p) => p.textContent));
 
 for (const lang of ['en', 'zh']) {
-  test(`${lang}: d_model 12.5 in lesson 2 gives one message naming 12.5 and the value used`, async () => {
+  test(`${lang}: d_model 12.5 in the heatmap lesson gives one message naming 12.5 and the value used`, async () => {
     const page = await openPage(browser.context, `#lesson=heatmap&lang=${lang}`);
     await typeInto(page, '.lesson-heatmap .controls input.number[data-key="d"]', '12.5');
     const d = (await state(page)).d;
@@ -45,7 +45,7 @@ for (const lang of ['en', 'zh']) {
 }
 
 for (const typed of ['1.5', '123.7']) {
-  test(`lesson 3: position ${typed} is explained with the allowed range`, async () => {
+  test(`the waves lesson: position ${typed} is explained with the allowed range`, async () => {
     const page = await openPage(browser.context, '#lesson=waves&lang=en');
     const box = '.lesson-waves input.number[data-key="pos"]';
     await page.locator(box).scrollIntoViewIfNeeded();

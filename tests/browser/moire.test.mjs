@@ -68,7 +68,7 @@ async function shownPixels(page, selector) {
   return { width: rgba[0], height: rgba[1], rgba: rgba[2] };
 }
 
-test('lesson 2 at d 2048 × 4096 rows shows the box-filtered table, not a moiré', async () => {
+test('the heatmap lesson at d 2048 × 4096 rows shows the box-filtered table, not a moiré', async () => {
   const [d, rows, base] = [2048, 4096, 10000];
   const page = await openPage(browser.context, `#lesson=heatmap&d=${d}&len=${rows}&layout=interleaved&base=${base}&cmap=rdbu`);
   const shown = await shownPixels(page, '.lesson-heatmap .heatmap-plot');
@@ -173,7 +173,7 @@ test('heatmaps with more cells than pixels were found in several lessons', () =>
   assert.ok(crowded >= 8, `${crowded} crowded heatmaps checked`);
 });
 
-test('lesson 8 at d 512 × 512 rows: the vaswani card shows the box-filtered table', async () => {
+test('the variants lesson at d 512 × 512 rows: the vaswani card shows the box-filtered table', async () => {
   const [d, rows, base] = [512, 512, 10000];
   const page = await openPage(browser.context, `#lesson=variants&d=${d}&len=${rows}&preset=vaswani&cmap=rdbu`);
   await page.waitForSelector('.lesson-variants .map-vaswani .heatmap-display:not([hidden])', { timeout: 5000 });

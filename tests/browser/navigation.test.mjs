@@ -117,7 +117,7 @@ test('on a phone the lesson menu shows the current lesson', async () => {
   }
 });
 
-test('a language switch mid-lesson keeps the section being read in view (lesson 9, the M-RoPE section)', async () => {
+test('a language switch mid-lesson keeps the section being read in view (the rope lesson, the M-RoPE section)', async () => {
   const page = await openPage(browser.context, '#lesson=rope&lang=en');
   const sections = 'article.lesson > section';
   // the section on text and an image (M-RoPE), found by its heading in English
@@ -161,7 +161,7 @@ test('a glossary link is a history entry within the lesson: Back returns to the 
   assert.ok(Math.abs(y1 - y0) > 300, `the glossary entry is elsewhere (${y0} → ${y1})`);
   await page.goBack();
   await settle(page);
-  assert.equal(await page.getAttribute('article.lesson', 'data-lesson'), 'rope', 'still lesson 9');
+  assert.equal(await page.getAttribute('article.lesson', 'data-lesson'), 'rope', 'still the rope lesson');
   // the link where it was in the window (sections drawn meanwhile may have moved it within the page)
   const top2 = await page.$eval(`[data-jump-id="${jumpId}"]`, (a) => a.getBoundingClientRect().top);
   assert.ok(Math.abs(top2 - top0) <= 2, `back where the link was (${top0} px from the window's top), at ${top2}`);

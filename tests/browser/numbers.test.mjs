@@ -14,7 +14,7 @@ after(async () => {
 });
 
 for (const lang of ['en', 'zh']) {
-  test(`${lang}: lesson 2's readout and position axis write 10,000,2xx alike`, async () => {
+  test(`${lang}: the heatmap lesson's readout and position axis write 10,000,2xx alike`, async () => {
     const page = await openPage(browser.context, `#lesson=heatmap&start=10000200&len=100&d=64&lang=${lang}`);
     const ticks = await page.$$eval('.lesson-heatmap .heatmap-axes .axis.y .tick text', (ts) => ts.map((t) => t.textContent));
     assert.ok(ticks.length >= 2, String(ticks));

@@ -1,6 +1,6 @@
 // A 360 px phone never scrolls sideways: with every section of a lesson
 // rendered, the page is no wider than the screen, in both languages (a long
-// inline formula, which never breaks, once made lesson 9 712 px wide). The
+// inline formula, which never breaks, once made the rope lesson's page 712 px wide). The
 // elements that stick out are named when it fails.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 // The package's reasons on the page, in the page's language: a refused
-// d_model's message, a variant card's refusal and lesson 9's config errors
+// d_model's message, a variant card's refusal and the rope lesson's config errors
 // read in 简体中文 on Chinese pages (the package's English reason nowhere in
 // them) and as the package says them on English pages. The reasons are the
 // package's own, raised here in node by the same calls the page makes.
@@ -57,7 +57,7 @@ for (const lang of ['en', 'zh']) {
     await page.close();
   });
 
-  test(`${lang}: lesson 9's config errors give the key and the reason in the page's language`, async () => {
+  test(`${lang}: the rope lesson's config errors give the key and the reason in the page's language`, async () => {
     const page = await openPage(browser.context, `#lesson=rope&lang=${lang}`);
     const configs = [
       { hidden_size: 64, num_attention_heads: 4, rope_scaling: { rope_type: 'linear' } },

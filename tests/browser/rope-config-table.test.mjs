@@ -1,4 +1,4 @@
-// Lesson 9's config table can check a model: for the Qwen2.5 YaRN example
+// The rope lesson's config table can check a model: for the Qwen2.5 YaRN example
 // and Llama 3.1's llama3 bands, every pair's ω and λ to six significant
 // digits, whether the pair is kept, divided by s or blended, the attention
 // factor, and a CSV of the table with full values — all against the float64

@@ -1,4 +1,4 @@
-// Lesson 9's multimodal and half-precision sections in headless Chromium,
+// The rope lesson's multimodal and half-precision sections in headless Chromium,
 // both languages: every number they show is recomputed here in float64 from
 // transformers' rules (tests/web/multimodal-reference.mjs: get_rope_index,
 // the pair → axis split, Pixtral's angles, float16/bfloat16 rounding on the
@@ -50,7 +50,7 @@ async function shownIds(page) {
   return rows[0].map((_, i) => rows.map((row) => Number(row[i])));
 }
 
-describe('lesson 9: multimodal RoPE and half precision', () => {
+describe('the rope lesson: multimodal RoPE and half precision', () => {
   test('text + image: every shown position id is get_rope_index’s, as the grid and merge size change; CSV named by the state', async () => {
     for (const lang of LANGS) {
       // rows and columns of tokens; the image's grid is rows·m × cols·m patches

@@ -1,4 +1,4 @@
-// Lesson 9 (RoPE) review fixes (issue 25), in headless Chromium:
+// The rope lesson (RoPE) review fixes (issue 25), in headless Chromium:
 // - the precision table rounds the float32 pipeline's cos to float32, as a
 //   float32 pipeline returns it (its error at p = 65,535, j = 0 is not 0);
 // - every chart's legend swatch is the line as drawn (colour, dash pattern,
@@ -59,7 +59,7 @@ function chartsOf(page) {
   );
 }
 
-test('every chart of lesson 9: each legend swatch has its line’s colour, dash pattern and width', async () => {
+test('every chart of the rope lesson: each legend swatch has its line’s colour, dash pattern and width', async () => {
   const page = await openPage(browser.context, '#lesson=rope&lang=en');
   // the config chart is drawn once a config is read
   await page.click('button.config-example[data-model="phi35"]');

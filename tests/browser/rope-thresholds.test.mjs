@@ -1,4 +1,4 @@
-// Lesson 9's scaling thresholds drawn where transformers puts them: llama3's
+// The rope lesson's scaling thresholds drawn where transformers puts them: llama3's
 // wavelength bounds L/h_f and L/l_f (_compute_llama3_parameters) and YaRN's
 // correction range ℓ, h (_compute_yarn_parameters → find_correction_range,
 // floor/ceil with `truncate`, clamped to [0, dim − 1]), computed here in
@@ -76,7 +76,7 @@ function checkMark(chart, key, { pair, wavelength }, label, where) {
   assert.ok(text.includes(label), `${where}: ${key} labelled "${label}" in "${text}"`);
 }
 
-describe('lesson 9: scaling thresholds', () => {
+describe('the rope lesson: scaling thresholds', () => {
   for (const lang of ['en', 'zh']) {
     test(`${lang}: the scaling chart marks llama3's L/h_f, L/l_f and YaRN's ℓ, h for its state`, async () => {
       const T = STRINGS[lang].lessons.rope.threshold;

@@ -1,4 +1,4 @@
-// Lesson 9, rotary position embedding, in headless Chromium (strict CSP, no
+// The rope lesson, rotary position embedding, in headless Chromium (strict CSP, no
 // console error, both languages). Every number the figures show is checked
 // against float64 maths written here or against the independent RoPE
 // reference of tests/js/rope-reference.mjs (written from REFERENCE-ROPE.md),
@@ -54,7 +54,7 @@ async function readNumbers(page, selector) {
   return page.$$eval(selector, (els) => els.map((e) => e.textContent.trim()));
 }
 
-describe('lesson 9: RoPE', () => {
+describe('the rope lesson: RoPE', () => {
   test('dials turn each pair by p·ω_j (the drawn hands against float64 angles)', async () => {
     // base from the URL: inv_j = base^(−2j/r)
     const base = 500;

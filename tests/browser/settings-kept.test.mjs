@@ -1,5 +1,5 @@
 // A learner's settings are theirs: a lesson's settings come back after Next
-// then Previous; a language switch keeps what was pasted into lesson 9's
+// then Previous; a language switch keeps what was pasted into the rope lesson's
 // config box; revealing a question's answer changes neither the state nor the
 // URL, and leaves the answer's own feedback in view.
 import { test, before, after } from 'node:test';
@@ -16,7 +16,7 @@ after(async () => {
 
 const state = (page) => page.evaluate(() => window.sinpeSite.state);
 
-test("Next then Previous brings back lesson 2's d_model and colormap", async () => {
+test("Next then Previous brings back the heatmap lesson's d_model and colormap", async () => {
   const page = await openPage(browser.context, '#lesson=heatmap&lang=en');
   const box = '.lesson-heatmap .controls input.number[data-key="d"]';
   await page.fill(box, '256');
@@ -31,13 +31,13 @@ test("Next then Previous brings back lesson 2's d_model and colormap", async () 
   await page.waitForSelector('article[data-lesson="heatmap"]');
   await settle(page);
   const back = await state(page);
-  assert.deepEqual([back.d, back.cmap], [256, 'viridis'], 'the settings made in lesson 2 are back');
+  assert.deepEqual([back.d, back.cmap], [256, 'viridis'], 'the settings made in the heatmap lesson are back');
   assert.match(await hashSettled(page), /d=256/);
   assert.deepEqual(page.problems, []);
   await page.close();
 });
 
-test('Next then Previous keeps every setting the URL opened lesson 2 with', async () => {
+test('Next then Previous keeps every setting the URL opened the heatmap lesson with', async () => {
   const page = await openPage(browser.context, '#lesson=heatmap&d=256&cmap=viridis&lang=en');
   await settle(page);
   const opened = await state(page);
@@ -53,7 +53,7 @@ test('Next then Previous keeps every setting the URL opened lesson 2 with', asyn
   await page.close();
 });
 
-test('a language switch keeps the config pasted into lesson 9', async () => {
+test('a language switch keeps the config pasted into the rope lesson', async () => {
   const page = await openPage(browser.context, '#lesson=rope&lang=en');
   const pasted = JSON.stringify({ rope_theta: 500000, head_dim: 64, max_position_embeddings: 4096 }, null, 2);
   await page.fill('#rope-config-text', pasted);

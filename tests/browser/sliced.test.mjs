@@ -1,4 +1,4 @@
-// Lesson 9's figures computed across frames (web/src/lib/sliced.js): the
+// The rope lesson's figures computed across frames (web/src/lib/sliced.js): the
 // half-precision section keeps its errors per base and computes only the
 // positions a step adds, in slices; the precision chart an octave a slice.
 // After a fast sequence of changes (one frame apart, each dropping the
@@ -65,7 +65,7 @@ async function fastChanges(page, changes) {
   }, changes);
 }
 
-describe('lesson 9: figures computed across frames end on the final state', () => {
+describe('the rope lesson: figures computed across frames end on the final state', () => {
   test('half precision: after fast changes of L and base, the worst cases are those of the final L and base', async () => {
     const final = { upto: 1800, base: 20000 };
     const expected = Object.fromEntries(['float16', 'bfloat16'].map((dtype) => [dtype, worstErrors(final.upto, final.base, dtype)]));

@@ -29,7 +29,7 @@ for (const lesson of LESSON_IDS) {
         .map((el) => ({ nav: !!el.closest('nav'), term: el.classList.contains('term-link'), control: !!el.closest('.lesson-controls, .controls') && /^(INPUT|SELECT|BUTTON|TEXTAREA)$/.test(el.tagName) })),
     );
     assert.ok(stops.length > 0, 'tab stops');
-    // a navigation landmark (lesson 1's course map, the pager) is one skippable group
+    // a navigation landmark (the formula lesson's course map, the pager) is one skippable group
     const first = stops.filter((s) => !s.nav).findIndex((s) => s.control);
     assert.ok(first >= 0 && first < FIRST_CONTROL_WITHIN, `first control at tab stop ${first + 1} of ${stops.length}`);
     const terms = stops.filter((s) => s.term).length;

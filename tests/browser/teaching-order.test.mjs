@@ -1,5 +1,5 @@
 // Teaching order: each question before the text that answers it, in every
-// lesson and both languages; lesson 9's
+// lesson and both languages; the rope lesson's
 // added score explained; its base control beside every chart it drives; ±1
 // position steps; every dial hand long enough to see.
 // npm test: quick form
@@ -19,7 +19,7 @@ after(async () => {
 // site's strings): a pattern per question, per language where the words
 // differ. Any text or formula source matching one must come after the
 // question, or be hidden until it is revealed.
-const ratio = (10000 ** (2 / 32)).toFixed(4); // lesson 3 at its defaults: d = 32, base 10000
+const ratio = (10000 ** (2 / 32)).toFixed(4); // the waves lesson at its defaults: d = 32, base 10000
 const ANSWERS = {
   attention: {
     twice: { en: /the same for a word wherever/i, zh: /同一个词无论出现在哪里都相同/ },
@@ -141,17 +141,17 @@ test('revealing a question shows the answer held back for it', async () => {
 });
 
 for (const [lang, words] of [['en', /cross terms/], ['zh', /交叉项/]]) {
-  test(`lesson 9 (${lang}) explains the cross terms of the added score beside its chart`, async () => {
+  test(`the rope lesson (${lang}) explains the cross terms of the added score beside its chart`, async () => {
     const page = await openPage(browser.context, `#lesson=rope&lang=${lang}`);
     const text = await page.evaluate(() => document.querySelector('.rope-check-chart, .chart')?.closest('section')?.textContent ?? '');
     assert.match(text, words);
-    assert.match(text, /6/, 'it names lesson 6');
+    assert.match(text, /6/, 'it names the relative lesson');
     assert.deepEqual(page.problems, []);
     await page.close();
   });
 }
 
-test('lesson 9: each chart the base drives has a base control beside it, all one setting', async () => {
+test('the rope lesson: each chart the base drives has a base control beside it, all one setting', async () => {
   const page = await openPage(browser.context, '#lesson=rope');
   const sections = await page.$$eval('.lesson-rope section', (all) => all.map((s) => ({ base: s.querySelectorAll('input.number[data-key="base"]').length, charts: s.querySelectorAll('svg.chart, .chart svg, .dials').length, note: s.querySelector('.base-shared')?.textContent ?? '' })));
   const withBase = sections.filter((s) => s.base > 0);
@@ -166,7 +166,7 @@ test('lesson 9: each chart the base drives has a base control beside it, all one
   await page.close();
 });
 
-test('lesson 9: ±1 steps move the dial position by one', async () => {
+test('the rope lesson: ±1 steps move the dial position by one', async () => {
   const page = await openPage(browser.context, '#lesson=rope&pos=500');
   await page.click('.pos-step[data-step="1"]');
   await settle(page);
@@ -178,7 +178,7 @@ test('lesson 9: ±1 steps move the dial position by one', async () => {
   await page.close();
 });
 
-test('lesson 9: every dial hand is drawn at least 90 % of the dial radius long', async () => {
+test('the rope lesson: every dial hand is drawn at least 90 % of the dial radius long', async () => {
   for (const seed of [1, 2, 3]) {
     const page = await openPage(browser.context, `#lesson=rope&seed=${seed}`);
     const hands = await page.$$eval('.rope-dials .dial-hand', (all) => all.map((l) => Math.hypot(Number(l.getAttribute('x2')), Number(l.getAttribute('y2')))));

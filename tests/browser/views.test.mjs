@@ -48,7 +48,7 @@ function cellContrasts(page, selector) {
   });
 }
 
-test('dark mode: every number in the lesson 1 tables reads at 4.5:1 or better', async () => {
+test('dark mode: every number in the formula lesson tables reads at 4.5:1 or better', async () => {
   const dark = await launch({ colorScheme: 'dark' });
   try {
     for (const hash of ['#lesson=formula', '#lesson=formula&d=16&len=8']) {
@@ -144,7 +144,7 @@ test('no code block is cut off at 1280 px', async () => {
   assert.ok(blocks > 0, `${blocks} code blocks measured in ${LESSONS.length} lessons`);
 });
 
-test('phone: lesson 1’s formula shows whole (sin and cos)', async () => {
+test('phone: the formula lesson’s formula shows whole (sin and cos)', async () => {
   const phone = await launch({ viewport: { width: 360, height: 740 } });
   try {
     const page = await openPage(phone.context, '#lesson=formula');
@@ -171,7 +171,7 @@ test('embeddings with max_len shorter than the tokens: the shapes and P show max
   await page.close();
 });
 
-test('lesson 1 has a colour bar; table captions stay on one line', async () => {
+test('the formula lesson has a colour bar; table captions stay on one line', async () => {
   const page = await openPage(browser.context, '#lesson=formula');
   const bar = '.lesson-formula .colorbar-canvas';
   assert.ok(closeColor(await canvasPixel(page, bar, 0, 0), expectedColor('rdbu', -1)));
@@ -182,7 +182,7 @@ test('lesson 1 has a colour bar; table captions stay on one line', async () => {
   await page.close();
 });
 
-test('lesson 6: the dot-product map uses its whole colour scale, from the smallest to the largest value', async () => {
+test('the relative lesson: the dot-product map uses its whole colour scale, from the smallest to the largest value', async () => {
   const page = await openPage(browser.context, '#lesson=relative&d=16&len=32');
   const d = 16;
   const len = 32;
@@ -203,7 +203,7 @@ test('lesson 6: the dot-product map uses its whole colour scale, from the smalle
   await page.close();
 });
 
-test('lesson 7: the column the text calls identical reads a difference of exactly 0', async () => {
+test('the pitfalls lesson: the column the text calls identical reads a difference of exactly 0', async () => {
   const page = await openPage(browser.context, '#lesson=pitfalls');
   await hoverCell(page, '.map-buggy .heatmap-canvas', 0, 5);
   const n = numbersIn(await page.textContent('.pitfalls-readout'));
@@ -215,7 +215,7 @@ test('lesson 7: the column the text calls identical reads a difference of exactl
   await page.close();
 });
 
-test('lesson 8: the snippet defines every name it uses', async () => {
+test('the variants lesson: the snippet defines every name it uses', async () => {
   const page = await openPage(browser.context, '#lesson=variants');
   const code = (await page.textContent('code.snippet')).replace(/\/\/.*$/gm, '');
   assert.doesNotMatch(code, /\bctx\b/);

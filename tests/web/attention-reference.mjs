@@ -1,4 +1,4 @@
-// An independent float64 attention head for lesson 0's tests (the site model's
+// An independent float64 attention head for the attention lesson's tests (the site model's
 // test under node and the lesson's browser test), written from the
 // definitions, not imported from the site: mulberry32 and FNV-1a for the
 // documented seeds, softmax(QKᵀ/√d)·V for the head, the sinusoidal formula

@@ -86,6 +86,39 @@ test('every displayed formula has a TeX string, an evaluator and a check in this
   }
 });
 
+// A narrow form is the same formula on more lines: with the layout taken out
+// (alignment points &, line breaks \\, the aligned/gathered environments, spaces
+// and spacing commands), its TeX is the formula's TeX token for token.
+function withoutLayout(source) {
+  return source
+    .replace(/\\(begin|end)\{(aligned|gathered)\}/g, '')
+    .replace(/\\\\(\[[^\]]*\])?/g, '')
+    .replace(/\\(qquad|quad)(?![a-zA-Z])|\\[,;! ]/g, '')
+    .replace(/[&\s]/g, '');
+}
+
+test('withoutLayout keeps every symbol and drops only the layout', () => {
+  assert.equal(withoutLayout('\\begin{aligned} a &= b,\\quad c \\\\ &\\qquad d\\,e \\end{aligned}'), 'a=b,cde');
+  assert.notEqual(withoutLayout('a = b \\\\ c'), withoutLayout('a = b - c'));
+  assert.notEqual(withoutLayout('\\quadrant'), '');
+});
+
+test('every narrow form of a formula renders and is the formula, only laid out on more lines', () => {
+  const all = { ...sinusoidal.FORMULAS, ...rope.FORMULAS, ...ropeMultimodal.FORMULAS };
+  const narrow = Object.entries(all).filter(([, f]) => f.narrow !== undefined);
+  // the long ones (wider than a 360 px phone as written) have one
+  for (const name of ['ROTATION', 'OFFSET_SCORE', 'SCALING_yarn', 'MROPE_POSITIONS', 'MROPE_AXIS', 'PIXTRAL_ANGLE', 'HALF_ULPS']) assert.ok(all[name].narrow, `${name} has a narrow form`);
+  for (const [name, f] of narrow) {
+    assert.equal(typeof f.narrow, 'string', name);
+    assert.notEqual(f.narrow, f.tex, `${name}: the narrow form differs from the wide one`);
+    assert.ok((f.narrow.match(/\\\\/g) ?? []).length > (f.tex.match(/\\\\/g) ?? []).length, `${name}: the narrow form has more lines`);
+    assert.doesNotThrow(() => katex.renderToString(f.narrow, { displayMode: true, throwOnError: true }), f.narrow);
+    assert.equal(withoutLayout(f.narrow), withoutLayout(f.tex), `${name}: the narrow form says what the formula says`);
+    // the same words to translate (i18n formulaText covers both forms)
+    assert.deepEqual([...f.narrow.matchAll(/\\text\{([^{}]*)\}/g)].map((m) => m[1]), [...f.tex.matchAll(/\\text\{([^{}]*)\}/g)].map((m) => m[1]), name);
+  }
+});
+
 test('no lesson writes a display formula as a TeX literal (they come from lib/maths)', () => {
   const lessons = resolve(here, '../../web/src/lessons');
   const files = (dir) => readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? files(join(dir, n)) : [join(dir, n)]));
@@ -96,7 +129,7 @@ test('no lesson writes a display formula as a TeX literal (they come from lib/ma
   assert.deepEqual(literal, []);
 });
 
-// ---- the sinusoidal table (lessons 1–6) ----
+// ---- the sinusoidal table (the formula to relative lessons) ----
 
 test('PE: sin and cos of pos / base^(2i/d) are the package table’s columns 2i and 2i+1', () => {
   trials('PE', 101, (rng) => {
@@ -120,7 +153,7 @@ test('WAVELENGTH and WAVELENGTH_RATIO: λ_i and λ_{i+1}/λ_i from the package�
     const lambda = (2 * Math.PI) / omega[i];
     close(sinusoidal.WAVELENGTH.evaluate({ i, d, base }), lambda, 1e-12 * lambda, `λ, d ${d} base ${base} i ${i}`);
     const both = sinusoidal.WAVELENGTH_RATIO.evaluate({ i, d, base });
-    close(both.lambda, lambda, 1e-12 * lambda, `λ (lesson 3), d ${d} base ${base} i ${i}`);
+    close(both.lambda, lambda, 1e-12 * lambda, `λ (the waves lesson), d ${d} base ${base} i ${i}`);
     close(both.ratio, omega[i] / omega[i + 1], 1e-12 * both.ratio, `ratio, d ${d} base ${base} i ${i}`);
   });
 });
@@ -155,7 +188,7 @@ test('DOT: the sum of cos ω_i (q − p) is the dot product of the package’s r
   });
 });
 
-// ---- RoPE (lesson 9) ----
+// ---- RoPE (the rope lesson) ----
 
 /** Float64 reference: R(θ) x for one pair, R = [[cos, −sin], [sin, cos]]. */
 const turn = ([a, b], theta) => [a * Math.cos(theta) - b * Math.sin(theta), a * Math.sin(theta) + b * Math.cos(theta)];
@@ -225,7 +258,7 @@ test('SCALING_yarn: the Qwen2.5 example (r 128, b 10⁶, s 4, L 32768) as the pa
   close((2 * Math.PI) / got[24], (2 * Math.PI) / expected[24], 1e-9, 'λ of pair 24');
 });
 
-// ---- RoPE for images and half precision (lesson 9) ----
+// ---- RoPE for images and half precision (the rope lesson) ----
 
 const QWEN = { imageTokenId: 151655, videoTokenId: 151656, visionStartTokenId: 151652 };
 const VISION_END = 151653;
@@ -337,9 +370,9 @@ test('HALF_PATHS: the usual path as transformers computes it; one rounding is th
   });
 });
 
-// ---- lesson 9's formulas in 简体中文 ----
+// ---- the rope lesson's formulas in 简体中文 ----
 
-test('lesson 9’s formulas in 简体中文 carry no English words in \\text{} (code names allowed)', async () => {
+test('the rope lesson’s formulas in 简体中文 carry no English words in \\text{} (code names allowed)', async () => {
   const { default: zh } = await import('../../web/src/i18n/zh.js');
   const { texIn } = await import('../../web/src/lib/maths/words.js');
   // names of code and configuration keys, which stay as written

@@ -1,4 +1,4 @@
-// Lesson 9's half-precision error kernel (web/src/model/rope-multimodal.js):
+// The rope lesson's half-precision error kernel (web/src/model/rope-multimodal.js):
 // the bit-level float16 rounding and ulp it uses against the BigInt
 // references written from the formats' definitions
 // (tests/web/multimodal-reference.mjs), and its errors computed in parts

@@ -1,4 +1,4 @@
-// Float64 references for lesson 9's multimodal and half-precision sections,
+// Float64 references for the rope lesson's multimodal and half-precision sections,
 // written from transformers' source, not from the site's or the package's
 // code:
 // - getRopeIndex: modeling_rope_utils._mrope_index_interleaved_runs (what

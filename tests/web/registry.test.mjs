@@ -23,14 +23,13 @@ test('the registry loads in Node without a DOM; each lesson once, in one order',
   }
 });
 
-test('no browser test keeps its own list of lessons', async () => {
+test('no browser or site-model test keeps its own list of lessons', async () => {
   const { LESSON_IDS } = await import('../../web/src/lessons/index.js');
-  const dir = join(root, 'tests', 'browser');
-  const files = readdirSync(dir).filter((f) => f.endsWith('.mjs'));
-  assert.ok(files.length >= 10, `${files.length} browser test files`);
+  const files = ['browser', 'web'].flatMap((dir) => readdirSync(join(root, 'tests', dir)).filter((f) => f.endsWith('.mjs')).map((f) => join(dir, f)));
+  assert.ok(files.length >= 30, `${files.length} browser and site-model test files`);
   const ids = new Set(LESSON_IDS);
   for (const file of files) {
-    const text = readFileSync(join(dir, file), 'utf8');
+    const text = readFileSync(join(root, 'tests', file), 'utf8');
     // an array literal naming three or more lessons is a copy of the registry's list
     for (const [literal] of text.matchAll(/\[[^[\]]*\]/g)) {
       const named = [...literal.matchAll(/'([a-z0-9-]+)'/g)].map((m) => m[1]).filter((id) => ids.has(id));

@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../web/src');
 const MAX_LINES = 350;
 const REGISTRY = 'lessons/index.js';
-// the registry's own importers besides main.js: state.js reads fields and defaults from it
-const MAY_IMPORT_REGISTRY = new Set(['main.js', 'state.js']);
+// the registry's own importers besides main.js: state.js reads fields and defaults from it, the string tables each lesson's strings
+const MAY_IMPORT_REGISTRY = new Set(['main.js', 'state.js', 'i18n/en.js', 'i18n/zh.js']);
 
 function sources(dir = SRC) {
   return readdirSync(dir).flatMap((name) => {
@@ -103,4 +103,124 @@ test(`no file under web/src over ${MAX_LINES} lines, except the i18n string tabl
   assert.ok(sizes.length > 30);
   const long = sizes.filter(([, n]) => n > MAX_LINES).map(([file, n]) => `${file}: ${n} lines`);
   assert.deepEqual(long, []);
+});
+
+// ---- one folder per lesson, named by id ----
+
+const LESSONS_DIR = join(SRC, 'lessons');
+
+/** The registry's ids, read from its entries' `id: '…'` fields (the registry itself imports no DOM). */
+async function registryIds() {
+  const { LESSON_IDS } = await import('../../web/src/lessons/index.js');
+  return LESSON_IDS;
+}
+
+/** The lesson folders: every directory directly under web/src/lessons. */
+const lessonFolders = () => readdirSync(LESSONS_DIR).filter((name) => statSync(join(LESSONS_DIR, name)).isDirectory());
+
+// The parameters of each `mount(` a file defines (a method or a function), and whether it returns figures().
+export function mountsOf(text) {
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  return [...code.matchAll(/(?:^|\s)(?:export\s+)?(?:function\s+)?mount\s*\(([^)]*)\)\s*\{/g)].map((m) => m[1].replace(/\s+/g, ' ').trim());
+}
+
+test('the contract finder sees method and function mounts and their parameters', () => {
+  assert.deepEqual(mountsOf('export default {\n  id: "x",\n  mount(root, ctx) {\n  },\n};'), ['root, ctx']);
+  assert.deepEqual(mountsOf('export function mount(root, app, controlsElement) {}\n// mount(a) {'), ['root, app, controlsElement']);
+  assert.deepEqual(mountsOf('const view = module.mount(container, ctx);'), []);
+});
+
+test('every lesson of the registry has its folder lessons/<id>/ whose index.js exports { id, mount(root, ctx) }', async () => {
+  const ids = await registryIds();
+  assert.ok(ids.length >= 10, `${ids.length} lessons in the registry`);
+  for (const id of ids) {
+    const path = join(LESSONS_DIR, id, 'index.js');
+    assert.ok(statSync(path, { throwIfNoEntry: false })?.isFile(), `lessons/${id}/index.js exists`);
+    const text = readFileSync(path, 'utf8');
+    assert.match(text, /^export default \{$/m, `lessons/${id}/index.js has a default export`);
+    assert.match(text, new RegExp(`^  id: '${id}',$`, 'm'), `lessons/${id}/index.js names its id`);
+    assert.deepEqual(mountsOf(text), ['root, ctx'], `lessons/${id}/index.js: mount(root, ctx)`);
+    for (const lang of ['en', 'zh']) assert.ok(statSync(join(LESSONS_DIR, id, `strings.${lang}.js`), { throwIfNoEntry: false })?.isFile(), `lessons/${id}/strings.${lang}.js exists`);
+  }
+});
+
+test('every folder under web/src/lessons is a lesson of the registry', async () => {
+  const ids = await registryIds();
+  const folders = lessonFolders();
+  assert.ok(folders.length >= 10, `${folders.length} folders`);
+  assert.deepEqual(folders.filter((f) => !ids.includes(f)), [], 'folders the registry does not list');
+  // and web/src/lessons holds nothing else but the registry
+  assert.deepEqual(readdirSync(LESSONS_DIR).filter((name) => !folders.includes(name)), ['index.js']);
+});
+
+test('every mount under web/src/lessons (lessons and their sections) is mount(root, ctx) and returns update and figures()', () => {
+  const found = [];
+  for (const path of sources(LESSONS_DIR)) {
+    const text = readFileSync(path, 'utf8');
+    const mounts = mountsOf(text);
+    if (!mounts.length) continue;
+    const file = relative(SRC, path);
+    found.push(file);
+    assert.deepEqual(mounts, mounts.map(() => 'root, ctx'), `${file}: mount(root, ctx)`);
+    assert.match(text, /\bfigures: \(\) =>/, `${file}: returns figures()`);
+    assert.match(text, /\bupdate\((s|state)\b/, `${file}: returns update(state, …)`);
+  }
+  // the ten lessons, the rope lesson's nine sections and the attention lesson's three
+  assert.ok(found.length >= 22, `${found.length} mounts found: ${found.join(', ')}`);
+});
+
+test("no file outside a lesson's folder imports from it, but the registry (its index.js and strings)", () => {
+  const offenders = [];
+  for (const [file, edges] of importGraph()) {
+    for (const target of edges) {
+      const m = /^lessons\/([^/]+)\/(.+)$/.exec(target);
+      if (!m || file.startsWith(`lessons/${m[1]}/`)) continue;
+      if (file === REGISTRY && /^(index|strings\.(en|zh))\.js$/.test(m[2])) continue;
+      offenders.push(`${file} → ${target}`);
+    }
+  }
+  assert.deepEqual(offenders, []);
+});
+
+// A lesson is named by its id: a number ("Lesson" or "第 … 课" with a digit) goes stale when one is inserted.
+const NUMBERED = /\blessons? \d|第 ?\d+(?:[–、]\d+)* ?课/i;
+
+/** Every .js/.mjs file under a directory (recursively). */
+const scripts = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? scripts(join(dir, e.name)) : /\.m?js$/.test(e.name) ? [join(dir, e.name)] : []));
+
+test('the numbering finder catches the ways lessons were numbered', () => {
+  for (const s of ['// Lesson 9: rotary', "test('lesson 3 shows'", 'lessons 1–6', '（第 9 课）', '第 1–8 课', '（第 1、6 课）']) assert.match(s, NUMBERED, s);
+  for (const s of ['// the rope lesson', 'lesson {lesson:formula}', '第 {lesson:rope} 课', 'lessons.rope.mm', 'lesson-3']) assert.doesNotMatch(s, NUMBERED, s);
+});
+
+test('no lesson number in web/src (comments and text: a lesson names another as {lesson:<id>}) nor in tests/ (names and comments)', () => {
+  const TESTS = resolve(SRC, '../../tests');
+  // this file's own examples of numbering (the finder's test above) are the one exception
+  const files = [...scripts(SRC), ...scripts(TESTS)].filter((path) => path !== fileURLToPath(import.meta.url));
+  assert.ok(files.length > 100, `${files.length} files read`);
+  const found = [];
+  for (const path of files) {
+    readFileSync(path, 'utf8')
+      .split('\n')
+      .forEach((line, n) => {
+        if (NUMBERED.test(line)) found.push(`${relative(resolve(SRC, '../..'), path)}:${n + 1}: ${line.trim().slice(0, 100)}`);
+      });
+  }
+  assert.deepEqual(found, []);
+});
+
+test("a lesson reads only its own strings: no key lessons.<other>.…, questions.<other>.… or summary.<other> in its folder", async () => {
+  const ids = await registryIds();
+  const found = [];
+  let read = 0;
+  for (const id of lessonFolders()) {
+    for (const path of sources(join(LESSONS_DIR, id))) {
+      read++;
+      for (const m of readFileSync(path, 'utf8').matchAll(/['"`](lessons|questions|summary|courseMap\.outcomes)\.([\w-]+)\b/g)) {
+        if (ids.includes(m[2]) && m[2] !== id) found.push(`${relative(SRC, path)}: ${m[1]}.${m[2]}`);
+      }
+    }
+  }
+  assert.ok(read > 30, `${read} files read`);
+  assert.deepEqual(found, []);
 });

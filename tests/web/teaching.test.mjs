@@ -1,5 +1,5 @@
 // What the lessons teach, checked against the maths and the sources they
-// quote: lesson 7 states the tutorial notebook's bug the right way round;
+// quote: the pitfalls lesson states the tutorial notebook's bug the right way round;
 // numbers are written by the page's one rule (a minus sign, grouping).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,7 +9,7 @@ import { buggyTable } from '../../web/src/model/pitfalls.js';
 import { formatInteger } from '../../web/src/lib/numbers.js';
 import { wavelengthText } from '../../web/src/lessons/rope/format.js';
 
-test('lesson 7: the notebook exponent is 2·(2i)/d where 2i/d is meant, and every text says so', () => {
+test('the pitfalls lesson: the notebook exponent is 2·(2i)/d where 2i/d is meant, and every text says so', () => {
   // the notebook's sin line: pos / 10000 ** (2 * torch.arange(0, d, 2) / d), arange(0, d, 2) = 2i
   const d = 16;
   const table = buggyTable(2, d);
@@ -26,7 +26,7 @@ test('lesson 7: the notebook exponent is 2·(2i)/d where 2i/d is meant, and ever
   for (const table of [en, zh]) assert.match(table.lessons.pitfalls.bugText[0], /4i\/d/);
 });
 
-test('integers: a negative one has the minus sign, in both languages (lesson 9 rope delta −3)', () => {
+test('integers: a negative one has the minus sign, in both languages (the rope lesson rope delta −3)', () => {
   for (const lang of ['en', 'zh']) {
     assert.equal(formatInteger(-3, lang), '\u22123');
     assert.equal(formatInteger(-20473564, lang), '\u221220,473,564');
@@ -34,7 +34,7 @@ test('integers: a negative one has the minus sign, in both languages (lesson 9 r
   }
 });
 
-test('lesson 9: a long wavelength is grouped like every integer beside it (20,473,564 beside 500,000)', () => {
+test('the rope lesson: a long wavelength is grouped like every integer beside it (20,473,564 beside 500,000)', () => {
   assert.equal(wavelengthText(20473564.2), formatInteger(20473564));
   assert.equal(wavelengthText(20473564.2), '20,473,564');
   assert.equal(wavelengthText(6.2832), '6.3');

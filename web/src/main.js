@@ -11,7 +11,8 @@ import { createControls } from './lib/controls.js';
 import { formatInteger } from './lib/numbers.js';
 import { attachFigureExports } from './lib/figure/buttons.js';
 import { figureDraws } from './lib/probe.js';
-import { attachGuide } from './lessons/guide.js';
+import { attachGuide } from './lib/guide.js';
+import { changedSince } from './lib/lesson.js';
 import { reasonOf, reasonText } from './lib/reasons.js';
 import { readingPosition, keepReadingPosition, trackJumps, returnFromJump } from './lib/position.js';
 import { pageOf, pageHash, pageLang } from './pages/index.js';
@@ -35,7 +36,7 @@ let previous = null;
 // A page that is not a lesson (pages/index.js), shown instead of the state's lesson while set.
 let page = null;
 // Each lesson's last state (Previous / Next come back to it) and each
-// lesson's own memory of what lives outside the state (lesson 9's pasted
+// lesson's own memory of what lives outside the state (the rope lesson's pasted
 // config): both outlive a lesson's page, which a lesson or language change rebuilds.
 const keptStates = new Map();
 const lessonMemory = new Map();
@@ -126,9 +127,9 @@ function render() {
   if (page) return; // a page draws itself
   const t0 = performance.now();
   controls?.sync(state);
-  view?.update(state, previous);
+  view?.update(state, changedSince(previous, state));
   guide?.update(state);
-  attachFigureExports(document.querySelector('article.lesson'), app, lessonById(state.lesson));
+  attachFigureExports(document.querySelector('article.lesson'), app, lessonById(state.lesson), view?.figures?.() ?? {});
   previous = { ...state };
   siteProbe.renders.push({ time: t0, duration: performance.now() - t0 });
   if (siteProbe.renders.length > 2000) siteProbe.renders.splice(0, 1000);
@@ -255,8 +256,8 @@ function buildPage() {
   const container = h('article', { class: `lesson lesson-${state.lesson}`, 'data-lesson': state.lesson });
   main.append(container);
   const ctx = lessonContext(lesson, controls.element);
-  view = module.mount(container, ctx, controls.element);
-  guide = attachGuide(container, ctx, view);
+  view = module.mount(container, ctx);
+  guide = attachGuide(container, ctx, view, module.questions);
   previous = null;
   render();
   showCurrentInNav();
@@ -278,7 +279,8 @@ const app = {
  * What a lesson (and each of its sections) is given: the app's package,
  * state, strings and setState, its own registry entry, the shared control
  * panel, and the lesson ids in order (for Previous / Next). A lesson never
- * imports the registry.
+ * imports the registry. Every lesson and section has one contract:
+ * mount(root, ctx) → { update(state, changed), figures() } (docs/lesson-authoring.md).
  */
 function lessonContext(lesson, controlsElement) {
   return {

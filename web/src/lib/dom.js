@@ -2,6 +2,8 @@
 // maths is typeset by KaTeX into DOM nodes (katex.render), which the strict
 // Content-Security-Policy allows.
 import katex from 'katex';
+import { watchFormula } from './math-fit.js';
+import { texIn } from './maths/words.js';
 
 /** h('div', { class: 'x', onclick: f }, child, 'text', …) */
 export function h(tag, attrs = {}, ...children) {
@@ -35,8 +37,7 @@ function append(el, children) {
 // and a copy of KaTeX's output costs far less than typesetting again.
 const typeset = new Map();
 
-/** Typesets TeX into a new span (display = block). */
-export function tex(source, display = false) {
+function typesetCopy(source, display) {
   const key = `${display ? 'D' : 'I'}${source}`;
   let template = typeset.get(key);
   if (!template) {
@@ -46,27 +47,31 @@ export function tex(source, display = false) {
     if (typeset.size > 2000) typeset.clear();
     typeset.set(key, template);
   }
-  const el = template.cloneNode(true);
-  if (display) overflowing.observe(el);
+  return template.cloneNode(true);
+}
+
+/**
+ * Typesets TeX into a new span (display = block). A display formula fits its
+ * box (lib/math-fit.js): `narrow`, the same formula on more lines, is shown
+ * where the formula as written is too wide.
+ */
+export function tex(source, display = false, narrow = null) {
+  const el = typesetCopy(source, display);
+  if (!display) return el;
+  el.firstElementChild?.setAttribute('data-variant', 'wide');
+  if (narrow && narrow !== source) {
+    const other = typesetCopy(narrow, true).firstElementChild;
+    other?.setAttribute('data-variant', 'narrow');
+    other?.setAttribute('data-hidden', '');
+    if (other) el.append(other);
+  }
+  watchFormula(el);
   return el;
 }
 
-// A display formula wider than its box scrolls sideways; data-overflow (set
-// while it does) shows a faded edge and a scrollbar as the hint that there
-// is more, data-at-end once it is scrolled to its end (lib style.css).
-const overflowing = new ResizeObserver((entries) => {
-  for (const { target } of entries) markOverflow(target);
-});
-// a formula's box keeps its size when KaTeX's fonts arrive, its content widens
-document.fonts?.addEventListener('loadingdone', () => document.querySelectorAll('.math-display').forEach(markOverflow));
-function markOverflow(el) {
-  const over = el.scrollWidth > el.clientWidth + 1;
-  el.toggleAttribute('data-overflow', over);
-  el.toggleAttribute('data-at-end', over && el.scrollLeft + el.clientWidth >= el.scrollWidth - 1);
-  if (over && !el.dataset.watched) {
-    el.dataset.watched = '1';
-    el.addEventListener('scroll', () => markOverflow(el), { passive: true });
-  }
+/** A displayed formula of lib/maths ({ tex, narrow? }) with its \text{…} in the reader's words. */
+export function formula(f, words = null) {
+  return tex(texIn(f, words), true, texIn(f, words, 'narrow'));
 }
 
 /**

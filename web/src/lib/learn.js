@@ -39,7 +39,7 @@ const TEX_TERMS = [
 function termOf(el, lesson) {
   if (el.tagName === 'CODE') return CODE_TERMS[el.textContent.trim()];
   const source = el.querySelector('annotation')?.textContent.trim() ?? '';
-  // k is the offset in lessons 0 and 6, the key vector in lesson 9
+  // k is the offset in the attention and relative lessons, the key vector in the rope lesson
   if (source === 'k') return lesson === 'rope' ? 'qk' : 'offset';
   // a term alone, or a formula defining it ("\\omega_i = …")
   const lhs = source.split('=')[0].trim();

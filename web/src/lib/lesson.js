@@ -22,3 +22,13 @@ export function commented(app, block, template, vars) {
 export function readout(className = '') {
   return h('output', { class: `readout ${className}`, 'aria-live': 'polite' });
 }
+
+/**
+ * The `changed` a lesson's update(state, changed) is given: changed(...keys)
+ * is true on the first draw (no state drawn before) and when one of the
+ * fields differs from the state drawn last (lists compare by value: a
+ * change makes new ones); changed() with no keys: the first draw only.
+ */
+export function changedSince(previous, state) {
+  return (...keys) => !previous || keys.some((k) => previous[k] !== state[k] && String(previous[k]) !== String(state[k]));
+}

@@ -1,5 +1,5 @@
 // The "why attention needs positions" lesson's maths: one self-attention head
-// on a short sentence, in float64. Token embeddings are lesson 5's seeded toy
+// on a short sentence, in float64. Token embeddings are the embeddings lesson's seeded toy
 // embeddings (one vector per word, whatever its place); the head's weights
 // come from the same seeded generator. The position encoding is passed in:
 // rows to add (the package's sinusoidal table) or a function rotating q and k

@@ -1,4 +1,4 @@
-// Lesson 5's pure part: the toy token embeddings (seeded, so a URL always
+// The embeddings lesson's pure part: the toy token embeddings (seeded, so a URL always
 // shows the same numbers), typed cell values, and the package snippet.
 
 /** mulberry32: a small seeded PRNG returning numbers in [0, 1). */

@@ -59,7 +59,7 @@ export const FIELDS = {
   pos: { type: 'int', min: 0, max: MAX_POSITION - 4097, step: 1, sliderMax: 1000, default: 3, format: plain, control: 'slider' },
   k: { type: 'int', min: -4096, max: 4096, step: 1, sliderMin: -64, sliderMax: 64, default: 2, format: plain, control: 'slider' }, // relative offset
   tol: { type: 'number', min: 1e-8, max: 1, step: 0.25, default: 1e-3, format: plain, control: 'log-slider' }, // NumPy-style tolerance
-  // lesson 9 (RoPE): long-context scaling factor s and original context L, the
+  // the rope lesson (RoPE): long-context scaling factor s and original context L, the
   // chart's measure, the config.json example shown, the position whose angle
   // precision is inspected
   factor: { type: 'number', min: 1, max: 64, step: 0.01, default: 8, format: plain, control: 'log-slider' },
@@ -75,7 +75,7 @@ export const FIELDS = {
   order: { type: 'perm', default: [], control: 'none' },
   dpos: { type: 'enum', values: ['8', '16', '32', '64', '128', '256', '512'], default: '64', control: 'select' },
   span: { type: 'int', min: 4, max: 1024, step: 1, default: 64, format: plain, control: 'slider' },
-  // lesson 9's multimodal sections: a text + image sequence (text tokens
+  // the rope lesson's multimodal sections: a text + image sequence (text tokens
   // before and after; the image's frames t and its rows and columns of tokens,
   // each token m × m patches for the spatial merge size m, so the patch grid
   // t × h × w has h and w multiples of m as the processor makes them), the mrope_section

@@ -1,11 +1,12 @@
 // One meaning per letter, for the whole course. SYMBOLS says what each
 // letter of the lessons' formulas means (in both languages); each lesson
-// lists the ones it uses, and its notation table is drawn from these two
-// (lessons/notation.js). tests/web/notation.test.mjs checks that every letter
-// a lesson's formulas use is listed here for that lesson, so a letter cannot
-// take a second meaning in some lesson unnoticed.
+// lists the ones it uses (its registry entry's `letters`, lessons/index.js),
+// and its notation table is drawn from these two (lib/notation.js).
+// tests/web/notation.test.mjs checks that every letter a lesson's formulas
+// use is listed for that lesson, so a letter cannot take a second meaning in
+// some lesson unnoticed.
 //
-// Lesson 9's multimodal sections (strings lessons.rope.mm, .grid, .half)
+// The rope lesson's multimodal sections (strings lessons.rope.mm, .grid, .half)
 // are not covered yet: they use h, w, t, s and m for image sizes, axes,
 // starts and the merge size.
 
@@ -49,21 +50,8 @@ export const SYMBOLS = {
   f: { en: 'the f of h_f and l_f: llama3’s frequency factors', zh: 'h_f、l_f 中的 f：llama3 的频率因子' },
 };
 
-/** The letters each lesson's formulas use, in the order its notation table lists them. */
-export const LESSON_SYMBOLS = {
-  attention: ['p', "p'", 'm', 'd', 'x', 'q', 'k', 'v', 'W', 'α', 'PE', 'R', 'i', 'ω'],
-  formula: ['pos', 'd', 'i', 'c', 'ω', 'θ'],
-  heatmap: ['d', 'i', 'ω'],
-  waves: ['p', 'd', 'i', 'ω', 'λ'],
-  binary: ['n', 'd', 'i', 'm'],
-  embeddings: ['d', 'p'],
-  relative: ['p', "p'", 'pos', 'm', 'd', 'i', 'ω', 'M', 'PE', 'φ', 'ψ'],
-  pitfalls: ['d', 'i', 'c', 'ω'],
-  variants: ['d', 'D', 'i', 'c', 'ω', 'e'],
-  rope: ['p', 'm', 'q', 'k', 'x', 'a', 'b', 'W', 'r', 'j', 'ω', 'λ', 'R', 'PE', 's', 'L', 'N', 'β', 'ℓ', 'h', 'l', 'f', "b'"],
-};
 
-/** A lesson's notation table: [{ symbol, meaning }] in the page's language. */
-export function notationOf(lesson, lang) {
-  return (LESSON_SYMBOLS[lesson] ?? []).map((symbol) => ({ symbol, meaning: SYMBOLS[symbol][lang] ?? SYMBOLS[symbol].en }));
+/** A lesson's notation table (letters: its registry entry's list): [{ symbol, meaning }] in the page's language. */
+export function notationOf(letters, lang) {
+  return (letters ?? []).map((symbol) => ({ symbol, meaning: SYMBOLS[symbol][lang] ?? SYMBOLS[symbol].en }));
 }

@@ -1,4 +1,4 @@
-// Lesson 7's pure maths: the seed notebook's buggy table, the float32 recipe
+// The pitfalls lesson's pure maths: the seed notebook's buggy table, the float32 recipe
 // of the PyTorch tutorial, and which positions the error chart samples.
 
 const f32 = Math.fround;

@@ -1,4 +1,4 @@
-// Lesson 8's pure part: which package call makes a preset's table, as code
+// The variants lesson's pure part: which package call makes a preset's table, as code
 // text and as a function, and the snippet that reproduces the view.
 
 /** The grid a 2-D (MAE) preset uses for `len` cells: as square as possible. */

@@ -28,5 +28,5 @@ export function createCourseMap(ctx) {
       ),
     );
   }
-  return h('nav', { class: 'course-map', 'aria-label': t('courseMap.title') }, h('h2', {}, t('courseMap.title')), h('p', {}, t('courseMap.intro')), list);
+  return h('nav', { class: 'course-map', 'aria-label': t('courseMap.title') }, h('h2', {}, t('courseMap.title')), h('p', {}, t('courseMap.intro', { count: ctx.lessonIds.length })), list);
 }

@@ -17,9 +17,10 @@ export function similarityCurves(pe, d, span) {
   return { d, span, sin, ...rope };
 }
 
-export function createDistanceSection(app, { quiz, lesson }) {
-  const { t } = app;
-  const controls = createControls(['dpos', 'span'], app, lesson);
+/** Mounts the section under root: its title, then (the lesson's quiz goes here) its text, controls and chart. */
+export function mount(root, ctx) {
+  const { t } = ctx;
+  const controls = createControls(['dpos', 'span'], ctx, ctx.lesson);
   const info = readout('distance-readout');
   let curves = null;
   let cursor = 1; // the distance the readout describes
@@ -41,20 +42,18 @@ export function createDistanceSection(app, { quiz, lesson }) {
     },
   });
   chart.element.classList.add('distance-chart');
-  const element = section(t('lessons.attention.posTitle'), quiz, ...paragraphs(t('lessons.attention.posText')), h('div', { class: 'lesson-controls' }, controls.element), chart.element, info);
+  const element = section(t('lessons.attention.posTitle'), ...paragraphs(t('lessons.attention.posText')), h('div', { class: 'lesson-controls' }, controls.element), chart.element, info);
   element.classList.add('attention-distance');
 
+  root.append(element);
+
   return {
-    element,
-    chart,
-    get curves() {
-      return curves;
-    },
-    update(s, prev) {
+    figures: () => ({ distance: chart }),
+    update(s, changed) {
       controls.sync(s);
       const d = Number(s.dpos);
-      if (curves && prev && prev.dpos === s.dpos && prev.span === s.span) return;
-      curves = similarityCurves(app.pe, d, s.span);
+      if (curves && !changed('dpos', 'span')) return;
+      curves = similarityCurves(ctx.pe, d, s.span);
       const points = (values) => Array.from(values, (v, k) => [k, v]);
       let lo = 0;
       for (const key of ['sin', 'same', 'unrelated']) for (const v of curves[key]) lo = Math.min(lo, v);

@@ -4,9 +4,11 @@
 import { h, fmt, paragraphs } from '../../lib/dom.js';
 import { section, readout } from '../../lib/lesson.js';
 import { createMatrix, absMax, tokenLabels, sentenceName } from './matrix.js';
+import { lessonRun } from './run.js';
 
-export function createHeadSection(app, { quiz }) {
-  const { t } = app;
+/** Mounts the section under root: its title, then (the lesson's quiz goes here) its text and matrices. */
+export function mount(root, ctx) {
+  const { t } = ctx;
   const info = readout('attention-readout');
   let current = null;
   const name = (what) => () => `sinpe_attention_${what}_${sentenceName(current.words)}_d${current.d}_seed${current.s.seed}`;
@@ -22,16 +24,15 @@ export function createHeadSection(app, { quiz }) {
     const { words, d, plain } = current;
     info.textContent = t('lessons.attention.xReadout', { row: r, token: words[r], col: c, value: fmt(plain.input[r * d + c], 4) });
   };
-  const x = createMatrix(app, { className: 'matrix-x', name: name('X'), onCell: describeX });
-  const scores = createMatrix(app, { className: 'matrix-scores', name: name('scores'), onCell: describe });
-  const weights = createMatrix(app, { className: 'matrix-weights', name: name('weights'), onCell: describe });
-  const out = createMatrix(app, { className: 'matrix-out', name: name('outputs'), onCell: describeOut });
-  const w = ['wq', 'wk', 'wv'].map((key) => [key, createMatrix(app, { className: `matrix-${key}`, name: name(key) })]);
+  const x = createMatrix(ctx, { className: 'matrix-x', name: name('X'), onCell: describeX });
+  const scores = createMatrix(ctx, { className: 'matrix-scores', name: name('scores'), onCell: describe });
+  const weights = createMatrix(ctx, { className: 'matrix-weights', name: name('weights'), onCell: describe });
+  const out = createMatrix(ctx, { className: 'matrix-out', name: name('outputs'), onCell: describeOut });
+  const w = ['wq', 'wk', 'wv'].map((key) => [key, createMatrix(ctx, { className: `matrix-${key}`, name: name(key) })]);
   const details = h('details', { class: 'attention-w' }, h('summary', {}, t('lessons.attention.wTitle')), h('div', { class: 'attention-grid' }, ...w.map(([, m]) => m.element)));
 
   const element = section(
     t('lessons.attention.headTitle'),
-    quiz,
     ...paragraphs(t('lessons.attention.headText')),
     x.element,
     h('div', { class: 'attention-grid attention-pair' }, scores.element, weights.element),
@@ -41,10 +42,12 @@ export function createHeadSection(app, { quiz }) {
     h('p', { class: 'note attention-seed-note' }, t('lessons.attention.seedNote')),
   );
   element.classList.add('attention-head');
+  root.append(element);
 
   return {
-    element,
-    update(run) {
+    figures: () => ({ x, scores, weights, out }),
+    update(s) {
+      const run = lessonRun(ctx.pe, s);
       current = run;
       const { words, n, d, plain } = run;
       const labels = tokenLabels(words);

@@ -1,45 +1,39 @@
-// Lesson 0: why attention needs positions. One self-attention head, live, on
-// a sentence the learner edits: it cannot tell word orders apart until a
-// position encoding (the package's sinusoidal table, or RoPE through
-// applyRope) is added; and what position information alone gives attention.
-// Sections are separate components; the course map opens the site.
+// The attention lesson: why attention needs positions. One self-attention
+// head, live, on a sentence the learner edits: it cannot tell word orders
+// apart until a position encoding (the package's sinusoidal table, or RoPE
+// through applyRope) is added; and what position information alone gives
+// attention. Each section is a component of this folder with the lessons'
+// one contract, mount(root, ctx) → { update(state, changed), figures() };
+// each asks its questions right under its title. The course map opens the site.
 import { h } from '../../lib/dom.js';
 import { lessonHeader } from '../../lib/lesson.js';
+import { markAnswers } from '../../lib/guide.js';
 import { createCourseMap } from './course-map.js';
-import { createHeadSection } from './head.js';
-import { createShuffleSection } from './shuffle.js';
-import { createDistanceSection } from './distance.js';
+import * as head from './head.js';
+import * as shuffle from './shuffle.js';
+import * as distance from './distance.js';
 import { createQuizzes } from './questions.js';
-import { runLesson } from './run.js';
-import { markAnswers } from '../guide.js';
+
+const SECTIONS = { head, shuffle, distance };
 
 export default {
   id: 'attention',
   mount(root, ctx) {
-    const app = ctx;
-    const controlsElement = ctx.controls;
+    // each section: its component and its <section> element (what its questions stand for)
     const parts = {};
-    const quizzes = createQuizzes(app, () => parts);
-    const { lesson } = ctx;
-    parts.head = createHeadSection(app, { quiz: quizzes.head.element });
-    parts.shuffle = createShuffleSection(app, { quiz: quizzes.shuffle.element, lesson });
-    parts.distance = createDistanceSection(app, { quiz: quizzes.distance.element, lesson });
-    root.append(
-      ...lessonHeader(app, 'attention'),
-      createCourseMap(app),
-      h('div', { class: 'lesson-controls' }, controlsElement),
-      parts.head.element,
-      parts.shuffle.element,
-      parts.distance.element,
-    );
+    const quizzes = createQuizzes(ctx, () => parts);
+    root.append(...lessonHeader(ctx, 'attention'), createCourseMap(ctx), h('div', { class: 'lesson-controls' }, ctx.controls));
+    for (const [key, component] of Object.entries(SECTIONS)) {
+      const from = root.children.length;
+      parts[key] = { ...component.mount(root, ctx), element: root.children[from] };
+      // the section's questions, right under its title
+      parts[key].element.querySelector(':scope > h2').after(quizzes[key].element);
+    }
     markAnswers(root, quizzes.questions);
     return {
-      figures: { distance: parts.distance.chart },
-      update(s, prev) {
-        const run = runLesson(app.pe, s);
-        parts.head.update(run);
-        parts.shuffle.update(run);
-        parts.distance.update(s, prev);
+      figures: () => Object.assign({}, ...Object.values(parts).map((part) => part.figures())),
+      update(s, changed) {
+        for (const part of Object.values(parts)) part.update(s, changed);
         for (const quiz of [quizzes.head, quizzes.shuffle, quizzes.distance]) quiz.update(s);
       },
     };

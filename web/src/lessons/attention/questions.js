@@ -87,7 +87,7 @@ export function createQuizzes(app, sections) {
         const c = similarityCurves(app.pe, Number(s.dpos), s.span);
         return t('questions.attention.distance.explain', { k0: fmt(c.sin[0], 3), k1: fmt(c.sin[1], 3), k8: fmt(c.sin[Math.min(8, s.span)], 3), kLast: fmt(c.sin[s.span], 3), span: s.span, d: s.dpos });
       },
-      show: () => sections().distance?.chart?.setCursor(8, true),
+      show: () => sections().distance?.figures().distance.setCursor(8, true),
     }),
   ]);
   return { head, shuffle, distance, questions: all };

@@ -1,6 +1,6 @@
 // The attention lesson's computations for one state, through the package:
-// the sinusoidal rows come from pe.table (lesson 1's vaswani encoding), the
-// RoPE rotation from pe.applyRope (lesson 9's), the rest from model/attention.js.
+// the sinusoidal rows come from pe.table (the formula lesson's vaswani encoding), the
+// RoPE rotation from pe.applyRope (the rope lesson's), the rest from model/attention.js.
 import { ENCODINGS, attend, headWeights, identity, permutationGap, reorder, tokenEmbeddings } from '../../model/attention.js';
 
 /** The options of attend() for an encoding of n tokens at positions 0 … n−1. */
@@ -38,4 +38,13 @@ export function runLesson(pe, s) {
     gaps[encoding] = permutationGap(base, shuffled, order, s.d);
   }
   return { s, words, n, d: s.d, weights, order, shuffledWords, plain: runs.none.base, base: runs[s.enc].base, shuffled: runs[s.enc].shuffled, gaps };
+}
+
+// the last state's run, shared by the sections a render draws (each asks for it)
+let last = null;
+
+/** runLesson for a state, computed once per state however many sections ask. */
+export function lessonRun(pe, s) {
+  if (last?.s !== s || last.pe !== pe) last = { pe, s, run: runLesson(pe, s) };
+  return last.run;
 }

@@ -7,6 +7,7 @@ import { section } from '../../lib/lesson.js';
 import { createControls } from '../../lib/controls.js';
 import { ENCODINGS, offeredOrders, reorder } from '../../model/attention.js';
 import { createMatrix, absMax, tokenLabels, sentenceName } from './matrix.js';
+import { lessonRun } from './run.js';
 
 // below this the two are the same up to float64 rounding of a few sums
 export const SAME = 1e-9;
@@ -21,9 +22,10 @@ function permuted(values, order, m, square) {
   return out;
 }
 
-export function createShuffleSection(app, { quiz, lesson }) {
-  const { t } = app;
-  const controls = createControls(['enc'], app, lesson);
+/** Mounts the section under root: its title, then (the lesson's quiz goes here) its text, order buttons and matrices. */
+export function mount(root, ctx) {
+  const { t } = ctx;
+  const controls = createControls(['enc'], ctx, ctx.lesson);
   const buttons = h('div', { class: 'button-row perm-buttons', role: 'group', 'aria-label': t('lessons.attention.orderGroup') });
   const verdict = h('p', { class: 'permutation-verdict', 'aria-live': 'polite' });
   const gapBody = h('tbody');
@@ -38,10 +40,10 @@ export function createShuffleSection(app, { quiz, lesson }) {
   let current = null;
   const name = (what) => () => `sinpe_attention_${what}_${current.s.enc}_${sentenceName(current.shuffledWords)}_d${current.d}_seed${current.s.seed}`;
   const maps = {
-    shuffledWeights: createMatrix(app, { className: 'matrix-shuffled-weights', name: name('weights') }),
-    originalWeights: createMatrix(app, { className: 'matrix-original-weights', name: name('weights-typed-reordered') }),
-    shuffledOut: createMatrix(app, { className: 'matrix-shuffled-out', name: name('outputs') }),
-    originalOut: createMatrix(app, { className: 'matrix-original-out', name: name('outputs-typed-reordered') }),
+    shuffledWeights: createMatrix(ctx, { className: 'matrix-shuffled-weights', name: name('weights') }),
+    originalWeights: createMatrix(ctx, { className: 'matrix-original-weights', name: name('weights-typed-reordered') }),
+    shuffledOut: createMatrix(ctx, { className: 'matrix-shuffled-out', name: name('outputs') }),
+    originalOut: createMatrix(ctx, { className: 'matrix-original-out', name: name('outputs-typed-reordered') }),
   };
 
   // arrow keys move between the order buttons and choose the order
@@ -59,7 +61,6 @@ export function createShuffleSection(app, { quiz, lesson }) {
 
   const element = section(
     t('lessons.attention.shuffleTitle'),
-    quiz,
     ...paragraphs(t('lessons.attention.shuffleText')),
     h('div', { class: 'lesson-controls' }, controls.element),
     buttons,
@@ -82,7 +83,7 @@ export function createShuffleSection(app, { quiz, lesson }) {
         buttons.append(
           h(
             'button',
-            { type: 'button', class: 'button perm-button', 'data-order': o.join(','), 'aria-label': t('lessons.attention.orderButton', { order: o.join(','), sentence }), onclick: () => app.setState({ order: o }) },
+            { type: 'button', class: 'button perm-button', 'data-order': o.join(','), 'aria-label': t('lessons.attention.orderButton', { order: o.join(','), sentence }), onclick: () => ctx.setState({ order: o }) },
             sentence,
           ),
         );
@@ -98,11 +99,14 @@ export function createShuffleSection(app, { quiz, lesson }) {
     if (!buttons.querySelector('button[tabindex="0"]')) buttons.querySelector('button').tabIndex = 0;
   }
 
+  root.append(element);
+
   return {
-    element,
-    update(run) {
+    figures: () => ({ ...maps }),
+    update(s) {
+      const run = lessonRun(ctx.pe, s);
       current = run;
-      const { s, words, n, d, order, shuffledWords, base, shuffled, gaps } = run;
+      const { words, n, d, order, shuffledWords, base, shuffled, gaps } = run;
       controls.sync(s);
       buildButtons(words, order);
       const isIdentity = order.every((v, i) => v === i);

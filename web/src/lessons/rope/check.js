@@ -1,7 +1,7 @@
 // RoPE section: the score of a rotated query and key depends only on their
 // offset, drawn over 256 positions beside the same vectors with the
 // sinusoidal encoding added instead.
-import { h, fmt, tex, paragraphs } from '../../lib/dom.js';
+import { h, fmt, formula, paragraphs } from '../../lib/dom.js';
 import { createLineChart, SERIES_COLORS } from '../../lib/chart.js';
 import { createControls } from '../../lib/controls.js';
 import { section, readout } from '../../lib/lesson.js';
@@ -9,7 +9,6 @@ import { dot, seededVector } from '../../model/rope.js';
 import { CHECK_HEAD_DIM } from '../../model/rope-lesson.js';
 import { OFFSET_SCORE } from '../../lib/maths/rope.js';
 import { sci, strings, figure } from './format.js';
-import { texIn } from '../../lib/maths/words.js';
 
 const CHECK_SPAN = 256; // positions p = 0 … 255 of the offset check
 export function mount(root, ctx) {
@@ -31,7 +30,7 @@ export function mount(root, ctx) {
   });
   const info = readout('rope-check-readout');
   const verdict = h('p', { class: 'rope-check-verdict' });
-  root.append(section(L('checkTitle'), ...paragraphs(L('checkText')), tex(texIn(OFFSET_SCORE, ctx.t('formulaText')), true), h('div', { class: 'lesson-controls' }, controls.element), chart.element, verdict, info));
+  root.append(section(L('checkTitle'), ...paragraphs(L('checkText')), formula(OFFSET_SCORE, ctx.t('formulaText')), h('div', { class: 'lesson-controls' }, controls.element), chart.element, verdict, info));
 
   function draw(s) {
     const { pe } = ctx;
@@ -51,7 +50,7 @@ export function mount(root, ctx) {
     }
     pe.applyRope(qs, qPos, r, { base: s.base });
     pe.applyRope(ks, kPos, r, { base: s.base });
-    // the same vectors with the sinusoidal encoding added instead (lesson 1's table, d = r)
+    // the same vectors with the sinusoidal encoding added instead (the formula lesson's table, d = r)
     const peQ = pe.encode(qPos, r, { base: s.base, layout: 'concat' });
     const peK = pe.encode(kPos, r, { base: s.base, layout: 'concat' });
     const rope = [];
@@ -94,6 +93,6 @@ export function mount(root, ctx) {
         describe(0);
       }
     },
-    figures: { checkChart: chart },
+    figures: () => ({ checkChart: chart }),
   };
 }

@@ -174,6 +174,6 @@ export function mount(root, ctx) {
         readConfig();
       }
     },
-    figures: { configChart: chart },
+    figures: () => ({ configChart: chart }),
   };
 }

@@ -55,6 +55,6 @@ export function mount(root, ctx) {
       controls.sync(s);
       if (changed('pos', 'base', 'seed')) draw(s);
     },
-    figures: { dials },
+    figures: () => ({ dials }),
   };
 }

@@ -2,7 +2,7 @@
 // the hand of its first row pair and of its first column pair; the chosen
 // patch shows all its pairs as dials and a table. Angles from the package's
 // ropeCacheGrid (ropeAxes 'pixtral').
-import { h, svgEl, fmt, tex, paragraphs, clear } from '../../lib/dom.js';
+import { h, svgEl, fmt, formula, paragraphs, clear } from '../../lib/dom.js';
 import { createDials } from '../../lib/clock.js';
 import { createControls } from '../../lib/controls.js';
 import { section, readout } from '../../lib/lesson.js';
@@ -10,7 +10,6 @@ import { download } from '../../lib/export.js';
 import { PIXTRAL_ANGLE } from '../../lib/maths/rope-multimodal.js';
 import { GRID_BASE, GRID_ROTARY_DIM } from '../../model/rope-multimodal.js';
 import { strings } from './format.js';
-import { texIn } from '../../lib/maths/words.js';
 
 const R = 14; // hand length of a patch's little dial, in SVG units
 const HALF = GRID_ROTARY_DIM / 2;
@@ -34,7 +33,7 @@ export function mount(root, ctx) {
       G('title'),
       ...paragraphs(G('text')),
       h('p', { class: 'note' }, G('source', { r: GRID_ROTARY_DIM, pairs: HALF, base: GRID_BASE })),
-      tex(texIn(PIXTRAL_ANGLE, ctx.t('formulaText')), true),
+      formula(PIXTRAL_ANGLE, ctx.t('formulaText')),
       h('div', { class: 'lesson-controls' }, controls.element),
       board,
       info,
@@ -137,6 +136,6 @@ export function mount(root, ctx) {
       controls.sync(s);
       if (!drawn || changed('gridH', 'gridW', 'patch', 'lang')) drawn = draw(s);
     },
-    figures: { patchDials: dials },
+    figures: () => ({ patchDials: dials }),
   };
 }

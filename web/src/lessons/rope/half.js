@@ -5,7 +5,7 @@
 // The errors of each position are kept per base: a step of L computes only
 // the positions it adds, and work that does not fit a frame (a new base at
 // large L) runs in slices across frames (lib/sliced.js).
-import { h, fmt, tex, paragraphs, clear } from '../../lib/dom.js';
+import { h, fmt, formula, paragraphs, clear } from '../../lib/dom.js';
 import { createLineChart, SERIES_COLORS } from '../../lib/chart.js';
 import { createControls } from '../../lib/controls.js';
 import { section } from '../../lib/lesson.js';
@@ -16,7 +16,6 @@ import { HALF_DTYPES, bucketMax, halfErrorRows, halfErrorStore, halfWorst } from
 import { createSlicedWork } from '../../lib/sliced.js';
 import { formatInteger, formatSignificant } from '../../lib/numbers.js';
 import { strings } from './format.js';
-import { texIn } from '../../lib/maths/words.js';
 
 // The two correctly rounded lines lie on each other near half an ulp: float16's is drawn
 // wide and solid under bfloat16's narrow dashed one, so both show (their swatches alike).
@@ -47,7 +46,7 @@ export function mount(root, ctx) {
   const baseNote = h('p', { class: 'note base-shared' });
   const chartBox = h('div', { class: 'half-chart' }, chart.element);
   root.append(
-    section(H('title'), ...paragraphs(H('text')), tex(texIn(HALF_PATHS, ctx.t('formulaText')), true), tex(texIn(HALF_ULPS, ctx.t('formulaText')), true), h('div', { class: 'lesson-controls' }, controls.element, baseNote), chartBox, summaries),
+    section(H('title'), ...paragraphs(H('text')), formula(HALF_PATHS, ctx.t('formulaText')), formula(HALF_ULPS, ctx.t('formulaText')), h('div', { class: 'lesson-controls' }, controls.element, baseNote), chartBox, summaries),
   );
 
   // per format: the base its errors are for, and positions 0 … done − 1 computed
@@ -117,6 +116,6 @@ export function mount(root, ctx) {
       baseNote.textContent = L('baseShared', { base: s.base });
       if (changed('upto', 'base', 'lang')) draw(s);
     },
-    figures: { halfChart: chart },
+    figures: () => ({ halfChart: chart }),
   };
 }

@@ -1,5 +1,6 @@
-// Lesson 9: rotary position embedding (RoPE), on the package's RoPE API.
-// Nine sections, each a component of this folder: the dials, the offset
+// The rope lesson: rotary position embedding (RoPE), on the package's RoPE
+// API. Nine sections, each a component of this folder with the lessons' one
+// contract, mount(root, ctx) → { update(state, changed), figures() }: the dials, the offset
 // check, the two layouts, long-context scaling, a model's config.json, a
 // text + image sequence's 3-axis positions, a patch grid's 2-D RoPE, the
 // precision of float32 and bfloat16 angles at long positions, and float16 /
@@ -10,9 +11,9 @@
 // after it (lib/sliced.js), each aria-busy until it shows the state, so a
 // step of a lesson-wide control (the base) repaints within a frame and the
 // lesson shows at once.
-import { h, paragraphs, tex } from '../../lib/dom.js';
+import { h, paragraphs, formula } from '../../lib/dom.js';
 import { pageHash } from '../../pages/index.js';
-import { lessonHeader } from '../../lib/lesson.js';
+import { lessonHeader, changedSince } from '../../lib/lesson.js';
 import { ROTATION } from '../../lib/maths/rope.js';
 import * as dials from './dials.js';
 import * as check from './check.js';
@@ -24,15 +25,16 @@ import * as multimodal from './multimodal.js';
 import * as grid from './grid.js';
 import * as half from './half.js';
 import { createSlicedWork } from '../../lib/sliced.js';
-import { texIn } from '../../lib/maths/words.js';
+import { questions } from './questions.js';
 
 const SECTIONS = [dials, check, layouts, scaling, config, multimodal, grid, precision, half];
 const AT_ONCE = 2; // sections drawn in the first render (before the page knows what is on screen)
 
 export default {
   id: 'rope',
+  questions,
   mount(root, ctx) {
-    root.append(...lessonHeader(ctx, 'rope'), tex(texIn(ROTATION, ctx.t('formulaText')), true), ...paragraphs(ctx.t('lessons.rope.symbols')));
+    root.append(...lessonHeader(ctx, 'rope'), formula(ROTATION, ctx.t('formulaText')), ...paragraphs(ctx.t('lessons.rope.symbols')));
     const sections = SECTIONS.map((s, i) => {
       const from = root.children.length;
       const section = s.mount(root, ctx);
@@ -58,7 +60,7 @@ export default {
     // each section is redrawn only when a field it shows changed since it last drew
     function draw(section, s) {
       const seen = section.seen;
-      section.update(s, (...keys) => !seen || keys.some((k) => seen[k] !== s[k]));
+      section.update(s, changedSince(seen, s));
       section.seen = s;
       busy(section, false);
     }
@@ -71,7 +73,7 @@ export default {
       draw(section, ctx.state);
       return false;
     };
-    // text the late sections wrote gets its glossary links (lessons/guide.js)
+    // text the late sections wrote gets its glossary links (lib/guide.js)
     const done = () => root.dispatchEvent(new CustomEvent('lesson-drawn', { bubbles: true }));
     return {
       update(s) {
@@ -90,7 +92,7 @@ export default {
         later.cancel();
         screen.disconnect();
       },
-      figures: Object.assign({}, ...sections.map((s) => s.figures)),
+      figures: () => Object.assign({}, ...sections.map((s) => s.figures())),
     };
   },
 };

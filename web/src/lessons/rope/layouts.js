@@ -71,6 +71,6 @@ export function mount(root, ctx) {
     update(s, changed) {
       if (changed('pos', 'base')) draw(s);
     },
-    figures: {},
+    figures: () => ({}),
   };
 }

@@ -2,14 +2,13 @@
 // from the package's getRopeIndex, and which pairs each axis turns in the
 // sectioned (Qwen2-VL) and interleaved (Qwen3-VL) layouts, read from the
 // package's multi-axis cache.
-import { h, tex, paragraphs, clear } from '../../lib/dom.js';
+import { h, formula, paragraphs, clear } from '../../lib/dom.js';
 import { createControls } from '../../lib/controls.js';
 import { section } from '../../lib/lesson.js';
 import { download } from '../../lib/export.js';
 import { MROPE_POSITIONS, MROPE_AXIS } from '../../lib/maths/rope-multimodal.js';
 import { AXIS_NAMES, MROPE_AXES, MROPE_BASE, MROPE_ROTARY_DIM, QWEN_TOKENS, buildSequence, sectionOf } from '../../model/rope-multimodal.js';
 import { strings } from './format.js';
-import { texIn } from '../../lib/maths/words.js';
 
 const csvButton = (label, className, onclick) => h('button', { type: 'button', class: `button export-csv ${className}`, onclick }, label);
 
@@ -31,14 +30,14 @@ export function mount(root, ctx) {
     section(
       M('title'),
       ...paragraphs(M('text')),
-      tex(texIn(MROPE_POSITIONS, ctx.t('formulaText')), true),
+      formula(MROPE_POSITIONS, ctx.t('formulaText')),
       h('div', { class: 'lesson-controls' }, controls.element),
       tableBox,
       summary,
       h('div', { class: 'button-row' }, exportPositions),
       h('h3', {}, M('axesTitle')),
       ...paragraphs(M('axesText')),
-      tex(texIn(MROPE_AXIS, ctx.t('formulaText')), true),
+      formula(MROPE_AXIS, ctx.t('formulaText')),
       h('div', { class: 'lesson-controls' }, axesControls.element),
       strips,
       h('div', { class: 'button-row' }, exportAxes),
@@ -141,6 +140,6 @@ export function mount(root, ctx) {
       if (!drawn || changed('textBefore', 'textAfter', 'imgT', 'imgRows', 'imgCols', 'merge', 'lang')) drawn = { ...drawn, positions: drawPositions(s) };
       if (!drawn.axes || changed('msec', 'lang')) drawn = { ...drawn, axes: drawStrips(s) };
     },
-    figures: {},
+    figures: () => ({}),
   };
 }

@@ -140,6 +140,6 @@ export function mount(root, ctx) {
       if (drawnBase !== s.base) drawChart(s, inv, invF);
       drawTable(s, inv, invF);
     },
-    figures: { precisionChart: chart },
+    figures: () => ({ precisionChart: chart }),
   };
 }

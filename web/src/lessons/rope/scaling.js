@@ -1,7 +1,7 @@
 // RoPE section: long-context scaling (default, linear, dynamic NTK, YaRN,
 // llama3) stretches the wavelengths; one chart of every type, and each
 // type's formula.
-import { h, fmt, tex, rich, paragraphs } from '../../lib/dom.js';
+import { h, fmt, formula, rich, paragraphs } from '../../lib/dom.js';
 import { createLineChart, SERIES_COLORS } from '../../lib/chart.js';
 import { createControls, createRadioGroup } from '../../lib/controls.js';
 import { section, readout } from '../../lib/lesson.js';
@@ -11,7 +11,6 @@ import { SCALING_FORMULAS } from '../../lib/maths/rope.js';
 import { mergeMarks } from '../../model/rope-thresholds.js';
 import { wavelengthText, strings, figure, thresholdMarksOf } from './format.js';
 import { formatInteger } from '../../lib/numbers.js';
-import { texIn } from '../../lib/maths/words.js';
 
 export function mount(root, ctx) {
   const L = strings(ctx);
@@ -39,7 +38,7 @@ export function mount(root, ctx) {
   const formulas = h(
     'dl',
     { class: 'rope-formulas' },
-    SCALING_TYPES.map((type) => [h('dt', {}, L(`type.${type}`)), h('dd', {}, tex(texIn(SCALING_FORMULAS[type], ctx.t('formulaText')), true), rich(L(`typeText.${type}`)))]),
+    SCALING_TYPES.map((type) => [h('dt', {}, L(`type.${type}`)), h('dd', {}, formula(SCALING_FORMULAS[type], ctx.t('formulaText')), rich(L(`typeText.${type}`)))]),
   );
   root.append(
     section(
@@ -114,6 +113,6 @@ export function mount(root, ctx) {
         describe(0);
       }
     },
-    figures: { scalingChart: chart },
+    figures: () => ({ scalingChart: chart }),
   };
 }

@@ -29,13 +29,30 @@ export function figureButtons(app, { element, spec, name, className = '' }) {
 }
 
 /**
- * Gives every heatmap and chart under root that has none yet its two figure
- * buttons (inside the <figure>, after the picture). Safe to call after every
- * render: figures made later (e.g. shown on demand) get theirs then.
+ * The exportable pictures among a lesson's figures() (name → a figure, or a
+ * group of them): every heatmap and chart element (the ones that carry a
+ * figureSource), each once, in document order.
  */
-export function attachFigureExports(root, app, lesson) {
-  const figures = [...root.querySelectorAll('figure.heatmap, figure.chart')].filter((f) => f.figureSource);
-  figures.forEach((element, index) => {
+export function exportableFigures(figures) {
+  const found = new Set();
+  const walk = (value) => {
+    if (!value || typeof value !== 'object') return;
+    if (value.element?.figureSource) found.add(value.element);
+    else if (Object.getPrototypeOf(value) === Object.prototype) Object.values(value).forEach(walk);
+  };
+  walk(figures);
+  return [...found].sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+}
+
+/**
+ * Gives every heatmap and chart of the lesson's figures() under root that
+ * has none yet its two figure buttons (inside the <figure>, after the
+ * picture). Safe to call after every render: figures made later (e.g. shown
+ * on demand) get theirs then.
+ */
+export function attachFigureExports(root, app, lesson, figures) {
+  const elements = exportableFigures(figures).filter((element) => root?.contains(element));
+  elements.forEach((element, index) => {
     if (element.querySelector(':scope > .figure-buttons')) return;
     element.append(
       figureButtons(app, {
@@ -46,4 +63,3 @@ export function attachFigureExports(root, app, lesson) {
     );
   });
 }
-

@@ -1,6 +1,7 @@
 // PNG files of figures, with the caption and the plot rectangle stored as
 // iTXt chunks and the resolution as pHYs.
 import { composeFigure, FIGURE_FONT } from './compose.js';
+import { takeCJKTexts } from './text-layer.js';
 
 export const PNG_SCALE = 2; // image pixels per CSS pixel
 
@@ -66,7 +67,8 @@ export function withPngChunks(bytes, texts, scale = PNG_SCALE) {
 /**
  * The figure as PNG bytes (Promise<Uint8Array>): the exported SVG (the
  * on-screen drawing, lib/figure/compose.js) rasterised by the browser through
- * an Image and a canvas, with Title/Description/sinpe:plot text chunks.
+ * an Image and a canvas, with Title/Description/sinpe:plot text chunks. Its
+ * Chinese words are painted on the canvas in the site's font (lib/figure/text-layer.js).
  */
 export async function figurePNG(element, spec, scale = PNG_SCALE) {
   // the caption's glyphs (e.g. 简体中文) must be loaded before the image is drawn
@@ -75,6 +77,8 @@ export async function figurePNG(element, spec, scale = PNG_SCALE) {
     await Promise.allSettled([document.fonts.load(`13px ${FIGURE_FONT}`, all)]);
   }
   const figure = composeFigure(element, spec, { scale });
+  // its Chinese words are drawn on the canvas with the site's font (an SVG image sees no page font)
+  const paintCJK = await takeCJKTexts(figure.svg, FIGURE_FONT);
   const source = new XMLSerializer().serializeToString(figure.svg);
   const url = URL.createObjectURL(new Blob([source], { type: 'image/svg+xml' }));
   const image = new Image();
@@ -87,7 +91,9 @@ export async function figurePNG(element, spec, scale = PNG_SCALE) {
   const canvas = document.createElement('canvas');
   canvas.width = Math.round(figure.width * scale);
   canvas.height = Math.round(figure.height * scale);
-  canvas.getContext('2d').drawImage(image, 0, 0, canvas.width, canvas.height);
+  const ctx = canvas.getContext('2d');
+  ctx.drawImage(image, 0, 0, canvas.width, canvas.height);
+  paintCJK(ctx, canvas.width / figure.width);
   const blob = await new Promise((resolve) => canvas.toBlob(resolve, 'image/png'));
   const bytes = new Uint8Array(await blob.arrayBuffer());
   const rect = (r) => [r.x, r.y, r.w, r.h].map((v) => +(v * scale).toFixed(2)).join(',');

@@ -1,4 +1,4 @@
-// The displayed formulas of lesson 9's multimodal and half-precision
+// The displayed formulas of the rope lesson's multimodal and half-precision
 // sections, each with an evaluator over the same symbols:
 // tests/web/formulas.test.mjs checks each against the package and a float64
 // reference. Pure module (no DOM). The rules follow transformers:
@@ -14,6 +14,7 @@
  */
 export const MROPE_POSITIONS = {
   tex: '\\begin{aligned} \\text{text token } k &: (k,\\,k,\\,k) \\\\ \\text{image token } (\\tau, \\eta, \\upsilon) &: (s+\\tau,\\; s+\\eta,\\; s+\\upsilon), \\quad 0 \\le \\eta < \\lfloor h/m \\rfloor,\\ 0 \\le \\upsilon < \\lfloor w/m \\rfloor \\\\ \\text{the text after it} &: \\text{from } s + \\max(\\lfloor h/m \\rfloor, \\lfloor w/m \\rfloor) \\text{ on} \\end{aligned}',
+  narrow: '\\begin{aligned} &\\text{text token } k : (k,\\,k,\\,k) \\\\ &\\text{image token } (\\tau, \\eta, \\upsilon) : \\\\ &\\quad (s+\\tau,\\; s+\\eta,\\; s+\\upsilon), \\\\ &\\quad 0 \\le \\eta < \\lfloor h/m \\rfloor,\\ 0 \\le \\upsilon < \\lfloor w/m \\rfloor \\\\ &\\text{the text after it} : \\\\ &\\quad \\text{from } s + \\max(\\lfloor h/m \\rfloor, \\lfloor w/m \\rfloor) \\text{ on} \\end{aligned}',
   evaluate: ({ before, after, t, h, w, m }) => {
     const out = [];
     for (let k = 0; k <= before; k++) out.push([k, k, k]); // the text and <|vision_start|>
@@ -33,6 +34,7 @@ export const MROPE_POSITIONS = {
  */
 export const MROPE_AXIS = {
   tex: '\\begin{aligned} \\text{sectioned: } a(j) &= t \\text{ if } j < s_t,\\quad h \\text{ if } s_t \\le j < s_t + s_h,\\quad w \\text{ otherwise} \\\\ \\text{interleaved: } a(j) &= h \\text{ if } j \\equiv 1 \\ (\\mathrm{mod}\\ 3),\\ j < 3 s_h;\\quad w \\text{ if } j \\equiv 2 \\ (\\mathrm{mod}\\ 3),\\ j < 3 s_w;\\quad t \\text{ otherwise} \\\\ \\theta_{i,j} &= p_{i,\\,a(j)}\\,\\omega_j, \\qquad \\omega_j = b^{-2j/r} \\end{aligned}',
+  narrow: '\\begin{aligned} &\\text{sectioned: } \\\\ &\\quad a(j) = t \\text{ if } j < s_t, \\\\ &\\quad h \\text{ if } s_t \\le j < s_t + s_h, \\\\ &\\quad w \\text{ otherwise} \\\\ &\\text{interleaved: } \\\\ &\\quad a(j) = h \\text{ if } j \\equiv 1 \\ (\\mathrm{mod}\\ 3),\\ j < 3 s_h; \\\\ &\\quad w \\text{ if } j \\equiv 2 \\ (\\mathrm{mod}\\ 3),\\ j < 3 s_w; \\\\ &\\quad t \\text{ otherwise} \\\\ &\\theta_{i,j} = p_{i,\\,a(j)}\\,\\omega_j, \\\\ &\\omega_j = b^{-2j/r} \\end{aligned}',
   // 0 = t, 1 = h, 2 = w
   evaluate: ({ j, section, axes }) => {
     if (axes === 'interleaved') {
@@ -50,6 +52,7 @@ export const MROPE_AXIS = {
  */
 export const PIXTRAL_ANGLE = {
   tex: '\\theta_j(y, x) = \\begin{aligned} &y\\,\\omega_{2j} && \\text{if } j < r/4 \\ (\\text{row}) \\\\ &x\\,\\omega_{2(j - r/4) + 1} && \\text{otherwise (column)} \\end{aligned}, \\qquad \\omega_k = b^{-2k/r}',
+  narrow: '\\begin{gathered} \\theta_j(y, x) = \\begin{aligned} &y\\,\\omega_{2j} && \\text{if } j < r/4 \\ (\\text{row}) \\\\ &x\\,\\omega_{2(j - r/4) + 1} && \\text{otherwise (column)} \\end{aligned}, \\\\ \\omega_k = b^{-2k/r} \\end{gathered}',
   evaluate: ({ y, x, j, r, b }) => (j < r / 4 ? y * b ** ((-2 * (2 * j)) / r) : x * b ** ((-2 * (2 * (j - r / 4) + 1)) / r)),
 };
 
@@ -60,6 +63,7 @@ export const PIXTRAL_ANGLE = {
  */
 export const HALF_ULPS = {
   tex: '\\begin{aligned} \\text{error} &= \\frac{|v - x|}{\\operatorname{ulp}(x)}, \\qquad \\operatorname{ulp}(x) = 2^{\\max(\\lfloor \\log_2 |x| \\rfloor,\\ e_{\\min}) - m} \\\\ \\texttt{float16}&: m = 10,\\ e_{\\min} = -14; \\qquad \\texttt{bfloat16}: m = 7,\\ e_{\\min} = -126 \\end{aligned}',
+  narrow: '\\begin{aligned} \\text{error} &= \\frac{|v - x|}{\\operatorname{ulp}(x)}, \\\\ \\operatorname{ulp}(x) &= 2^{\\max(\\lfloor \\log_2 |x| \\rfloor,\\ e_{\\min}) - m} \\\\ \\texttt{float16}&: m = 10,\\ e_{\\min} = -14; \\\\ \\texttt{bfloat16}&: m = 7,\\ e_{\\min} = -126 \\end{aligned}',
   evaluate: ({ v, x, m, emin }) => {
     const a = Math.abs(x);
     let e = Math.floor(Math.log2(a));

@@ -5,8 +5,14 @@
 //
 // Pure module (no DOM).
 
-/** formula.tex with each \text{X} that `words` translates replaced by \text{words[X]}. */
-export function texIn(formula, words) {
-  if (!words || typeof words !== 'object') return formula.tex;
-  return formula.tex.replace(/\\text\{([^{}]*)\}/g, (whole, content) => (typeof words[content] === 'string' ? `\\text{${words[content]}}` : whole));
+/**
+ * formula.tex (or another of its forms, e.g. key 'narrow': the same formula on
+ * more lines) with each \text{X} that `words` translates replaced by
+ * \text{words[X]}; null where the formula has no such form.
+ */
+export function texIn(formula, words, key = 'tex') {
+  const source = formula[key];
+  if (typeof source !== 'string') return null;
+  if (!words || typeof words !== 'object') return source;
+  return source.replace(/\\text\{([^{}]*)\}/g, (whole, content) => (typeof words[content] === 'string' ? `\\text{${words[content]}}` : whole));
 }

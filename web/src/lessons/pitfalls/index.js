@@ -1,21 +1,23 @@
-// Lesson 7: pitfalls. (a) The exponent bug of the seed notebook beside the
+// The pitfalls lesson: pitfalls. (a) The exponent bug of the seed notebook beside the
 // correct table, with their difference; (b) the float32 angle error of the
 // usual PyTorch recipe growing with position, against sinpe's exact values,
 // with a NumPy-style tolerance check.
-import { h, fmt, paragraphs } from '../lib/dom.js';
-import { createHeatmap, createColorBar } from '../lib/heatmap.js';
-import { colormapLUT, valuesToRGBA } from '../lib/colormap.js';
-import { createLineChart } from '../lib/chart.js';
-import { lessonHeader, section, readout, commented } from '../lib/lesson.js';
-import { buggyRows, correctRows, exponents, float32Row, octaveSample, toleranceSnippet } from '../model/pitfalls.js';
-import { formatInteger } from '../lib/numbers.js';
+import { h, fmt, paragraphs } from '../../lib/dom.js';
+import { createHeatmap, createColorBar } from '../../lib/heatmap.js';
+import { colormapLUT, valuesToRGBA } from '../../lib/colormap.js';
+import { createLineChart } from '../../lib/chart.js';
+import { lessonHeader, section, readout, commented } from '../../lib/lesson.js';
+import { buggyRows, correctRows, exponents, float32Row, octaveSample, toleranceSnippet } from '../../model/pitfalls.js';
+import { formatInteger } from '../../lib/numbers.js';
+import { questions } from './questions.js';
 
 const DIFFERENCE_RANGE = 2;
 
 export default {
   id: 'pitfalls',
-  mount(root, app, controlsElement) {
-    const { t, pe } = app;
+  questions,
+  mount(root, ctx) {
+    const { t, pe } = ctx;
     const info = readout('pitfalls-readout');
     const maps = {};
     const fig = (key) => {
@@ -49,9 +51,9 @@ export default {
       label: t('lessons.pitfalls.tolLabel'),
       className: 'small map-tolerance',
       key: 'tolerance',
-      filteredNote: t('lessons.heatmap.averaged'),
+      filteredNote: t('figure.averaged'),
       onCursor: (c, r) => describeTolerance(r, c),
-      onScroll: (delta) => app.setState({ start: Math.max(0, app.state.start + delta) }),
+      onScroll: (delta) => ctx.setState({ start: Math.max(0, ctx.state.start + delta) }),
     });
     const tolSummary = h('p', { class: 'tolerance-summary' });
     const tolCode = h('code', { class: 'tolerance-code' });
@@ -59,16 +61,16 @@ export default {
       'div',
       { class: 'button-row' },
       h('span', { class: 'button-row-label' }, t('lessons.pitfalls.jump')),
-      [0, 4096, 65536, 1048576].map((p) => h('button', { type: 'button', class: 'button', onclick: () => app.setState({ start: p }) }, formatInteger(p))),
+      [0, 4096, 65536, 1048576].map((p) => h('button', { type: 'button', class: 'button', onclick: () => ctx.setState({ start: p }) }, formatInteger(p))),
     );
 
     root.append(
-      ...lessonHeader(app, 'pitfalls'),
-      h('div', { class: 'lesson-controls' }, controlsElement),
+      ...lessonHeader(ctx, 'pitfalls'),
+      h('div', { class: 'lesson-controls' }, ctx.controls),
       section(
         t('lessons.pitfalls.bugTitle'),
         ...paragraphs(t('lessons.pitfalls.bugText')),
-        h('div', { class: 'code-pair' }, h('pre', {}, h('code', { class: 'code-buggy' }, commented(app, 'pitfalls', BUGGY))), h('pre', {}, h('code', { class: 'code-fixed' }, commented(app, 'pitfalls', FIXED)))),
+        h('div', { class: 'code-pair' }, h('pre', {}, h('code', { class: 'code-buggy' }, commented(ctx, 'pitfalls', BUGGY))), h('pre', {}, h('code', { class: 'code-fixed' }, commented(ctx, 'pitfalls', FIXED)))),
         h('div', { class: 'side-by-side' }, fig('buggy'), fig('correct'), fig('difference')),
         bar.element,
         diffBar.element,
@@ -178,8 +180,8 @@ export default {
     }
 
     return {
-      figures: { ...maps, tolMap, errorChart },
-      update(s, prev) {
+      figures: () => ({ ...maps, tolMap, errorChart }),
+      update(s, changed) {
         const lut = colormapLUT(s.cmap);
         // Maps with more rows than pixel rows show every step-th row (the
         // browser's scaling would drop the others); readouts use every row.
@@ -227,7 +229,7 @@ export default {
         check.step = stepFor(tolMap);
         const tolerance = s.tol;
         tolCode.textContent = toleranceSnippet(tolerance, t('code.pitfalls.tolerance'));
-        if (!prev || check.drawn !== `${checkKey} ${tolerance} ${s.cmap} ${check.step}`) {
+        if (changed() || check.drawn !== `${checkKey} ${tolerance} ${s.cmap} ${check.step}`) {
           check.drawn = `${checkKey} ${tolerance} ${s.cmap} ${check.step}`;
           const step = check.step;
           const verdict = new Float32Array(check.diff.length);
@@ -254,7 +256,7 @@ export default {
         describeTolerance(0, 0);
 
         // float32 error against position, for this d
-        if (!prev || prev.d !== s.d) showErrors(s);
+        if (changed('d')) showErrors(s);
       },
     };
   },

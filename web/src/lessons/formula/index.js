@@ -1,26 +1,28 @@
-// Lesson 1: the formula, step by step, on the original tutorials' examples
+// The formula lesson: the formula, step by step, on the original tutorials' examples
 // (3×4 and 8×16): positions, frequency index, 2i/d, the angle matrix, then sin
 // into the even columns and cos into the odd ones. Every cell explains itself.
 // Then why d must be even and how the tutorials' per-column code reads.
-import { h, fmt, fmtTex, tex, paragraphs, clear } from '../lib/dom.js';
-import { colorOf, colormapLUT } from '../lib/colormap.js';
-import { createMatrixTable } from '../lib/table.js';
-import { createHeatmap, createColorBar } from '../lib/heatmap.js';
-import { createExportBar } from '../lib/controls.js';
-import { lessonHeader, section, readout, commented } from '../lib/lesson.js';
-import { downloadCSV, downloadNpy, toCSV } from '../lib/export.js';
-import { PE } from '../lib/maths/sinusoidal.js';
+import { h, fmt, fmtTex, tex, paragraphs, clear } from '../../lib/dom.js';
+import { colorOf, colormapLUT } from '../../lib/colormap.js';
+import { createMatrixTable } from '../../lib/table.js';
+import { createHeatmap, createColorBar } from '../../lib/heatmap.js';
+import { createExportBar } from '../../lib/controls.js';
+import { lessonHeader, section, readout, commented } from '../../lib/lesson.js';
+import { downloadCSV, downloadNpy, toCSV } from '../../lib/export.js';
+import { PE } from '../../lib/maths/sinusoidal.js';
+import { questions } from './questions.js';
 
 export default {
   id: 'formula',
-  mount(root, app, controlsElement) {
-    const { t, pe } = app;
+  questions,
+  mount(root, ctx) {
+    const { t, pe } = ctx;
     const examples = h(
       'div',
       { class: 'button-row', role: 'group', 'aria-label': t('lessons.formula.examples') },
       h('span', { class: 'button-row-label' }, t('lessons.formula.examples')),
-      h('button', { type: 'button', class: 'button example-3x4', onclick: () => app.setState({ len: 3, d: 4, base: 10000 }) }, t('lessons.formula.example3x4')),
-      h('button', { type: 'button', class: 'button example-8x16', onclick: () => app.setState({ len: 8, d: 16, base: 10000 }) }, t('lessons.formula.example8x16')),
+      h('button', { type: 'button', class: 'button example-3x4', onclick: () => ctx.setState({ len: 3, d: 4, base: 10000 }) }, t('lessons.formula.example3x4')),
+      h('button', { type: 'button', class: 'button example-8x16', onclick: () => ctx.setState({ len: 8, d: 16, base: 10000 }) }, t('lessons.formula.example8x16')),
     );
     const posBox = h('div');
     const indexBox = h('div');
@@ -37,13 +39,13 @@ export default {
       onCursor: (c, r) => explainValue(r, c),
     });
     const bar = createColorBar({ label: t('axis.value') });
-    const exportBar = createExportBar(app, {
+    const exportBar = createExportBar(ctx, {
       csv: () => {
-        const s = app.state;
+        const s = ctx.state;
         downloadCSV(`sinpe_formula_pe_${s.len}x${s.d}_b${s.base}.csv`, toCSV(pe.table(s.len, s.d, { base: s.base }), s.len, s.d));
       },
       npy: () => {
-        const s = app.state;
+        const s = ctx.state;
         downloadNpy(`sinpe_formula_pe_${s.len}x${s.d}_b${s.base}.npy`, pe.table(s.len, s.d, { base: s.base }), [s.len, s.d]);
       },
     });
@@ -51,11 +53,11 @@ export default {
     const step3Text = h('div', { class: 'step3-text' });
 
     root.append(
-      ...lessonHeader(app, 'formula'),
+      ...lessonHeader(ctx, 'formula'),
       // one line each: the pair fits a phone's width, and reads as the pair it is
       tex(PE.tex, true),
       ...paragraphs(t('lessons.formula.symbols')),
-      h('div', { class: 'lesson-controls' }, examples, controlsElement),
+      h('div', { class: 'lesson-controls' }, examples, ctx.controls),
       section(t('lessons.formula.step1'), ...paragraphs(t('lessons.formula.step1Text')), posBox),
       section(t('lessons.formula.step2'), ...paragraphs(t('lessons.formula.step2Text')), indexBox),
       section(t('lessons.formula.step3'), step3Text, angleBox),
@@ -63,13 +65,13 @@ export default {
       h('div', { class: 'readout-sticky' }, info, infoMath),
       exportBar,
       section(t('lessons.formula.heatmapTitle'), ...paragraphs(t('lessons.formula.heatmapText')), map.element, bar.element),
-      section(t('lessons.formula.codeTitle'), ...paragraphs(t('lessons.formula.codeText')), h('pre', {}, h('code', { class: 'code-pytorch' }, commented(app, 'formula', PYTORCH)))),
+      section(t('lessons.formula.codeTitle'), ...paragraphs(t('lessons.formula.codeText')), h('pre', {}, h('code', { class: 'code-pytorch' }, commented(ctx, 'formula', PYTORCH)))),
       section(t('lessons.formula.evenTitle'), ...paragraphs(t('lessons.formula.even'))),
       section(
         t('lessons.formula.readingTitle'),
         ...paragraphs(t('lessons.formula.reading')),
         h('h3', {}, t('lessons.formula.perColumnTitle')),
-        h('pre', {}, h('code', { class: 'code-numpy' }, commented(app, 'perColumn', PER_COLUMN))),
+        h('pre', {}, h('code', { class: 'code-numpy' }, commented(ctx, 'perColumn', PER_COLUMN))),
       ),
     );
 
@@ -119,8 +121,8 @@ export default {
     }
 
     return {
-      figures: { map },
-      update(s, prev) {
+      figures: () => ({ map }),
+      update(s, changed) {
         const table = pe.table(s.len, s.d, { base: s.base });
         const omega = pe.frequencies(s.d, { base: s.base });
         const half = s.d / 2;
@@ -161,7 +163,7 @@ export default {
         });
 
         map.draw({ rgba: pe.heatmap(0, s.len, s.d, { base: s.base, colormap: colormapLUT(s.cmap) }), columns: s.d, rows: s.len, x0: 0, y0: 0, scale: { cmap: s.cmap, vmin: -1, vmax: 1, label: t('axis.value') }, state: s });
-        if (!prev || prev.cmap !== s.cmap) bar.draw(s.cmap, -1, 1);
+        if (changed('cmap')) bar.draw(s.cmap, -1, 1);
         if (!info.textContent) info.textContent = t('lessons.formula.hoverHint');
       },
     };

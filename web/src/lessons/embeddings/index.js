@@ -1,14 +1,15 @@
-// Lesson 5: adding PE to the token embeddings, the d2l / PyTorch way:
+// The embeddings lesson: adding PE to the token embeddings, the d2l / PyTorch way:
 // X + P[:, :seq_len, :], then dropout. The sum is done by the package's
 // addTo, which generates exactly the rows it adds.
-import { h, fmt, tex, rich, paragraphs, clear } from '../lib/dom.js';
-import { createHeatmap, createColorBar } from '../lib/heatmap.js';
-import { colormapLUT, valuesToRGBA } from '../lib/colormap.js';
-import { lessonHeader, section, readout, commented } from '../lib/lesson.js';
-import { createExportBar } from '../lib/controls.js';
-import { downloadCSV, downloadNpy, toCSV } from '../lib/export.js';
-import { EDIT_LIMIT, parseEdits, formatEdits } from '../model/fields.js';
-import { embed, parseCell, dropout, addToSnippet } from '../model/embeddings.js';
+import { h, fmt, tex, rich, paragraphs, clear } from '../../lib/dom.js';
+import { createHeatmap, createColorBar } from '../../lib/heatmap.js';
+import { colormapLUT, valuesToRGBA } from '../../lib/colormap.js';
+import { lessonHeader, section, readout, commented } from '../../lib/lesson.js';
+import { createExportBar } from '../../lib/controls.js';
+import { downloadCSV, downloadNpy, toCSV } from '../../lib/export.js';
+import { EDIT_LIMIT, parseEdits, formatEdits } from '../../model/fields.js';
+import { embed, parseCell, dropout, addToSnippet } from '../../model/embeddings.js';
+import { questions } from './questions.js';
 
 const SUM_RANGE = 2; // X, X + P and dropout(X + P) are drawn on [−2, 2]
 
@@ -16,8 +17,9 @@ const cellText = (v) => String(+v.toFixed(3));
 
 export default {
   id: 'embeddings',
-  mount(root, app, controlsElement) {
-    const { t, pe } = app;
+  questions,
+  mount(root, ctx) {
+    const { t, pe } = ctx;
     const info = readout('embeddings-readout');
     const shapes = h('div', { class: 'shapes' });
     const warn = h('p', { class: 'note fail' });
@@ -30,7 +32,7 @@ export default {
         label: t(`lessons.embeddings.${key}Label`),
         className: `short map-${key}`,
         key,
-        filteredNote: t('lessons.heatmap.averaged'),
+        filteredNote: t('figure.averaged'),
         onCursor: (c, r) => describe(r, c),
       });
       boxes[key] = h('div', { class: 'embedding-figure' }, h('h3', {}, t(`lessons.embeddings.${key}Title`)), maps[key].element, h('p', { class: 'figure-summary' }, t('lessons.embeddings.range', { vmax })));
@@ -38,7 +40,7 @@ export default {
     };
     const barUnit = createColorBar({ label: 'P' });
     const barSum = createColorBar({ label: 'X, X + P' });
-    const exportBar = createExportBar(app, {
+    const exportBar = createExportBar(ctx, {
       csv: () => {
         const { s, words, sum } = current;
         downloadCSV(`sinpe_embeddings_x_plus_p_${words.length}x${s.d}.csv`, toCSV(sum, words.length, s.d, { rowLabels: words.map((w, i) => `${i}:${w}`), rowName: 'token' }));
@@ -53,11 +55,11 @@ export default {
     const editTable = h('table', { class: 'data edit-table', 'aria-label': t('lessons.embeddings.editTable') });
     const editStatus = h('p', { class: 'edit-status', 'aria-live': 'polite' });
     const editCount = h('span', { class: 'edit-count' });
-    const resetButton = h('button', { type: 'button', class: 'button edit-reset', onclick: () => app.setState({ edit: '' }) }, t('lessons.embeddings.editReset'));
+    const resetButton = h('button', { type: 'button', class: 'button edit-reset', onclick: () => ctx.setState({ edit: '' }) }, t('lessons.embeddings.editReset'));
     let inputs = []; // inputs[r][c]
 
     function setCell(r, c, value) {
-      const edits = parseEdits(app.state.edit).filter((e) => e.row !== r || e.col !== c);
+      const edits = parseEdits(ctx.state.edit).filter((e) => e.row !== r || e.col !== c);
       if (value !== null) {
         if (edits.length >= EDIT_LIMIT) {
           editStatus.textContent = t('lessons.embeddings.editFull', { limit: EDIT_LIMIT });
@@ -65,7 +67,7 @@ export default {
         }
         edits.push({ row: r, col: c, value });
       }
-      app.setState({ edit: formatEdits(edits) });
+      ctx.setState({ edit: formatEdits(edits) });
       return true;
     }
 
@@ -89,7 +91,7 @@ export default {
       // the edit of this cell when it was entered: a refused value restores it
       // (typing "-1e9" passes through the valid "-1" on the way)
       let entered = null;
-      const editOf = () => parseEdits(app.state.edit).find((e) => e.row === r && e.col === c)?.value ?? null;
+      const editOf = () => parseEdits(ctx.state.edit).find((e) => e.row === r && e.col === c)?.value ?? null;
       input.addEventListener('focus', () => {
         entered = editOf();
         describe(r, c);
@@ -172,8 +174,8 @@ export default {
     }
 
     root.append(
-      ...lessonHeader(app, 'embeddings'),
-      h('div', { class: 'lesson-controls' }, controlsElement),
+      ...lessonHeader(ctx, 'embeddings'),
+      h('div', { class: 'lesson-controls' }, ctx.controls),
       shapes,
       warn,
       h('div', { class: 'side-by-side embeddings-figures' }, figure('x', SUM_RANGE), figure('p', 1), figure('sum', SUM_RANGE), figure('dropout', SUM_RANGE)),
@@ -190,7 +192,7 @@ export default {
       ),
       section(t('lessons.embeddings.whyTitle'), ...paragraphs(t('lessons.embeddings.why'))),
       section(t('lessons.embeddings.dropoutSection'), ...paragraphs(t('lessons.embeddings.dropoutText'))),
-      section(t('lessons.embeddings.codeTitle'), h('pre', {}, h('code', { class: 'code-d2l' }, commented(app, 'd2l', D2L))), ...paragraphs(t('lessons.embeddings.codeText')), h('pre', {}, h('code', { class: 'sinpe-snippet' }))),
+      section(t('lessons.embeddings.codeTitle'), h('pre', {}, h('code', { class: 'code-d2l' }, commented(ctx, 'd2l', D2L))), ...paragraphs(t('lessons.embeddings.codeText')), h('pre', {}, h('code', { class: 'sinpe-snippet' }))),
     );
 
     let current = null;
@@ -212,7 +214,7 @@ export default {
     }
 
     return {
-      figures: maps,
+      figures: () => maps,
       update(s) {
         const words = s.tokens.split(' ');
         const n = words.length;
@@ -229,12 +231,13 @@ export default {
 
         warn.textContent = fits ? '' : t('lessons.embeddings.tooShort', { n, len: s.len });
         // without enough rows the sum does not exist: its shape is left out (the note says why)
-        const sumShape = fits ? `,\\quad X + P[:, :${n}, :]\\in\\mathbb{R}^{1\\times ${n}\\times ${s.d}}` : '';
-        const shapesTex = `X\\in\\mathbb{R}^{1\\times ${n}\\times ${s.d}},\\quad P\\in\\mathbb{R}^{1\\times ${s.len}\\times ${s.d}},\\quad P[:, :${n}, :]\\in\\mathbb{R}^{1\\times ${pRows}\\times ${s.d}}${sumShape}`;
-        // typeset again only when it changes (KaTeX takes a few ms)
+        const shapeList = [`X\\in\\mathbb{R}^{1\\times ${n}\\times ${s.d}}`, `P\\in\\mathbb{R}^{1\\times ${s.len}\\times ${s.d}}`, `P[:, :${n}, :]\\in\\mathbb{R}^{1\\times ${pRows}\\times ${s.d}}`];
+        if (fits) shapeList.push(`X + P[:, :${n}, :]\\in\\mathbb{R}^{1\\times ${n}\\times ${s.d}}`);
+        const shapesTex = shapeList.join(',\\quad ');
+        // typeset again only when it changes (KaTeX takes a few ms); on a phone, one shape a line
         if (shapes.dataset.tex !== shapesTex) {
           shapes.dataset.tex = shapesTex;
-          clear(shapes).append(tex(shapesTex, true));
+          clear(shapes).append(tex(shapesTex, true, `\\begin{gathered}${shapeList.join(',\\\\ ')}\\end{gathered}`));
         }
         const draw = (key, values, vmax, rgba, rows = n) =>
           maps[key].draw({ rgba: rgba ?? valuesToRGBA(values, s.cmap, -vmax, vmax), columns: s.d, rows, x0: 0, y0: 0, scale: { cmap: s.cmap, vmin: -vmax, vmax, label: t(`lessons.embeddings.${key}Title`) }, state: s, values: () => ({ data: values, rows }) });

@@ -1,5 +1,5 @@
-// English strings of lesson 9's multimodal and half-precision sections
-// (merged into en.js under lessons.rope).
+// English strings of the rope lesson's multimodal and half-precision sections
+// (lessons.rope.mm, .grid, .half and their controls, placed by strings.en.js).
 export default {
   control: {
     merge: 'spatial merge size m',

@@ -1,11 +1,11 @@
 // A lesson's notation table: what each letter of its formulas means, from
 // the course-wide table (model/notation.js), folded under the introduction.
-import { h } from '../lib/dom.js';
+import { h } from './dom.js';
 import { notationOf } from '../model/notation.js';
 
-/** The <details> notation table of lesson `id` (null if it lists no letters). */
-export function createNotation(app, id) {
-  const rows = notationOf(id, app.state.lang);
+/** The <details> notation table of a lesson (its registry entry; null if it lists no letters). */
+export function createNotation(app, lesson) {
+  const rows = notationOf(lesson.letters, app.state.lang);
   if (!rows.length) return null;
   return h(
     'details',

@@ -1,4 +1,4 @@
-// 第 9 课多模态与半精度部分的简体中文文本（并入 zh.js 的 lessons.rope）。
+// rope 一课（旋转位置编码）多模态与半精度部分的简体中文文本（由 strings.zh.js 放在 lessons.rope.mm、.grid、.half 及其控件下）。
 export default {
   control: {
     merge: '空间合并尺寸 m',

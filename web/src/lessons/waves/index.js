@@ -1,15 +1,17 @@
-// Lesson 3: waves and wavelengths. Chosen columns as curves against position
+// The waves lesson: waves and wavelengths. Chosen columns as curves against position
 // (the d2l figure of columns 6–9), the geometric progression of wavelengths
 // on a log axis, and which columns never finish a cycle within max_len.
-import { h, fmt, rich, paragraphs, clear } from '../lib/dom.js';
-import { createLineChart } from '../lib/chart.js';
-import { lessonHeader, section, readout } from '../lib/lesson.js';
-import { createClockSection } from './clock.js';
+import { h, fmt, rich, paragraphs, clear } from '../../lib/dom.js';
+import { createLineChart } from '../../lib/chart.js';
+import { lessonHeader, section, readout } from '../../lib/lesson.js';
+import * as clockSection from './clock.js';
+import { questions } from './questions.js';
 
 export default {
   id: 'waves',
-  mount(root, app, controlsElement) {
-    const { t, pe } = app;
+  questions,
+  mount(root, ctx) {
+    const { t, pe } = ctx;
     const curveInfo = readout('waves-readout');
     const curves = createLineChart({
       xLabel: t('axis.position'),
@@ -34,21 +36,22 @@ export default {
     const tableBox = h('div');
     // the table of all wavelengths is built when it is open (up to 256 rows a step otherwise)
     const tableDetails = h('details', { class: 'data-details', ontoggle: () => tableDetails.open && current && buildTable(current.s, current.omega) }, h('summary', {}, t('lessons.waves.tableSummary')), tableBox);
-    const clock = createClockSection(app);
     const presetsRow = h(
       'div',
       { class: 'button-row' },
       h('span', { class: 'button-row-label' }, t('lessons.waves.try')),
-      h('button', { type: 'button', class: 'button', onclick: () => app.setState({ d: 32, len: 60, cols: '6,7,8,9' }) }, t('lessons.waves.d2l')),
-      h('button', { type: 'button', class: 'button', onclick: () => app.setState({ cols: '0,2,4,6' }) }, t('lessons.waves.sinCols')),
-      h('button', { type: 'button', class: 'button', onclick: () => app.setState({ cols: '0,1' }) }, t('lessons.waves.pair')),
+      h('button', { type: 'button', class: 'button', onclick: () => ctx.setState({ d: 32, len: 60, cols: '6,7,8,9' }) }, t('lessons.waves.d2l')),
+      h('button', { type: 'button', class: 'button', onclick: () => ctx.setState({ cols: '0,2,4,6' }) }, t('lessons.waves.sinCols')),
+      h('button', { type: 'button', class: 'button', onclick: () => ctx.setState({ cols: '0,1' }) }, t('lessons.waves.pair')),
     );
 
     root.append(
-      ...lessonHeader(app, 'waves'),
-      h('div', { class: 'lesson-controls' }, presetsRow, controlsElement),
+      ...lessonHeader(ctx, 'waves'),
+      h('div', { class: 'lesson-controls' }, presetsRow, ctx.controls),
       section(t('lessons.waves.curvesTitle'), ...paragraphs(t('lessons.waves.curvesText')), curvesNow, curves.element, curveInfo),
-      clock.element,
+    );
+    const clock = clockSection.mount(root, ctx);
+    root.append(
       section(
         t('lessons.waves.lengthsTitle'),
         ...paragraphs(t('lessons.waves.lengthsText')),
@@ -140,11 +143,11 @@ export default {
     }
 
     return {
-      figures: { curves, lengths, clock },
-      update(s, prev) {
+      figures: () => ({ curves, lengths, ...clock.figures() }),
+      update(s, changed) {
         clock.update(s);
         // the clock's position moves only the clock (lists compare by value: each change makes new ones)
-        if (prev && Object.keys(s).every((k) => k === 'pos' || String(prev[k]) === String(s[k]))) return;
+        if (!changed(...Object.keys(s).filter((k) => k !== 'pos'))) return;
         const table = tableOf(s);
         const omega = pe.frequencies(s.d, { base: s.base });
         current = { s, table, omega };

@@ -1,26 +1,26 @@
 // What a lesson gets besides its own content: its predict-then-reveal
 // questions, each asked before the text and figure that answer it, then its
 // three-point summary, the glossary and the Previous / Next links.
-import { createQuiz } from '../lib/quiz.js';
-import { createPager } from '../lib/pager.js';
-import { questionsFor } from './questions.js';
-import { createSummary, createGlossary, termLinker } from '../lib/learn.js';
-import { attachPanelToggles } from '../lib/panel.js';
+import { createQuiz } from './quiz.js';
+import { createPager } from './pager.js';
+import { createSummary, createGlossary, termLinker } from './learn.js';
+import { attachPanelToggles } from './panel.js';
 import { createNotation } from './notation.js';
 
 /**
  * Appends the questions and the pager to a mounted lesson (ctx: the lesson's
- * context, with its registry entry and the lesson ids); returns { update(state) }.
+ * context, with its registry entry and the lesson ids; questions(app, view):
+ * the lesson module's own questions, if it has any); returns { update(state) }.
  */
-export function attachGuide(container, ctx, view) {
+export function attachGuide(container, ctx, view, questions = () => []) {
   const app = ctx;
   const id = ctx.lesson.id;
   // the letters of the lesson's formulas, under its introduction
-  const notation = createNotation(app, id);
+  const notation = createNotation(app, ctx.lesson);
   let intro = container.querySelector('h1.lesson-title');
   while (intro?.nextElementSibling?.matches('p')) intro = intro.nextElementSibling;
   if (notation && intro) intro.after(notation);
-  const quizzes = placeQuestions(container, app, questionsFor(id, app, view), view);
+  const quizzes = placeQuestions(container, app, questions(app, view), view);
   const glossary = createGlossary(app);
   container.append(...[createSummary(app, id), glossary].filter(Boolean), createPager(app, ctx.lessonIds, id));
   const panels = attachPanelToggles(container, app);
@@ -39,7 +39,7 @@ export function attachGuide(container, ctx, view) {
 
 /**
  * The elements that state a question's answer, from its `answeredBy`. A
- * section that asks its own questions (lesson 0) stands for its content below them.
+ * section that asks its own questions (the attention lesson) stands for its content below them.
  */
 function answeringElements(container, question, view) {
   const found = question.answeredBy?.(container, view) ?? [];

@@ -1,21 +1,23 @@
-// Lesson 8: the same idea in eight libraries. Each preset's table side by
+// The variants lesson: the same idea in eight libraries. Each preset's table side by
 // side (all drawn by the package's heatmap kernel), their frequencies on one
 // log chart, and a snippet reproducing the current view with the package API.
-import { h, fmt, paragraphs, clear } from '../lib/dom.js';
-import { createHeatmap, createColorBar } from '../lib/heatmap.js';
-import { colormapLUT, valuesToRGBA } from '../lib/colormap.js';
-import { createLineChart } from '../lib/chart.js';
-import { createExportBar, createRadioGroup } from '../lib/controls.js';
-import { lessonHeader, section, readout } from '../lib/lesson.js';
-import { downloadCSV, downloadNpy, toCSV } from '../lib/export.js';
-import { PRESETS, valuesOf } from '../model/fields.js';
-import { maeGrid, mergeEqualSeries, presetCall, variantsSnippet } from '../model/variants.js';
+import { h, fmt, paragraphs, clear } from '../../lib/dom.js';
+import { createHeatmap, createColorBar } from '../../lib/heatmap.js';
+import { colormapLUT, valuesToRGBA } from '../../lib/colormap.js';
+import { createLineChart } from '../../lib/chart.js';
+import { createExportBar, createRadioGroup } from '../../lib/controls.js';
+import { lessonHeader, section, readout } from '../../lib/lesson.js';
+import { downloadCSV, downloadNpy, toCSV } from '../../lib/export.js';
+import { PRESETS, valuesOf } from '../../model/fields.js';
+import { maeGrid, mergeEqualSeries, presetCall, variantsSnippet } from '../../model/variants.js';
+import { questions } from './questions.js';
 
 export default {
   id: 'variants',
-  mount(root, app, controlsElement) {
-    const { t, pe } = app;
-    const layoutToggle = createRadioGroup({ key: 'layout', values: valuesOf('layout', app.lesson), label: t('lessons.variants.layoutOverride'), app });
+  questions,
+  mount(root, ctx) {
+    const { t, pe } = ctx;
+    const layoutToggle = createRadioGroup({ key: 'layout', values: valuesOf('layout', ctx.lesson), label: t('lessons.variants.layoutOverride'), app: ctx });
     const layoutNote = h('div', { class: 'note layout-note' });
     const cards = {};
     const grid = h('div', { class: 'preset-grid' });
@@ -26,10 +28,10 @@ export default {
         label: t('lessons.variants.cardLabel', { preset }),
         className: `short map-${preset}`,
         key: preset,
-        filteredNote: t('lessons.heatmap.averaged'),
+        filteredNote: t('figure.averaged'),
         onCursor: (c, r) => describe(preset, r * (map.frame.rowStep ?? 1), c),
       });
-      const button = h('button', { type: 'button', class: 'button preset-select', 'aria-pressed': 'false', onclick: () => app.setState({ preset }) }, t('lessons.variants.select'));
+      const button = h('button', { type: 'button', class: 'button preset-select', 'aria-pressed': 'false', onclick: () => ctx.setState({ preset }) }, t('lessons.variants.select'));
       // the package's own message when this preset refuses the d_model shown
       const refusal = h('p', { class: 'note card-refusal' });
       const card = h(
@@ -68,22 +70,22 @@ export default {
       t('lessons.variants.copy'),
     );
     const differences = h('div');
-    const exportBar = createExportBar(app, {
+    const exportBar = createExportBar(ctx, {
       csv: () => {
-        const s = app.state;
+        const s = ctx.state;
         const call = presetCall(s.preset, s.len, s.d, s.layout);
         downloadCSV(`sinpe_variants_pe_${s.preset}_${call.rows}x${s.d}.csv`, toCSV(call.run(pe), call.rows, s.d));
       },
       npy: () => {
-        const s = app.state;
+        const s = ctx.state;
         const call = presetCall(s.preset, s.len, s.d, s.layout);
         downloadNpy(`sinpe_variants_pe_${s.preset}_${call.rows}x${s.d}.npy`, call.run(pe), [call.rows, s.d]);
       },
     });
 
     root.append(
-      ...lessonHeader(app, 'variants'),
-      h('div', { class: 'lesson-controls' }, layoutToggle.element, controlsElement),
+      ...lessonHeader(ctx, 'variants'),
+      h('div', { class: 'lesson-controls' }, layoutToggle.element, ctx.controls),
       layoutNote,
       grid,
       bar.element,
@@ -140,14 +142,14 @@ export default {
     }
 
     return {
-      figures: { chart, ratioChart, cards },
-      update(s, prev) {
+      figures: () => ({ chart, ratioChart, cards }),
+      update(s, changed) {
         current = s;
         layoutToggle.sync(s);
         clear(layoutNote);
         if (s.layout !== 'preset') layoutNote.append(...paragraphs(t('lessons.variants.layoutNote', { layout: t(`layout.${s.layout}`) })));
         const lut = colormapLUT(s.cmap);
-        if (!prev || prev.d !== s.d || prev.len !== s.len || prev.cmap !== s.cmap || prev.layout !== s.layout) {
+        if (changed('d', 'len', 'cmap', 'layout')) {
           for (const preset of PRESETS) {
             const call = presetCall(preset, s.len, s.d, s.layout);
             const card = cards[preset];
@@ -174,7 +176,7 @@ export default {
               card.refused = null;
             } catch (error) {
               if (!(error instanceof RangeError)) throw error;
-              card.refused = app.reason(error);
+              card.refused = ctx.reason(error);
             }
             card.map.element.hidden = Boolean(card.refused);
             card.refusal.textContent = card.refused ? t('lessons.variants.refused', { d: s.d, message: card.refused }) : '';

@@ -1,17 +1,19 @@
-// Lesson 4: the binary counting analogy. Positions 0 … 2^k − 1 in binary
+// The binary lesson: the binary counting analogy. Positions 0 … 2^k − 1 in binary
 // beside their encodings: bit b flips every 2^b positions, and the low
 // dimensions of the encoding turn fastest, like the low bits.
-import { h, fmt, paragraphs, clear } from '../lib/dom.js';
-import { createHeatmap, createColorBar } from '../lib/heatmap.js';
-import { colormapLUT, valuesToRGBA } from '../lib/colormap.js';
-import { createLineChart } from '../lib/chart.js';
-import { lessonHeader, section, readout } from '../lib/lesson.js';
-import { formatInteger } from '../lib/numbers.js';
+import { h, fmt, paragraphs, clear } from '../../lib/dom.js';
+import { createHeatmap, createColorBar } from '../../lib/heatmap.js';
+import { colormapLUT, valuesToRGBA } from '../../lib/colormap.js';
+import { createLineChart } from '../../lib/chart.js';
+import { lessonHeader, section, readout } from '../../lib/lesson.js';
+import { formatInteger } from '../../lib/numbers.js';
+import { questions } from './questions.js';
 
 export default {
   id: 'binary',
-  mount(root, app, controlsElement) {
-    const { t, pe } = app;
+  questions,
+  mount(root, ctx) {
+    const { t, pe } = ctx;
     const info = readout('binary-readout');
     const bitsMap = createHeatmap({
       xLabel: t('lessons.binary.bitAxis'),
@@ -19,7 +21,7 @@ export default {
       label: t('lessons.binary.bitsLabel'),
       className: 'bits-map',
       key: 'bits',
-      filteredNote: t('lessons.heatmap.averaged'),
+      filteredNote: t('figure.averaged'),
       // columns hold bits from the most significant down: label them with the bit number b
       xTickFormat: (c) => String((current?.s.bits ?? 0) - 1 - c),
       onCursor: (c, r) => describe(r, { bitColumn: c }),
@@ -30,7 +32,7 @@ export default {
       label: t('lessons.binary.peLabel'),
       className: 'pe-map',
       key: 'encoding',
-      filteredNote: t('lessons.heatmap.averaged'),
+      filteredNote: t('figure.averaged'),
       onCursor: (c, r) => describe(r, { column: c }),
     });
     const bar = createColorBar({ label: t('axis.value') });
@@ -47,8 +49,8 @@ export default {
     const SAMPLES_PER_POSITION = 16; // the encoding is a smooth function of the position
 
     root.append(
-      ...lessonHeader(app, 'binary'),
-      h('div', { class: 'lesson-controls' }, controlsElement),
+      ...lessonHeader(ctx, 'binary'),
+      h('div', { class: 'lesson-controls' }, ctx.controls),
       h('div', { class: 'side-by-side' }, h('div', {}, h('h2', {}, t('lessons.binary.bitsTitle')), bitsMap.element), h('div', {}, h('h2', {}, t('lessons.binary.peTitle')), peMap.element)),
       bar.element,
       info,
@@ -84,8 +86,8 @@ export default {
     }
 
     return {
-      figures: { bitsMap, peMap, chart },
-      update(s, prev) {
+      figures: () => ({ bitsMap, peMap, chart }),
+      update(s, changed) {
         const count = 2 ** s.bits;
         const table = pe.table(count, s.d, { base: s.base });
         const omega = pe.frequencies(s.d, { base: s.base });
@@ -96,7 +98,7 @@ export default {
         // values: more cells than the plot's pixels are shown box-filtered (lib/boxfilter.js)
         bitsMap.draw({ rgba: valuesToRGBA(bitValues, s.cmap), columns: s.bits, rows: count, x0: 0, y0: 0, scale: { cmap: s.cmap, vmin: -1, vmax: 1, label: t('lessons.binary.bitsLabel') }, state: s, values: () => ({ data: bitValues, rows: count }) });
         peMap.draw({ rgba: pe.heatmap(0, count, s.d, { base: s.base, colormap: colormapLUT(s.cmap) }), columns: s.d, rows: count, x0: 0, y0: 0, scale: { cmap: s.cmap, vmin: -1, vmax: 1, label: t('axis.value') }, state: s, values: () => ({ data: table, rows: count }) });
-        if (!prev || prev.cmap !== s.cmap) bar.draw(s.cmap, -1, 1);
+        if (changed('cmap')) bar.draw(s.cmap, -1, 1);
         describe(Math.min(5, count - 1), { bitColumn: s.bits - 1 });
         clear(explainBox).append(...paragraphs(t('lessons.binary.explain', { ratio: fmt(s.base ** (2 / s.d), 2), d: s.d, baseValue: s.base })));
 

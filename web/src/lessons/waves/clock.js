@@ -1,28 +1,28 @@
-// The clock picture of the sinusoidal table (a section of lesson 3): row p of
+// The clock picture of the sinusoidal table (a section of the waves lesson,
+// with the lessons' one contract mount(root, ctx) → { update, figures() }): row p of
 // the table as a coloured strip, and each (sin, cos) pair of that row as a
 // clock hand at angle p·ω_i. Moving the position slider turns every hand at
 // its own rate: the first pair by one radian per position, the last ones
 // hardly at all. The hands and the strip are drawn from the package's row.
-import { h, fmt, paragraphs } from '../lib/dom.js';
-import { colorOf, colormapLUT } from '../lib/colormap.js';
-import { createDials, createStrip, dialPairs } from '../lib/clock.js';
-import { createControls } from '../lib/controls.js';
-import { section, readout } from '../lib/lesson.js';
+import { h, fmt, paragraphs } from '../../lib/dom.js';
+import { colorOf, colormapLUT } from '../../lib/colormap.js';
+import { createDials, createStrip, dialPairs } from '../../lib/clock.js';
+import { createControls } from '../../lib/controls.js';
+import { section, readout } from '../../lib/lesson.js';
 
 const TRAIL = 4; // earlier positions shown as fading dots
 const DEG = 180 / Math.PI;
 
-/** The clock section of a lesson (ctx: that lesson's context, whose fields include pos). */
-export function createClockSection(ctx) {
-  const app = ctx;
-  const { t, pe } = app;
+/** Mounts the clock section under root (ctx: the lesson's context, whose fields include pos). */
+export function mount(root, ctx) {
+  const { t, pe } = ctx;
   const C = (key, vars) => t(`clock.${key}`, vars);
-  const controls = createControls(['pos'], app, ctx.lesson);
+  const controls = createControls(['pos'], ctx, ctx.lesson);
   const steps = h(
     'div',
     { class: 'button-row clock-steps' },
-    h('button', { type: 'button', class: 'button clock-back', onclick: () => app.setState({ pos: Math.max(0, app.state.pos - 1) }) }, C('back')),
-    h('button', { type: 'button', class: 'button clock-forward', onclick: () => app.setState({ pos: app.state.pos + 1 }) }, C('forward')),
+    h('button', { type: 'button', class: 'button clock-back', onclick: () => ctx.setState({ pos: Math.max(0, ctx.state.pos - 1) }) }, C('back')),
+    h('button', { type: 'button', class: 'button clock-forward', onclick: () => ctx.setState({ pos: ctx.state.pos + 1 }) }, C('forward')),
   );
   const strip = createStrip({ label: C('stripLabel') });
   const stripCaption = h('p', { class: 'clock-strip-caption' });
@@ -40,7 +40,6 @@ export function createClockSection(ctx) {
   );
   element.classList.add('clock-section');
 
-  let current = null;
   let drawn = ''; // the fields the dials and strip were last drawn for
 
   function update(s) {
@@ -83,16 +82,11 @@ export function createClockSection(ctx) {
     const turn = (i) => fmt((((p * omega[i]) % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI) * DEG, 1);
     const slow = (((p * omega[half - 1]) % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI) * DEG;
     info.textContent = C('readout', { p, fast: turn(0), slow: slow.toFixed(3), last: half - 1, slowRate: (omega[half - 1] * DEG).toFixed(4) });
-    current = { s, row, omega, pairs };
   }
 
+  root.append(element);
   return {
-    element,
     update,
-    dials,
-    strip,
-    get current() {
-      return current;
-    },
+    figures: () => ({ clockDials: dials, clockStrip: strip }),
   };
 }

@@ -1,29 +1,30 @@
-// Lesson 2: reading the heatmap. Position × dimension, drawn by the package's
+// The heatmap lesson: reading the heatmap. Position × dimension, drawn by the package's
 // fused heatmap kernel straight into the canvas' RGBA buffer; rows are made
 // on demand, so the view can scroll to any position below 2^24.
-import { h, fmt, rich, tex, clear } from '../lib/dom.js';
-import { createHeatmap, createColorBar } from '../lib/heatmap.js';
-import { colormapLUT, valuesToRGBA } from '../lib/colormap.js';
-import { createRadioGroup, createExportBar } from '../lib/controls.js';
-import { lessonHeader, section, readout } from '../lib/lesson.js';
-import { columnInfo } from '../model/layout.js';
-import { downloadCSV, downloadNpy, toCSV } from '../lib/export.js';
-import { rowRangeName } from '../lib/figure/names.js';
-import { LAYOUTS, MAX_POSITION } from '../model/fields.js';
-import { WAVELENGTH } from '../lib/maths/sinusoidal.js';
-import { formatInteger } from '../lib/numbers.js';
+import { h, fmt, rich, tex, clear } from '../../lib/dom.js';
+import { createHeatmap, createColorBar } from '../../lib/heatmap.js';
+import { colormapLUT, valuesToRGBA } from '../../lib/colormap.js';
+import { createRadioGroup, createExportBar } from '../../lib/controls.js';
+import { lessonHeader, section, readout } from '../../lib/lesson.js';
+import { columnInfo } from '../../model/layout.js';
+import { downloadCSV, downloadNpy, toCSV } from '../../lib/export.js';
+import { rowRangeName } from '../../lib/figure/names.js';
+import { LAYOUTS, MAX_POSITION } from '../../model/fields.js';
+import { WAVELENGTH } from '../../lib/maths/sinusoidal.js';
+import { formatInteger } from '../../lib/numbers.js';
+import { questions } from './questions.js';
 
 /**
  * One-click views of the heatmap lesson that reproduce two well-known
  * figures: d2l's heatmap of P (60 positions × 32 dimensions, interleaved,
  * matplotlib's Blues) and the concatenated 20 × 512 table drawn with viridis.
  */
-function readyViews(app) {
-  const view = (cls, label, patch) => h('button', { type: 'button', class: `button ${cls}`, onclick: () => app.setState(patch) }, app.t(label));
+function readyViews(ctx) {
+  const view = (cls, label, patch) => h('button', { type: 'button', class: `button ${cls}`, onclick: () => ctx.setState(patch) }, ctx.t(label));
   return h(
     'div',
-    { class: 'button-row ready-views', role: 'group', 'aria-label': app.t('figure.ready') },
-    h('span', { class: 'button-row-label' }, app.t('figure.ready')),
+    { class: 'button-row ready-views', role: 'group', 'aria-label': ctx.t('figure.ready') },
+    h('span', { class: 'button-row-label' }, ctx.t('figure.ready')),
     view('ready-d2l', 'figure.readyD2l', { d: 32, len: 60, start: 0, base: 10000, layout: 'interleaved', cmap: 'blues' }),
     view('ready-seed004', 'figure.readySeed004', { d: 512, len: 20, start: 0, base: 10000, layout: 'concat', cmap: 'viridis' }),
   );
@@ -31,9 +32,10 @@ function readyViews(app) {
 
 export default {
   id: 'heatmap',
-  mount(root, app, controlsElement) {
-    const { t, pe } = app;
-    const layoutToggle = createRadioGroup({ key: 'layout', values: LAYOUTS, label: t('control.layout'), app });
+  questions,
+  mount(root, ctx) {
+    const { t, pe } = ctx;
+    const layoutToggle = createRadioGroup({ key: 'layout', values: LAYOUTS, label: t('control.layout'), app: ctx });
     const info = readout('heatmap-readout');
     const summary = h('p', { class: 'figure-summary' });
     const map = createHeatmap({
@@ -41,36 +43,36 @@ export default {
       yLabel: t('axis.position'),
       label: t('lessons.heatmap.figureLabel'),
       key: 'table',
-      filteredNote: t('lessons.heatmap.averaged'),
+      filteredNote: t('figure.averaged'),
       onCursor: () => describeCursor(),
-      onScroll: (delta) => app.setState({ start: Math.max(0, app.state.start + delta) }),
+      onScroll: (delta) => ctx.setState({ start: Math.max(0, ctx.state.start + delta) }),
       // the position under the pointer stays under it
       onZoom: (factor, row) => {
-        const { start, len } = app.state;
+        const { start, len } = ctx.state;
         const next = Math.max(1, Math.round(len * factor));
         if (next === len) return;
-        app.setState({ len: next, start: Math.max(0, Math.round(start + row - (row * next) / len)) });
+        ctx.setState({ len: next, start: Math.max(0, Math.round(start + row - (row * next) / len)) });
       },
     });
     const bar = createColorBar({ label: t('axis.value') });
-    const zoomIn = h('button', { type: 'button', class: 'button', onclick: () => app.setState({ len: Math.max(1, Math.round(app.state.len / 2)) }) }, t('lessons.heatmap.zoomIn'));
-    const zoomOut = h('button', { type: 'button', class: 'button', onclick: () => app.setState({ len: app.state.len * 2 }) }, t('lessons.heatmap.zoomOut'));
+    const zoomIn = h('button', { type: 'button', class: 'button', onclick: () => ctx.setState({ len: Math.max(1, Math.round(ctx.state.len / 2)) }) }, t('lessons.heatmap.zoomIn'));
+    const zoomOut = h('button', { type: 'button', class: 'button', onclick: () => ctx.setState({ len: ctx.state.len * 2 }) }, t('lessons.heatmap.zoomOut'));
     const jumps = h(
       'div',
       { class: 'button-row', role: 'group', 'aria-label': t('lessons.heatmap.jump') },
       h('span', { class: 'button-row-label' }, t('lessons.heatmap.jump')),
       [0, 1000, 100000, 10000000].map((p) =>
-        h('button', { type: 'button', class: 'button', onclick: () => app.setState({ start: p }) }, formatInteger(p)),
+        h('button', { type: 'button', class: 'button', onclick: () => ctx.setState({ start: p }) }, formatInteger(p)),
       ),
     );
-    const exportBar = createExportBar(app, {
+    const exportBar = createExportBar(ctx, {
       csv: () => {
-        const s = app.state;
+        const s = ctx.state;
         const values = pe.rows(s.start, s.len, s.d, options(s));
         downloadCSV(`sinpe_heatmap_pe_${s.layout}_d${s.d}_${rowRangeName(s.start, s.len)}.csv`, toCSV(values, s.len, s.d, { rowLabels: positions(s) }));
       },
       npy: () => {
-        const s = app.state;
+        const s = ctx.state;
         downloadNpy(`sinpe_heatmap_pe_${s.layout}_d${s.d}_${rowRangeName(s.start, s.len)}.npy`, pe.rows(s.start, s.len, s.d, options(s)), [s.len, s.d]);
       },
     });
@@ -80,10 +82,10 @@ export default {
     const flatLayout = h('div', { class: 'flat-layout' });
 
     root.append(
-      ...lessonHeader(app, 'heatmap'),
-      h('div', { class: 'lesson-controls' }, layoutToggle.element, controlsElement),
+      ...lessonHeader(ctx, 'heatmap'),
+      h('div', { class: 'lesson-controls' }, layoutToggle.element, ctx.controls),
       h('div', { class: 'figure-toolbar' }, zoomIn, zoomOut, jumps),
-      readyViews(app),
+      readyViews(ctx),
       map.element,
       bar.element,
       info,
@@ -99,7 +101,7 @@ export default {
     const positions = (s) => Array.from({ length: s.len }, (_, r) => s.start + r);
 
     function describeCursor() {
-      const s = app.state;
+      const s = ctx.state;
       const { col, row } = map.cursor;
       if (col < 0) {
         info.textContent = t('lessons.heatmap.hoverHint');
@@ -121,11 +123,11 @@ export default {
     }
 
     return {
-      figures: { map },
-      update(s, prev) {
+      figures: () => ({ map }),
+      update(s, changed) {
         layoutToggle.sync(s);
         // the layout's text (and its glossary links) is rewritten only when the layout changes
-        if (!prev || prev.layout !== s.layout) {
+        if (changed('layout')) {
           clear(row0Layout).append(rich(t(`lessons.heatmap.row0Layout.${s.layout}`)));
           clear(flatLayout).append(rich(t(`lessons.heatmap.flatLayout.${s.layout}`)));
         }
@@ -153,7 +155,7 @@ export default {
           const full = () => ({ rgba: pe.heatmap(s.start, s.len, s.d, { ...options(s), colormap: lut }), rows: s.len });
           map.draw({ rgba: buffer, columns: s.d, rows: count, rowStep: step, x0: 0, y0: s.start, scale, full, state: s, values });
         }
-        if (!prev || prev.cmap !== s.cmap) bar.draw(s.cmap, -1, 1);
+        if (changed('cmap')) bar.draw(s.cmap, -1, 1);
         describeCursor();
         summary.textContent = t('lessons.heatmap.summary', {
           rows: s.len,

@@ -1,17 +1,19 @@
-// Lesson 6: relative position. PE(pos + k) = M_k · PE(pos), where M_k is
+// The relative lesson: relative position. PE(pos + k) = M_k · PE(pos), where M_k is
 // block-diagonal with one 2×2 rotation per frequency; checked numerically
 // against the package's exact rows. And the position × position dot-product
 // matrix, which depends only on the offset.
-import { h, fmt, fmtTex, tex, paragraphs, clear } from '../lib/dom.js';
-import { createHeatmap, createColorBar } from '../lib/heatmap.js';
-import { valuesToRGBA } from '../lib/colormap.js';
-import { lessonHeader, section, readout } from '../lib/lesson.js';
-import { SHIFT, DOT } from '../lib/maths/sinusoidal.js';
+import { h, fmt, fmtTex, tex, paragraphs, clear } from '../../lib/dom.js';
+import { createHeatmap, createColorBar } from '../../lib/heatmap.js';
+import { valuesToRGBA } from '../../lib/colormap.js';
+import { lessonHeader, section, readout } from '../../lib/lesson.js';
+import { SHIFT, DOT } from '../../lib/maths/sinusoidal.js';
+import { questions } from './questions.js';
 
 export default {
   id: 'relative',
-  mount(root, app, controlsElement) {
-    const { t, pe } = app;
+  questions,
+  mount(root, ctx) {
+    const { t, pe } = ctx;
     const check = h('p', { class: 'rotation-check' });
     const blocks = h('div', { class: 'rotation-blocks' });
     const tableBox = h('div');
@@ -22,17 +24,17 @@ export default {
       label: t('lessons.relative.dotLabel'),
       className: 'square',
       key: 'dot-products',
-      filteredNote: t('lessons.heatmap.averaged'),
+      filteredNote: t('figure.averaged'),
       onCursor: (c, r) => describe(r, c),
     });
     const bar = createColorBar({ label: t('lessons.relative.dotBar') });
     const diagonal = h('p', { class: 'diagonal-check' });
 
     root.append(
-      ...lessonHeader(app, 'relative'),
+      ...lessonHeader(ctx, 'relative'),
       tex(SHIFT.tex, true),
       ...paragraphs(t('lessons.relative.rotationText')),
-      h('div', { class: 'lesson-controls' }, controlsElement),
+      h('div', { class: 'lesson-controls' }, ctx.controls),
       section(t('lessons.relative.checkTitle'), check, blocks, tableBox),
       section(t('lessons.relative.dotTitle'), ...paragraphs(t('lessons.relative.dotText')), tex(DOT.tex, true), map.element, bar.element, info, diagonal),
     );
@@ -45,8 +47,8 @@ export default {
     }
 
     return {
-      figures: { map },
-      update(s, prev) {
+      figures: () => ({ map }),
+      update(s, changed) {
         const half = s.d / 2;
         const omega = pe.frequencies(s.d, { base: s.base });
         const at = pe.rows(s.pos, 1, s.d, { base: s.base });
@@ -109,7 +111,7 @@ export default {
           ),
         );
 
-        if (!prev || prev.d !== s.d || prev.len !== s.len || prev.base !== s.base || prev.cmap !== s.cmap) {
+        if (changed('d', 'len', 'base', 'cmap')) {
           const table = pe.table(s.len, s.d, { base: s.base });
           const dot = new Float32Array(s.len * s.len);
           for (let i = 0; i < s.len; i++) {

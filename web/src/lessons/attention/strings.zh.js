@@ -1,0 +1,111 @@
+// attention 一课（“注意力为什么需要位置”）及课程地图的简体中文文本（每一课的那一行 courseMap.outcomes.<id> 在它自己的文件夹里），
+// 按相同的 key 路径并入整站的表（i18n/merge.js）。
+export default {
+  control: {
+    enc: '位置信息',
+    order: '词序',
+    dpos: '编码宽度 d',
+    span: '最大距离 m',
+  },
+  enc: { none: '无', sin: '正弦位置编码加到 X 上', rope: '对 q、k 做 RoPE 旋转' },
+  courseMap: {
+    title: '课程地图',
+    intro: '共 {count} 课，按此顺序学习。每课之后，你能够：',
+    outcomes: {
+      attention: '说明为什么单靠自注意力分不清“狗咬人”和“人咬狗”，以及位置编码改变了什么',
+    },
+  },
+  lessons: {
+    attention: {
+      nav: '{lesson:attention} · 注意力为什么需要位置',
+      title: '注意力为什么需要位置',
+      intro: [
+        'Transformer 没有循环结构，也没有卷积结构。它的自注意力一次性地把每个词元与所有词元相比较，而这种比较本身并不知道哪个词元在前。本课在一个可编辑的句子上实时运行一个小小的注意力头：先按原样运行，再打乱词序，最后加上位置编码。',
+      ],
+      quizIntro: '先作答再往下读；然后揭晓答案：下面的实时表格和图表会说明原因。',
+      headTitle: '1 · 看得懂的自注意力',
+      headText: [
+        '位置 $p$ 上的词得到一个 d_model 维的向量 $x_p$（玩具词嵌入：带种子的随机数，同一个词无论出现在哪里都相同，就像查词嵌入表一样）。一个注意力头用三个带种子的矩阵 $W_q$、$W_k$、$W_v$ 把每个 $x_p$ 变成 query $q_p = x_p W_q$、key $k_p = x_p W_k$ 和 value $v_p = x_p W_v$。',
+        '位置 $p$ 上的词元用 $q_p \\cdot k_{p\'} / \\sqrt{d}$ 给每个位置 $p\'$ 上的词元打分；softmax 把每一行分数变成和为 1 的权重 $\\alpha_{pp\'}$；词元 $p$ 的输出是加权平均 $\\sum_{p\'} \\alpha_{pp\'} v_{p\'}$。把指针移到单元格上（或聚焦表格后用方向键）即可读出数值。',
+      ],
+      seedNote: '词嵌入：每个词带种子的向量，在 [−1, 1] 上均匀分布。权重：以 seed·0x9E3779B1 + 1 为种子的 mulberry32，依次生成 W_q、W_k、W_v，元素在 [−2.5/√d, 2.5/√d] 上均匀分布。',
+      x: '词嵌入 X',
+      scores: '分数 QKᵀ/√d',
+      weights: '注意力权重（每行之和为 1）',
+      out: '输出行（权重 · V）',
+      wTitle: '注意力头的矩阵 W_q、W_k、W_v',
+      wq: 'W_q',
+      wk: 'W_k',
+      wv: 'W_v',
+      rowAxis: '词元',
+      readout: '第 {row} 行“{token}”，第 {col} 列“{other}”：分数 {score}，权重 {weight}。',
+      xReadout: '“{token}”（第 {row} 行），x[{col}] = {value}。',
+      outReadout: '“{token}”（第 {row} 行）的输出，第 {col} 维：{value}。',
+      shuffleTitle: '2 · 打乱词序',
+      shuffleText: [
+        '现在把同样的词换个顺序。每个按钮是一种顺序，方向键可在按钮之间移动。表格并排显示打乱后句子的权重和输出，以及原句按新顺序重排行（和列）之后的结果。',
+        '没有位置信息时，两者一位不差：注意力是**置换等变**的。打乱词序只是打乱结果的行，而任何忘掉顺序的量，例如输出各行的平均值，完全不变。对这个注意力头来说，“狗咬人”和“人咬狗”是同一句话。',
+        '把第 {lesson:formula} 课的正弦位置编码加到 X 上（位置 $p$ 上的词元得到 $x_p + PE(p)$），或者按位置 $p$ 的 RoPE 角度旋转 $q_p$ 和 $k_p$（第 {lesson:rope} 课），同样的检验就不再成立：下面的数字给出相差多少。',
+      ],
+      orderGroup: '词的顺序',
+      orderButton: '顺序 {order}：{sentence}',
+      shuffledWeights: '权重，打乱后的句子',
+      originalWeights: '原句的权重，行和列按新顺序排列',
+      shuffledOut: '输出，打乱后的句子',
+      originalOut: '原句的输出，行按新顺序排列',
+      gapCaption: '“{sentence}”与按新顺序重排的原句之间的最大差值',
+      gapEncoding: '位置信息',
+      gapWeights: '权重',
+      gapOut: '输出',
+      gapPooled: '平均输出',
+      same: '✓ 在舍入误差内相同（平均输出相差 {gap}）：没有位置信息，注意力头分不清这两种顺序。',
+      differs: '✗ 平均输出相差 {gap}：有了{encoding}，注意力头能看出顺序。',
+      identity: '这是输入时的顺序：请选择另一种顺序来比较。',
+      posTitle: '3 · 注意力如何利用位置',
+      posText: [
+        '去掉词，只保留相隔 $m$ 的两个位置。对正弦位置编码，位置 $p$ 与 $p + m$ 的编码点积为 $\\sum_i \\cos(\\omega_i m)$，其中 $\\omega_i$ 是第 $i$ 对的频率（第 {lesson:formula}、{lesson:relative} 课）：它与 $p$ 无关，在 $m = 0$ 时最大，随 $m$ 增大而波动着下降。',
+        'RoPE 对同一个内容向量在两个位置上的分数给出同样的形状。记 $R(p)$ 为 RoPE 在位置 $p$ 的旋转（第 {lesson:rope} 课）：它把向量的第 $i$ 对转过角度 $p\\,\\omega_i$。于是 $\\langle R(p) q, R(p+m) q\\rangle$ 对随机 query $q$ 取平均，同样遵循 $\\sum_i \\cos(\\omega_i m)$。而对互不相关的随机 query $q$ 和 key $k$，平均值在任何距离 $m$ 上都接近 0。所以在注意力看来，相邻的词元更相似，远的词元更不相似，这完全来自公式本身。',
+      ],
+      chartLabel: '仅凭位置信息时，位置 p 与 p + m 的相似度',
+      distance: '距离 m',
+      similarity: '相似度（m = 0 时为 1）',
+      seriesSin: '正弦编码 PE(p)·PE(p+m) / (d/2)',
+      seriesSame: 'RoPE，p 与 p + m 处为同一个 q（64 次平均）',
+      seriesUnrelated: 'RoPE，不相关的 q 与 k（64 次平均）',
+      chartReadout: 'm = {k}：正弦编码 {sin}；RoPE 相同内容 {same}；RoPE 不相关 {unrelated}。',
+      chartCaption: '仅凭位置信息时位置 p 与 p + m 的相似度，m = 0–{span}：正弦编码的点积除以 d/2，以及 RoPE 对 64 个带种子随机向量的分数（两个位置上为同一向量，以及不相关的向量对），d = {d}，base 10000',
+    },
+  },
+  questions: {
+    attention: {
+      twice: {
+        prompt: '输入一个有词出现两次的句子，例如“dog bites dog”。没有位置信息时，“dog”的两行输出有什么关系？',
+        choices: { same: '完全相同', close: '接近但不相等', different: '明显不同' },
+        explain: '完全相同：两行来自同一个词嵌入，因而有相同的 query、分数和权重。在你输入的“{sentence}”中，“{word}”的两行输出最多相差 {gap}。',
+        explainAdded: '完全相同：两行来自同一个词嵌入，因而有相同的 query、分数和权重。你输入的“{typed}”里没有重复的词，所以这里在句末再加一个“{word}”，对“{sentence}”运行注意力头：“{word}”的两行输出最多相差 {gap}。',
+      },
+      swap: {
+        prompt: '在没有位置信息时交换两个词。哪些输出行的数值会改变？',
+        choices: { none: '没有：各行只是跟着自己的词移动', two: '被交换的两个词所在的行', all: '所有行' },
+        explain: '没有：每个词的输出行跟着它移动，数值不变。交换“{a}”和“{b}”后，把行对应起来，输出最多相差 {gap}。',
+      },
+      pooled: {
+        prompt: '现在加上正弦位置编码，再交换同样两个词。输出各行的平均值还相同吗？',
+        choices: { yes: '相同，平均值本来就不管顺序', no: '不同，它变了' },
+        explain: '它变了，最多相差 {sin}（用 RoPE 时为 {rope}），而没有位置信息时为 {none}：这些词现在处在不同的位置，输入也就不同。',
+      },
+      distance: {
+        prompt: '仅凭位置信息，随着距离 m 增大，位置 p 与 p + m 的相似度如何变化？',
+        choices: { constant: '保持不变', falls: '波动着下降', grows: '增大' },
+        explain: '它下降：m = 0 时为 {k0}，m = 1 时为 {k1}，m = 8 时为 {k8}，m = {span} 时为 {kLast}（正弦编码，d = {d}）。',
+      },
+    },
+  },
+  summary: {
+    attention: [
+      '没有位置信息的自注意力把句子当作一袋词：打乱词元，每个输出行跟着它的词元移动，值不变。',
+      '把正弦编码表加到词嵌入上，或旋转 q 和 k（RoPE），输出就依赖于词序。',
+      '只看位置信息时，相近的位置比相远的位置更相似。',
+    ],
+  },
+};
