@@ -384,9 +384,17 @@ export function numberArrayArg(name, value) {
   return numbersCopy(name, value, 1);
 }
 
+// A snapshot's prototype: empty, frozen, itself without one, so a snapshot
+// inherits nothing (a polluted Object.prototype is not in its chain) and an
+// own key such as `__proto__` is a plain data property. Made with `new`
+// rather than Object.create(null), a snapshot stays a fast-mode object.
+function Snapshot() {}
+Snapshot.prototype = Object.freeze(create(null));
+
 /**
- * The options object as a null-prototype snapshot: `undefined` gives an empty
- * one; null, a non-object or an Array is a TypeError. Holds each OWN
+ * The options object as a snapshot that inherits nothing (a Snapshot):
+ * `undefined` gives an empty one; null, a non-object or an Array is a
+ * TypeError. Holds each OWN
  * ENUMERABLE STRING key of `options` (as `{ ...options }` would; inherited and
  * symbol keys are not options), each value read exactly once: a getter runs
  * once, here, and every later check sees the value it returned. Take the
@@ -394,7 +402,7 @@ export function numberArrayArg(name, value) {
  * another argument (detach it, shrink it) is seen by that argument's check.
  */
 export function snapshotOptions(name, options) {
-  const snapshot = create(null);
+  const snapshot = new Snapshot();
   if (options === undefined) return snapshot;
   if (options === null || typeof options !== 'object') fail(TypeError, `${name} must be an object, got ${describe(options)}`);
   let array;

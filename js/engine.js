@@ -256,6 +256,11 @@ export class Engine {
     this.#m.HEAPU8.set(lut, this.lut);
   }
 
+  /** Items of `floats` scratch floats per chunk of Engine.run (without a positions list). */
+  rowsPerChunk(floats) {
+    return Math.max(1, Math.floor(this.scratchFloats / floats));
+  }
+
   /**
    * The one chunk loop. Runs job j (ops.js newCall()) with plan h: `count`
    * items (rows, tokens, grid cells, heads) of `floats` scratch floats each,
@@ -268,7 +273,8 @@ export class Engine {
    * to j.fn(view, first position). A list spanning several chunks is checked
    * whole first, so a bad position is refused before anything is written; a
    * one-chunk list is checked by the module's call itself, and on any refusal
-   * here, so the error is the same.
+   * here, so the error is the same; so is a one-chunk range of rows marked
+   * j.rangeUnchecked (checkRows on a refusal, naming j.countName).
    */
   run(h, j) {
     const m = this.#m;
@@ -284,6 +290,7 @@ export class Engine {
       const s = j.core(m, h, j, at, n);
       if (s !== 0) {
         if (list) this.checkPositions(j.positions, j.context);
+        if (j.rangeUnchecked) this.checkRows(h, j.start, j.count, j.values, j.context, 'start', j.countName);
         this.check(s, j.context);
       }
       this.#store(j, at, n);

@@ -208,8 +208,15 @@ class Encoder {
         return this.#withPlan(e, call, (h) => addTo(op, e, h, call, a));
       case 'rgba':
         return this.#withPlan(e, call, (h) => heatmap(op, e, h, call, a, b, (bytes) => this.#grayscale(bytes)));
-      default:
-        return this.#withPlan(e, call, (h) => compute(op, e, h, call, a, b));
+      default: {
+        // As #withPlan, without a closure per call.
+        const h = e.use(call.request, call.w, call.context);
+        try {
+          return compute(op, e, h, call, a, b);
+        } finally {
+          e.unuse();
+        }
+      }
     }
   }
 
