@@ -6,6 +6,7 @@
 // and tests/js/rope-reference.mjs, never from sinpe.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
+import { refused } from './refused.mjs';
 import { spawnSync } from 'node:child_process';
 import sinpe, { ropeOptionsFromConfig, vocabulary } from 'sinpe.wasm';
 import { ropeCache as referenceRopeCache } from './rope-reference.mjs';
@@ -17,22 +18,6 @@ before(async () => {
   flavours.baseline = await sinpe({ simd: false });
 });
 
-// The error fn throws: its class, `sinpe: ` prefix, no placeholder left, and
-// every pattern found in its message.
-function refused(fn, ErrorClass, ...patterns) {
-  let error;
-  try {
-    fn();
-  } catch (e) {
-    error = e;
-  }
-  assert.ok(error, 'the call was accepted');
-  assert.equal(error.constructor.name, ErrorClass.name, error.message);
-  assert.match(error.message, /^sinpe: /, error.message);
-  assert.doesNotMatch(error.message, /\{\w+\}/, `a placeholder is left: ${error.message}`);
-  for (const p of patterns) assert.match(error.message, p, error.message);
-  return error;
-}
 
 const filled = (Type, n, v) => new Type(n).fill(v);
 const untouched = (a, v) => assert.ok(a.every((x) => (Number.isNaN(v) ? Number.isNaN(x) : x === v)), 'the caller\'s array was written');

@@ -8,6 +8,7 @@
 // Expected rows come from tests/js/reference.mjs, never from sinpe.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
+import { refused } from './refused.mjs';
 import sinpe from 'sinpe.wasm';
 import { referenceRow } from './reference.mjs';
 
@@ -17,19 +18,6 @@ before(async () => {
   flavours.simd = await sinpe({ simd: true });
   flavours.baseline = await sinpe({ simd: false });
 });
-
-function refused(fn, ErrorClass, pattern) {
-  let error;
-  try {
-    fn();
-  } catch (e) {
-    error = e;
-  }
-  assert.ok(error, 'the call was accepted');
-  assert.equal(error.constructor.name, ErrorClass.name, error.message);
-  assert.match(error.message, /^sinpe: /, error.message);
-  assert.match(error.message, pattern, error.message);
-}
 
 const D = 8;
 // Ranges of one row and of a full chunk (the module's scratch holds 2^18 floats: 2^15 rows of 8).
