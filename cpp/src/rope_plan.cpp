@@ -24,11 +24,9 @@ Plan concat_plan(const std::vector<double>& inv, double attention) {
   return detail::finish_plan(std::move(rows));
 }
 
-// The multi-axis layout the options ask for (its sections' rules checked by
-// check_rope_rules before).
+// The multi-axis layout the options ask for (ropeAxes and its sections' rules
+// checked by make_rope_plan before).
 Status axes_layout(const Options& o, int r, RopeAxes* layout, std::vector<std::size_t>* sections) {
-  if (int(o.rope_axes) < int(RopeAxes::none) || int(o.rope_axes) >= kRopeAxesCount)
-    return Status::bad_rope_axes;
   const std::vector<double>* given = detail::given_numbers(o, Option::mrope_section);
   *layout = o.rope_axes == RopeAxes::none && given ? RopeAxes::sectioned : o.rope_axes;
   if (*layout == RopeAxes::none) return Status::ok;
@@ -49,6 +47,9 @@ Status make_rope_plan(const Options& o, int r, RopePlan* plan) {
   if (int(o.rope_type) < 0 || int(o.rope_type) >= kRopeTypeCount) return Status::bad_rope_type;
   // The sinusoidal presets' own fields have no meaning here.
   if (o.layout != Layout::preset_default) return Status::bad_rope_layout;
+  // ropeAxes' own rule, before the rules that read it.
+  if (int(o.rope_axes) < int(RopeAxes::none) || int(o.rope_axes) >= kRopeAxesCount)
+    return Status::bad_rope_axes;
   const detail::Reads reads = detail::rope_reads(o.rope_type);
   if (Status s = detail::check_options(o, reads); s != Status::ok) return s;
   // base > 1, r even, the sections' sum, ... (vocabulary.def's rules).
