@@ -1069,7 +1069,9 @@ void fuzz_axes(Reader& r, const sinpe::RopePlan& plan, std::uint8_t flags) {
   // cos and sin reach the attention factor; float16's largest finite value is
   // 65504 and its ulp there 32, so from 65520 on round-to-nearest-even gives inf.
   const bool half_overflows = dtype == sinpe::Dtype::float16 && att >= 65520.0;
-  const Status half_ok = !is_half ? Status::bad_dtype : half_overflows ? Status::float16_overflow : Status::ok;
+  const Status half_ok = !is_half         ? Status::bad_dtype
+                         : half_overflows ? Status::float16_overflow
+                                          : Status::ok;
   switch (sub % 4) {
     case 0:
     case 3: {  // rope_cache_axes, float32 (0) or a dtype (3)
