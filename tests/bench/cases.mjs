@@ -455,7 +455,12 @@ export async function runBench({ simd, baseline, now, log = () => {}, quick = fa
       if (prepared) {
         const prep = pe.prepare(d);
         const one = (p) => prep.rows(p, 1, row);
-        methods.push([`${flavour}-prepared`, `${label}: prepare(d).rows(p, 1, out)`, loop(one), verifyOne(one)]);
+        // encode's own like-for-like: a fresh result array per call, as pe.encode returns.
+        const fresh = (p) => prep.encode([p]);
+        methods.push(
+          [`${flavour}-prepared`, `${label}: prepare(d).rows(p, 1, out)`, loop(one), verifyOne(one)],
+          [`${flavour}-prepared-encode`, `${label}: prepare(d).encode([p])`, loop(fresh), verifyOne(fresh)],
+        );
       }
       const viaRows = (p) => pe.rows(p, 1, d, { out: row });
       const viaEncode = (p) => pe.encode([p], d);
