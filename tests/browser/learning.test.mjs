@@ -62,6 +62,7 @@ for (const lang of ['en', 'zh']) {
     const navIds = await page.$$eval('.lesson-list a', (as) => as.map((a) => new URLSearchParams(a.getAttribute('href').slice(1)).get('lesson')));
     assert.deepEqual(navIds, LESSONS, 'the lessons checked are the lessons of the site');
     const prose = {};
+    let keyLinks = 0;
     for (const id of LESSONS) {
       await page.evaluate((id) => (location.hash = `lesson=${id}&lang=${new URLSearchParams(location.hash.slice(1)).get('lang')}`), id);
       await page.waitForSelector(`.lesson-${id} .lesson-pager`);
@@ -72,8 +73,12 @@ for (const lang of ['en', 'zh']) {
         const entries = [...document.querySelectorAll('.glossary dt')].map((dt) => dt.id);
         const links = [...document.querySelectorAll('.lesson a.term-link')].map((a) => ({ term: a.dataset.term, target: !!document.getElementById(a.getAttribute('href').slice(1)) }));
         const inOrder = order.filter(Boolean).every((el, k, all) => k === 0 || all[k - 1].compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING);
-        return { summary, entries, links, inOrder };
+        // the inline formula k alone: the notation's one meaning, a key vector (glossary qk)
+        const keyLinks = [...document.querySelectorAll('.lesson .math-inline annotation')].filter((a) => a.textContent.trim() === 'k').map((a) => a.closest('a.term-link')?.dataset.term ?? 'unlinked');
+        return { summary, entries, links, inOrder, keyLinks };
       });
+      assert.ok(got.keyLinks.every((term) => term === 'qk'), `${id}: k links to ${got.keyLinks}`);
+      keyLinks += got.keyLinks.length;
       assert.equal(got.summary.length, 3, `${id}: ${got.summary.length} summary points`);
       for (const p of got.summary) assert.ok(p.length > (lang === 'zh' ? 8 : 20) && CJK.test(p) === (lang === 'zh'), `${id}: summary point in ${lang}: ${p}`);
       assert.ok(got.entries.length >= 10, `${id}: ${got.entries.length} glossary entries`);
@@ -89,6 +94,7 @@ for (const lang of ['en', 'zh']) {
     const total = (term) => Object.values(prose).reduce((sum, linked) => sum + (linked[term] ?? 0), 0);
     console.log(`${lang}: prose links per term`, Object.fromEntries(Object.keys(words).map((term) => [term, total(term)])));
     for (const term of ['omega', 'lambda', 'offset', 'base']) assert.ok(total(term) > 0, `${lang}: no prose use of ${term} linked`);
+    assert.ok(keyLinks > 0, `${lang}: no inline k seen`);
     assert.deepEqual(page.problems, []);
     await page.close();
   });

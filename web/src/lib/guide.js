@@ -24,7 +24,7 @@ export function attachGuide(container, ctx, view, questions = () => []) {
   const glossary = createGlossary(app);
   container.append(...[createSummary(app, id), glossary].filter(Boolean), createPager(app, ctx.lessonIds, id));
   const panels = attachPanelToggles(container, app);
-  const terms = termLinker(container, glossary, id);
+  const terms = termLinker(container, glossary);
   // a lesson that draws parts of itself after the render says when they are drawn
   container.addEventListener('lesson-drawn', () => terms.link(app.t('glossary.words')));
   return {

@@ -33,14 +33,12 @@ const TEX_TERMS = [
   [/^2?[ij]$/, 'i'],
   [/^r$/, 'r'],
   [/^m$/, 'offset'],
-  [/^q$/, 'qk'],
+  [/^[qk]$/, 'qk'],
   [/^[sL]$/, 's'],
 ];
-function termOf(el, lesson) {
+function termOf(el) {
   if (el.tagName === 'CODE') return CODE_TERMS[el.textContent.trim()];
   const source = el.querySelector('annotation')?.textContent.trim() ?? '';
-  // k is the offset in the attention and relative lessons, the key vector in the rope lesson
-  if (source === 'k') return lesson === 'rope' ? 'qk' : 'offset';
   // a term alone, or a formula defining it ("\\omega_i = …")
   const lhs = source.split('=')[0].trim();
   return TEX_TERMS.find(([re]) => re.test(source) || re.test(lhs))?.[1];
@@ -92,7 +90,7 @@ const proseOf = new WeakMap();
  * whole container) limits it to the parts a draw changed (see termLinker).
  * Returns the terms linked.
  */
-export function linkTerms(container, glossary, lesson, words, roots = [container]) {
+export function linkTerms(container, glossary, words, roots = [container]) {
   const seen = new Set();
   // each root and what is inside it, no element twice
   const within = (selector) => {
@@ -105,7 +103,7 @@ export function linkTerms(container, glossary, lesson, words, roots = [container
   };
   for (const el of within('code, .math-inline')) {
     if (!container.contains(el) || el.closest(NOT_LINKED)) continue;
-    const term = termOf(el, lesson);
+    const term = termOf(el);
     if (!term) continue;
     seen.add(term);
     const link = termLink(term, glossary, []);
@@ -146,7 +144,7 @@ export function linkTerms(container, glossary, lesson, words, roots = [container
  * the last pass, and link() scans those (the first pass, the whole page).
  * Scanning the whole page after every slider step cost a few ms a step.
  */
-export function termLinker(container, glossary, lesson) {
+export function termLinker(container, glossary) {
   const changed = new Set();
   let first = true;
   const observer = new MutationObserver((records) => note(records));
@@ -165,7 +163,7 @@ export function termLinker(container, glossary, lesson) {
       const roots = first ? [container] : [...changed].filter((el) => el.isConnected);
       first = false;
       changed.clear();
-      if (roots.length) linkTerms(container, glossary, lesson, words, roots);
+      if (roots.length) linkTerms(container, glossary, words, roots);
       // the links just made are not changes to scan again
       observer.takeRecords();
     },
