@@ -111,7 +111,7 @@ lane_core() {
   run "Catch2, wasm (em++ SIMD + baseline, under Node)" wasm catch2_ctest wasm
   run "libFuzzer on the core (${SINPE_FUZZ_SECONDS:-30} s)" fuzz bash tests/fuzz/fuzz.sh
   run "site model (node --test)" web node --test tests/web/
-  run "WebKitGTK (the Vite app from the tarball, both flavours; lessons 1, 2, 9)" webkit node tests/browser/webkit.mjs
+  run "WebKitGTK (the Vite app from the tarball, both flavours; the formula, heatmap and rope lessons)" webkit node tests/browser/webkit.mjs
   # The benchmark, reduced: every value checked, nothing asserted about time.
   run "benchmark, quick form" bench node tests/bench/run.mjs --quick
   # Plausible bugs built into a copy of the tree must each fail a suite.
@@ -122,7 +122,7 @@ lane_package() {
   run "package API, properties (fast-check), memory over 1,000,000 calls (node --test)" js bash tests/js/run.sh
   run "consumers, engines and package hygiene" consumers node tests/consumers/run.mjs
   # The lesson site
-  run "lesson site, quick form (headless Chromium; lesson 1 in Firefox ESR; npm run test:browser:full runs all)" browser bash tests/browser/run.sh
+  run "lesson site, quick form (headless Chromium; the formula lesson in Firefox ESR; npm run test:browser:full runs all)" browser bash tests/browser/run.sh
 }
 order=(lint format native wasm fuzz js consumers bench web browser webkit faults)
 rm -f "$logs"/*.result
