@@ -33,6 +33,9 @@ async function download(page, button) {
 
 /** Title, caption, the colour bar's tick values and (optionally) cells of an exported SVG, parsed by the browser. */
 function parseSVG(page, source, cells = []) {
+  // A Chinese figure's embedded font faces (checked below) are a <style>, which the page's
+  // CSP refuses to apply even in a DOMParser document: the labels are read without it.
+  source = source.replace(/<style>[\s\S]*?<\/style>/, '');
   return page.evaluate(
     async ({ source, cells }) => {
       const doc = new DOMParser().parseFromString(source, 'image/svg+xml');
@@ -340,5 +343,54 @@ describe('Chinese PNG exports without a system CJK font', () => {
       assert.deepEqual(page.problems, []);
       await page.close();
     });
+
+    test(`${lesson}: a 简体中文 SVG carries the faces of its Chinese characters; drawn as an image (no page font), its title is in Chinese glyphs`, async () => {
+      const page = await openPage(bare.context, `#lesson=${lesson}&lang=zh`);
+      const figure = page.locator(`article[data-lesson="${lesson}"] figure:is(.heatmap, .chart)`).first();
+      const { text } = await download(page, figure.locator(':scope > .figure-buttons .export-figure-svg'));
+      const faces = [...text.matchAll(/@font-face\{[^}]*src:url\(data:font\/woff2;base64,/g)].length;
+      assert.ok(faces >= 1, `${faces} embedded faces`);
+      const family = text.match(/<svg[^>]* font-family="([^"]+)"/)?.[1].replace(/&apos;/g, "'").replace(/&quot;/g, '"');
+      // the file drawn as an image: it sees no font of the page, only its own and the system's
+      const drawn = await page.evaluate(async (source) => {
+        const url = URL.createObjectURL(new Blob([source], { type: 'image/svg+xml' }));
+        const image = new Image();
+        image.src = url;
+        await image.decode();
+        const canvas = new OffscreenCanvas(image.naturalWidth * 2, image.naturalHeight * 2);
+        const ctx = canvas.getContext('2d', { willReadFrequently: true });
+        // an SVG image loads its own fonts after it decodes, its text unpainted meanwhile: drawn
+        // again until the title line has ink (at most 5 s)
+        const inked = () => ctx.getImageData(0, 16, canvas.width, 72).data.some((v, i) => i % 4 === 0 && v < 140);
+        for (let tries = 0; tries < 50; tries++) {
+          ctx.clearRect(0, 0, canvas.width, canvas.height);
+          ctx.drawImage(image, 0, 0, canvas.width, canvas.height);
+          if (inked()) break;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        URL.revokeObjectURL(url);
+        const bytes = new Uint8Array(await (await canvas.convertToBlob({ type: 'image/png' })).arrayBuffer());
+        let binary = '';
+        for (const b of bytes) binary += String.fromCharCode(b);
+        return { png: btoa(binary), title: source.match(/<title>([^<]*)<\/title>/)?.[1] ?? '' };
+      }, text);
+      const han = [...drawn.title].filter((c) => /[\u4e00-\u9fff]/.test(c)).length;
+      assert.ok(han >= 2, `the title is in Chinese: "${drawn.title}"`);
+      const seen = await page.evaluate(titleGlyphs, { png: drawn.png, band: [16, 88], font: `700 32px ${family}` });
+      assert.ok(seen.tofuBox, 'the reference box of a character in no font was drawn');
+      assert.ok(seen.glyphs >= han, `"${drawn.title}": ${seen.glyphs} glyphs drawn for ${han} Chinese characters`);
+      assert.equal(seen.tofu, 0, `"${drawn.title}": ${seen.tofu} of ${seen.glyphs} glyphs are the empty box (${seen.tofuBox}) of a character in no font`);
+      assert.deepEqual(page.problems, []);
+      await page.close();
+    });
   }
+
+  test('an English SVG carries no font', async () => {
+    const page = await openPage(bare.context, '#lesson=waves&lang=en');
+    const figure = page.locator('article[data-lesson="waves"] figure.chart').first();
+    const { text } = await download(page, figure.locator(':scope > .figure-buttons .export-figure-svg'));
+    assert.doesNotMatch(text, /@font-face/);
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
 });

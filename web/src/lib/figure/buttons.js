@@ -10,8 +10,8 @@ export async function downloadFigurePNG(name, element, spec) {
   download(name, new Blob([bytes], { type: 'image/png' }));
 }
 
-export function downloadFigureSVG(name, element, spec) {
-  download(name, new Blob([figureSVG(element, spec)], { type: 'image/svg+xml' }));
+export async function downloadFigureSVG(name, element, spec) {
+  download(name, new Blob([await figureSVG(element, spec)], { type: 'image/svg+xml' }));
 }
 
 /**

@@ -7,6 +7,7 @@
 // light presentation attributes in the copy.
 import { svgEl } from '../dom.js';
 import { colorStrip, colorbarAxis } from '../colorbar.js';
+import { embedCJKFaces } from './svg-font.js';
 
 export const FIGURE_FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', 'Noto Sans SC', sans-serif";
 const INK = '#1d2128';
@@ -170,7 +171,9 @@ export function composeFigure(element, spec, { scale = 0 } = {}) {
   return { svg: root, width, height, plot, colorbar };
 }
 
-/** The figure as a stand-alone SVG document (text). */
-export function figureSVG(element, spec) {
-  return `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(composeFigure(element, spec).svg)}\n`;
+/** The figure as a stand-alone SVG document (text), its Chinese words' faces of the site's font in it. */
+export async function figureSVG(element, spec) {
+  const { svg } = composeFigure(element, spec);
+  await embedCJKFaces(svg);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(svg)}\n`;
 }
