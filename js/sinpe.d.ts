@@ -19,22 +19,17 @@
  * @packageDocumentation
  */
 
+// The name unions come from the core's vocabulary (generated with the build).
+import type * as V from '../dist/sinpe-vocabulary.js';
+
 /** The presets: each library's formula. */
-export type Preset =
-  | 'vaswani'
-  | 'keras'
-  | 'tensor2tensor'
-  | 'fairseq'
-  | 'whisper'
-  | 'diffusers'
-  | 'guided-diffusion'
-  | 'mae';
+export type Preset = V.Preset;
 
 /**
  * Column layout. `interleaved`: column 2k = sin, 2k+1 = cos. `concat`: all
  * sines then all cosines. `cos-first`: all cosines then all sines.
  */
-export type Layout = 'interleaved' | 'concat' | 'cos-first';
+export type Layout = V.Layout;
 
 /** Options read by every method. Options a preset does not read throw a `TypeError`. */
 export interface EncodingOptions {
@@ -65,9 +60,9 @@ export interface EncodingOptions {
  * `float16` (IEEE binary16) and `bfloat16`: a `Uint16Array` of bit patterns,
  * each the float64 value rounded once to nearest-even.
  */
-export type Dtype = 'float32' | 'float16' | 'bfloat16';
+export type Dtype = V.Dtype;
 /** The half-precision {@link Dtype}s, whose results are `Uint16Array` bit patterns. */
-export type HalfDtype = 'float16' | 'bfloat16';
+export type HalfDtype = Exclude<Dtype, 'float32'>;
 
 /** Options of methods that return a new `Float32Array`. */
 export interface OutputOptions extends EncodingOptions {
@@ -316,14 +311,14 @@ export interface PreparedRope<T extends Float32Array | Uint16Array = Float32Arra
 }
 
 /** RoPE frequency types (Hugging Face `rope_type`). */
-export type RopeType = 'default' | 'linear' | 'dynamic' | 'yarn' | 'longrope' | 'llama3' | 'proportional';
+export type RopeType = V.RopeType;
 
 /**
  * RoPE rotation layouts. `half`: pair j is (j, j + rotaryDim/2) (GPT-NeoX,
  * Hugging Face `rotate_half`, onnxruntime `interleaved = 0`). `interleaved`:
  * pair j is (2j, 2j + 1) (GPT-J, Meta's `freqs_cis`, onnxruntime `interleaved = 1`).
  */
-export type RopeLayout = 'half' | 'interleaved';
+export type RopeLayout = V.RopeLayout;
 
 /**
  * How a multi-axis RoPE maps position axes to rotary pairs. `sectioned`
@@ -332,7 +327,7 @@ export type RopeLayout = 'half' | 'interleaved';
  * axis j mod A within A·section. `axial`: each section a RoPE of its own
  * width (vision towers). `pixtral`: row and column on alternate frequencies.
  */
-export type RopeAxes = 'sectioned' | 'interleaved' | 'axial' | 'pixtral';
+export type RopeAxes = V.RopeAxes;
 
 /**
  * RoPE options (transformers' `modeling_rope_utils`). An option the rope type
@@ -398,7 +393,7 @@ export interface RopeOptions {
  * models exported from PyTorch bake, off exact by ~2e-4 at position 4096 and
  * ~9e-3 at 131072.
  */
-export type Recipe = 'exact' | 'float32';
+export type Recipe = V.Recipe;
 
 export interface RopeCacheOptions extends RopeOptions {
   /** Default `'exact'`. */

@@ -8,6 +8,6 @@ build="$root/build/wasm"
 # modules (acorn, which em++ 3.1.6 runs when linking) on NODE_PATH.
 bash "$root/scripts/cmake-build.sh" wasm
 mkdir -p "$root/dist"
-for f in sinpe-simd.mjs sinpe-simd.wasm sinpe-baseline.mjs sinpe-baseline.wasm sinpe-vocabulary.js; do
+for f in sinpe-simd.mjs sinpe-simd.wasm sinpe-baseline.mjs sinpe-baseline.wasm sinpe-vocabulary.js sinpe-vocabulary.d.ts; do
   cmp -s "$build/$f" "$root/dist/$f" || cp "$build/$f" "$root/dist/$f"
 done

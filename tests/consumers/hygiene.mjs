@@ -74,7 +74,7 @@ const loaded = Object.keys(graph.metafile.inputs).sort();
 const ONNX_DEPS = ['onnx-buf', '@bufbuild/protobuf'];
 const onnxLoaded = Object.keys((await entryGraph('js/onnx/index.js', ['node:*', ...ONNX_DEPS])).metafile.inputs);
 const cliLoaded = Object.keys((await entryGraph('js/cli.js', ['node:*', ...ONNX_DEPS])).metafile.inputs);
-const expected = [...new Set([...loaded, ...onnxLoaded, ...cliLoaded, 'js/sinpe.d.ts', 'js/onnx/index.d.ts', 'LICENSE', 'README.md', 'package.json'])].sort();
+const expected = [...new Set([...loaded, ...onnxLoaded, ...cliLoaded, 'js/sinpe.d.ts', 'dist/sinpe-vocabulary.d.ts', 'js/onnx/index.d.ts', 'LICENSE', 'README.md', 'package.json'])].sort();
 assert.deepEqual(files, expected, `packed files:\n${files.join('\n')}\nexpected (the entry's import graph + types, licence, readme, manifest):\n${expected.join('\n')}`);
 checks++;
 // Both flavours (glue and binary) and the vocabulary generated from the core are among them.
