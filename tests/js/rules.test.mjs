@@ -146,7 +146,7 @@ test('the same config without the broken rule is read, and its options make a pl
 // Comparisons of the value of an option a rule binds (or of the rotary
 // dimension, which rules without options bind) in js/rope-config*.js: a rule
 // stated a second time.
-test('js/rope-config.js compares no value a rule binds: the rules are the core’s', () => {
+test('js/rope-config*.js compare no value a rule binds: the rules are the core’s', () => {
   const code = source.replace(/\/\/.*$/gm, '').replace(/\/\*[\s\S]*?\*\//g, '');
   const names = new Set(vocabulary.rules.flatMap((r) => r.options));
   assert.ok(names.size >= 4, [...names].join(', '));
