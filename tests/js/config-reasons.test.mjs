@@ -69,3 +69,44 @@ for (const [code, config, configKey, shows] of CASES) {
     }
   });
 }
+
+// The message shows a wrong value by its kind: a string quoted, an array by its
+// length, an object as "an object", anything else as String() writes it.
+test('a value of the wrong type is shown by its kind', () => {
+  const shown = [
+    [[1, 2], 'an array of 2'],
+    [{ a: 1 }, 'an object'],
+    ['x', "'x'"],
+    [true, 'true'],
+  ];
+  for (const [value, text] of shown) {
+    assert.throws(
+      () => ropeOptionsFromConfig({ head_dim: value }),
+      (e) => e instanceof TypeError && e.code === 'not_number' && e.values.value === text && e.message === `sinpe: config.head_dim must be a number, got ${text}`,
+      `head_dim ${JSON.stringify(value)}`,
+    );
+  }
+});
+
+// An mrope_section longer than the core's limit of position axes is refused by
+// its length before its elements are read: the core's mrope_section_sum status,
+// worded here with every placeholder filled (the rotary dimension from the
+// config: hidden_size 64 / 4 heads = 16; the limit from the vocabulary).
+test('an mrope_section longer than maxRopeAxes: the rule’s message, every placeholder filled', () => {
+  const most = vocabulary.limits.maxRopeAxes;
+  const section = Array.from({ length: most + 2 }, (_, i) => i + 1);
+  const config = { hidden_size: 64, num_attention_heads: 4, rope_scaling: { rope_type: 'default', mrope_section: section } };
+  const shown = `${section.slice(0, most + 1).join(', ')}, … (${most + 2} entries)`;
+  assert.throws(
+    () => ropeOptionsFromConfig(config),
+    (e) =>
+      e instanceof RangeError &&
+      e.code === 'mrope_section_sum' &&
+      e.configKey === 'config.rope_scaling.mrope_section' &&
+      e.values.rotaryDim === '16' &&
+      e.values.maxRopeAxes === String(most) &&
+      e.values.value === `[${shown}]` &&
+      !/[{}]/.test(e.message) &&
+      e.message.includes('(rotaryDim 16)'),
+  );
+});
