@@ -107,10 +107,9 @@ export const DEFAULT_SLIDING_WINDOW_PATTERN = 6;
 export const PARAMETER_KEYS = new Set([
   'rope_type',
   'type',
-  'rope_theta',
-  'partial_rotary_factor',
-  'original_max_position_embeddings',
   'mrope_interleaved',
+  // every option's config key (rope_theta, partial_rotary_factor,
+  // original_max_position_embeddings, factor, …): the vocabulary's
   ...vocabulary.options.map((o) => o.configKey).filter((k) => k),
 ]);
 export const CONFIG_KEYS = new Set([
