@@ -3,327 +3,44 @@
 // pe.ropeCache, pe.ropeCacheRows, pe.ropeFrequencies and (with rotaryDim and
 // layout) pe.applyRope, plus one { headDim, rotaryDim, options } per attention
 // layer type when the model has per-layer-type parameters.
-//
-// What this file knows is where transformers keeps each value in a config.json
-// and how it resolves them (modeling_rope_utils.py, RotaryEmbeddingConfigMixin
-// of transformers v5: convert_rope_params_to_dict and standardize_rope_params,
-// which also read the older layout):
-// - a multimodal config keeps the language model's settings in text_config,
-//   which is what the model reads when it is there
-//   (PreTrainedConfig.get_text_config);
-// - the RoPE parameters sit in `rope_scaling` (older files; the type key may be
-//   spelled `type`) or `rope_parameters` (transformers v5, which also holds
-//   rope_theta and may hold partial_rotary_factor); a non-empty rope_scaling
-//   wins when a file has both; neither means 'default';
-// - a parameters object whose keys are all layer types (from `layer_types`)
-//   holds one set per layer type (standardize_rope_params, case 2);
-// - Gemma 3 and 3n keep the sliding-window layers' base in
-//   `rope_local_base_freq` beside `rope_theta` and rope_scaling for the full
-//   layers (Gemma3TextConfig.convert_rope_params_to_dict);
-// - rope_theta, max_position_embeddings and partial_rotary_factor sit at the
-//   top level; original_max_position_embeddings inside the parameters or at
-//   the top level (Phi-3), where it takes precedence;
-// - head_dim, when present, is the head width (else hidden_size /
-//   num_attention_heads); DeepSeek's MLA rotates only qk_rope_head_dim of it;
-//   Gemma 4's full-attention layers are global_head_dim wide.
-// Which sinpe option a config key feeds, the option's type and rule, and which
-// options each rope type reads all come from the core's vocabulary, so the
-// options returned are exactly those the rope type accepts. The rules that
-// relate options (base > 1, an even rotary dimension, mrope_section's sum,
-// low_freq_factor < high_freq_factor: vocabulary.def's SINPE_RULE table) are
-// not checked here: the core checks the options read (`check`, given by the
-// package), and a broken rule's status is worded with the config.json key of
-// each option the rule binds.
+//// The reader: it walks a config as transformers resolves it, with the key
+// locations of js/rope-config-keys.js, reads each value by the rules of
+// js/rope-config-values.js, and leaves the rules that relate options
+// (base > 1, an even rotary dimension, mrope_section's sum,
+// low_freq_factor < high_freq_factor: vocabulary.def's SINPE_RULE table) to
+// the core: `check`, given by the package, returns the core's verdict, and
+// js/rope-config-errors.js words a broken rule's status with the config.json
+// key of each option the rule binds. Which sinpe option a config key feeds,
+// the option's type and rule, and which options each rope type reads all come
+// from the core's vocabulary, so the options returned are exactly those the
+// rope type accepts.
 
 import vocabulary from '../dist/sinpe-vocabulary.js';
+import {
+  TOP_LEVEL_KEYS,
+  EITHER_TOP_FIRST,
+  EITHER_OBJECT_FIRST,
+  SET_ONLY_PER_LAYER_TYPE,
+  REQUIRED_BY_TRANSFORMERS,
+  ROPE_TYPE_ALIASES,
+  FULL_ATTENTION,
+  SLIDING_ATTENTION,
+  DEFAULT_THETAS,
+  CLASS_DEFAULTS,
+  INTERLEAVED_BY_DEFAULT,
+  INTERLEAVED_MROPE_MODELS,
+  DEFAULT_SLIDING_WINDOW_PATTERN,
+} from './rope-config-keys.js';
+import { fail, show, checkRules } from './rope-config-errors.js';
+import { isObject, present, optionNamed, ownData, positiveInteger, booleanAt, checkValue } from './rope-config-values.js';
 
 // The option names a rope type reads (entries are names or { option } records).
 const readNames = (ropeType) => ropeType.reads.map((r) => (typeof r === 'string' ? r : r.option));
-const isArrayOption = (option) => option.type === 'numbers' || option.type === 'numberArray';
-const optionNamed = (name) => vocabulary.options.find((o) => o.name === name);
 const [ROPE_LAYOUT_HALF, ROPE_LAYOUT_INTERLEAVED] = ['half', 'interleaved'].map((name) => {
   if (!vocabulary.ropeLayouts.includes(name)) throw new Error(`sinpe: the vocabulary has no rope layout '${name}'`);
   return name;
 });
 const ROPE_AXES_INTERLEAVED = vocabulary.ropeAxes.find((name) => name === 'interleaved');
-
-// Config keys that live at the top level of config.json rather than in the
-// RoPE parameters object. original_max_position_embeddings may be in either;
-// transformers gives the top-level one precedence for a single parameter set
-// (Phi-3 keeps it there), while a per-layer-type set keeps its own
-// (standardize_rope_params only fills it in with setdefault).
-const TOP_LEVEL_KEYS = new Set(['max_position_embeddings']);
-const EITHER_TOP_FIRST = new Set(['original_max_position_embeddings', 'partial_rotary_factor']);
-const EITHER_OBJECT_FIRST = new Set(['rope_theta']); // v5 rope_parameters holds it; older files at the top
-
-// Keys transformers requires for each rope type (its _validate_*_rope_parameters
-// raise on a missing one) where sinpe would otherwise fall back to a default.
-// original_max_position_embeddings is not among them: transformers fills it
-// from max_position_embeddings.
-const REQUIRED_BY_TRANSFORMERS = {
-  linear: ['factor'],
-  dynamic: ['factor', 'max_position_embeddings'],
-  yarn: ['factor'],
-  longrope: ['short_factor', 'long_factor'],
-  llama3: ['factor', 'low_freq_factor', 'high_freq_factor'],
-};
-
-// Older spellings of rope types that transformers' config classes rename:
-// Phi3Config turns the first Phi-3 releases' 'su' into 'longrope';
-// Qwen2VLTextConfig turns Qwen2-VL's and Qwen2.5-VL's 'mrope' into 'default'
-// (M-RoPE computes the default frequencies; mrope_section splits them).
-const ROPE_TYPE_ALIASES = new Map([
-  ['su', 'longrope'],
-  ['mrope', 'default'],
-]);
-
-// Layer type names transformers uses for attention with RoPE parameters of
-// their own (Gemma 3, Gemma 4, and every v5 config written per layer type).
-const FULL_ATTENTION = 'full_attention';
-const SLIDING_ATTENTION = 'sliding_attention';
-
-// The config classes' own default bases where a per-layer-type model sets them
-// (Gemma3TextConfig.default_theta, Gemma3nTextConfig.default_theta); every
-// other class uses RotaryEmbeddingConfigMixin.default_theta, the vocabulary's
-// default base.
-const DEFAULT_THETAS = new Map(
-  ['gemma3', 'gemma3_text', 'gemma3n', 'gemma3n_text'].map((t) => [t, { full: 1_000_000, sliding: 10_000 }]),
-);
-
-// Values a config class fills in when its file leaves them out, where they
-// decide the RoPE widths: Gemma3TextConfig's defaults (google/gemma-3-4b-it's
-// text_config names neither head_dim nor num_attention_heads, and its head
-// width is head_dim's 256, not hidden_size / heads).
-const CLASS_DEFAULTS = new Map(
-  ['gemma3', 'gemma3_text'].map((t) => [
-    t,
-    { head_dim: 256, num_attention_heads: 8, hidden_size: 2304, max_position_embeddings: 131_072 },
-  ]),
-);
-
-// Model types whose transformers code rotates interleaved pairs without a
-// rope_interleave key in the file: DeepseekV2 multiplies complex pairs
-// (modeling_deepseek_v2.apply_rotary_emb), DeepseekV3Config defaults
-// rope_interleave to true (modeling_deepseek_v3.apply_rotary_pos_emb_interleave).
-const INTERLEAVED_BY_DEFAULT = new Set(['deepseek_v2', 'deepseek_v3']);
-
-const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
-// config.json's null means "not set" to transformers (`.get(key)` is None).
-const present = (v) => v !== undefined && v !== null;
-const show = (v) =>
-  typeof v === 'string'
-    ? `'${v}'`
-    : Array.isArray(v)
-      ? `an array of ${v.length}`
-      : typeof v === 'object' && v !== null
-        ? 'an object'
-        : String(v);
-
-// The parts of the config the reader uses, as plain data: each object's own
-// enumerable string keys (the rule the package applies to every options
-// object: inherited properties, from a prototype or a polluted
-// Object.prototype, are not config keys), each value read once, objects
-// without a prototype (a key named `__proto__`, as JSON.parse makes it, stays
-// an own key). Only the keys the reader needs are read, so a cycle or a huge
-// value anywhere else is irrelevant; an array's length is checked against the
-// result limit before any element is read; an object the reader needs that
-// refers back to one enclosing it is refused.
-//
-// Levels: a config (or text_config) keeps CONFIG_KEYS; rope_scaling and
-// rope_parameters keep every key (a key may be a layer type), a value that is
-// a parameter set (a layer type's) keeps PARAMETER_KEYS.
-const PARAMETER_KEYS = new Set([
-  'rope_type',
-  'type',
-  'rope_theta',
-  'partial_rotary_factor',
-  'original_max_position_embeddings',
-  'mrope_interleaved',
-  ...vocabulary.options.map((o) => o.configKey).filter((k) => k),
-]);
-const CONFIG_KEYS = new Set([
-  ...PARAMETER_KEYS,
-  'model_type',
-  'qk_rope_head_dim',
-  'head_dim',
-  'hidden_size',
-  'num_attention_heads',
-  'rope_interleave',
-  'rope_local_base_freq',
-  'layer_types',
-  'num_hidden_layers',
-  'sliding_window_pattern',
-  'rope_scaling',
-  'rope_parameters',
-  'global_head_dim',
-]);
-const ELEMENT_LIMIT = vocabulary.limits.maxElements;
-const LIMIT_TEXT = `2^${Math.log2(ELEMENT_LIMIT)}`;
-
-function ownData(value, path, level, chain) {
-  if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) {
-    const n = value.length;
-    if (!(n <= ELEMENT_LIMIT)) {
-      throw fail(RangeError, `${path} has ${n} entries, more than the ${LIMIT_TEXT} of one result`, 'too_long', path, {
-        length: String(n),
-        limit: LIMIT_TEXT,
-      });
-    }
-    // Elements are numbers or strings: copied up to the first that is not
-    // (kept as it is, for its check to name; nothing is read from it).
-    const out = [];
-    for (let i = 0; i < n; i++) {
-      const v = value[i];
-      out.push(v);
-      if (typeof v !== 'number' && typeof v !== 'string') break;
-    }
-    out.length = n; // the rest, never read, as holes
-    return out;
-  }
-  if (level === 'value') return value; // an object where a number belongs: its check names it
-  if (chain.includes(value)) {
-    throw fail(RangeError, `${path} refers back to an object enclosing it (a cycle)`, 'cycle', path, {});
-  }
-  const out = Object.create(null);
-  const inner = [...chain, value];
-  for (const key of Object.keys(value)) {
-    const keep =
-      level === 'parameters' ||
-      (level === 'set' ? PARAMETER_KEYS.has(key) : CONFIG_KEYS.has(key) || (level === 'outer' && key === 'text_config'));
-    if (!keep) continue;
-    let next = 'value';
-    if (level === 'parameters') next = PARAMETER_KEYS.has(key) ? 'value' : 'set';
-    else if (key === 'rope_scaling' || key === 'rope_parameters') next = 'parameters';
-    else if (key === 'text_config') next = 'config';
-    out[key] = ownData(value[key], `${path}.${key}`, next, inner);
-  }
-  return out;
-}
-
-// The error, with its reason in machine-readable form: `code` (which check),
-// `configKey` (the key at fault, as the message writes it) and `values` (the
-// other parts the message fills in, as it shows them), so a caller can word
-// the same reason in another language.
-function fail(ErrorClass, message, code, configKey, values) {
-  const error = new ErrorClass(`sinpe: ${message}`);
-  error.code = code;
-  error.configKey = configKey;
-  error.values = Object.freeze({ configKey, ...values });
-  return error;
-}
-
-// A positive integer at `path`, or a TypeError / RangeError naming it.
-function positiveInteger(value, path) {
-  if (typeof value !== 'number' || !Number.isFinite(value)) {
-    throw fail(TypeError, `${path} must be a number, got ${show(value)}`, 'not_number', path, { value: show(value) });
-  }
-  if (!Number.isInteger(value) || value < 1) throw fail(RangeError, `${path} must be a positive integer, got ${value}`, 'not_positive_integer', path, { value: String(value) });
-  return value;
-}
-
-function booleanAt(value, path) {
-  if (typeof value !== 'boolean') throw fail(TypeError, `${path} must be true or false, got ${show(value)}`, 'not_boolean', path, { value: show(value) });
-  return value;
-}
-
-// Checks a value against its vocabulary option's type and rule.
-function checkValue(option, value, path, rotaryDim) {
-  if (option.type === 'boolean') return booleanAt(value, path);
-  if (isArrayOption(option)) {
-    if (!Array.isArray(value)) throw fail(TypeError, `${path} must be an array of numbers, got ${show(value)}`, 'not_array', path, { value: show(value) });
-    // Per-pair factors (rule positive) have one entry per pair; a section list
-    // (mrope_section, rule count) is checked against the width below.
-    if (option.rule === 'positive' && value.length !== rotaryDim / 2) {
-      throw fail(RangeError, `${path} must have rotaryDim / 2 = ${rotaryDim / 2} entries, got ${value.length}`, 'wrong_length', path, {
-        pairs: String(rotaryDim / 2),
-        length: String(value.length),
-      });
-    }
-    // A section list longer than any plan reads (the core's limit of
-    // position axes) is refused by its length, before its elements are read
-    // or copied for the core: the core's own status, worded as checkRules does.
-    const most = vocabulary.limits.maxRopeAxes;
-    if (option.rule === 'count' && value.length > most) {
-      const shown = `${value.slice(0, most + 1).join(', ')}, … (${value.length} entries)`;
-      const rule = RULE_OF_STATUS.get('mrope_section_sum');
-      throw ruleError(rule, rotaryDim, { [rule.options[0]]: [shown] }, () => path, {}, { maxRopeAxes: String(most) });
-    }
-    value.forEach((v, i) => {
-      if (typeof v !== 'number' || !Number.isFinite(v)) {
-        throw fail(TypeError, `${path}[${i}] must be a number, got ${show(v)}`, 'element_not_number', path, { index: String(i), value: show(v) });
-      }
-      if (option.rule === 'count' && !(Number.isInteger(v) && v >= 1)) {
-        throw fail(RangeError, `${path}[${i}] must be a positive integer, got ${v}`, 'element_not_integer', path, { index: String(i), value: String(v) });
-      }
-      if (!(v > 0)) throw fail(RangeError, `${path}[${i}] must be positive, got ${v}`, 'element_not_positive', path, { index: String(i), value: String(v) });
-    });
-    return value.slice();
-  }
-  if (typeof value !== 'number' || !Number.isFinite(value)) {
-    throw fail(TypeError, `${path} must be a number, got ${show(value)}`, 'not_number', path, { value: show(value) });
-  }
-  if (option.rule === 'positive' && !(value > 0)) {
-    throw fail(RangeError, `${path} must be a positive number, got ${value}`, 'not_positive', path, { value: String(value) });
-  }
-  const limit = vocabulary.limits.maxAbsPosition;
-  if (option.rule === 'count' && !(Number.isInteger(value) && value >= 1 && value < limit)) {
-    throw fail(RangeError, `${path} must be an integer in [1, ${limit}), got ${value}`, 'not_count', path, {
-      limit: String(limit),
-      value: String(value),
-    });
-  }
-  return value;
-}
-
-// The rules of a RoPE plan, by the status a broken one is.
-const RULE_OF_STATUS = new Map(vocabulary.rules.map((r) => [r.status, r]));
-const STATUS_MESSAGE = new Map(vocabulary.statuses.map((s) => [s.name, s.message]));
-
-// A value as a config message shows it: an array by its entries.
-const shownValue = (v) => (Array.isArray(v) ? `[${v.join(', ')}]` : String(v));
-
-/**
- * Asks the core whether `options` at `rotaryDim` keep every rule of the
- * vocabulary; a broken rule is thrown as the core's message for its status
- * with each bound option `options.<name>` replaced by the config key it came
- * from (`where(name)`): code = the status name, rule = the rule's name,
- * configKey = the first bound option's key (`width.configKey` for a rule of
- * the rotary dimension alone), values = the message's placeholders plus
- * `<name>Key` for each bound option. A status that is no rule's is left to the
- * call that uses the options (it names the option there).
- */
-function checkRules(check, rotaryDim, options, where, width) {
-  const error = check(rotaryDim, options);
-  const rule = error === undefined ? undefined : RULE_OF_STATUS.get(error.status);
-  if (rule !== undefined) throw ruleError(rule, rotaryDim, options, where, width, error.values);
-}
-
-// The error of a broken rule (see checkRules); coreValues: the core's values
-// for placeholders that are not the config's (limits, names).
-function ruleError(rule, rotaryDim, options, where, width, coreValues) {
-  const keys = Object.fromEntries(rule.options.map((name) => [`${name}Key`, where(name)]));
-  const configKey = rule.options.length > 0 ? where(rule.options[0]) : width.configKey;
-  const bound = rule.options[0];
-  const values = {};
-  let message = STATUS_MESSAGE.get(rule.status);
-  for (const name of rule.options) message = message.replaceAll(`options.${name}`, `{${name}Key}`);
-  message = message.replace(/\{(\w+)\}/g, (whole, key) => {
-    let v;
-    if (Object.hasOwn(keys, key)) v = keys[key];
-    else if (key === 'rotaryDimName') v = width.rotaryDimName;
-    else if (key === 'rotaryDim') v = String(rotaryDim);
-    else if (key === 'value' && bound !== undefined) v = shownValue(options[bound]);
-    else if (Object.hasOwn(options, key)) v = shownValue(options[key]);
-    else if (coreValues[key] !== undefined) v = coreValues[key];
-    if (v === undefined) return whole;
-    values[key] = v;
-    return v;
-  });
-  const error = fail(RangeError, message, rule.status, configKey, values);
-  error.rule = rule.name;
-  return error;
-}
 
 // A parameter set as `key → { value, path }`, so that every value keeps the
 // name of the config key it came from.
@@ -379,12 +96,6 @@ function headWidth(config, at) {
 // DeepseekV3's apply_rotary_pos_emb_interleave gathers the pairs into halves
 // before rotating, so its rotated vector lists the same pairs in half order;
 // dot products, which is what attention uses, are the same.
-// Model types whose text rotary embedding interleaves the M-RoPE axes
-// whatever mrope_interleaved says (Qwen3VLTextRotaryEmbedding.forward calls
-// apply_interleaved_mrope unconditionally; Qwen3-VL-MoE's is generated from
-// it).
-const INTERLEAVED_MROPE_MODELS = new Set(['qwen3_vl', 'qwen3_vl_text', 'qwen3_vl_moe', 'qwen3_vl_moe_text']);
-
 function layoutOf(config, at, modelType) {
   if (present(config.rope_interleave)) {
     return booleanAt(config.rope_interleave, `${at}.rope_interleave`) ? ROPE_LAYOUT_INTERLEAVED : ROPE_LAYOUT_HALF;
@@ -409,7 +120,7 @@ function layerList(config, at, gemmaStyle) {
   const count = positiveInteger(config.num_hidden_layers, `${at}.num_hidden_layers`);
   const pattern = present(config.sliding_window_pattern)
     ? positiveInteger(config.sliding_window_pattern, `${at}.sliding_window_pattern`)
-    : 6;
+    : DEFAULT_SLIDING_WINDOW_PATTERN;
   return Array.from({ length: count }, (_, i) => ((i + 1) % pattern ? SLIDING_ATTENTION : FULL_ATTENTION));
 }
 
@@ -515,7 +226,7 @@ function resolveSet(config, at, set, headDim, check) {
     const inner = entries[key] ?? { value: undefined, path: `${typeParent}.${key}` };
     let order = [inner];
     if (TOP_LEVEL_KEYS.has(key)) order = [top];
-    else if (key === 'original_max_position_embeddings' && perType) order = [inner];
+    else if (perType && SET_ONLY_PER_LAYER_TYPE.has(key)) order = [inner];
     else if (EITHER_TOP_FIRST.has(key)) order = [top, inner];
     else if (EITHER_OBJECT_FIRST.has(key)) order = [inner, top];
     return order.find((o) => present(o.value)) ?? { value: undefined, path: order[0].path };

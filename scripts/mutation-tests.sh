@@ -27,6 +27,9 @@ trap 'rm -rf "$scratch"' EXIT
 mkdir -p "$scratch/node_modules/.bin"
 echo '{ "name": "sinpe-mutation-scratch", "private": true }' >"$scratch/package.json"
 ln -s "$root/js/cli.js" "$scratch/node_modules/.bin/sinpe"
+# Suites that run `node -e "import … from 'sinpe.wasm'"` in a child process
+# (engine-args, rules) resolve the package from the scratch project: the sandbox.
+ln -s "$root" "$scratch/node_modules/sinpe.wasm"
 for s in "$@"; do
   s="$(basename "$s" .test.mjs)"
   [ -f "tests/js/$s.test.mjs" ] || { echo "mutation-tests: no suite tests/js/$s.test.mjs" >&2; exit 1; }

@@ -1,7 +1,7 @@
 // ropeOptionsFromConfig's errors carry their reason in machine-readable form:
 // `code` (which check), `configKey` (the key at fault, as the message names
 // it) and `values` (what the message shows), so the lesson site can word the
-// reason in 简体中文. One bad config per check; every throw in rope-config.js
+// reason in 简体中文. One bad config per check; every throw in js/rope-config*.js
 // has a code, every code is raised here and listed in sinpe.d.ts.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,10 +12,19 @@ import sinpe, { ropeOptionsFromConfig, vocabulary } from 'sinpe.wasm';
 import { CASES } from './config-cases.mjs';
 
 const dir = dirname(createRequire(import.meta.url).resolve('sinpe.wasm/package.json'));
-const source = readFileSync(join(dir, 'js/rope-config.js'), 'utf8');
+// ropeOptionsFromConfig's files: js/rope-config.js (the reader) and every
+// ./rope-config-*.js it imports, directly or not (key locations, value
+// checks, errors).
+const sourceFiles = ['rope-config.js'];
+for (const f of sourceFiles) {
+  for (const m of readFileSync(join(dir, 'js', f), 'utf8').matchAll(/from '\.\/(rope-config-[a-z]+\.js)'/g)) {
+    if (!sourceFiles.includes(m[1])) sourceFiles.push(m[1]);
+  }
+}
+const source = sourceFiles.map((f) => readFileSync(join(dir, 'js', f), 'utf8')).join('\n');
 const dts = readFileSync(join(dir, 'js/sinpe.d.ts'), 'utf8');
 
-// The codes written at the throws of rope-config.js (each follows the message, before the key).
+// The codes written at the throws of js/rope-config*.js (each follows the message, before the key).
 const thrown = [...source.matchAll(/[`')],\s*'([a-z]+(?:_[a-z]+)*)',\s*(?:[A-Za-z_][\w.]*|'config(?:\.\w+)*'|`\$\{)/g)].map((m) => m[1]);
 
 // The rules relating RoPE options are the core's (vocabulary.rules); the
@@ -29,11 +38,15 @@ before(async () => {
 const NOT_FROM_CONFIG = new Set(['rotary_dim_not_multiple_of_4']);
 const ruleCodes = vocabulary.rules.map((r) => r.status);
 
-test('every throw of ropeOptionsFromConfig has a code, and every code is raised below and listed in sinpe.d.ts', () => {
-  assert.equal(thrown.length, (source.match(/throw fail\(/g) ?? []).length, 'a throw in rope-config.js without a code');
+// Under StrykerJS (scripts/mutation-tests.sh) the sources are instrumented:
+// their text is no longer what this test reads; the cases below still run.
+const instrumented = source.includes('stryMutAct_');
+
+test('every throw of ropeOptionsFromConfig has a code, and every code is raised below and listed in sinpe.d.ts', { skip: instrumented && 'js/ is instrumented by StrykerJS' }, () => {
+  assert.equal(thrown.length, (source.match(/throw fail\(/g) ?? []).length, 'a throw in js/rope-config*.js without a code');
   assert.ok(ruleCodes.length >= 5, `${ruleCodes.length} rules`);
   const codes = new Set([...thrown, ...ruleCodes.filter((c) => !NOT_FROM_CONFIG.has(c))]);
-  assert.deepEqual(new Set(CASES.map(([code]) => code)), codes, 'codes raised here vs codes in rope-config.js and the rules');
+  assert.deepEqual(new Set(CASES.map(([code]) => code)), codes, 'codes raised here vs codes in js/rope-config*.js and the rules');
   const listed = dts.match(/interface ConfigError[\s\S]*?readonly code: string;/);
   assert.ok(listed, 'sinpe.d.ts declares ConfigError.code');
   assert.deepEqual(new Set([...listed[0].matchAll(/`'(\w+)'`/g)].map((m) => m[1])), new Set([...thrown, ...ruleCodes]), 'codes listed in sinpe.d.ts');
@@ -60,3 +73,44 @@ for (const [code, config, configKey, shows] of CASES) {
     }
   });
 }
+
+// The message shows a wrong value by its kind: a string quoted, an array by its
+// length, an object as "an object", anything else as String() writes it.
+test('a value of the wrong type is shown by its kind', () => {
+  const shown = [
+    [[1, 2], 'an array of 2'],
+    [{ a: 1 }, 'an object'],
+    ['x', "'x'"],
+    [true, 'true'],
+  ];
+  for (const [value, text] of shown) {
+    assert.throws(
+      () => ropeOptionsFromConfig({ head_dim: value }),
+      (e) => e instanceof TypeError && e.code === 'not_number' && e.values.value === text && e.message === `sinpe: config.head_dim must be a number, got ${text}`,
+      `head_dim ${JSON.stringify(value)}`,
+    );
+  }
+});
+
+// An mrope_section longer than the core's limit of position axes is refused by
+// its length before its elements are read: the core's mrope_section_sum status,
+// worded here with every placeholder filled (the rotary dimension from the
+// config: hidden_size 64 / 4 heads = 16; the limit from the vocabulary).
+test('an mrope_section longer than maxRopeAxes: the rule’s message, every placeholder filled', () => {
+  const most = vocabulary.limits.maxRopeAxes;
+  const section = Array.from({ length: most + 2 }, (_, i) => i + 1);
+  const config = { hidden_size: 64, num_attention_heads: 4, rope_scaling: { rope_type: 'default', mrope_section: section } };
+  const shown = `${section.slice(0, most + 1).join(', ')}, … (${most + 2} entries)`;
+  assert.throws(
+    () => ropeOptionsFromConfig(config),
+    (e) =>
+      e instanceof RangeError &&
+      e.code === 'mrope_section_sum' &&
+      e.configKey === 'config.rope_scaling.mrope_section' &&
+      e.values.rotaryDim === '16' &&
+      e.values.maxRopeAxes === String(most) &&
+      e.values.value === `[${shown}]` &&
+      !/[{}]/.test(e.message) &&
+      e.message.includes('(rotaryDim 16)'),
+  );
+});

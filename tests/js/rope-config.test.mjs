@@ -331,3 +331,64 @@ describe('ropeOptionsFromConfig: bad per-layer-type and multimodal keys name the
     assert.equal(clone(read(fixture('gemma-3-4b-it.json'))).layerTypes.sliding_attention.options.base, 10000);
   });
 });
+
+// Where a value lives, per model family (js/rope-config-keys.js), each case
+// from the transformers class that decides it.
+describe('ropeOptionsFromConfig: key locations per model family', () => {
+  const perType = (full, sliding, extra = {}) => ({
+    head_dim: 64,
+    layer_types: ['full_attention', 'sliding_attention'],
+    ...extra,
+    rope_parameters: { full_attention: full, sliding_attention: sliding },
+  });
+
+  test('a per-layer-type set keeps its own original_max_position_embeddings over the top level’s (standardize_rope_params: setdefault)', () => {
+    const got = read(
+      perType(
+        { rope_type: 'yarn', factor: 4, original_max_position_embeddings: 4096, rope_theta: 1e6 },
+        { rope_type: 'default', rope_theta: 1e4 },
+        { original_max_position_embeddings: 8192 },
+      ),
+    );
+    assert.equal(got.layerTypes.full_attention.options.originalMaxPositions, 4096);
+    // A single set: the top level's takes precedence (Phi-3).
+    const flat = read({ head_dim: 64, original_max_position_embeddings: 8192, rope_scaling: { rope_type: 'yarn', factor: 4, original_max_position_embeddings: 4096 } });
+    assert.equal(flat.options.originalMaxPositions, 8192);
+  });
+
+  test('a per-layer-type set may spell its rope type `type`, and hold mrope_interleaved', () => {
+    const got = read(perType({ type: 'linear', factor: 2, rope_theta: 1e6 }, { rope_type: 'default', rope_theta: 1e4, mrope_section: [8, 12, 12], mrope_interleaved: true }));
+    assert.deepEqual({ ...got.layerTypes.full_attention.options }, { ropeType: 'linear', base: 1e6, factor: 2 });
+    assert.deepEqual({ ...got.layerTypes.sliding_attention.options }, { ropeType: 'default', base: 1e4, mropeSection: [8, 12, 12], ropeAxes: 'interleaved' });
+  });
+
+  // Gemma3TextConfig.default_theta = {global 1e6, local 1e4}; Gemma3nTextConfig
+  // rope_theta 1e6, rope_local_base_freq 1e4: a file of these types without
+  // either base gets full layers at 1e6 and sliding layers at 1e4.
+  for (const modelType of ['gemma3', 'gemma3_text', 'gemma3n', 'gemma3n_text']) {
+    test(`model_type ${modelType} without bases: the class's default bases per layer type`, () => {
+      const got = read({ model_type: modelType, head_dim: 256 });
+      assert.equal(got.layerTypes.full_attention.options.base, 1e6);
+      assert.equal(got.layerTypes.sliding_attention.options.base, 1e4);
+    });
+  }
+
+  test('a gemma3 file whose text_config names no model_type, head_dim or heads: Gemma3TextConfig’s head_dim 256', () => {
+    const got = read({ model_type: 'gemma3', text_config: { rope_scaling: { rope_type: 'linear', factor: 8 } } });
+    assert.equal(got.headDim, 256);
+    assert.deepEqual({ ...got.options }, { ropeType: 'linear', base: 1e6, factor: 8 });
+  });
+
+  // Qwen3VLTextRotaryEmbedding.forward interleaves the axes whatever
+  // mrope_interleaved says; Qwen3-VL-MoE's is generated from it.
+  for (const modelType of ['qwen3_vl', 'qwen3_vl_text', 'qwen3_vl_moe', 'qwen3_vl_moe_text']) {
+    test(`model_type ${modelType}: M-RoPE axes interleaved without mrope_interleaved`, () => {
+      const got = read({ model_type: modelType, head_dim: 128, rope_scaling: { rope_type: 'default', mrope_section: [24, 20, 20] } });
+      assert.equal(got.options.ropeAxes, 'interleaved');
+    });
+  }
+  test('another model type with an mrope_section: contiguous axes', () => {
+    const got = read({ model_type: 'qwen2_vl', head_dim: 128, rope_scaling: { rope_type: 'default', mrope_section: [16, 24, 24] } });
+    assert.equal(got.options.ropeAxes, undefined);
+  });
+});

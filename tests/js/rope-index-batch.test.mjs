@@ -18,7 +18,7 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync } from 'node:fs';
-import { getRopeIndex } from 'sinpe.wasm';
+import { getRopeIndex, vocabulary } from 'sinpe.wasm';
 import { mulberry32 } from './fixtures/random.mjs';
 import { runPython as runPythonScript } from './python-reference.mjs';
 
@@ -398,7 +398,30 @@ describe("transformers.js's get_rope_index on the same cases (a comparison, not 
 // Bad batches
 // ---------------------------------------------------------------------------
 
+const FORMS = 'an array or a typed array \\(one sequence, or an array of rows\\), or a tensor \\{ data, dims: \\[rows, columns\\] \\}';
+// A typed array whose buffer was transferred away.
+const detached = () => {
+  const a = new Int32Array(2);
+  structuredClone(a.buffer, { transfer: [a.buffer] });
+  return a;
+};
+
 describe('getRopeIndex: bad batches name the argument; nothing is kept between calls', () => {
+  test('each element is read once: the first, read to tell a sequence from a batch, is not read again', () => {
+    let reads = 0;
+    const ids = [0, 5, 6];
+    Object.defineProperty(ids, 0, {
+      get() {
+        reads++;
+        return reads === 1 ? 4 : 9; // a second read would see 9
+      },
+    });
+    const got = getRopeIndex(ids, { imageTokenId: 9 });
+    assert.equal(reads, 1);
+    // 4 is text: positions 0, 1, 2 on every axis (a 9 would be an image run without a grid)
+    assert.deepEqual(Array.from(got.positions), [0, 0, 0, 1, 1, 1, 2, 2, 2]);
+  });
+
   const I = IDS.imageTokenId;
   const image = [7, I, I, I, I, 8];
   const two = { data: new BigInt64Array(6), dims: [2, 3] };
@@ -425,6 +448,21 @@ describe('getRopeIndex: bad batches name the argument; nothing is kept between c
     ['Qwen3-VL frames past the input', () => getRopeIndex([image], { videoTokenId: I, model: 'qwen3-vl', videoGridThw: [[2 ** 40, 2, 2]] }), RangeError, /options\.videoGridThw\[0\] = \[1099511627776, 2, 2\] needs 1099511627776 tokens/],
     ['unknown output', () => getRopeIndex([1, 2], { output: 'tensor' }), RangeError, /options\.output must be one of rows, tensors; got "tensor"/],
     ['output not a string', () => getRopeIndex([1, 2], { output: 1 }), TypeError, /options\.output must be a string/],
+    // Neither a list nor an object: the forms listed, not read as a tensor.
+    ['inputIds a string', () => getRopeIndex('1 2 3'), TypeError, new RegExp(`^sinpe: inputIds must be ${FORMS}, got "1 2 3"$`)],
+    ['inputIds null', () => getRopeIndex(null), TypeError, new RegExp(`^sinpe: inputIds must be ${FORMS}, got null$`)],
+    ['inputIds a number', () => getRopeIndex(5), TypeError, new RegExp(`^sinpe: inputIds must be ${FORMS}, got 5$`)],
+    // A tensor's dims: a list of at most 8 integers, two of them, none negative.
+    ['tensor dims of nine', () => getRopeIndex({ data: [], dims: [1, 1, 1, 1, 1, 1, 1, 1, 1] }), RangeError, /^sinpe: inputIds\.dims must hold at most 8 dimensions, got 9$/],
+    ['tensor dims with a string', () => getRopeIndex({ data: [1], dims: [1, 'a'] }), TypeError, /^sinpe: inputIds\.dims\[1\] must be an integer, got "a"$/],
+    ['tensor dims negative', () => getRopeIndex({ data: [], dims: [-1, 2] }), RangeError, /^sinpe: inputIds\.dims must be \[rows, columns\], got \[-1, 2\]$/],
+    ['tensor dims of three, shown', () => getRopeIndex({ data: new BigInt64Array(6), dims: [1, 2, 3] }), RangeError, /^sinpe: inputIds\.dims must be \[rows, columns\], got \[1, 2, 3\]$/],
+    ['tensor data detached', () => getRopeIndex({ data: detached(), dims: [1, 2] }), TypeError, /^sinpe: inputIds\.data is detached/],
+    // bigint ids and dims: safe integers only (±(2^53 − 1)), the bounds included.
+    ['a bigint id past 2^53 − 1', () => getRopeIndex([2n ** 53n]), RangeError, /^sinpe: inputIds\[0\] must be a safe integer, got 9007199254740992n$/],
+    ['a bigint id below −(2^53 − 1)', () => getRopeIndex([-(2n ** 53n)]), RangeError, /^sinpe: inputIds\[0\] must be a safe integer, got -9007199254740992n$/],
+    ['bigint dims of 2^53 − 1 columns: past the token limit', () => getRopeIndex({ data: [1], dims: [1n, 2n ** 53n - 1n] }), RangeError, new RegExp(`^sinpe: inputIds must hold at most ${vocabulary.limits.maxAbsPosition} tokens, got 9007199254740991$`)],
+    ['bigint dims of −(2^53 − 1) rows: negative', () => getRopeIndex({ data: [1], dims: [-(2n ** 53n - 1n), 1n] }), RangeError, /^sinpe: inputIds\.dims must be \[rows, columns\], got \[-9007199254740991, 1\]$/],
   ];
   for (const [label, call, ErrorClass, pattern] of cases) {
     test(label, () => {

@@ -193,6 +193,12 @@ describe('getRopeIndex: bad input names the argument; nothing is kept between ca
     ['Qwen3-VL grids past the frame runs: counted per frame', () => getRopeIndex([T, V, T], { ...IDS, model: 'qwen3-vl', videoGridThw: [[2, 2, 2]] }), RangeError, /^sinpe: options\.videoGridThw has 2 grids \(one per frame\) but inputIds has 1 video runs$/],
     ['Qwen2-VL grids past the video runs: counted per video', () => getRopeIndex([T, V, T], { ...IDS, model: 'qwen2-vl', videoGridThw: [[1, 2, 2], [1, 2, 2]] }), RangeError, /^sinpe: options\.videoGridThw has 2 grids but inputIds has 1 video runs$/],
     ['Qwen3-VL image grids past the image runs: counted per image', () => getRopeIndex([T, I, T], { ...IDS, model: 'qwen3-vl', imageGridThw: [[1, 2, 2], [1, 2, 2]] }), RangeError, /^sinpe: options\.imageGridThw has 2 grids but inputIds has 1 image runs$/],
+    // The forms of a grid list, each refused with its own message.
+    ['grid tensor dims not [grids, 3]', () => getRopeIndex(image, { ...IDS, imageGridThw: { dims: [1, 4], data: [1, 4, 4, 1] } }), RangeError, /^sinpe: options\.imageGridThw\.dims must be \[grids, 3\], got \[1, 4\]$/],
+    ['grid tensor of more grids than tokens', () => getRopeIndex([T, I], { ...IDS, imageGridThw: { dims: [3, 3], data: [1, 2, 2, 1, 2, 2, 1, 2, 2] } }), RangeError, /^sinpe: options\.imageGridThw must hold at most 2 grids \(one token each at least\), got 3$/],
+    ['flat grid list past three values a token', () => getRopeIndex([I], { ...IDS, imageGridThw: [1, 2, 2, 1, 2, 2] }), RangeError, /^sinpe: options\.imageGridThw must hold at most 3 values \(three a grid, one token each at least\), got 6$/],
+    ['grid list mixing a triple and values', () => getRopeIndex(image, { ...IDS, imageGridThw: [[1, 4, 4], 1, 4, 4] }), RangeError, /^sinpe: options\.imageGridThw must hold \[t, h, w\] triples, got 4 values$/],
+    ['nested grid of four values', () => getRopeIndex(image, { ...IDS, imageGridThw: [[1, 4, 4, 1]] }), RangeError, /^sinpe: options\.imageGridThw\[0\] must hold at most 3 values, got 4$/],
   ];
   for (const [label, call, ErrorClass, pattern] of cases) {
     test(label, () => {
@@ -227,6 +233,15 @@ describe('getRopeIndex: bad input names the argument; nothing is kept between ca
 
 // Issue 23: the defects of getRopeIndex's argument reading, each test written
 // to fail before its fix.
+// A grid may need every token of the input: one image token, a 2 × 2 grid
+// merged by 2 into one patch at the current position 0
+// (get_mrope_vision_positions); ropeDelta = 0 + 1 − 1 token.
+test('a grid of exactly as many tokens as the input, and as many grids as tokens, in each grid form', () => {
+  for (const imageGridThw of [[[1, 2, 2]], [1, 2, 2], Int32Array.of(1, 2, 2), { dims: [1, 3], data: [1, 2, 2] }]) {
+    check(getRopeIndex([I], { ...IDS, imageGridThw }), [same(0)], 0, `grid ${JSON.stringify(imageGridThw)}`);
+  }
+});
+
 describe('getRopeIndex: arguments read like every other method (issue 23)', () => {
   const ids = [T, VS, ...rep(I, 4), VE, T];
   const opts = { ...IDS, imageGridThw: [[1, 4, 4]] };

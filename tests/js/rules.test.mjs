@@ -3,7 +3,7 @@
 // - every rule is enforced identically by pe.ropeCache and by
 //   ropeOptionsFromConfig (the same status, worded from the same message, the
 //   option the status names replaced by the config key it came from);
-// - js/rope-config.js compares no value of an option a rule binds (nor the
+// - js/rope-config*.js compare no value of an option a rule binds (nor the
 //   rotary dimension) with anything: it asks the core;
 // - the core's sources return a rule's status only from the rules table
 //   (vocabulary.cpp's check_rope_rules), but for the module's argument parsing;
@@ -19,7 +19,16 @@ import { fileURLToPath } from 'node:url';
 import sinpe, { ropeOptionsFromConfig, vocabulary } from 'sinpe.wasm';
 
 const dir = dirname(createRequire(import.meta.url).resolve('sinpe.wasm/package.json'));
-const source = readFileSync(join(dir, 'js/rope-config.js'), 'utf8');
+// ropeOptionsFromConfig's files: js/rope-config.js (the reader) and every
+// ./rope-config-*.js it imports, directly or not (key locations, value
+// checks, errors).
+const sourceFiles = ['rope-config.js'];
+for (const f of sourceFiles) {
+  for (const m of readFileSync(join(dir, 'js', f), 'utf8').matchAll(/from '\.\/(rope-config-[a-z]+\.js)'/g)) {
+    if (!sourceFiles.includes(m[1])) sourceFiles.push(m[1]);
+  }
+}
+const source = sourceFiles.map((f) => readFileSync(join(dir, 'js', f), 'utf8')).join('\n');
 const STATUS = new Map(vocabulary.statuses.map((s) => [s.name, s]));
 const OPTION = new Map(vocabulary.options.map((o) => [o.name, o]));
 
@@ -135,9 +144,9 @@ test('the same config without the broken rule is read, and its options make a pl
 });
 
 // Comparisons of the value of an option a rule binds (or of the rotary
-// dimension, which rules without options bind) in rope-config.js: a rule
+// dimension, which rules without options bind) in js/rope-config*.js: a rule
 // stated a second time.
-test('js/rope-config.js compares no value a rule binds: the rules are the core’s', () => {
+test('js/rope-config*.js compare no value a rule binds: the rules are the core’s', () => {
   const code = source.replace(/\/\/.*$/gm, '').replace(/\/\*[\s\S]*?\*\//g, '');
   const names = new Set(vocabulary.rules.flatMap((r) => r.options));
   assert.ok(names.size >= 4, [...names].join(', '));
@@ -156,7 +165,7 @@ test('js/rope-config.js compares no value a rule binds: the rules are the core�
   for (const m of code.matchAll(/\brotaryDim\s*(?:%|[<>]=?\s*\d)/g)) compared.push(m[0]);
   // Sums of a section list (the mropeSection rule).
   for (const m of code.matchAll(/\.reduce\(\s*\(\s*\w+\s*,\s*\w+\s*\)\s*=>\s*\w+\s*\+/g)) compared.push(m[0]);
-  assert.deepEqual(compared, [], 'rope-config.js compares values a rule of the core binds');
+  assert.deepEqual(compared, [], 'js/rope-config*.js compare values a rule of the core binds');
 });
 
 test('the standalone ropeOptionsFromConfig before any module: reads, and says it needs the module for the rules', () => {
