@@ -116,14 +116,27 @@ function landAtTitle() {
   main.querySelector('h1.lesson-title')?.scrollIntoView({ block: 'start' });
 }
 
+// A change renders right after the input that made it (in a microtask: the
+// caller finishes first, and the changes of one task render once), while the
+// page waits for its next frame: that frame then only lays out and paints.
+// (Rendering in the frame's requestAnimationFrame callback added the whole
+// render to the wait for the frame.) Changes that come faster than frames (a
+// drag's input events, a held key) render once a frame, at the frame's start.
+let renderedThisFrame = false;
+
 function scheduleRender() {
   if (renderQueued) return;
   renderQueued = true;
-  requestAnimationFrame(render);
+  if (renderedThisFrame) requestAnimationFrame(render);
+  else queueMicrotask(render);
 }
 
 function render() {
   renderQueued = false;
+  if (!renderedThisFrame) {
+    renderedThisFrame = true;
+    requestAnimationFrame(() => (renderedThisFrame = false));
+  }
   if (page) return; // a page draws itself
   const t0 = performance.now();
   controls?.sync(state);
