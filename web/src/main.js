@@ -19,6 +19,7 @@ import { pageOf, pageHash, pageLang } from './pages/index.js';
 import { pageLinks, mountPage } from './pages/host.js';
 import { storedLang, rememberLang, langSwitch } from './lib/language.js';
 import { createHashWriter } from './lib/hash-writer.js';
+import { createRenderScheduler } from './lib/render-scheduler.js';
 import en from './i18n/en.js';
 import zh from './i18n/zh.js';
 
@@ -30,7 +31,6 @@ let state = null;
 let view = null; // the mounted lesson
 let guide = null; // its questions and Previous/Next
 let controls = null;
-let renderQueued = false;
 let lastHash = '';
 let previous = null;
 // A page that is not a lesson (pages/index.js), shown instead of the state's lesson while set.
@@ -116,14 +116,10 @@ function landAtTitle() {
   main.querySelector('h1.lesson-title')?.scrollIntoView({ block: 'start' });
 }
 
-function scheduleRender() {
-  if (renderQueued) return;
-  renderQueued = true;
-  requestAnimationFrame(render);
-}
+const renderer = createRenderScheduler(render);
+const scheduleRender = renderer.schedule;
 
 function render() {
-  renderQueued = false;
   if (page) return; // a page draws itself
   const t0 = performance.now();
   controls?.sync(state);
@@ -259,7 +255,7 @@ function buildPage() {
   view = module.mount(container, ctx);
   guide = attachGuide(container, ctx, view, module.questions);
   previous = null;
-  render();
+  renderer.run();
   showCurrentInNav();
   document.documentElement.dataset.ready = 'true';
 }

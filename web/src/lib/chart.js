@@ -95,6 +95,7 @@ export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = fa
   let last = null;
   let dashes = []; // each series' dash pattern as last drawn
   let cursorX = null;
+  let legendShown = '';
   let measuredWidth = 0;
   let x, y;
 
@@ -168,6 +169,10 @@ export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = fa
     if (cursorX !== null) {
       svg.append(svgEl('line', { class: 'chart-cursor', x1: x(cursorX), x2: x(cursorX), y1: margin.top, y2: height - margin.bottom }));
     }
+    // the legend is rebuilt only when what it shows changes (a cursor move or a step of most sliders leaves it)
+    const legendKey = last.series.every((s) => typeof s.name === 'string') ? JSON.stringify(last.series.map((s, i) => [s.name, s.color ?? SERIES_COLORS[i % SERIES_COLORS.length], dashes[i], s.width ?? null])) : null;
+    if (legendKey !== null && legendKey === legendShown) return;
+    legendShown = legendKey;
     while (legend.firstChild) legend.firstChild.remove();
     last.series.forEach((s, i) => {
       const sw = svgEl('svg', { width: 28, height: 10, 'aria-hidden': 'true' });

@@ -63,17 +63,24 @@ function rangeControl(key, field, lesson, app) {
     help ? h('small', { class: 'control-help' }, help) : null,
     messageSlot(),
   );
+  // a property or attribute is written only when it differs: every render syncs every
+  // control, and each write invalidated the control's style and layout
+  const put = (el, prop, value) => {
+    const v = String(value);
+    if (el[prop] !== v) el[prop] = v;
+  };
   function sync(state) {
     const [min, max] = rangeOf(key, state, lesson);
     const smin = Math.max(min, field.sliderMin ?? min);
     const smax = Math.min(max, field.sliderMax ?? max);
-    slider.min = scale.to(smin);
-    slider.max = scale.to(Math.max(smax, Math.min(state[key], max)));
-    slider.value = scale.to(state[key]);
-    slider.setAttribute('aria-valuetext', formatField(key, state[key]));
-    number.min = min;
-    number.max = max;
-    if (document.activeElement !== number) number.value = formatField(key, state[key]);
+    put(slider, 'min', scale.to(smin));
+    put(slider, 'max', scale.to(Math.max(smax, Math.min(state[key], max))));
+    put(slider, 'value', scale.to(state[key]));
+    const text = formatField(key, state[key]);
+    if (slider.getAttribute('aria-valuetext') !== text) slider.setAttribute('aria-valuetext', text);
+    put(number, 'min', min);
+    put(number, 'max', max);
+    if (document.activeElement !== number) put(number, 'value', text);
     // wide enough for the longest value of the range (and the spin buttons)
     const chars = Math.max(4, ...[min, max, state[key]].map((v) => formatField(key, v).length));
     const width = `calc(${chars}ch + 2.75rem)`;
@@ -94,7 +101,7 @@ function selectControl(key, field, lesson, app) {
   return {
     element,
     sync(state) {
-      select.value = state[key];
+      if (select.value !== String(state[key])) select.value = state[key];
     },
   };
 }
@@ -127,7 +134,8 @@ function textControl(key, field, lesson, app) {
   return {
     element,
     sync(state) {
-      if (document.activeElement !== input) input.value = formatField(key, state[key]);
+      const text = formatField(key, state[key]);
+      if (document.activeElement !== input && input.value !== text) input.value = text;
     },
   };
 }

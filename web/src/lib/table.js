@@ -4,11 +4,12 @@ import { h } from './dom.js';
 
 /**
  * createMatrixTable({ caption, rows, cols, rowHeader(r), colHeader(c), corner,
- *   text(r, c), color(r, c) → css colour | null, onCell(r, c), className })
+ *   text(r, c), color(r, c) → css colour | null, value(r, c) → data-value,
+ *   onCell(r, c), className })
  * → { element, table, focusCell(r, c), activate(r, c, focus), update(spec) }
  * update(spec) takes the same fields (caption, rows, cols, rowHeader, colHeader,
- * text, color) and changes the table in place: rows and cells are added or
- * removed, texts and colours rewritten only where they differ. A slider step
+ * text, color, value) and changes the table in place: rows and cells are added or
+ * removed, texts, colours and values rewritten only where they differ. A slider step
  * (one more row, two more columns) then costs a few cells, not a new table.
  */
 export function createMatrixTable(spec) {
@@ -19,15 +20,22 @@ export function createMatrixTable(spec) {
   const body = h('tbody');
   table.append(captionEl, h('thead', {}, headRow), body);
   const cells = []; // cells[r][c]: td
+  // what each cell shows now, kept here: a step compares with these, never
+  // reads the DOM back, and writes only the cells whose text, colour or value changed
+  const shown = []; // shown[r][c]: { text: its Text node, shown: its text, bg, value }
   let rows = 0;
   let cols = 0;
   let active = null;
 
+  // a header cell's or the caption's text, rewritten only when it differs
+  const texts = new WeakMap();
   const setText = (el, text) => {
-    if (el.textContent !== text) el.textContent = text;
+    if (texts.get(el) === text) return;
+    texts.set(el, text);
+    el.textContent = text;
   };
 
-  function update({ caption, rows: nextRows, cols: nextCols, rowHeader, colHeader, text, color }) {
+  function update({ caption, rows: nextRows, cols: nextCols, rowHeader, colHeader, text, color, value }) {
     captionEl.hidden = !caption;
     setText(captionEl, caption ?? '');
     // column headers
@@ -37,31 +45,56 @@ export function createMatrixTable(spec) {
     // rows
     while (cells.length > nextRows) {
       cells.pop();
+      shown.pop();
       body.lastElementChild.remove();
     }
     for (let r = 0; r < nextRows; r++) {
       if (!cells[r]) {
         cells[r] = [];
+        shown[r] = [];
         body.append(h('tr', {}, h('th', { scope: 'row' })));
       }
       const tr = body.rows[r];
       setText(tr.cells[0], String(rowHeader(r)));
       const rowCells = cells[r];
-      while (rowCells.length > nextCols) rowCells.pop().remove();
-      while (rowCells.length < nextCols) {
-        const c = rowCells.length;
-        const td = h('td', { class: 'cell', tabindex: -1, 'data-row': r, 'data-col': c });
-        tr.append(td);
-        rowCells.push(td);
+      const rowShown = shown[r];
+      while (rowCells.length > nextCols) {
+        rowCells.pop().remove();
+        rowShown.pop();
+      }
+      if (rowCells.length < nextCols) {
+        const added = document.createDocumentFragment();
+        while (rowCells.length < nextCols) {
+          const c = rowCells.length;
+          const td = h('td', { class: 'cell', tabindex: -1, 'data-row': r, 'data-col': c });
+          const node = document.createTextNode('');
+          td.append(node);
+          added.append(td);
+          rowCells.push(td);
+          rowShown.push({ text: node, shown: '', bg: null, value: null });
+        }
+        tr.append(added);
       }
       for (let c = 0; c < nextCols; c++) {
-        const td = rowCells[c];
-        setText(td, String(text(r, c)));
+        const cell = rowShown[c];
+        const t = String(text(r, c));
+        if (cell.shown !== t) {
+          cell.shown = t;
+          cell.text.data = t;
+        }
         const bg = color?.(r, c);
-        if (bg) {
-          if (td.style.backgroundColor !== bg) {
-            td.style.backgroundColor = bg;
-            td.style.color = readableOn(bg);
+        if (bg && cell.bg !== bg) {
+          cell.bg = bg;
+          const td = rowCells[c];
+          td.style.backgroundColor = bg;
+          td.style.color = readableOn(bg);
+        }
+        if (value) {
+          // the cell's full-precision value (what tests and tools read)
+          const v = String(value(r, c));
+          if (cell.value !== v) {
+            cell.value = v;
+            rowCells[c].dataset.value = v;
           }
         }
       }

@@ -177,11 +177,13 @@ export function ropeSimilarity(rotate, d, span, { samples = 64, seed = 1, p = 0 
   const next = random((Math.imul(seed, 0x85ebca6b) + 7) >>> 0);
   const positions = Array.from({ length: span + 1 }, (_, k) => p + k);
   const norm = (v) => Math.sqrt(v.reduce((s, a) => s + a * a, 0));
+  // one buffer for every vector repeated to span + 1 rows (rotate reads it, never keeps it)
+  const rows = new Float64Array(d * (span + 1));
   for (let s = 0; s < samples; s++) {
-    const q = Array.from({ length: d }, () => 2 * next() - 1);
-    const u = Array.from({ length: d }, () => 2 * next() - 1);
-    const rq = rotate(repeat(q, span + 1), positions, d);
-    const ru = rotate(repeat(u, span + 1), positions, d);
+    const q = Float64Array.from({ length: d }, () => 2 * next() - 1);
+    const u = Float64Array.from({ length: d }, () => 2 * next() - 1);
+    const rq = rotate(repeat(q, rows), positions, d);
+    const ru = rotate(repeat(u, rows), positions, d);
     const nq = norm(q);
     const nu = norm(u);
     for (let k = 0; k <= span; k++) {
@@ -198,8 +200,9 @@ export function ropeSimilarity(rotate, d, span, { samples = 64, seed = 1, p = 0 
   return { same, unrelated };
 }
 
-function repeat(v, times) {
-  const out = new Float64Array(v.length * times);
-  for (let t = 0; t < times; t++) out.set(v, t * v.length);
+// v repeated over all of `out`: the copies made so far copied again (a few block copies, not one per row)
+function repeat(v, out) {
+  out.set(v);
+  for (let filled = v.length; filled < out.length; filled *= 2) out.copyWithin(filled, 0, Math.min(filled, out.length - filled));
   return out;
 }

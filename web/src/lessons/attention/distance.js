@@ -13,7 +13,18 @@ export const ROPE_SAMPLES = 64;
 /** The curves for a width and a largest distance (what the chart draws and the questions quote). */
 export function similarityCurves(pe, d, span) {
   const sin = encodingSimilarity(pe.table(span + 1, d), span, d);
-  const rope = ropeSimilarity((x, positions, width) => pe.applyRope(Float32Array.from(x), positions, width), d, span, { samples: ROPE_SAMPLES, seed: 1 });
+  // the rows to rotate are copied into one of two float32 buffers, taken in turn
+  // (ropeSimilarity reads a sample's q and u rotations before it rotates the next q):
+  // a new typed array per call cost the browser more than the rotation itself
+  const buffers = [null, null];
+  let turn = 0;
+  const rotate = (x, positions, width) => {
+    turn ^= 1;
+    if (buffers[turn]?.length !== x.length) buffers[turn] = new Float32Array(x.length);
+    buffers[turn].set(x);
+    return pe.applyRope(buffers[turn], positions, width);
+  };
+  const rope = ropeSimilarity(rotate, d, span, { samples: ROPE_SAMPLES, seed: 1 });
   return { d, span, sin, ...rope };
 }
 

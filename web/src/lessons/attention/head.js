@@ -30,6 +30,22 @@ export function mount(root, ctx) {
   const out = createMatrix(ctx, { className: 'matrix-out', name: name('outputs'), onCell: describeOut });
   const w = ['wq', 'wk', 'wv'].map((key) => [key, createMatrix(ctx, { className: `matrix-${key}`, name: name(key) })]);
   const details = h('details', { class: 'attention-w' }, h('summary', {}, t('lessons.attention.wTitle')), h('div', { class: 'attention-grid' }, ...w.map(([, m]) => m.element)));
+  // W_q, W_k, W_v (d × d each, the most cells of the lesson) are written while they are shown:
+  // folded, a step leaves them; opening the fold writes them for the state drawn last
+  let wFor = null;
+  function updateWeights(opening = false) {
+    if (!(details.open || opening) || !current || wFor === current) return;
+    wFor = current;
+    const dims = Array.from({ length: current.d }, (_, c) => String(c));
+    for (const [key, m] of w) {
+      const values = current.weights[key];
+      const max = absMax(values);
+      m.update({ caption: t(`lessons.attention.${key}`), values, rows: current.d, cols: current.d, rowLabels: dims, colLabels: dims, cmap: 'rdbu', vmin: -max, vmax: max });
+    }
+  }
+  // written before the fold opens (a click on its summary, by mouse or keyboard), so they never show stale numbers
+  details.querySelector('summary').addEventListener('click', () => updateWeights(true));
+  details.addEventListener('toggle', () => updateWeights());
 
   const element = section(
     t('lessons.attention.headTitle'),
@@ -46,7 +62,9 @@ export function mount(root, ctx) {
 
   return {
     figures: () => ({ x, scores, weights, out }),
-    update(s) {
+    update(s, changed) {
+      // what this section draws depends on the sentence, d_model and the seed only
+      if (current && !changed('tokens', 'd', 'seed')) return;
       const run = lessonRun(ctx.pe, s);
       current = run;
       const { words, n, d, plain } = run;
@@ -59,11 +77,7 @@ export function mount(root, ctx) {
       weights.update({ caption: t('lessons.attention.weights'), values: plain.weights, rows: n, cols: n, rowLabels: labels, colLabels: words, cmap: 'blues', vmin: 0, vmax: 1 });
       const oMax = absMax(plain.out);
       out.update({ caption: t('lessons.attention.out'), values: plain.out, rows: n, cols: d, rowLabels: labels, colLabels: dims, cmap: 'rdbu', vmin: -oMax, vmax: oMax });
-      for (const [key, m] of w) {
-        const values = run.weights[key];
-        const max = absMax(values);
-        m.update({ caption: t(`lessons.attention.${key}`), values, rows: d, cols: d, rowLabels: dims, colLabels: dims, cmap: 'rdbu', vmin: -max, vmax: max });
-      }
+      updateWeights();
       describe(0, Math.min(1, n - 1));
     },
   };

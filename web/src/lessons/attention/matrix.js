@@ -41,9 +41,7 @@ export function createMatrix(app, { className, name, onCell }) {
         colHeader: (c) => colLabels[c],
         text: (r, c) => fmt(values[r * cols + c], 3),
         color: (r, c) => colorOf(cmap, values[r * cols + c], vmin, vmax),
-      });
-      table.table.querySelectorAll('td.cell').forEach((td) => {
-        td.dataset.value = String(values[Number(td.dataset.row) * cols + Number(td.dataset.col)]);
+        value: (r, c) => values[r * cols + c],
       });
     },
   };

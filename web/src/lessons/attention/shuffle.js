@@ -103,7 +103,9 @@ export function mount(root, ctx) {
 
   return {
     figures: () => ({ ...maps }),
-    update(s) {
+    update(s, changed) {
+      // what this section draws depends on these fields only (a step of the distance chart's leaves it)
+      if (current && !changed('tokens', 'd', 'seed', 'order', 'enc')) return;
       const run = lessonRun(ctx.pe, s);
       current = run;
       const { words, n, d, order, shuffledWords, base, shuffled, gaps } = run;

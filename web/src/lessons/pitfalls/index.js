@@ -10,6 +10,7 @@ import { lessonHeader, section, readout, commented } from '../../lib/lesson.js';
 import { buggyRows, correctRows, exponents, float32Row, octaveSample, toleranceSnippet } from '../../model/pitfalls.js';
 import { formatInteger } from '../../lib/numbers.js';
 import { questions } from './questions.js';
+import { rowStore } from '../../model/row-store.js';
 
 const DIFFERENCE_RANGE = 2;
 
@@ -123,6 +124,9 @@ export default {
     // frame at large d: it is computed in slices between frames, cached per d.
     let bug = { key: '' };
     let check = { key: '' };
+    // their rows do not depend on len: a step of len computes only the rows it adds
+    const bugRows = rowStore(['buggy', 'difference']);
+    const checkRows = rowStore(['exact', 'approx', 'diff']);
     const errorCurves = new Map(); // d → points
     let errorJob = 0;
     // a task after the current one, without setTimeout's 4 ms clamp when chained
@@ -193,10 +197,13 @@ export default {
         const bugKey = `${s.len} ${s.d} ${bugStep}`;
         if (bug.key !== bugKey) {
           const positions = Array.from({ length: Math.ceil(s.len / bugStep) }, (_, r) => r * bugStep);
-          const buggy = buggyRows(positions, s.d);
-          const correct64 = correctRows(positions, s.d);
-          for (let i = 0; i < correct64.length; i++) correct64[i] = buggy[i] - correct64[i];
-          bug = { key: bugKey, step: bugStep, positions, buggy, difference: correct64, cmap: '' };
+          const { buggy, difference } = bugRows(`${s.d} ${bugStep}`, positions.length, s.d, (from, to) => {
+            const buggy = buggyRows(positions.slice(from, to), s.d);
+            const difference = correctRows(positions.slice(from, to), s.d);
+            for (let i = 0; i < difference.length; i++) difference[i] = buggy[i] - difference[i];
+            return { buggy, difference };
+          });
+          bug = { key: bugKey, step: bugStep, positions, buggy, difference, cmap: '' };
         }
         if (bug.cmap !== s.cmap) {
           bug.cmap = s.cmap;
@@ -216,13 +223,17 @@ export default {
         // tolerance check on rows [start, start + len)
         const checkKey = `${s.start} ${s.len} ${s.d}`;
         if (check.key !== checkKey) {
-          const exact = pe.rows(s.start, s.len, s.d);
-          const approx = new Float64Array(s.len * s.d);
-          const row = new Float64Array(s.d);
-          for (let r = 0; r < s.len; r++) approx.set(float32Row(s.start + r, s.d, row), r * s.d);
-          const diff = new Float64Array(approx.length);
+          const { exact, approx, diff } = checkRows(`${s.start} ${s.d}`, s.len, s.d, (from, to) => {
+            const exact = pe.rows(s.start + from, to - from, s.d);
+            const approx = new Float64Array((to - from) * s.d);
+            const row = new Float64Array(s.d);
+            for (let r = from; r < to; r++) approx.set(float32Row(s.start + r, s.d, row), (r - from) * s.d);
+            const diff = new Float64Array(approx.length);
+            for (let i = 0; i < diff.length; i++) diff[i] = Math.abs(approx[i] - exact[i]);
+            return { exact, approx, diff };
+          });
           let worst = 0;
-          for (let i = 0; i < diff.length; i++) worst = Math.max(worst, (diff[i] = Math.abs(approx[i] - exact[i])));
+          for (let i = 0; i < diff.length; i++) worst = Math.max(worst, diff[i]);
           check = { key: checkKey, exact, approx, diff, worst, step: 1 };
         }
         // every cell is checked and counted; the map draws every step-th row
