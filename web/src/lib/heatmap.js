@@ -103,8 +103,9 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
     const widest = Math.max(...labels.map((t) => textContext.measureText(t).width));
     const needed = Math.ceil(widest + 9 + 18); // tick (6) + gap (3) + rotated axis label
     const padding = needed > geometry.basePadding ? `${needed}px` : '';
-    // a new padding resizes the plot: the observer then lays the axes out again
-    if (frameEl.style.paddingLeft !== padding) frameEl.style.paddingLeft = padding;
+    if (frameEl.style.paddingLeft === padding) return false;
+    frameEl.style.paddingLeft = padding;
+    return true;
   }
 
   let x = null;
@@ -143,7 +144,14 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
     const yTicks = intTicks(y, ny);
     select(gy).call(axisLeft(y).tickValues(yTicks).tickFormat(fullInt).tickSizeOuter(0));
     if (!geometry.font) measure();
-    fitLeftMargin(yTicks.map(fullInt));
+    // A new padding resizes the plot. The observer would lay the axes out again, but it
+    // does not report a figure out of view (content-visibility: auto), whose ticks would
+    // stay where the old padding put them, cut off: measured again at once (a layout per
+    // padding change, which comes only with wider or narrower position labels).
+    if (fitLeftMargin(yTicks.map(fullInt))) {
+      measure();
+      return layoutAxes();
+    }
     const lx = gx.querySelector('.axis-label');
     lx.setAttribute('x', left + plotWidth / 2);
     lx.setAttribute('y', 30);
