@@ -389,8 +389,8 @@ export function moduleMemory(buffer) {
  * traps): call this BEFORE checking the other array arguments, so that code
  * cannot detach or shrink them after their check. Code of the caller's that
  * runs after this call (a getter of `out`) may change, detach or shrink a
- * typed array's values: hand the result to positionsToRead once the call's
- * last caller code has run and its outputs are known.
+ * typed array: hand the result to positionsChecked once the call's last
+ * caller code has run, then to positionsToRead once its outputs are known.
  */
 export function positionsArg(name, value, width = 1) {
   if (typeof value === 'object' && value !== null) {
