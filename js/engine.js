@@ -7,6 +7,7 @@
 // Every value handed to an Engine method is a plain private value (numbers,
 // strings, the package's own typed-array views): no code of the caller's runs
 // from here on, except a chunks() callback.
+import { moduleMemory } from './args.js';
 import { statusError, vocabulary } from './errors.js';
 
 const OPTION_INDEX = new Map(vocabulary.options.map((o, i) => [o.name, i]));
@@ -66,6 +67,7 @@ export class Engine {
     this.requestAt = m._requestAddress(1);
     this.requestCapacity = 1;
     this.busy = false; // inside a chunks() callback: the scratch is the caller's view
+    moduleMemory(m.HEAPF64.buffer);
   }
 
   /** Throws the error for `status` (when not 0), its message filled from `context`. */
@@ -108,6 +110,7 @@ export class Engine {
     const h = owned
       ? m._prepare(request.kind, request.family, request.layout, request.axes, width, doubles)
       : m._plan(request.kind, request.family, request.layout, request.axes, width, doubles);
+    moduleMemory(m.HEAPF64.buffer); // a plan may grow the memory
     if (h < 0) this.check(h, context, this.#badElement(-h, context, width));
     return h;
   }
@@ -282,18 +285,22 @@ export class Engine {
     let per = Math.floor(this.scratchFloats / j.floats);
     if (list) per = Math.min(per, Math.floor(this.positionCapacity / j.axes));
     per = Math.max(1, per);
-    if (list && j.count > per) this.checkPositions(j.positions, j.context);
-    for (let at = 0; at < j.count; at += per) {
-      const n = Math.min(per, j.count - at);
-      if (list) this.loadPositions(j.positions, at * j.axes, n * j.axes);
-      if (j.output === 'x') m.HEAPF32.set(j.x.subarray(j.xAt + at * j.floats, j.xAt + (at + n) * j.floats), this.scratch / 4);
-      const s = j.core(m, h, j, at, n);
-      if (s !== 0) {
-        if (list) this.checkPositions(j.positions, j.context);
-        if (j.rangeUnchecked) this.checkRows(h, j.start, j.count, j.values, j.context, 'start', j.countName);
-        this.check(s, j.context);
+    try {
+      if (list && j.count > per) this.checkPositions(j.positions, j.context);
+      for (let at = 0; at < j.count; at += per) {
+        const n = Math.min(per, j.count - at);
+        if (list) this.loadPositions(j.positions, at * j.axes, n * j.axes);
+        if (j.output === 'x') m.HEAPF32.set(j.x.subarray(j.xAt + at * j.floats, j.xAt + (at + n) * j.floats), this.scratch / 4);
+        const s = j.core(m, h, j, at, n);
+        if (s !== 0) {
+          if (list) this.checkPositions(j.positions, j.context);
+          if (j.rangeUnchecked) this.checkRows(h, j.start, j.count, j.values, j.context, 'start', j.countName);
+          this.check(s, j.context);
+        }
+        this.#store(j, at, n);
       }
-      this.#store(j, at, n);
+    } finally {
+      moduleMemory(m.HEAPF64.buffer); // a chunk may have grown the memory
     }
   }
 
@@ -325,6 +332,7 @@ export class Engine {
           // Detach every view of this memory (a kept `view` now has length 0),
           // then give Emscripten fresh ones.
           m._detachViews();
+          moduleMemory(m.HEAPF64.buffer);
         }
       }
     }

@@ -3,9 +3,13 @@
 // positions, factor arrays, an out object) into private values, each read
 // once by args.js's rule; any code of the caller's (a getter, a Proxy trap,
 // an Array element getter) runs there, and nothing of the module has been
-// touched yet. The compute phase checks the row's position source, makes its
-// output (checking the typed arrays it writes: brand, length; no code of the
-// caller's runs) and fills it through Engine.run, the one chunk loop.
+// touched yet. Typed-array positions stay where they are (a plain view,
+// checked again when the read phase ends): the chunk loop reads their values
+// straight into the module, unless the call writes their memory
+// (positionsToRead). The compute phase checks the row's position source,
+// makes its output (checking the typed arrays it writes: brand, length; no
+// code of the caller's runs) and fills it through Engine.run, the one chunk
+// loop.
 import {
   cacheOutArg,
   describe,
@@ -15,6 +19,8 @@ import {
   outArg,
   overlaps,
   positionsArg,
+  positionsChecked,
+  positionsToRead,
   snapshotOptions,
   typedArrayArg,
 } from './args.js';
@@ -143,6 +149,8 @@ export function readPrepared(op, prepared, source0, out) {
 function readSource(op, call, source0) {
   if (op.source === 'list') call.positions = positionsArg('positions', source0, elementWidth(call.w));
   if (op.output === 'cache') call.given = cacheOutArg(call.outName, call.given);
+  // out's getters ran after the positions were taken: they are checked again.
+  if (op.source === 'list') call.positions = positionsChecked('positions', call.positions);
   return call;
 }
 
@@ -228,12 +236,14 @@ export function compute(op, e, h, c, a, b, fn) {
   if (op.output === 'table') {
     const out = c.rangeUnchecked ? rangeResult(e, h, c) : resultArray(c.given, c.count * c.values, c.dtype, c.outName);
     c.out = out.view;
+    if (op.source === 'list') c.positions = positionsToRead('positions', c.positions, [c.out]);
     e.run(h, c);
     return out.array;
   }
   const { cos, sin } = cacheArrays(c.given, c.count * c.values, c.dtype, c.outName);
   c.out = cos.view;
   c.sin = sin.view;
+  if (op.source === 'list') c.positions = positionsToRead('positions', c.positions, [c.out, c.sin]);
   e.run(h, c);
   return { cos: cos.array, sin: sin.array, attentionFactor: e.attentionFactor(h) };
 }
@@ -317,11 +327,12 @@ export function readApply(op, kinds, headDim, positions, options, prepared) {
 
 /** Compute phase of applyRope and apply: x rotated in place at the positions (the plan's axes per token). */
 export function rotate(op, e, h, call, x) {
-  const { layout, headDim: hd, positions: p, context } = call;
+  const { layout, headDim: hd, context } = call;
   e.checkRope(h, layout, hd, context);
   const axes = e.axes(h);
-  const n = tokenCount(p, axes);
+  const n = tokenCount(call.positions, axes);
   const xs = typedArrayArg('x', x, [Float32Array]);
+  const p = positionsToRead('positions', call.positions, [xs.view]);
   const row = n * hd;
   if (row === 0 ? xs.length !== 0 : xs.length === 0 || xs.length % row !== 0)
     throw statusError(statusCode('bad_x_length'), { ...context, xLength: xs.length, rowLength: row });

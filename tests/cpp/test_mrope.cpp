@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <iostream>
 #include <limits>
 #include <random>
@@ -606,6 +607,18 @@ std::vector<std::vector<double>> axis_patterns(std::size_t n) {
   make([](double x, std::size_t) { return 16777215 - x; });
   make([](double x, std::size_t) { return 16777216 - double(std::size_t(x) % 200 + 1); });
   make([](double, std::size_t i) { return double((i * 2654435761u) % 16777216u); });
+  // The split's runs (axes_kernel.hpp AxisBlocks::split, tiles of 32 tokens):
+  // repeated positions across tile edges (a token copying the one before it);
+  // runs of length 1 (two blocks alternating); more distinct blocks within
+  // one tile than anchor slots; an integral run broken by one fraction and
+  // resumed in the same block; +0 and -0; a fraction just above a block's
+  // start between integers of the block below it.
+  make([](double, std::size_t i) { return double(3 * ((i + 20) / 25)); });
+  make([](double, std::size_t i) { return i % 2 ? 5000.0 + double(i) : double(i); });
+  make([](double, std::size_t i) { return double(64 * ((i * 7) % 45) + i % 64); });
+  make([](double x, std::size_t i) { return i % 5 == 2 ? x + 0.5 : x; });
+  make([](double, std::size_t i) { return i % 3 == 0 ? -0.0 : i % 3 == 1 ? 0.0 : 1.0; });
+  make([](double, std::size_t i) { return i % 4 == 0 ? -1 + 0x1p-52 : -double(i % 64); });
   return out;
 }
 
@@ -660,6 +673,19 @@ TEST_CASE("multi-axis caches at structured positions (runs, block edges, mixed):
         std::vector<float> cos(n * half, -7.f), sin(cos.size(), -7.f);
         REQUIRE(sinpe::rope_cache(plan, sinpe::Positions::axes(pos.data(), n),
                                   {sinpe::Dtype::float32, cos.data(), sin.data()}, path) == Status::ok);
+        // The same tokens in calls of 1, 31, 32, 33, 64, 2, 1, ... tokens, each into a buffer of its
+        // own: every bit the same (a token's values are its positions' alone; a call's first token
+        // has no token before it to copy).
+        constexpr std::size_t kCalls[] = {1, 31, 32, 33, 64, 2};
+        for (std::size_t i0 = 0, k = 0, m = 0; i0 < n; i0 += m, ++k) {
+          m = std::min(n - i0, kCalls[k % 6]);
+          std::vector<float> pc(m * half, -7.f), ps(pc.size(), -7.f);
+          REQUIRE(sinpe::rope_cache(plan, sinpe::Positions::axes(pos.data() + i0 * axes, m),
+                                    {sinpe::Dtype::float32, pc.data(), ps.data()}, path) == Status::ok);
+          INFO("call of tokens " << i0 << " ... " << i0 + m - 1);
+          REQUIRE(std::memcmp(pc.data(), cos.data() + i0 * half, pc.size() * sizeof(float)) == 0);
+          REQUIRE(std::memcmp(ps.data(), sin.data() + i0 * half, ps.size() * sizeof(float)) == 0);
+        }
         // Rotation of ones at head_dim r (half layout): x'_j = c - s, x'_{j+half} = c + s of the same values.
         std::vector<float> x(n * std::size_t(c.r), 1.f);
         REQUIRE(sinpe::apply_rope(plan, sinpe::RopeLayout::half, c.r, sinpe::Positions::axes(pos.data(), n),

@@ -14,11 +14,12 @@ WebAssembly.instantiate = async function (...args) {
 
 // Loads one module with `load` (e.g. () => sinpe({ simd: true })) and returns
 // it with heapBytes(), the byte length of its wasm memory now (what
-// emscripten_get_heap_size reports inside the module).
+// emscripten_get_heap_size reports inside the module), and heap(), that
+// memory's ArrayBuffer now (a new one after the memory grows).
 export async function loadWithMemory(load) {
   const before = memories.length;
   const module = await load();
   assert.equal(memories.length, before + 1, 'loading the module instantiated exactly one wasm memory');
   const memory = memories[before];
-  return { module, heapBytes: () => memory.buffer.byteLength };
+  return { module, heapBytes: () => memory.buffer.byteLength, heap: () => memory.buffer };
 }
