@@ -122,41 +122,59 @@ struct HalfTest {
 using Float16Test = HalfTest<10, 15>;
 using BFloat16Test = HalfTest<7, 127>;
 
+#if SINPE_SIMD
+// HalfTest::pattern on a whole float32 vector: the lanes' patterns (in the low
+// 16 bits of each lane; an undecided lane's is garbage) and which are decided.
+template <class Test>
+struct HalfLanes {
+  using bf = xsimd::batch<float>;
+  using bu = xsimd::batch<std::uint32_t>;
+  static constexpr std::size_t W = bf::size;
+  bf e, lo, hi;
+
+  explicit HalfLanes(const Test& t) : e(t.e), lo(t.lo), hi(t.hi) {}
+
+  xsimd::batch_bool<float> operator()(const bf& v, bu& p) const {
+    const bu u = xsimd::bitwise_cast<std::uint32_t>(v);
+    const bu au = u & bu(0x7fffffffu);
+    const bf a = xsimd::bitwise_cast<float>(au);
+    const bf m = xsimd::bitwise_cast<float>((au & bu(~Test::kMask)) | bu(Test::kMid));
+    p = ((((au >> int(Test::kDrop - 1)) + bu(1u)) >> 1) - bu(Test::kRebias)) | ((u >> 16) & bu(0x8000u));
+    return (a >= lo) & (a < hi) & (xsimd::abs(a - m) > e);
+  }
+};
+
+// out[l] = the low 16 bits of lane l of p0 (l < W), then of p1.
+inline void store_narrow(std::uint16_t* out, const xsimd::batch<std::uint32_t>& p0,
+                         const xsimd::batch<std::uint32_t>& p1) {
+  constexpr std::size_t W = xsimd::batch<std::uint32_t>::size;
+#if defined(__wasm_simd128__)
+  static_assert(W == 4, "one v128 of float32");
+  // Unsigned saturation keeps every pattern (<= 0xffff) as it is.
+  wasm_v128_store(out, wasm_u16x8_narrow_i32x4(v128_t(p0), v128_t(p1)));
+#else
+  alignas(64) std::uint32_t tmp[2 * W];
+  p0.store_aligned(tmp);
+  p1.store_aligned(tmp + W);
+  for (std::size_t l = 0; l < 2 * W; ++l) out[l] = std::uint16_t(tmp[l]);
+#endif
+}
+
 // out[i] = the pattern of v[i] for i < n; lanes the test leaves undecided get
 // exact(i) instead.
-#if SINPE_SIMD
 template <class Test, class Exact>
 inline std::size_t to_half_vectors(const Test& t, const float* v, std::size_t n, std::uint16_t* out,
                                    Exact& exact) {
   using bf = xsimd::batch<float>;
   using bu = xsimd::batch<std::uint32_t>;
   constexpr std::size_t W = bf::size;
-  const bf e(t.e), lo(t.lo), hi(t.hi);
-  const bu abs_mask(0x7fffffffu), keep(~Test::kMask), mid(Test::kMid), one(1u), rebias(Test::kRebias),
-      sign(0x8000u);
-  // One vector: its patterns and which lanes are decided (HalfTest::pattern, lane-wise).
-  const auto lanes = [&](const float* src, bu& p) {
-    const bu u = xsimd::bitwise_cast<std::uint32_t>(bf::load_unaligned(src));
-    const bu au = u & abs_mask;
-    const bf a = xsimd::bitwise_cast<float>(au);
-    const bf m = xsimd::bitwise_cast<float>((au & keep) | mid);
-    p = ((((au >> int(Test::kDrop - 1)) + one) >> 1) - rebias) | ((u >> 16) & sign);
-    return (a >= lo) & (a < hi) & (xsimd::abs(a - m) > e);
-  };
+  const HalfLanes<Test> lanes(t);
   std::size_t i = 0;
   for (; i + 2 * W <= n; i += 2 * W) {
     bu p0, p1;
-    const auto ok0 = lanes(v + i, p0);
-    const auto ok1 = lanes(v + i + W, p1);
-#if defined(__wasm_simd128__)
-    static_assert(W == 4, "one v128 of float32");
-    wasm_v128_store(out + i, wasm_u16x8_narrow_i32x4(v128_t(p0), v128_t(p1)));
-#else
-    alignas(64) std::uint32_t tmp[2 * W];
-    p0.store_aligned(tmp);
-    p1.store_aligned(tmp + W);
-    for (std::size_t l = 0; l < 2 * W; ++l) out[i + l] = std::uint16_t(tmp[l]);
-#endif
+    const auto ok0 = lanes(bf::load_unaligned(v + i), p0);
+    const auto ok1 = lanes(bf::load_unaligned(v + i + W), p1);
+    store_narrow(out + i, p0, p1);
     if (!xsimd::all(ok0 & ok1)) {
       const std::uint64_t decided = ok0.mask() | (ok1.mask() << W);
       for (std::size_t l = 0; l < 2 * W; ++l)
