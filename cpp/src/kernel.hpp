@@ -539,7 +539,8 @@ void half_range(const PlanData& P, double start, std::size_t count, const RowsOf
     if (out.row) {
       // fairseq: the padding position's row is all zeros.
       const std::ptrdiff_t r = padding_in_block(P, start + double(done), nrows);
-      if (r >= 0) std::fill_n(out.row + std::size_t(r) * out.stride, std::size_t(P.d_model), Test::round(0.0));
+      if (r >= 0)
+        std::fill_n(out.row + std::size_t(r) * out.stride, std::size_t(P.d_model), Test::round(0.0));
     }
   });
 }
