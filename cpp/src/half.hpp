@@ -85,7 +85,13 @@ struct HalfTest {
   static constexpr std::uint32_t kMask = (1u << kDrop) - 1;
   static constexpr std::uint32_t kMid = 1u << (kDrop - 1);
   static constexpr std::uint32_t kRebias = std::uint32_t(127 - B) << M;
+  // Half an ulp at bit 23 - M, less the exponents' difference in bias: for
+  // |v| >= the format's smallest normal value, (|v|'s bits + kRound) >>
+  // kDrop is the rounded pattern (the sum wraps around 2^32 to its value).
+  static constexpr std::uint32_t kRound = kMid - (kRebias << kDrop);
   float e = 0, lo = 0, hi = 0;
+  // lo <= a < hi as one unsigned comparison of a's bits: bits - lo_bits < span.
+  std::uint32_t lo_bits = 0, span = 0;
 
   // The test for values within E of theirs (E >= 0, finite).
   explicit HalfTest(double E) {
@@ -101,6 +107,10 @@ struct HalfTest {
     }
     lo = l < 3.0e38 ? float(l) : std::numeric_limits<float>::infinity();
     hi = B + 1 < 128 ? float(std::ldexp(1.0, B + 1)) : std::numeric_limits<float>::infinity();
+    std::uint32_t hi_bits;
+    std::memcpy(&lo_bits, &lo, sizeof lo_bits);
+    std::memcpy(&hi_bits, &hi, sizeof hi_bits);
+    span = hi_bits > lo_bits ? hi_bits - lo_bits : 0;
   }
 
   static std::uint16_t round(double v) noexcept { return round_half<M, B>(v); }
@@ -114,8 +124,8 @@ struct HalfTest {
     float a, m;
     std::memcpy(&a, &au, sizeof a);
     std::memcpy(&m, &mu, sizeof m);
-    *decided = a >= lo && a < hi && std::fabs(a - m) > e;
-    return std::uint16_t(((((au >> (kDrop - 1)) + 1) >> 1) - kRebias) | ((u >> 16) & 0x8000u));
+    *decided = au - lo_bits < span && std::fabs(a - m) > e;
+    return std::uint16_t(((au + kRound) >> kDrop) | ((u >> 16) & 0x8000u));
   }
 };
 
@@ -130,17 +140,24 @@ struct HalfLanes {
   using bf = xsimd::batch<float>;
   using bu = xsimd::batch<std::uint32_t>;
   static constexpr std::size_t W = bf::size;
-  bf e, lo, hi;
+  bf e;
+  bu lo_bits, span;
 
-  explicit HalfLanes(const Test& t) : e(t.e), lo(t.lo), hi(t.hi) {}
+  explicit HalfLanes(const Test& t) : e(t.e), lo_bits(t.lo_bits), span(t.span) {}
 
   xsimd::batch_bool<float> operator()(const bf& v, bu& p) const {
     const bu u = xsimd::bitwise_cast<std::uint32_t>(v);
     const bu au = u & bu(0x7fffffffu);
     const bf a = xsimd::bitwise_cast<float>(au);
     const bf m = xsimd::bitwise_cast<float>((au & bu(~Test::kMask)) | bu(Test::kMid));
-    p = ((((au >> int(Test::kDrop - 1)) + bu(1u)) >> 1) - bu(Test::kRebias)) | ((u >> 16) & bu(0x8000u));
-    return (a >= lo) & (a < hi) & (xsimd::abs(a - m) > e);
+    if constexpr (Test::kDrop == 16 && Test::kRebias == 0) {
+      // bfloat16: the sign rides along (|v| + half an ulp stays below 2^31).
+      p = (u + bu(Test::kMid)) >> 16;
+    } else {
+      p = ((au + bu(Test::kRound)) >> int(Test::kDrop)) | ((u >> 16) & bu(0x8000u));
+    }
+    const auto in_range = xsimd::batch_bool_cast<float>((au - lo_bits) < span);
+    return in_range & (xsimd::abs(a - m) > e);
   }
 };
 
