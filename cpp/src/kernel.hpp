@@ -422,6 +422,7 @@ struct HalfFix {
   const PlanData& P;
   const Work& w;
   const Rot64& rot;
+  const typename Test::Wide& wide;  // HalfTest64 for E
   double E, start;
   std::size_t done;
 
@@ -429,6 +430,10 @@ struct HalfFix {
     const std::size_t nf = P.freq.size(), at = std::size_t(j) * nf + k;
     const double C = rot.c[at], S = rot.s[at], a = w.sd[k], b = w.cd[k];
     const double t = (cosine ? b * C - a * S : a * C + b * S) * P.amplitude;
+    bool decided;
+    const std::uint16_t p = wide.pattern(t, &decided);
+    if (decided) return p;
+    // Near zero, subnormal, beyond the range: both ends of T' -+ E rounded.
     const std::uint16_t lo = Test::round(t - E), hi = Test::round(t + E);
     if (lo == hi) return lo;
     double sd, cd;
@@ -545,9 +550,10 @@ void half_range(const PlanData& P, double start, std::size_t count, const RowsOf
   const Test test(half_margin(P, pmax));
   const Rot64& rot = rot64(P, int(std::min<std::size_t>(std::size_t(P.block), count)));
   const double E = exact_margin(P, pmax);
+  const typename Test::Wide wide(E);
   run_blocks(P, start, count, w, simd, [&](std::size_t done, int nrows) {
     const RowsOf<std::uint16_t> out = dst.at_row(done);
-    const HalfFix<Test> fix{P, w, rot, E, start, done};
+    const HalfFix<Test> fix{P, w, rot, wide, E, start, done};
     if (P.layout == Layout::interleaved) emit_half_block<Test, true>(P, w, nrows, out, simd, test, fix);
     else emit_half_block<Test, false>(P, w, nrows, out, simd, test, fix);
     if (out.row) {
