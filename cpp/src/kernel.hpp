@@ -253,8 +253,11 @@ inline void positions_into(const PlanData& P, const double* positions, std::size
 // value v decides instead wherever it can: |v - T| <= E (half_margin), and
 // HalfTest (half.hpp) tells, many lanes at a time, whether every value within
 // E of v rounds to the same pattern. Only the values it cannot decide (within
-// E of a rounding boundary, near zero, beyond the format's range) get their
-// own float64 sincos; over a RoPE cache that is a few in a thousand.
+// E of a rounding boundary, near zero, beyond the format's range) go further:
+// in ranges of rows (half_range, below) to a float64 recomputation from the
+// block's anchors and then, for the very few still undecided, a sincos; at
+// arbitrary positions (half_rows) straight to a sincos. Over a RoPE cache the
+// undecided are a few in a thousand (float16; bfloat16 about ten times fewer).
 
 // E for the values of positions |p| <= pmax. The proof, with u = 2^-24 (float32
 // rounding), u' = 2^-53 (float64), A the amplitude, w the frequency, theta0 the
