@@ -80,12 +80,21 @@ inline std::uint16_t round_bfloat16(double v) noexcept { return round_half<7, 12
 // subnormal results, float16 overflow) or with d <= E (ties and values near
 // one) are left undecided.
 template <int M, int B>
+struct HalfTest64;  // below
+
+template <int M, int B>
 struct HalfTest {
   static constexpr std::uint32_t kDrop = 23 - M;  // float32 mantissa bits the format drops
   static constexpr std::uint32_t kMask = (1u << kDrop) - 1;
   static constexpr std::uint32_t kMid = 1u << (kDrop - 1);
   static constexpr std::uint32_t kRebias = std::uint32_t(127 - B) << M;
+  // Half an ulp at bit 23 - M, less the exponents' difference in bias: for
+  // |v| >= the format's smallest normal value, (|v|'s bits + kRound) >>
+  // kDrop is the rounded pattern (the sum wraps around 2^32 to its value).
+  static constexpr std::uint32_t kRound = kMid - (kRebias << kDrop);
   float e = 0, lo = 0, hi = 0;
+  // lo <= a < hi as one unsigned comparison of a's bits: bits - lo_bits < span.
+  std::uint32_t lo_bits = 0, span = 0;
 
   // The test for values within E of theirs (E >= 0, finite).
   explicit HalfTest(double E) {
@@ -101,9 +110,14 @@ struct HalfTest {
     }
     lo = l < 3.0e38 ? float(l) : std::numeric_limits<float>::infinity();
     hi = B + 1 < 128 ? float(std::ldexp(1.0, B + 1)) : std::numeric_limits<float>::infinity();
+    std::uint32_t hi_bits;
+    std::memcpy(&lo_bits, &lo, sizeof lo_bits);
+    std::memcpy(&hi_bits, &hi, sizeof hi_bits);
+    span = hi_bits > lo_bits ? hi_bits - lo_bits : 0;
   }
 
   static std::uint16_t round(double v) noexcept { return round_half<M, B>(v); }
+  using Wide = HalfTest64<M, B>;
 
   // The pattern of v (valid when decided) and whether it is decided.
   std::uint16_t pattern(float v, bool* decided) const {
@@ -114,49 +128,115 @@ struct HalfTest {
     float a, m;
     std::memcpy(&a, &au, sizeof a);
     std::memcpy(&m, &mu, sizeof m);
-    *decided = a >= lo && a < hi && std::fabs(a - m) > e;
-    return std::uint16_t(((((au >> (kDrop - 1)) + 1) >> 1) - kRebias) | ((u >> 16) & 0x8000u));
+    *decided = au - lo_bits < span && std::fabs(a - m) > e;
+    return std::uint16_t(((au + kRound) >> kDrop) | ((u >> 16) & 0x8000u));
+  }
+};
+
+// HalfTest's decision for float64 values v whose T is within E of them (the
+// kernel's float64 recomputation of an undecided value, kernel.hpp): the same
+// proof with float64's 52 mantissa bits in place of float32's 23 (a and the
+// cell's midpoint m are float64 values of one binade, so a - m is exact), and
+// hi = 2^(B+1) finite for both formats.
+template <int M, int B>
+struct HalfTest64 {
+  static constexpr int kDrop = 52 - M;
+  static constexpr std::uint64_t kMask = (1ull << kDrop) - 1;
+  static constexpr std::uint64_t kMid = 1ull << (kDrop - 1);
+  static constexpr std::uint64_t kRound = kMid - (std::uint64_t(1023 - B) << 52);
+  double e = 0;
+  std::uint64_t lo_bits = 0, span = 0;
+
+  explicit HalfTest64(double E) : e(E) {
+    double lo = std::ldexp(1.0, 1 - B);
+    if (E > 0) {
+      int x;
+      std::frexp(std::ldexp(4 * E, M), &x);
+      lo = std::max(lo, std::ldexp(1.0, x));
+    }
+    const double hi = std::ldexp(1.0, B + 1);
+    std::uint64_t hi_bits;
+    std::memcpy(&lo_bits, &lo, sizeof lo_bits);
+    std::memcpy(&hi_bits, &hi, sizeof hi_bits);
+    span = hi_bits > lo_bits ? hi_bits - lo_bits : 0;
+  }
+
+  std::uint16_t pattern(double v, bool* decided) const {
+    std::uint64_t u;
+    std::memcpy(&u, &v, sizeof u);
+    const std::uint64_t au = u & 0x7fffffffffffffffull;
+    const std::uint64_t mu = (au & ~kMask) | kMid;
+    double a, m;
+    std::memcpy(&a, &au, sizeof a);
+    std::memcpy(&m, &mu, sizeof m);
+    *decided = au - lo_bits < span && std::fabs(a - m) > e;
+    return std::uint16_t(((au + kRound) >> kDrop) | ((u >> 48) & 0x8000u));
   }
 };
 
 using Float16Test = HalfTest<10, 15>;
 using BFloat16Test = HalfTest<7, 127>;
 
+#if SINPE_SIMD
+// HalfTest::pattern on a whole float32 vector: the lanes' patterns (in the low
+// 16 bits of each lane; an undecided lane's is garbage) and which are decided.
+template <class Test>
+struct HalfLanes {
+  using bf = xsimd::batch<float>;
+  using bu = xsimd::batch<std::uint32_t>;
+  static constexpr std::size_t W = bf::size;
+  bf e;
+  bu lo_bits, span;
+
+  explicit HalfLanes(const Test& t) : e(t.e), lo_bits(t.lo_bits), span(t.span) {}
+
+  xsimd::batch_bool<float> operator()(const bf& v, bu& p) const {
+    const bu u = xsimd::bitwise_cast<std::uint32_t>(v);
+    const bu au = u & bu(0x7fffffffu);
+    const bf a = xsimd::bitwise_cast<float>(au);
+    const bf m = xsimd::bitwise_cast<float>((au & bu(~Test::kMask)) | bu(Test::kMid));
+    if constexpr (Test::kDrop == 16 && Test::kRebias == 0) {
+      // bfloat16: the sign rides along (|v| + half an ulp stays below 2^31).
+      p = (u + bu(Test::kMid)) >> 16;
+    } else {
+      p = ((au + bu(Test::kRound)) >> int(Test::kDrop)) | ((u >> 16) & bu(0x8000u));
+    }
+    const auto in_range = xsimd::batch_bool_cast<float>((au - lo_bits) < span);
+    return in_range & (xsimd::abs(a - m) > e);
+  }
+};
+
+// out[l] = the low 16 bits of lane l of p0 (l < W), then of p1.
+inline void store_narrow(std::uint16_t* out, const xsimd::batch<std::uint32_t>& p0,
+                         const xsimd::batch<std::uint32_t>& p1) {
+  constexpr std::size_t W = xsimd::batch<std::uint32_t>::size;
+#if defined(__wasm_simd128__)
+  static_assert(W == 4, "one v128 of float32");
+  // Unsigned saturation keeps every pattern (<= 0xffff) as it is.
+  wasm_v128_store(out, wasm_u16x8_narrow_i32x4(v128_t(p0), v128_t(p1)));
+#else
+  alignas(64) std::uint32_t tmp[2 * W];
+  p0.store_aligned(tmp);
+  p1.store_aligned(tmp + W);
+  for (std::size_t l = 0; l < 2 * W; ++l) out[l] = std::uint16_t(tmp[l]);
+#endif
+}
+
 // out[i] = the pattern of v[i] for i < n; lanes the test leaves undecided get
 // exact(i) instead.
-#if SINPE_SIMD
 template <class Test, class Exact>
 inline std::size_t to_half_vectors(const Test& t, const float* v, std::size_t n, std::uint16_t* out,
                                    Exact& exact) {
   using bf = xsimd::batch<float>;
   using bu = xsimd::batch<std::uint32_t>;
   constexpr std::size_t W = bf::size;
-  const bf e(t.e), lo(t.lo), hi(t.hi);
-  const bu abs_mask(0x7fffffffu), keep(~Test::kMask), mid(Test::kMid), one(1u), rebias(Test::kRebias),
-      sign(0x8000u);
-  // One vector: its patterns and which lanes are decided (HalfTest::pattern, lane-wise).
-  const auto lanes = [&](const float* src, bu& p) {
-    const bu u = xsimd::bitwise_cast<std::uint32_t>(bf::load_unaligned(src));
-    const bu au = u & abs_mask;
-    const bf a = xsimd::bitwise_cast<float>(au);
-    const bf m = xsimd::bitwise_cast<float>((au & keep) | mid);
-    p = ((((au >> int(Test::kDrop - 1)) + one) >> 1) - rebias) | ((u >> 16) & sign);
-    return (a >= lo) & (a < hi) & (xsimd::abs(a - m) > e);
-  };
+  const HalfLanes<Test> lanes(t);
   std::size_t i = 0;
   for (; i + 2 * W <= n; i += 2 * W) {
     bu p0, p1;
-    const auto ok0 = lanes(v + i, p0);
-    const auto ok1 = lanes(v + i + W, p1);
-#if defined(__wasm_simd128__)
-    static_assert(W == 4, "one v128 of float32");
-    wasm_v128_store(out + i, wasm_u16x8_narrow_i32x4(v128_t(p0), v128_t(p1)));
-#else
-    alignas(64) std::uint32_t tmp[2 * W];
-    p0.store_aligned(tmp);
-    p1.store_aligned(tmp + W);
-    for (std::size_t l = 0; l < 2 * W; ++l) out[i + l] = std::uint16_t(tmp[l]);
-#endif
+    const auto ok0 = lanes(bf::load_unaligned(v + i), p0);
+    const auto ok1 = lanes(bf::load_unaligned(v + i + W), p1);
+    store_narrow(out + i, p0, p1);
     if (!xsimd::all(ok0 & ok1)) {
       const std::uint64_t decided = ok0.mask() | (ok1.mask() << W);
       for (std::size_t l = 0; l < 2 * W; ++l)

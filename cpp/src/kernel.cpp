@@ -97,13 +97,10 @@ Status rows(const Plan& plan, double start, std::size_t count, Dtype dtype, std:
   if (out == nullptr) return Status::null_pointer;
   const PlanData& P = plan.data();
   Work& w = Work::get(P.freq.size());
-  const std::size_t d = std::size_t(P.d_model);
-  const auto sink = [out, d](std::size_t i, const float* row, double p, const auto& half) {
-    half.convert(row, p, 0, d, out + i * d);
-  };
+  const detail::RowsOf<std::uint16_t> dst = detail::rows_at(P, out);
   const bool simd = path == Path::best;
-  if (dtype == Dtype::float16) detail::half_range<detail::Float16Test>(P, start, count, w, simd, sink);
-  else detail::half_range<detail::BFloat16Test>(P, start, count, w, simd, sink);
+  if (dtype == Dtype::float16) detail::half_range<detail::Float16Test>(P, start, count, dst, w, simd);
+  else detail::half_range<detail::BFloat16Test>(P, start, count, dst, w, simd);
   return Status::ok;
 }
 

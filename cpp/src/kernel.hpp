@@ -55,24 +55,28 @@ struct Work {
 // Where a block's rows go: row j's sine of frequency k at sin[j*stride + k]
 // (split layouts) or sin[j*stride + 2k] (interleaved, cosine next to it);
 // cosines likewise; the odd column (OddColumn::sine or zero) at odd[j*stride].
-struct Rows {
-  float* row;  // row 0's first column (fairseq's padding row is zeroed from it), or nullptr
-  float* sin;
-  float* cos;
-  float* odd;
+// T is float, or std::uint16_t for float16 / bfloat16 patterns.
+template <class T>
+struct RowsOf {
+  T* row;  // row 0's first column (fairseq's padding row is zeroed from it), or nullptr
+  T* sin;
+  T* cos;
+  T* odd;
   std::size_t stride;
 
   // The same destination n rows further on.
-  Rows at_row(std::size_t n) const {
+  RowsOf at_row(std::size_t n) const {
     const std::size_t off = n * stride;
     return {row ? row + off : nullptr, sin + off, cos + off, odd ? odd + off : nullptr, stride};
   }
 };
+using Rows = RowsOf<float>;
 
-// The layout's Rows for rows starting at row0.
-inline Rows rows_at(const PlanData& P, float* row0) {
+// The layout's rows for rows starting at row0.
+template <class T>
+inline RowsOf<T> rows_at(const PlanData& P, T* row0) {
   const std::size_t h = std::size_t(P.pairs);
-  float* odd = P.odd == OddColumn::none ? nullptr : row0 + 2 * h;
+  T* odd = P.odd == OddColumn::none ? nullptr : row0 + 2 * h;
   switch (P.layout) {
     case Layout::interleaved: return {row0, row0, row0 + 1, odd, std::size_t(P.d_model)};
     case Layout::cos_first: return {row0, row0 + h, row0, odd, std::size_t(P.d_model)};
@@ -164,11 +168,10 @@ inline void emit(const PlanData& P, const Work& w, int nrows, const Rows& dst, b
   else emit_block<Add, false>(P, w, nrows, dst, simd, pairs);
 }
 
-// For each block of rows start+done ... start+done+nrows-1: fills
-// target(done, nrows) (Add ? += : =), then calls sink(done, nrows).
-template <bool Add, class Target, class Sink>
-void run(const PlanData& P, double start, std::size_t count, Work& w, bool simd, Target target, Sink sink,
-         Pairs pairs = {}) {
+// For each block of rows start+done ... start+done+nrows-1: the anchors of
+// its first row in w (float64 sd/cd, and sf/cf rounded), then block(done, nrows).
+template <class Block>
+void run_blocks(const PlanData& P, double start, std::size_t count, Work& w, bool simd, Block&& block) {
   if (count == 0) return;
   const int B = P.block;
   direct_anchors(P, start, w, simd);
@@ -177,15 +180,7 @@ void run(const PlanData& P, double start, std::size_t count, Work& w, bool simd,
   for (;;) {
     const int nrows = int(std::min<std::size_t>(std::size_t(B), count - done));
     round_anchors(P, w);
-    const Rows dst = target(done, nrows);
-    emit<Add>(P, w, nrows, dst, simd, pairs);
-    if (P.has_padding && !Add && dst.row) {
-      // fairseq: the padding position's row is all zeros.
-      const double r = P.padding_idx - (start + double(done));
-      if (r >= 0 && r < nrows && r == std::floor(r))
-        std::fill_n(dst.row + std::size_t(r) * dst.stride, std::size_t(P.d_model), 0.f);
-    }
-    sink(done, nrows);
+    block(done, nrows);
     done += std::size_t(nrows);
     if (done >= count) break;
     if (++blocks_since_anchor >= kReanchor) {
@@ -195,6 +190,30 @@ void run(const PlanData& P, double start, std::size_t count, Work& w, bool simd,
       step_anchors(P, w);
     }
   }
+}
+
+// The padding row's offset in a block of nrows rows from position p0, or -1.
+inline std::ptrdiff_t padding_in_block(const PlanData& P, double p0, int nrows) {
+  if (!P.has_padding) return -1;
+  const double r = P.padding_idx - p0;
+  return r >= 0 && r < nrows && r == std::floor(r) ? std::ptrdiff_t(r) : -1;
+}
+
+// For each block of rows start+done ... start+done+nrows-1: fills
+// target(done, nrows) (Add ? += : =), then calls sink(done, nrows).
+template <bool Add, class Target, class Sink>
+void run(const PlanData& P, double start, std::size_t count, Work& w, bool simd, Target target, Sink sink,
+         Pairs pairs = {}) {
+  run_blocks(P, start, count, w, simd, [&](std::size_t done, int nrows) {
+    const Rows dst = target(done, nrows);
+    emit<Add>(P, w, nrows, dst, simd, pairs);
+    if (!Add && dst.row) {
+      // fairseq: the padding position's row is all zeros.
+      const std::ptrdiff_t r = padding_in_block(P, start + double(done), nrows);
+      if (r >= 0) std::fill_n(dst.row + std::size_t(r) * dst.stride, std::size_t(P.d_model), 0.f);
+    }
+    sink(done, nrows);
+  });
 }
 
 // Rows start ... start+count-1 into `rows` (row 0 of the range at offset 0).
@@ -234,8 +253,11 @@ inline void positions_into(const PlanData& P, const double* positions, std::size
 // value v decides instead wherever it can: |v - T| <= E (half_margin), and
 // HalfTest (half.hpp) tells, many lanes at a time, whether every value within
 // E of v rounds to the same pattern. Only the values it cannot decide (within
-// E of a rounding boundary, near zero, beyond the format's range) get their
-// own float64 sincos; over a RoPE cache that is a few in a thousand.
+// E of a rounding boundary, near zero, beyond the format's range) go further:
+// in ranges of rows (half_range, below) to a float64 recomputation from the
+// block's anchors and then, for the very few still undecided, a sincos; at
+// arbitrary positions (half_rows) straight to a sincos. Over a RoPE cache the
+// undecided are a few in a thousand (float16; bfloat16 about ten times fewer).
 
 // E for the values of positions |p| <= pmax. The proof, with u = 2^-24 (float32
 // rounding), u' = 2^-53 (float64), A the amplitude, w the frequency, theta0 the
@@ -323,25 +345,227 @@ struct HalfRows {
   }
 };
 
-// Rows start ... start+count-1 (a range: the block kernel's rows, stepped
-// anchors and all): sink(i, row, p, half) for each, with row its float32
-// values and half the HalfRows that converts them.
-template <class Test, class Sink>
-void half_range(const PlanData& P, double start, std::size_t count, Work& w, bool simd, Sink sink) {
+// ---- half-precision rows of a range, fused into the block kernel ----------
+// For a range of positions the rows are made block by block as above, and
+// each float32 value v is decided by HalfTest while it is still in registers;
+// only the patterns are stored. A value HalfTest leaves undecided is first
+// recomputed in float64 from the same block's float64 anchors and a float64
+// rotation table (a few flops, no sincos), which decides it unless its T lies
+// within exact_margin of a rounding boundary; only those (exact zeros, true
+// near-ties) get their own float64 sincos.
+
+// The float64 rotation table: cos/sin(j w_k) for j < rows, laid out [j][k],
+// by the same float64 recurrence as the plan's float32 table (plan.cpp) before
+// its rounding: error < 3e-14 after 64 steps.
+struct Rot64 {
+  std::vector<double> c, s;
+};
+
+inline const Rot64& rot64(const PlanData& P, int rows) {
+  thread_local Rot64 t;
+  const std::size_t nf = P.freq.size();
+  t.c.resize(std::size_t(rows) * nf);
+  t.s.resize(std::size_t(rows) * nf);
+  // Row by row (row j from row j - 1 and row 1), each value the same float64
+  // expression as plan.cpp's column loop: writing row-major is several times
+  // faster than walking the table's columns.
+  for (std::size_t k = 0; k < nf; ++k) {
+    t.c[k] = 1.0;
+    t.s[k] = 0.0;
+  }
+  if (rows > 1) {
+    for (std::size_t k = 0; k < nf; ++k) {
+      t.c[nf + k] = std::cos(P.freq[k]);
+      t.s[nf + k] = std::sin(P.freq[k]);
+    }
+  }
+  for (std::size_t j = 2; j < std::size_t(rows); ++j) {
+    const double* c = t.c.data() + (j - 1) * nf;
+    const double* s = t.s.data() + (j - 1) * nf;
+    const double* c1 = t.c.data() + nf;
+    const double* s1 = t.s.data() + nf;
+    double* cn = t.c.data() + j * nf;
+    double* sn = t.s.data() + j * nf;
+    for (std::size_t k = 0; k < nf; ++k) {
+      cn[k] = c[k] * c1[k] - s[k] * s1[k];
+      sn[k] = s[k] * c1[k] + c[k] * s1[k];
+    }
+  }
+  return t;
+}
+
+// The margin of the float64 recomputation T' = fl(fl(fl(a C) +- fl(b S)) A),
+// a, b the block's float64 anchors (sin, cos)(theta0), C, S the float64
+// table's cos/sin(j w), for positions |p| <= pmax. With u' = 2^-53:
+// 1. |a - sin theta0|, |b - cos theta0| < 1e-14 (kernel anchors, as in
+//    half_margin's step 2), |C - cos(j w)|, |S - sin(j w)| < 3e-14 (Rot64), so
+//    |a C + b S - sin(theta0 + j w)| <= 2 (1e-14 + 3e-14) (1 + 3e-14) < 2^-43
+//    (and likewise for the cosine).
+// 2. The float64 roundings: two products, the sum and the product by A, each
+//    u' relative, on terms with |a C| + |b S| <= 1 + 1e-13: < 5u' A.
+// 3. The angle, as in half_margin's step 3: < 2u' A pmax wmax.
+// 4. T itself, as in half_margin's step 4: < 6u' A.
+// Sum: < A (2^-43 + 11u' + 2u' pmax wmax) < A (2^-42 + 2^-52 pmax wmax).
+// The margin is twice that, so that computing T' - E and T' + E in float64
+// (each rounded, moving by at most u' (|T'| + E) < 2^-52 A, far below the
+// added half) still brackets [T' - bound, T' + bound]; and a bracket end that
+// is exactly a tie is strictly beyond the bound, so every T inside is not that
+// tie. 2^-1000 covers float64 subnormal products when A is tiny.
+inline double exact_margin(const PlanData& P, double pmax) {
+  double wmax = 0;
+  for (double f : P.freq) wmax = std::max(wmax, std::fabs(f));
+  return P.amplitude * (std::ldexp(1.0, -41) + std::ldexp(pmax * wmax, -51)) + std::ldexp(1.0, -1000);
+}
+
+// The pattern of an undecided value: row j of the current block (position
+// start + done + j), pair k, its sine or cosine. round_half is monotonic, so
+// when T' - E and T' + E round alike, so does every T between, T included.
+template <class Test>
+struct HalfFix {
+  const PlanData& P;
+  const Work& w;
+  const Rot64& rot;
+  const typename Test::Wide& wide;  // HalfTest64 for E
+  double E, start;
+  std::size_t done;
+
+  std::uint16_t operator()(int j, std::size_t k, bool cosine) const {
+    const std::size_t nf = P.freq.size(), at = std::size_t(j) * nf + k;
+    const double C = rot.c[at], S = rot.s[at], a = w.sd[k], b = w.cd[k];
+    const double t = (cosine ? b * C - a * S : a * C + b * S) * P.amplitude;
+    bool decided;
+    const std::uint16_t p = wide.pattern(t, &decided);
+    if (decided) return p;
+    // Near zero, subnormal, beyond the range: both ends of T' -+ E rounded.
+    const std::uint16_t lo = Test::round(t - E), hi = Test::round(t + E);
+    if (lo == hi) return lo;
+    double sd, cd;
+    trig::sincos_scaled_scalar(start + double(done + std::size_t(j)), P.freq.data() + k, 1, &sd, &cd);
+    return Test::round((cosine ? cd : sd) * P.amplitude);
+  }
+};
+
+#if SINPE_SIMD
+// Pairs [0, h) of row j as patterns, a vector at a time while one fits;
+// returns where it stopped. Interleaved: sine then cosine per pair at 2k;
+// split: sines at sin_out[k], cosines at cos_out[k], two vectors a step.
+template <class Test, bool Interleaved, class Fix>
+inline std::size_t half_pairs_vectors(const HalfLanes<Test>& L, std::size_t h, const float* a, const float* b,
+                                      const float* C, const float* S, std::uint16_t* sin_out,
+                                      std::uint16_t* cos_out, int j, const Fix& fix) {
+  using V = simd::FloatBatch;
+  using bu = xsimd::batch<std::uint32_t>;
+  constexpr std::size_t W = simd::lanes<V>;
+  std::size_t k = 0;
+  if constexpr (Interleaved) {
+    for (; k + W <= h; k += W) {
+      const V va = simd::load<V>(a + k), vb = simd::load<V>(b + k);
+      const V vc = simd::load<V>(C + k), vs = simd::load<V>(S + k);
+      const V sin_v = va * vc + vb * vs;
+      const V cos_v = vb * vc - va * vs;
+      bu p0, p1;
+      const auto ok0 = L(xsimd::zip_lo(sin_v, cos_v), p0);
+      const auto ok1 = L(xsimd::zip_hi(sin_v, cos_v), p1);
+      store_narrow(sin_out + 2 * k, p0, p1);
+      if (!xsimd::all(ok0 & ok1)) {
+        const std::uint64_t decided = ok0.mask() | (ok1.mask() << W);
+        for (std::size_t l = 0; l < 2 * W; ++l)
+          if (!((decided >> l) & 1)) sin_out[2 * k + l] = fix(j, k + l / 2, (l & 1) != 0);
+      }
+    }
+  } else {
+    for (; k + 2 * W <= h; k += 2 * W) {
+      V sv[2], cv[2];
+      for (std::size_t q = 0; q < 2; ++q) {
+        const std::size_t kq = k + q * W;
+        const V va = simd::load<V>(a + kq), vb = simd::load<V>(b + kq);
+        const V vc = simd::load<V>(C + kq), vs = simd::load<V>(S + kq);
+        sv[q] = va * vc + vb * vs;
+        cv[q] = vb * vc - va * vs;
+      }
+      bu ps0, ps1, pc0, pc1;
+      const auto oks0 = L(sv[0], ps0), oks1 = L(sv[1], ps1);
+      const auto okc0 = L(cv[0], pc0), okc1 = L(cv[1], pc1);
+      store_narrow(sin_out + k, ps0, ps1);
+      store_narrow(cos_out + k, pc0, pc1);
+      if (!xsimd::all(oks0 & oks1 & okc0 & okc1)) {
+        const std::uint64_t ds = oks0.mask() | (oks1.mask() << W), dc = okc0.mask() | (okc1.mask() << W);
+        for (std::size_t l = 0; l < 2 * W; ++l) {
+          if (!((ds >> l) & 1)) sin_out[k + l] = fix(j, k + l, false);
+          if (!((dc >> l) & 1)) cos_out[k + l] = fix(j, k + l, true);
+        }
+      }
+    }
+  }
+  return k;
+}
+#endif
+
+// Rows j < nrows of the current block as Test's patterns.
+template <class Test, bool Interleaved, class Fix>
+inline void emit_half_block(const PlanData& P, const Work& w, int nrows, const RowsOf<std::uint16_t>& dst,
+                            bool simd, const Test& test, const Fix& fix) {
+  const std::size_t nf = P.freq.size();
+  const std::size_t h = std::size_t(P.pairs);
+  const float* a = w.sf.data();
+  const float* b = w.cf.data();
+#if SINPE_SIMD
+  const HalfLanes<Test> lanes(test);
+#else
+  (void)simd;
+#endif
+  constexpr std::size_t step = Interleaved ? 2 : 1;
+  for (int j = 0; j < nrows; ++j) {
+    const std::size_t at = std::size_t(j) * dst.stride;
+    const float* C = P.rot_cos.data() + std::size_t(j) * nf;
+    const float* S = P.rot_sin.data() + std::size_t(j) * nf;
+    std::uint16_t* sin_out = dst.sin + at;
+    std::uint16_t* cos_out = dst.cos + at;
+    std::size_t k = 0;
+#if SINPE_SIMD
+    if (simd) k = half_pairs_vectors<Test, Interleaved>(lanes, h, a, b, C, S, sin_out, cos_out, j, fix);
+#endif
+    for (; k < h; ++k) {
+      const float sin_v = a[k] * C[k] + b[k] * S[k];
+      const float cos_v = b[k] * C[k] - a[k] * S[k];
+      bool ds, dc;
+      const std::uint16_t ps = test.pattern(sin_v, &ds), pc = test.pattern(cos_v, &dc);
+      sin_out[step * k] = ds ? ps : fix(j, k, false);
+      cos_out[step * k] = dc ? pc : fix(j, k, true);
+    }
+    if (P.odd == OddColumn::sine) {
+      bool d;
+      const std::uint16_t p = test.pattern(a[h] * C[h] + b[h] * S[h], &d);
+      dst.odd[at] = d ? p : fix(j, h, false);
+    } else if (P.odd == OddColumn::zero) {
+      dst.odd[at] = Test::round(0.0);
+    }
+  }
+}
+
+// Rows start ... start+count-1 as Test's patterns (Float16Test or
+// BFloat16Test) into dst, each value its T rounded once.
+template <class Test>
+void half_range(const PlanData& P, double start, std::size_t count, const RowsOf<std::uint16_t>& dst, Work& w,
+                bool simd) {
   if (count == 0) return;
   const double pmax = std::max(std::fabs(start), std::fabs(start + double(count - 1)));
-  const HalfRows<Test> half(P, pmax, simd);
-  const std::size_t d = std::size_t(P.d_model);
-  thread_local std::vector<float> block;
-  block.resize(std::size_t(P.block) * d);
-  run<false>(
-      P, start, count, w, simd, [&](std::size_t, int) { return rows_at(P, block.data()); },
-      [&](std::size_t done, int nrows) {
-        for (int j = 0; j < nrows; ++j) {
-          const std::size_t i = done + std::size_t(j);
-          sink(i, block.data() + std::size_t(j) * d, start + double(i), half);
-        }
-      });
+  const Test test(half_margin(P, pmax));
+  const Rot64& rot = rot64(P, int(std::min<std::size_t>(std::size_t(P.block), count)));
+  const double E = exact_margin(P, pmax);
+  const typename Test::Wide wide(E);
+  run_blocks(P, start, count, w, simd, [&](std::size_t done, int nrows) {
+    const RowsOf<std::uint16_t> out = dst.at_row(done);
+    const HalfFix<Test> fix{P, w, rot, wide, E, start, done};
+    if (P.layout == Layout::interleaved) emit_half_block<Test, true>(P, w, nrows, out, simd, test, fix);
+    else emit_half_block<Test, false>(P, w, nrows, out, simd, test, fix);
+    if (out.row) {
+      // fairseq: the padding position's row is all zeros.
+      const std::ptrdiff_t r = padding_in_block(P, start + double(done), nrows);
+      if (r >= 0)
+        std::fill_n(out.row + std::size_t(r) * out.stride, std::size_t(P.d_model), Test::round(0.0));
+    }
+  });
 }
 
 template <std::uint16_t (*Round)(double) noexcept>

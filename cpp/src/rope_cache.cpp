@@ -114,13 +114,9 @@ Status cache_range(const RopePlan& plan, double start, std::size_t count, const 
     return Status::ok;
   }
   // The rows plan's concat row is sines then cosines.
-  std::uint16_t *cos = bits(out.cos), *sin = bits(out.sin);
-  const auto sink = [=](std::size_t i, const float* row, double p, const auto& rows) {
-    rows.convert(row, p, 0, half, sin + i * half);
-    rows.convert(row, p, half, 2 * half, cos + i * half);
-  };
-  if (out.dtype == Dtype::float16) detail::half_range<detail::Float16Test>(P, start, count, w, simd, sink);
-  else detail::half_range<detail::BFloat16Test>(P, start, count, w, simd, sink);
+  const detail::RowsOf<std::uint16_t> dst{nullptr, bits(out.sin), bits(out.cos), nullptr, half};
+  if (out.dtype == Dtype::float16) detail::half_range<detail::Float16Test>(P, start, count, dst, w, simd);
+  else detail::half_range<detail::BFloat16Test>(P, start, count, dst, w, simd);
   return Status::ok;
 }
 

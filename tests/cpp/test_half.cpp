@@ -423,3 +423,127 @@ TEST_CASE("half-precision values at and beside rounding boundaries take the exac
     cmp.report("boundary rope_cache_rows / rope_cache");
   }
 }
+
+// Large angles: p w of 1e5 ... 1e8 radians, where the block kernel's angle
+// (anchor plus j w) and the float64 formula's fl(p w) differ by up to a few
+// 1e-9, so a value can sit between a rounding boundary and the kernel's own
+// float64 recomputation of it. Each target is a boundary of f reached by
+// sin or cos of one position (rows 63/64/65 and 1023/1024/1025 of a range,
+// where blocks and direct anchors change); the nearest frequency lands within
+// a few 1e-9 of it, and the pattern must still be the reference's value
+// rounded once. RoPE caches (split layout) and the diffusers table (its first
+// frequency is the scale; interleaved layout), both paths.
+TEST_CASE("half-precision values a few 1e-9 from a boundary at large angles are decided exactly",
+          "[half][rope][boundary]") {
+  const double kPi = 3.14159265358979323846;
+  std::mt19937_64 rng(23);
+  std::uniform_real_distribution<double> wdist(0.5, 6.0);
+  for (const Format* f : {&kF16, &kBF16}) {
+    const Dtype dtype = f == &kF16 ? Dtype::float16 : Dtype::bfloat16;
+    HalfCompare cmp{*f};
+    std::size_t near = 0;  // values nearer a boundary than the kernel's angle error, beyond the reference's
+    std::vector<double> targets = boundaries(*f);
+    if (f == &kF16) targets.push_back(std::ldexp(1.0, -24));  // the smallest subnormal itself
+    for (double target : targets)
+      for (double sign : {1.0, -1.0})
+        for (bool sine : {true, false})
+          for (double start : {100000.0, 16775000.0})
+            for (std::size_t row : {63, 64, 65, 1023, 1024, 1025}) {
+              const double p = start + double(row);
+              // An angle a whole number of turns beyond the one whose sine or cosine is sign * target.
+              const double base_angle = sine ? (sign > 0 ? std::asin(target) : -std::asin(target))
+                                             : (sign > 0 ? std::acos(target) : kPi - std::acos(target));
+              const double turns = std::floor(p * wdist(rng) / (2 * kPi));
+              const double w0 = (base_angle + 2 * kPi * turns) / p;
+              const double b = sign * target;
+              // The frequency within 20 ulp of w0 whose sin or cos of fl(p w) lands nearest the target
+              // yet beyond the reference's own few ulp of it; for RoPE, w as the reference derives it
+              // from the option (table 0), for diffusers the scale itself (table 1).
+              const auto rope_w = [&](double w) {
+                return ref::rope_inv_freq(to_rope_params(linear_rope(8, 0, w)), 8)[0];
+              };
+              const auto pick = [&](bool rope) {
+                double c = w0, w = w0, best = HUGE_VAL;
+                for (int k = 0; k < 20; ++k) c = std::nextafter(c, 0.0);
+                for (int k = 0; k < 41; ++k, c = std::nextafter(c, HUGE_VAL)) {
+                  const double a = p * (rope ? rope_w(c) : c);
+                  const double gap = std::fabs((sine ? std::sin(a) : std::cos(a)) - b);
+                  if (gap > 16 * std::numeric_limits<double>::epsilon() * target && gap < best) {
+                    best = gap;
+                    w = c;
+                  }
+                }
+                return w;
+              };
+              const std::size_t n = row + 2, first = row - 1;
+              std::vector<double> pos;
+              for (std::size_t i = first; i < n; ++i) pos.push_back(start + double(i));
+              for (int table = 0; table < 2; ++table) {
+                const double w = pick(table == 0);
+                std::vector<double> want;  // rows first .. n-1: the target's sine and cosine columns
+                std::vector<std::uint16_t> got[2];
+                std::size_t width, col;
+                if (table == 0) {
+                  // RoPE, r = 8: pair 0 has frequency w (linear_rope), columns sin then cos.
+                  const sinpe::Options o = linear_rope(8, 0, w);
+                  sinpe::RopePlan plan;
+                  REQUIRE(sinpe::make_rope_plan(o, 8, &plan) == Status::ok);
+                  std::vector<double> wc, ws;
+                  ref::rope_cache(to_rope_params(o), 8, pos, wc, ws);
+                  width = 4;
+                  col = 0;
+                  for (std::size_t i = 0; i < pos.size(); ++i) {
+                    want.push_back(ws[i * width + col]);
+                    want.push_back(wc[i * width + col]);
+                  }
+                  for (Path path : {Path::best, Path::scalar}) {
+                    std::vector<std::uint16_t> c(n * width, 0xdead), s(n * width, 0xdead);
+                    REQUIRE(sinpe::rope_cache(plan, sinpe::Positions::range(start, n),
+                                              {dtype, c.data(), s.data()}, path) == Status::ok);
+                    auto& g = got[path == Path::best ? 0 : 1];
+                    for (std::size_t i = first; i < n; ++i) {
+                      g.push_back(s[i * width + col]);
+                      g.push_back(c[i * width + col]);
+                    }
+                  }
+                } else {
+                  // diffusers, d = 8, interleaved: column 0 is sin(p scale), column 1 its cosine.
+                  ref::Params prm;
+                  prm.preset = "diffusers";
+                  prm.layout = "interleaved";
+                  prm.scale = w;
+                  sinpe::Plan plan;
+                  REQUIRE(sinpe::make_plan(to_options(prm), 8, &plan) == Status::ok);
+                  for (double q : pos) {
+                    const auto r = ref::row(prm, 8, q);
+                    want.push_back(r[0]);
+                    want.push_back(r[1]);
+                  }
+                  for (Path path : {Path::best, Path::scalar}) {
+                    std::vector<std::uint16_t> out(n * 8, 0xdead);
+                    REQUIRE(sinpe::rows(plan, start, n, dtype, out.data(), path) == Status::ok);
+                    auto& g = got[path == Path::best ? 0 : 1];
+                    for (std::size_t i = first; i < n; ++i) {
+                      g.push_back(out[i * 8]);
+                      g.push_back(out[i * 8 + 1]);
+                    }
+                  }
+                }
+                // The value of the targeted row: near the boundary, yet beyond the reference's own few ulp.
+                const double v = want[2 * (row - first) + (sine ? 0 : 1)];
+                const double gap = std::fabs(v - b);
+                if (gap > 8 * std::numeric_limits<double>::epsilon() * target && gap < std::ldexp(p * w, -50))
+                  ++near;
+                for (const auto& g : got) {
+                  REQUIRE(g.size() == want.size());
+                  for (std::size_t i = 0; i < g.size(); ++i)
+                    cmp(g[i], want[i],
+                        table == 0 ? "large-angle rope_cache_rows" : "large-angle diffusers rows");
+                }
+              }
+            }
+    // The targets were realised: hundreds of values nearer a boundary than 4 ulp of their angle.
+    CHECK(near > 300);
+    cmp.report("large-angle boundary rows");
+  }
+}
