@@ -76,10 +76,8 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
     },
   };
 
-  // Geometry of the frame and of the plot inside it, kept up to date by a
-  // ResizeObserver (whose callback runs after layout, when reading it costs
-  // nothing): reading it on every draw forced a synchronous layout of the
-  // whole page for each figure drawn.
+  // Geometry of the frame and plot, kept by a ResizeObserver (its callback runs after layout):
+  // reading it on every draw forced a synchronous layout of the page per figure drawn.
   const frameEl = element.querySelector('.heatmap-frame');
   const geometry = { width: 0, height: 0, left: 0, top: 0, plotWidth: 0, plotHeight: 0, basePadding: 0, font: '' };
   function measure() {
@@ -144,10 +142,7 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
     const yTicks = intTicks(y, ny);
     select(gy).call(axisLeft(y).tickValues(yTicks).tickFormat(fullInt).tickSizeOuter(0));
     if (!geometry.font) measure();
-    // A new padding resizes the plot. The observer would lay the axes out again, but it
-    // does not report a figure out of view (content-visibility: auto), whose ticks would
-    // stay where the old padding put them, cut off: measured again at once (a layout per
-    // padding change, which comes only with wider or narrower position labels).
+    // a new padding resizes the plot: measured again at once (out of view, the observer is silent)
     if (fitLeftMargin(yTicks.map(fullInt))) {
       measure();
       return layoutAxes();
@@ -192,14 +187,10 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
     return imageFor(columns, rows).data;
   }
 
-  // The backing store only grows (to the largest frame seen) while sizes
-  // change quickly, e.g. while a d_model or max_len slider is dragged: a frame
-  // is put into its top-left corner and the canvas is scaled by CSS so that
-  // exactly that corner fills the plot (the rest is clipped by the plot's
-  // overflow: hidden). Resizing a canvas reallocates and clears its backing
-  // store; this way a drag resizes it only when it grows. Once sizes stop
-  // changing, the canvas is trimmed to the frame (exports and tests see a
-  // canvas of exactly columns × rows).
+  // While sizes change quickly (a d_model or max_len drag) the backing store only grows: a frame
+  // goes in its top-left corner, CSS scales the canvas so that corner fills the plot (overflow:
+  // hidden clips the rest), and a drag reallocates the canvas only when it grows. Once sizes stop
+  // changing, the canvas is trimmed to the frame (exports and tests see columns × rows).
   let trimTimer = 0;
   function fit(columns, rows) {
     canvas.style.width = `${(100 * canvas.width) / columns}%`;
