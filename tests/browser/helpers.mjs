@@ -94,7 +94,8 @@ export async function openPage(context, hash = '') {
  * (web/src/lib/sliced.js) is aria-busy until it shows the current state.
  */
 export async function settle(page) {
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  // a web font arriving late moves text (and what a click aims at): wait for the faces the page asked for
+  await page.evaluate(() => document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))));
   await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'), null, { timeout: 60000, polling: 'raf' });
 }
 

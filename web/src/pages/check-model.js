@@ -143,16 +143,20 @@ export default {
       return { cache: rowDeviation(cache, exact, rows, width), recipe: rowDeviation(recipe, exact, rows, width) };
     }
 
+    // charts waiting for their card to be in the page (a chart measures its width when it draws)
+    const charts = [];
     function draw() {
       const { report, curves } = memory.result;
-      memory.drawn = (memory.drawn ?? 0) + 1;
-      results.dataset.drawn = String(memory.drawn); // how many reports the page has shown (the tests wait on it)
       status.textContent = report.sites.length ? T('found', { count: report.sites.length, name: report.model }) : '';
       if (!report.sites.length) fail('no_rope', [report.model]);
       if (!report.config) results.append(h('p', { class: 'check-model-noconfig' }, T('noConfig')));
       showErrors();
       report.sites.forEach((site, i) => results.append(card(site, curves[i], i)));
+      for (const drawChart of charts.splice(0)) drawChart();
       if (report.config && report.sites.some((s) => s.kind === 'cache')) buildExtend(report);
+      // how many reports the page has shown, set once the whole report is there (the tests wait on it)
+      memory.drawn = (memory.drawn ?? 0) + 1;
+      results.dataset.drawn = String(memory.drawn);
     }
 
     function card(site, curve, index) {
@@ -188,8 +192,7 @@ export default {
       const b = chartPoints(curve.recipe.perRow, 600, FLOOR);
       const top = Math.max(FLOOR * 10, ...a.map((p) => p[1]), ...b.map((p) => p[1]));
       const figure = h('div', { class: 'check-model-chart' }, chart.element, h('p', { class: 'check-model-caption figure-caption' }, T('caption', { name: site.cos.name, sin: site.sin.name, rows: site.rows, last: site.rows - 1 })));
-      // drawn once it is in the page (the chart measures its width)
-      requestAnimationFrame(() =>
+      charts.push(() =>
         chart.draw({
           series: [
             { name: T('seriesCache'), points: a },
