@@ -16,8 +16,12 @@ import vocabulary from '../dist/sinpe-vocabulary.js';
 // Limits of one call, defined in the C++ core (vocabulary.def).
 const LIMITS = vocabulary.limits;
 
-const { apply, ownKeys, getOwnPropertyDescriptor, getPrototypeOf } = Reflect;
-const { create } = Object;
+const { apply, getOwnPropertyDescriptor, getPrototypeOf } = Reflect;
+// The string keys of [[OwnPropertyKeys]] (a Proxy's ownKeys trap runs once, as for
+// Reflect.ownKeys); V8 answers a plain object from its enum cache.
+const { create, getOwnPropertyNames } = Object;
+// isEnumerable(o, key): o's own property `key` exists and is enumerable.
+const isEnumerable = Function.prototype.call.bind(Object.prototype.propertyIsEnumerable);
 const { isArray } = Array;
 const { isInteger, isFinite, isSafeInteger } = Number;
 const { log2 } = Math;
@@ -485,11 +489,10 @@ export function snapshotOptions(name, options) {
     fail(TypeError, `${name} must be an object, got a revoked Proxy`);
   }
   if (array) fail(TypeError, `${name} must be an object, got Array`);
-  for (const key of ownKeys(options)) {
-    if (typeof key !== 'string') continue;
-    const own = getOwnPropertyDescriptor(options, key);
-    if (own === undefined || !own.enumerable) continue;
-    snapshot[key] = options[key];
+  for (const key of getOwnPropertyNames(options)) {
+    // [[GetOwnProperty]] once (a Proxy's getOwnPropertyDescriptor trap), as
+    // Reflect.getOwnPropertyDescriptor, without a descriptor object per key.
+    if (isEnumerable(options, key)) snapshot[key] = options[key];
   }
   return snapshot;
 }
