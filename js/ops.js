@@ -18,12 +18,10 @@ import {
   numberArrayArg,
   outArg,
   overlaps,
-  positionsArg,
-  positionsChecked,
-  positionsToRead,
   snapshotOptions,
   typedArrayArg,
 } from './args.js';
+import { positionsArg, positionsChecked, positionsToRead } from './positions.js';
 import { CORE, optionIndex, statusCode } from './engine.js';
 import { statusError, vocabulary } from './errors.js';
 
