@@ -51,8 +51,8 @@ function median(sorted) {
 }
 
 // Times the methods of one case together: each is warmed up (JIT tiers, wasm
-// tier-up, caches), then they take turns, one turn each per round (the order
-// rotating), so load from elsewhere on a shared machine hits all of them
+// tier-up, caches), then they take turns, one turn each per round (each round
+// in a new order), so load from elsewhere on a shared machine hits all of them
 // alike. A fast method (< 5 ms) runs once untimed right before its timed run,
 // so it is measured warm rather than after another method evicted its data.
 // A method that returns a number timed itself (the write-only bounds time
@@ -80,12 +80,24 @@ function measureGroup(now, fns, effort) {
   const perRound = est.reduce((s, t, m) => s + t * (runs[m] + (t < 5 ? 1 : 0)), 0);
   const reps = Math.max(effort.minReps, Math.min(effort.maxReps, Math.ceil(effort.budgetMs / Math.max(perRound, 1e-3))));
   const times = fns.map((_, m) => new Float64Array(reps * runs[m]));
-  for (let i = 0; i < reps; i++)
+  // Each round in its own seeded random order: a method follows different
+  // ones from round to round, so none always pays for its neighbour's garbage
+  // (in Chromium the encode methods' ArrayBuffers are swept by the scavenges
+  // of whatever allocates next: with a fixed cyclic order the unprepared rows
+  // call always came right after prepare(d).encode, the prepared one never).
+  const next = mulberry32(0x0bde7 + fns.length);
+  const order = fns.map((_, m) => m);
+  for (let i = 0; i < reps; i++) {
+    for (let k = order.length - 1; k > 0; k--) {
+      const r = Math.floor(next() * (k + 1));
+      [order[k], order[r]] = [order[r], order[k]];
+    }
     for (let j = 0; j < fns.length; j++) {
-      const m = (i + j) % fns.length;
+      const m = order[j];
       if (est[m] < 5) fns[m]();
       for (let k = 0; k < runs[m]; k++) times[m][i * runs[m] + k] = timed(fns[m]);
     }
+  }
   return times.map((t) => {
     t.sort();
     return { ms: median(t), min: t[0], max: t[t.length - 1], reps: t.length };
