@@ -16,8 +16,12 @@ import vocabulary from '../dist/sinpe-vocabulary.js';
 // Limits of one call, defined in the C++ core (vocabulary.def).
 const LIMITS = vocabulary.limits;
 
-const { apply, ownKeys, getOwnPropertyDescriptor, getPrototypeOf } = Reflect;
-const { create } = Object;
+const { apply, getOwnPropertyDescriptor, getPrototypeOf } = Reflect;
+// The string keys of [[OwnPropertyKeys]] (a Proxy's ownKeys trap runs once, as for
+// Reflect.ownKeys); V8 answers a plain object from its enum cache.
+const { create, getOwnPropertyNames } = Object;
+// isEnumerable(o, key): o's own property `key` exists and is enumerable.
+const isEnumerable = Function.prototype.call.bind(Object.prototype.propertyIsEnumerable);
 const { isArray } = Array;
 const { isInteger, isFinite, isSafeInteger } = Number;
 const { log2 } = Math;
@@ -27,10 +31,10 @@ const NO_ARGS = Object.freeze([]);
 const TypedArrayPrototype = getPrototypeOf(Int8Array.prototype);
 const getter = (proto, key) => getOwnPropertyDescriptor(proto, key)?.get;
 const taTag = getter(TypedArrayPrototype, Symbol.toStringTag);
-const taLength = getter(TypedArrayPrototype, 'length');
-const taBuffer = getter(TypedArrayPrototype, 'buffer');
-const taByteOffset = getter(TypedArrayPrototype, 'byteOffset');
-const taSet = TypedArrayPrototype.set;
+export const taLength = getter(TypedArrayPrototype, 'length');
+export const taBuffer = getter(TypedArrayPrototype, 'buffer');
+export const taByteOffset = getter(TypedArrayPrototype, 'byteOffset');
+export const taSet = TypedArrayPrototype.set;
 const taAt = TypedArrayPrototype.at;
 const abByteLength = getter(ArrayBuffer.prototype, 'byteLength');
 // Engines without ArrayBuffer.prototype.detached (Node 20) detect it by construction below.
@@ -62,22 +66,22 @@ const CONSTRUCTORS = new Map(
 const NAMES = new Map([...CONSTRUCTORS].map(([name, C]) => [C, name]));
 /** Every typed-array constructor this engine has (a list of ids or sizes may come in any). */
 export const TYPED_ARRAYS = Object.freeze([...CONSTRUCTORS.values()]);
-const NUMERIC_TYPES = [...CONSTRUCTORS.values()].filter((C) => !NAMES.get(C).startsWith('Big'));
+export const NUMERIC_TYPES = [...CONSTRUCTORS.values()].filter((C) => !NAMES.get(C).startsWith('Big'));
 
 // Calls a captured built-in with `self` as this. Fixed arities: a rest
 // parameter would allocate on every call of these hot paths.
-function call(fn, self, a, b) {
+export function call(fn, self, a, b) {
   if (b !== undefined) return apply(fn, self, [a, b]);
   if (a !== undefined) return apply(fn, self, [a]);
   return apply(fn, self, NO_ARGS);
 }
 
 // The [[TypedArrayName]] of a real typed array (any realm, subclasses too), else undefined.
-function typedArrayName(v) {
+export function typedArrayName(v) {
   return call(taTag, v);
 }
 
-function isArrayBuffer(v) {
+export function isArrayBuffer(v) {
   try {
     call(abByteLength, v); // throws for anything but an ArrayBuffer (a SharedArrayBuffer too)
     return true;
@@ -107,7 +111,7 @@ function isDataView(v) {
 }
 
 // Whether an ArrayBuffer (never a SharedArrayBuffer) is detached.
-function isDetached(buffer) {
+export function isDetached(buffer) {
   if (abDetached !== undefined) return call(abDetached, buffer);
   try {
     new Uint8ArrayCtor(buffer, 0, 0); // a TypeError only when the buffer is detached
@@ -119,7 +123,7 @@ function isDetached(buffer) {
 
 // Whether a typed array is detached or out of bounds: %TypedArray%.prototype.at
 // validates the array before anything else and throws a TypeError for both.
-function unusable(typedArray) {
+export function unusable(typedArray) {
   try {
     call(taAt, typedArray, 0);
     return false;
@@ -310,7 +314,7 @@ export function overlaps(a, b) {
 }
 
 // A new Float64Array(n) for a copy of `name`'s values.
-function freshCopy(name, n) {
+export function freshCopy(name, n) {
   try {
     return new Float64ArrayCtor(n);
   } catch (e) {
@@ -321,7 +325,7 @@ function freshCopy(name, n) {
 
 // A fresh Float64Array copy of an Array (each element read once, each must be
 // a number) or of a numeric typed array. Values are the core's to check.
-function numbersCopy(name, value, width) {
+export function numbersCopy(name, value, width) {
   let n;
   let arrayLike = false;
   try {
@@ -354,97 +358,6 @@ function numbersCopy(name, value, width) {
   } else {
     call(taSet, copy, info.view);
   }
-  return copy;
-}
-
-// Positions positionsArg left in the caller's memory: its plain views (never
-// an object of the caller's), which positionsChecked checks again.
-const VIEWS = new WeakSet();
-
-// The ArrayBuffers of loaded modules' memories (engine.js notes each one it
-// sees): memory the module writes, and detaches when it grows.
-const MEMORIES = new WeakSet();
-
-/** Notes `buffer` as a loaded module's memory. */
-export function moduleMemory(buffer) {
-  MEMORIES.add(buffer);
-}
-
-/**
- * Positions, for the module to read later, once: a numeric typed array
- * (brand-checked; BigInt arrays refused) as a plain view of the caller's
- * memory (typedArrayArg's `view`, not a copy), or a fresh Float64Array copy
- * of an Array (sparse ones too; each element read exactly once and must be a
- * number), of a typed array over a SharedArrayBuffer (whose values another
- * thread may change while the call runs) or of one in a module's memory
- * (which the module writes, and detaches when it grows). The values
- * themselves are the core's to check (finite, |p| < 2^24), which names the
- * first bad one.
- *
- * `width` is the number of values each position yields in the result (dModel,
- * rotaryDim / 2, …): a length whose result would exceed the element limit is
- * refused before anything is allocated.
- *
- * Reading an Array's elements may run the caller's code (getters, Proxy
- * traps): call this BEFORE checking the other array arguments, so that code
- * cannot detach or shrink them after their check. Code of the caller's that
- * runs after this call (a getter of `out`) may change, detach or shrink a
- * typed array: hand the result to positionsChecked once the call's last
- * caller code has run, then to positionsToRead once its outputs are known.
- */
-export function positionsArg(name, value, width = 1) {
-  if (typeof value === 'object' && value !== null) {
-    const type = typedArrayName(value);
-    if (type !== undefined && !type.startsWith('Big')) {
-      const info = typedArrayArg(name, value, NUMERIC_TYPES, true);
-      if (isArrayBuffer(info.buffer) && !MEMORIES.has(info.buffer)) {
-        checkElements(name, info.length, width);
-        VIEWS.add(info.view);
-        return info.view;
-      }
-    }
-  }
-  return numbersCopy(name, value, width);
-}
-
-// The bytes a plain typed array of this module's own covers (intrinsic getters).
-function span(a) {
-  const bytes = call(taLength, a) * a.BYTES_PER_ELEMENT;
-  return { buffer: call(taBuffer, a), byteOffset: call(taByteOffset, a), byteLength: bytes };
-}
-
-/**
- * positionsArg's result once the call's read phase is over (no code of the
- * caller's runs after it): a view of the caller's memory is checked again, as
- * a getter that ran after positionsArg may have detached it or shrunk its
- * resizable buffer (the same TypeError naming `name`). Its values are the ones
- * read from here on.
- */
-export function positionsChecked(name, positions) {
-  if (VIEWS.has(positions) && call(taLength, positions) === 0 && unusable(positions)) {
-    if (isDetached(call(taBuffer, positions))) fail(TypeError, `${name} is detached (its ArrayBuffer was transferred)`);
-    fail(TypeError, `${name} is out of bounds (its resizable ArrayBuffer shrank below it)`);
-  }
-  return positions;
-}
-
-/**
- * The positions a call's chunk loop reads (positionsChecked's result), once
- * the arrays the call writes are known: a view of the caller's memory is read
- * where it is, unless the call itself writes there: it is copied (a fresh
- * Float64Array) when it shares memory with any of `written` (the plain typed
- * arrays the call fills). The chunk loop may then read it twice (the check of
- * a list spanning several chunks, then chunk by chunk): nothing changes it in
- * between.
- */
-export function positionsToRead(name, positions, written) {
-  if (!VIEWS.has(positions)) return positions; // a private copy
-  const own = span(positions);
-  let shared = false;
-  for (let k = 0; k < written.length && !shared; k++) shared = overlaps(own, span(written[k]));
-  if (!shared) return positions;
-  const copy = freshCopy(name, own.byteLength / positions.BYTES_PER_ELEMENT);
-  call(taSet, copy, positions);
   return copy;
 }
 
@@ -485,11 +398,10 @@ export function snapshotOptions(name, options) {
     fail(TypeError, `${name} must be an object, got a revoked Proxy`);
   }
   if (array) fail(TypeError, `${name} must be an object, got Array`);
-  for (const key of ownKeys(options)) {
-    if (typeof key !== 'string') continue;
-    const own = getOwnPropertyDescriptor(options, key);
-    if (own === undefined || !own.enumerable) continue;
-    snapshot[key] = options[key];
+  for (const key of getOwnPropertyNames(options)) {
+    // [[GetOwnProperty]] once (a Proxy's getOwnPropertyDescriptor trap), as
+    // Reflect.getOwnPropertyDescriptor, without a descriptor object per key.
+    if (isEnumerable(options, key)) snapshot[key] = options[key];
   }
   return snapshot;
 }

@@ -7,7 +7,7 @@
 // Every value handed to an Engine method is a plain private value (numbers,
 // strings, the package's own typed-array views): no code of the caller's runs
 // from here on, except a chunks() callback.
-import { moduleMemory } from './args.js';
+import { moduleMemory } from './positions.js';
 import { statusError, vocabulary } from './errors.js';
 
 const OPTION_INDEX = new Map(vocabulary.options.map((o, i) => [o.name, i]));

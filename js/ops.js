@@ -18,12 +18,10 @@ import {
   numberArrayArg,
   outArg,
   overlaps,
-  positionsArg,
-  positionsChecked,
-  positionsToRead,
   snapshotOptions,
   typedArrayArg,
 } from './args.js';
+import { positionsArg, positionsChecked, positionsToRead } from './positions.js';
 import { CORE, optionIndex, statusCode } from './engine.js';
 import { statusError, vocabulary } from './errors.js';
 
@@ -60,23 +58,25 @@ function choiceOption(snap, key, names, bad, context, fallback) {
 }
 
 /**
- * The encoding options of one call, read from the options snapshot: the
- * formula (preset or rope type), the layout or rope axes, and each option's
- * value converted for the core (the core checks values, and which options
- * the formula reads). `extra` are the row's other options. Array options are
+ * The plan request of one call, read from the options snapshot: the formula
+ * (preset or rope type), the layout or rope axes, and each option's value
+ * converted for the core (the core checks values, and which options the
+ * formula reads). `extra` are the row's other options. Array options are
  * copied here, which may run the caller's code (element getters): this is
- * part of a call's read phase.
+ * part of a call's read phase. Fills the formula's fields of `context`
+ * (callContext), the error context of the call.
  */
-function encodingOptions(snap, extra, familyName, kind) {
+function encodingOptions(snap, extra, familyName, kind, context) {
   const family = FAMILIES[familyName];
   const name = snap[family.key] === undefined ? family.names[0] : snap[family.key];
   if (typeof name !== 'string') fail(TypeError, `options.${family.key} must be a string, got ${describe(name)}`);
-  const context = { family: familyName, familyName: name, preset: name, ropeType: name, options: snap };
+  context.familyName = context.preset = context.ropeType = name;
   const index = family.names.indexOf(name);
   if (index < 0) throw statusError(statusCode(family.bad), { ...context, preset: describe(name), ropeType: describe(name) });
   const second = choiceOption(snap, family.extraKey, family.extra, family.badExtra, context, -1);
-  const entries = [];
-  for (const key of Object.keys(snap)) {
+  let entries = NO_ENTRIES;
+  // The snapshot inherits nothing: for-in visits its own keys, in Object.keys order, without a key array.
+  for (const key in snap) {
     if (key === family.key || key === family.extraKey || extra.includes(key)) continue;
     const option = OPTIONS.get(key);
     if (option === undefined) {
@@ -90,10 +90,20 @@ function encodingOptions(snap, extra, familyName, kind) {
       if (typeof v !== 'boolean') fail(TypeError, `options.${key} must be a boolean, got ${describe(v)}`);
       value = v;
     } else value = numberArrayArg(`options.${key}`, v);
+    if (entries === NO_ENTRIES) entries = [];
     entries.push([optionIndex(key), value]);
   }
   const rope = familyName === 'ropeType';
-  return { request: { kind, family: index, layout: rope ? -1 : second, axes: rope ? second : -1, entries }, context };
+  return { kind, family: index, layout: rope ? -1 : second, axes: rope ? second : -1, entries };
+}
+
+// The entries of a request that gives no option (shared: never written).
+const NO_ENTRIES = Object.freeze([]);
+
+// A call's error context, every field present from the start (one shape, no
+// property added later): `undefined` ones are filled as the call reads them.
+function callContext(familyName, snap) {
+  return { family: familyName, familyName: undefined, preset: undefined, ropeType: undefined, options: snap, dModel: undefined, rotaryDim: undefined, rotaryDimName: undefined, headDim: undefined };
 }
 
 // The width a positions copy is sized against before the plan checks it: an
@@ -121,7 +131,8 @@ function newCall(core, output, w, values, context, dtype = 0, recipe = 0) {
  */
 export function readCall(op, kinds, source0, width, options) {
   const snap = snapshotOptions('options', options);
-  const { request, context } = encodingOptions(snap, op.options, op.family, kinds[op.plan]);
+  const context = callContext(op.family, snap);
+  const request = encodingOptions(snap, op.options, op.family, kinds[op.plan], context);
   const w = numberType(op.widthName, width);
   const rope = op.rope;
   if (rope) {
@@ -306,7 +317,8 @@ export function readApply(op, kinds, headDim, positions, options, prepared) {
   let call;
   if (prepared === undefined) {
     const hd = numberType('headDim', headDim);
-    const { request, context } = encodingOptions(snap, op.options, op.family, kinds[op.plan]);
+    const context = callContext(op.family, snap);
+    const request = encodingOptions(snap, op.options, op.family, kinds[op.plan], context);
     const rotaryGiven = snap.rotaryDim !== undefined;
     const r = rotaryGiven ? numberType('options.rotaryDim', snap.rotaryDim) : hd;
     Object.assign(context, { rotaryDim: r, rotaryDimName: rotaryGiven ? 'options.rotaryDim' : 'headDim', headDim: hd });

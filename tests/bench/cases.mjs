@@ -32,9 +32,12 @@ export const CONTRACT = Object.freeze({ value: 2.5e-7, rotation: 5e-7, colourInd
 
 // Timing effort: the median is taken over at least minReps timed runs after a
 // warm-up; fast methods get more runs, up to about budgetMs per case.
+// Before the first case, every kernel and the JS layer run for startWarmMs
+// (warmUp): the first case is then measured on optimised code, as the later
+// ones are.
 export const EFFORT = Object.freeze({
-  full: { minReps: 21, maxReps: 101, budgetMs: 2500, warmMs: 100 },
-  quick: { minReps: 3, maxReps: 5, budgetMs: 100, warmMs: 10 },
+  full: { minReps: 21, maxReps: 101, budgetMs: 2500, warmMs: 100, startWarmMs: 2000 },
+  quick: { minReps: 3, maxReps: 5, budgetMs: 100, warmMs: 10, startWarmMs: 20 },
 });
 
 export const MAX_POSITION = 2 ** 24;
@@ -48,8 +51,8 @@ function median(sorted) {
 }
 
 // Times the methods of one case together: each is warmed up (JIT tiers, wasm
-// tier-up, caches), then they take turns, one turn each per round (the order
-// rotating), so load from elsewhere on a shared machine hits all of them
+// tier-up, caches), then they take turns, one turn each per round (each round
+// in a new order), so load from elsewhere on a shared machine hits all of them
 // alike. A fast method (< 5 ms) runs once untimed right before its timed run,
 // so it is measured warm rather than after another method evicted its data.
 // A method that returns a number timed itself (the write-only bounds time
@@ -77,16 +80,79 @@ function measureGroup(now, fns, effort) {
   const perRound = est.reduce((s, t, m) => s + t * (runs[m] + (t < 5 ? 1 : 0)), 0);
   const reps = Math.max(effort.minReps, Math.min(effort.maxReps, Math.ceil(effort.budgetMs / Math.max(perRound, 1e-3))));
   const times = fns.map((_, m) => new Float64Array(reps * runs[m]));
-  for (let i = 0; i < reps; i++)
+  // Each round in its own seeded random order: a method follows different
+  // ones from round to round, so none always pays for its neighbour's garbage
+  // (in Chromium the encode methods' ArrayBuffers are swept by the scavenges
+  // of whatever allocates next: with a fixed cyclic order the unprepared rows
+  // call always came right after prepare(d).encode, the prepared one never).
+  const next = mulberry32(0x0bde7 + fns.length);
+  const order = fns.map((_, m) => m);
+  for (let i = 0; i < reps; i++) {
+    for (let k = order.length - 1; k > 0; k--) {
+      const r = Math.floor(next() * (k + 1));
+      [order[k], order[r]] = [order[r], order[k]];
+    }
     for (let j = 0; j < fns.length; j++) {
-      const m = (i + j) % fns.length;
+      const m = order[j];
       if (est[m] < 5) fns[m]();
       for (let k = 0; k < runs[m]; k++) times[m][i * runs[m] + k] = timed(fns[m]);
     }
+  }
   return times.map((t) => {
     t.sort();
     return { ms: median(t), min: t[0], max: t[t.length - 1], reps: t.length };
   });
+}
+
+// The run's warm-up, before the first case. Wasm functions start as baseline
+// code (Chromium compiles each on its first call) and are re-compiled by the
+// optimising tier in the background once hot; the JS layer's functions tier up
+// likewise. On a loaded machine that took ~0.3 s in Chromium, longer than the
+// first case's own warm-up (warmMs): its first timed runs ran on baseline code
+// (table 4096×512 read 1.4–2.5× the same call measured later in the run). So
+// every method the cases time runs here, on small sizes, in both flavours,
+// for `ms`, then the event loop turns once (code compiled meanwhile is
+// installed). Values are not checked here (the cases check them).
+export async function warmUp(simd, baseline, now, ms) {
+  const d = 512;
+  const out = new Float32Array(64 * d);
+  const out16 = new Uint16Array(64 * d);
+  const row = new Float32Array(d);
+  const positions = Float64Array.from({ length: 256 }, (_, i) => i * 61);
+  const mrope = Float64Array.from({ length: 3 * 256 }, (_, i) => i);
+  const cos = new Float32Array(256 * 64);
+  const sin = new Float32Array(256 * 64);
+  const cos16 = new Uint16Array(256 * 64);
+  const sin16 = new Uint16Array(256 * 64);
+  const x = new Float32Array(16 * 4 * 128).fill(0.5);
+  const px = new Uint8ClampedArray(64 * d * 4);
+  const prepared = [simd, baseline].map((pe) => (typeof pe.prepare === 'function' ? pe.prepare(d) : null));
+  const calls = [];
+  [simd, baseline].forEach((pe, k) => {
+    const has = (name) => typeof pe[name] === 'function';
+    const prep = prepared[k];
+    calls.push(() => pe.table(64, d, { out }));
+    calls.push(() => pe.table(64, d, { dtype: 'float16', out: out16 }));
+    calls.push(() => pe.table(64, d, { dtype: 'bfloat16', out: out16 }));
+    calls.push(() => pe.rows(12345, 1, d, { out: row }));
+    calls.push(() => pe.encode([777], d));
+    calls.push(() => pe.heatmap(0, 64, d, { out: px }));
+    if (prep) {
+      calls.push(() => prep.rows(4321, 1, row));
+      calls.push(() => prep.encode([99]));
+      calls.push(() => prep.chunks(0, 64, (view) => out.set(view)));
+    }
+    if (has('ropeCache')) calls.push(() => pe.ropeCache(positions, 128, { out: { cos, sin } }));
+    if (has('ropeCache')) calls.push(() => pe.ropeCache(mrope, 128, { base: 1e6, mropeSection: [16, 24, 24], out: { cos, sin } }));
+    if (has('ropeCacheRows')) calls.push(() => pe.ropeCacheRows(0, 256, 128, { out: { cos, sin } }));
+    if (has('ropeCacheRows')) calls.push(() => pe.ropeCacheRows(0, 256, 128, { dtype: 'float16', out: { cos: cos16, sin: sin16 } }));
+    if (has('ropeCacheRows')) calls.push(() => pe.ropeCacheRows(0, 256, 128, { dtype: 'bfloat16', out: { cos: cos16, sin: sin16 } }));
+    if (has('applyRope')) calls.push(() => pe.applyRope(x, positions.subarray(0, 16), 128));
+  });
+  const t0 = now();
+  do for (const call of calls) call();
+  while (now() - t0 < ms);
+  await new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 // ---------------------------------------------------------------- references
@@ -358,6 +424,9 @@ export async function runBench({ simd, baseline, now, log = () => {}, quick = fa
 
   const prepared = has('prepare');
   if (!prepared) available('(all cases)', ['prepare']);
+  const warmStart = now();
+  await warmUp(simd, baseline, now, effort.startWarmMs);
+  log(`warm-up: ${Math.round(now() - warmStart)} ms, every method on small sizes`);
   let per = 0; // rows per chunk
   // The bounds of a cos/sin cache case: the write-only copy out of wasm memory
   // (with prepare) and filling both arrays in JS.
