@@ -6,7 +6,7 @@ import vocabulary from '../dist/sinpe-vocabulary.js';
 import { CONFIG_KEYS, PARAMETER_KEYS } from './rope-config-keys.js';
 import { fail, show, ruleError, RULE_OF_STATUS } from './rope-config-errors.js';
 
-const isArrayOption = (option) => option.type === 'numbers' || option.type === 'numberArray';
+const isArrayOption = (option) => option.type === 'numberArray';
 export const optionNamed = (name) => vocabulary.options.find((o) => o.name === name);
 export const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 // config.json's null means "not set" to transformers (`.get(key)` is None).
