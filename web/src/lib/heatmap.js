@@ -221,11 +221,11 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
     clearTimeout(trimTimer);
     if (canvas.width !== next.columns || canvas.height !== next.rows) trimTimer = setTimeout(trim, 250);
     if (cursor.col >= next.columns || cursor.row >= next.rows) cursor.col = cursor.row = -1;
-    drawWhenSeen(element, layoutAxes); // out of view: after the frame (lib/offscreen.js)
+    drawWhenSeen(element, layoutAxes, 'axes'); // out of view: after the frame (lib/offscreen.js)
     // means are painted once sizes stop changing (a drag draws many frames a second)
     clearTimeout(filterTimer);
     if (!display.hidden && shown?.frame !== frame) hideMeans();
-    filterTimer = setTimeout(filterDisplay, 120);
+    filterTimer = setTimeout(() => drawWhenSeen(element, filterDisplay, 'means'), 120);
     recordDraw(key ?? label, t0);
   }
   function hideMeans() {

@@ -9,7 +9,7 @@ const MARGIN = '200px 0px'; // "near the screen": drawn before it scrolls in
 const IDLE_TIMEOUT_MS = 250; // drawn by then even on a page that is never idle
 
 const near = new WeakMap(); // element → on or near the screen (absent: not known yet)
-const pending = new Map(); // element → its latest draw, not yet run
+const pending = new Map(); // element → Map(key → its latest draw of that kind, not yet run)
 const marked = new WeakSet(); // the elements made aria-busy here (not by a sliced job's own mark)
 let observer = null;
 let idle = 0;
@@ -19,10 +19,10 @@ function unmark(element) {
 }
 
 function run(element) {
-  const draw = pending.get(element);
+  const draws = pending.get(element);
   pending.delete(element);
   unmark(element);
-  draw?.();
+  for (const draw of draws?.values() ?? []) draw();
 }
 
 function flush() {
@@ -47,16 +47,21 @@ function watch(element) {
 /**
  * Runs draw() now if `element` is on or near the screen (or not known yet:
  * the page's first render draws everything), else after the frame (the
- * latest draw only) and marks the element aria-busy until then.
+ * latest draw of each key only) and marks the element aria-busy until then.
  */
-export function drawWhenSeen(element, draw) {
+export function drawWhenSeen(element, draw, key = 'draw') {
   if (!near.has(element)) watch(element);
   if (!element.isConnected || near.get(element) !== false) {
-    pending.delete(element);
-    unmark(element);
+    const draws = pending.get(element);
+    draws?.delete(key);
+    if (draws?.size === 0) {
+      pending.delete(element);
+      unmark(element);
+    }
     return draw();
   }
-  pending.set(element, draw);
+  if (!pending.has(element)) pending.set(element, new Map());
+  pending.get(element).set(key, draw);
   if (element.getAttribute('aria-busy') !== 'true') {
     marked.add(element);
     element.setAttribute('aria-busy', 'true');
