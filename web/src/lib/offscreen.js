@@ -68,3 +68,18 @@ export function drawWhenSeen(element, draw, key = 'draw') {
   }
   if (!idle) idle = requestIdleCallback(flush, { timeout: IDLE_TIMEOUT_MS });
 }
+
+/**
+ * Runs fn() once the page is idle (by IDLE_TIMEOUT_MS at the latest), `element`
+ * aria-busy until then; returns cancel(), which unmarks it. For what the
+ * page's next layout usually settles first (a resize observer's report).
+ */
+export function whenIdle(element, fn) {
+  element.setAttribute('aria-busy', 'true');
+  const id = requestIdleCallback(() => cancel() ?? fn(), { timeout: IDLE_TIMEOUT_MS });
+  function cancel() {
+    cancelIdleCallback(id);
+    element.removeAttribute('aria-busy');
+  }
+  return cancel;
+}
