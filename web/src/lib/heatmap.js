@@ -8,7 +8,7 @@ import { h, svgEl } from './dom.js';
 import { fullInt } from './figure/names.js';
 import { paintMeans } from './boxfilter.js';
 import { recordDraw } from './probe.js';
-import { drawWhenSeen, whenIdle } from './offscreen.js';
+import { drawWhenSeen } from './offscreen.js';
 
 // one 2-D context for measuring tick labels, shared by every heatmap
 const textContext = document.createElement('canvas').getContext('2d');
@@ -86,15 +86,16 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
     const pbox = plot.getBoundingClientRect();
     Object.assign(geometry, { width: box.width, height: box.height, left: pbox.left - box.left, top: pbox.top - box.top, plotWidth: pbox.width, plotHeight: pbox.height, innerWidth: plot.clientWidth, innerHeight: plot.clientHeight, borderLeft: plot.clientLeft, borderTop: plot.clientTop });
     if (!frameEl.style.paddingLeft) geometry.basePadding = parseFloat(getComputedStyle(frameEl).paddingLeft) || 0;
-    readFont();
-  }
-  function readFont() {
-    const style = svg.querySelector('.tick text') && getComputedStyle(svg.querySelector('.tick text'));
-    if (style) geometry.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const tick = svg.querySelector('.tick text');
+    if (tick) {
+      const style = getComputedStyle(tick);
+      geometry.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    }
   }
 
-  // The left padding grows with the widest position tick (e.g. "16,777,000"), back to the
-  // stylesheet's for short ones; tick widths measured on a canvas in the axis font (no layout).
+  // The left padding of the frame grows with the widest position tick (e.g.
+  // "16,777,000") and returns to the stylesheet's value for short ones. Tick
+  // widths are measured on a canvas in the axis font (no layout needed).
   function fitLeftMargin(labels) {
     if (!labels.length || !geometry.font) return;
     textContext.font = geometry.font;
@@ -112,18 +113,12 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
   for (const g of [gx, gy]) g.append(svgEl('text', { class: 'axis-label' }));
   // each axis is redrawn only when its own scale changes (a d_model step leaves the rows' axis)
   const axisKeys = { box: '', x: '', y: '' };
-  let unmeasured = null; // cancels the idle-time measure
-  function measuredLate() {
-    unmeasured = null;
-    measure();
-    if (geometry.width) layoutAxes();
-  }
   function layoutAxes() {
     const g = geometry;
-    // Never measured: the observer reports after the page's next layout (a forced one per figure
-    // slowed first renders); out of view (content-visibility: auto) it does not: then when idle.
-    if (g.width === 0) return void (element.isConnected && (unmeasured ??= whenIdle(svg, measuredLate)));
-    unmeasured = unmeasured?.() ?? null;
+    // Never measured: out of view (content-visibility: auto) the observer does not report, and the
+    // axes would be missing; measured once on the first draw, then the observer keeps it current.
+    if (g.width === 0 && element.isConnected) measure();
+    if (g.width === 0) return;
     const step = frame.rowStep ?? 1;
     const box = [g.width, g.height, g.left, g.top, g.plotWidth, g.plotHeight].join(' ');
     const xKey = `${frame.columns} ${frame.x0} ${box}`;
@@ -138,7 +133,7 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
       gy.setAttribute('transform', `translate(${left},0)`);
       const yTicks = intTicks(y, Math.max(2, Math.floor(plotHeight / 40)));
       select(gy).call(axisLeft(y).tickValues(yTicks).tickFormat(fullInt).tickSizeOuter(0));
-      if (!geometry.font) readFont();
+      if (!geometry.font) measure();
       // a new padding resizes the plot: measured again at once (out of view, the observer is silent)
       if (fitLeftMargin(yTicks.map(fullInt))) {
         measure();
@@ -322,8 +317,13 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
   plot.addEventListener('focus', () => {
     if (cursor.col < 0) setCursor(0, 0);
   });
-  const observer = new ResizeObserver(() => [measure(), layoutAxes(), filterDisplay()]);
-  for (const el of [frameEl, plot]) observer.observe(el);
+  const observer = new ResizeObserver(() => {
+    measure();
+    layoutAxes();
+    filterDisplay();
+  });
+  observer.observe(frameEl);
+  observer.observe(plot);
 
   return {
     element,
