@@ -8,7 +8,7 @@ import { select } from 'd3-selection';
 import { line } from 'd3-shape';
 import { h, svgEl } from './dom.js';
 import { recordDraw } from './probe.js';
-import { drawWhenSeen } from './offscreen.js';
+import { drawWhenSeen, whenIdle } from './offscreen.js';
 
 export const SERIES_COLORS = schemeTableau10;
 
@@ -106,8 +106,10 @@ export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = fa
 
   function render() {
     if (!last) return;
-    // the width from the ResizeObserver: reading it here forced a layout per draw
-    if (!measuredWidth) measuredWidth = element.getBoundingClientRect().width;
+    // The width from the ResizeObserver, which reports after the page's next layout (read here, it
+    // forced a layout of the page, a first render's whole page); out of view (content-visibility)
+    // it does not report: measured once the page is idle.
+    if (!measuredWidth && !unmeasured && !idleMeasured) unmeasured = whenIdle(svg, measureLate);
     const width = Math.max(200, measuredWidth || 600);
     if (width !== shownWidth) {
       shownWidth = width;
@@ -221,8 +223,15 @@ export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = fa
   }
   svg.addEventListener('pointermove', pointerX);
   svg.addEventListener('pointerdown', pointerX);
+  let [unmeasured, idleMeasured] = [null, false];
+  function measureLate() {
+    [unmeasured, idleMeasured] = [null, true];
+    measuredWidth ||= element.getBoundingClientRect().width;
+    render();
+  }
   new ResizeObserver((entries) => {
     measuredWidth = entries[0].contentRect.width;
+    unmeasured = unmeasured?.() ?? null;
     render();
   }).observe(element);
 
