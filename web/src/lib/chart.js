@@ -8,6 +8,7 @@ import { select } from 'd3-selection';
 import { line } from 'd3-shape';
 import { h, svgEl } from './dom.js';
 import { recordDraw } from './probe.js';
+import { drawWhenSeen, whenIdle } from './offscreen.js';
 
 export const SERIES_COLORS = schemeTableau10;
 
@@ -98,32 +99,57 @@ export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = fa
   let legendShown = '';
   let measuredWidth = 0;
   let x, y;
+  let gx = null;
+  let gy = null;
+  let shownWidth = 0;
+  const axisKeys = { x: '', y: '' };
 
   function render() {
     if (!last) return;
-    // the width from the ResizeObserver: reading it here forced a layout per draw
-    if (!measuredWidth) measuredWidth = element.getBoundingClientRect().width;
+    // The width from the ResizeObserver, which reports after the page's next layout (read here, it
+    // forced a layout of the page, a first render's whole page); out of view (content-visibility)
+    // it does not report: measured once the page is idle.
+    if (!measuredWidth && !unmeasured && !idleMeasured) unmeasured = whenIdle(svg, measureLate);
     const width = Math.max(200, measuredWidth || 600);
-    svg.setAttribute('width', width);
-    svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
-    while (svg.firstChild) svg.firstChild.remove();
+    if (width !== shownWidth) {
+      shownWidth = width;
+      svg.setAttribute('width', width);
+      svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
+    }
     x = (xLog ? scaleLog() : scaleLinear()).domain(last.xDomain).range([margin.left, width - margin.right]);
     y = (yLog ? scaleLog() : scaleLinear()).domain(last.yDomain).range([height - margin.bottom, margin.top]);
-    const gx = svgEl('g', { class: 'axis x', transform: `translate(0,${height - margin.bottom})` });
-    const gy = svgEl('g', { class: 'axis y', transform: `translate(${margin.left},0)` });
-    svg.append(gx, gy);
-    const nx = Math.max(3, Math.floor(width / 80));
-    select(gx).call(xLog ? axisBottom(x).ticks(nx, '~s') : axisBottom(x).ticks(nx));
-    select(gy).call(yLog ? axisLeft(y).ticks(5).tickFormat(powerOfTen) : axisLeft(y).ticks(5));
-    const lx = svgEl('text', { class: 'axis-label', x: (margin.left + width - margin.right) / 2, y: 34 });
-    lx.textContent = last.xLabel ?? xLabel;
-    gx.append(lx);
-    const ly = svgEl('text', {
-      class: 'axis-label',
-      transform: `translate(${-margin.left + 14},${(height - margin.bottom + margin.top) / 2}) rotate(-90)`,
-    });
-    ly.textContent = last.yLabel ?? yLabel;
-    gy.append(ly);
+    // the axes stay and are redrawn only when their scale or label changes (a step
+    // of most sliders moves the lines only); what follows them is drawn anew
+    if (!gx) {
+      gx = svgEl('g', { class: 'axis x', transform: `translate(0,${height - margin.bottom})` });
+      gy = svgEl('g', { class: 'axis y', transform: `translate(${margin.left},0)` });
+      svg.append(gx, gy);
+    }
+    while (gy.nextSibling) gy.nextSibling.remove();
+    const xText = last.xLabel ?? xLabel;
+    const xKey = JSON.stringify([width, last.xDomain, xText]);
+    if (xKey !== axisKeys.x) {
+      axisKeys.x = xKey;
+      while (gx.firstChild) gx.firstChild.remove();
+      const nx = Math.max(3, Math.floor(width / 80));
+      select(gx).call(xLog ? axisBottom(x).ticks(nx, '~s') : axisBottom(x).ticks(nx));
+      const lx = svgEl('text', { class: 'axis-label', x: (margin.left + width - margin.right) / 2, y: 34 });
+      lx.textContent = xText;
+      gx.append(lx);
+    }
+    const yText = last.yLabel ?? yLabel;
+    const yKey = JSON.stringify([last.yDomain, yText]);
+    if (yKey !== axisKeys.y) {
+      axisKeys.y = yKey;
+      while (gy.firstChild) gy.firstChild.remove();
+      select(gy).call(yLog ? axisLeft(y).ticks(5).tickFormat(powerOfTen) : axisLeft(y).ticks(5));
+      const ly = svgEl('text', {
+        class: 'axis-label',
+        transform: `translate(${-margin.left + 14},${(height - margin.bottom + margin.top) / 2}) rotate(-90)`,
+      });
+      ly.textContent = yText;
+      gy.append(ly);
+    }
     const [xa, xb] = last.xDomain;
     let vertical = 0;
     // a vertical mark beyond the x range is not drawn (its line would leave the plot)
@@ -197,8 +223,15 @@ export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = fa
   }
   svg.addEventListener('pointermove', pointerX);
   svg.addEventListener('pointerdown', pointerX);
+  let [unmeasured, idleMeasured] = [null, false];
+  function measureLate() {
+    [unmeasured, idleMeasured] = [null, true];
+    measuredWidth ||= element.getBoundingClientRect().width;
+    render();
+  }
   new ResizeObserver((entries) => {
     measuredWidth = entries[0].contentRect.width;
+    unmeasured = unmeasured?.() ?? null;
     render();
   }).observe(element);
 
@@ -206,11 +239,14 @@ export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = fa
     element,
     svg,
     draw(data) {
-      const t0 = performance.now();
       last = data;
       if (cursorX !== null && data.snap) cursorX = data.snap(cursorX);
-      render();
-      recordDraw(key ?? label, t0);
+      // out of view: drawn after the frame (lib/offscreen.js), its time recorded then
+      drawWhenSeen(element, () => {
+        const t0 = performance.now();
+        render();
+        recordDraw(key ?? label, t0);
+      });
     },
     /** Moves the cursor to x; with notify, tells onCursor as a pointer move would. */
     setCursor(v, notify = false) {

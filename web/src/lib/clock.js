@@ -80,14 +80,16 @@ export function createDials({ label, className = '' } = {}) {
       (d.trail ?? []).forEach(([ta, tb], k, all) => {
         item.trail.append(svgEl('circle', { cx: R * ta * scale, cy: -R * tb * scale, r: 2.2, 'fill-opacity': ((all.length - k) / (all.length + 1)) * 0.7 }));
       });
-      item.title.textContent = d.title;
-      item.subtitle.textContent = d.subtitle ?? '';
+      // texts written only when they change (a rewritten text is laid out again)
+      const put = (el, prop, value) => el[prop] !== value && (el[prop] = value);
+      put(item.title, 'textContent', d.title);
+      put(item.subtitle, 'textContent', d.subtitle ?? '');
       item.swatchA.style.backgroundColor = d.colors?.[0] ?? '';
       item.swatchB.style.backgroundColor = d.colors?.[1] ?? '';
       item.swatchA.title = d.cellTitles?.[0] ?? '';
       item.swatchB.title = d.cellTitles?.[1] ?? '';
       item.swatchA.hidden = item.swatchB.hidden = !d.colors;
-      item.values.textContent = d.values ?? '';
+      put(item.values, 'textContent', d.values ?? '');
       item.li.setAttribute('aria-label', d.description ?? d.title);
       item.li.classList.toggle('highlight', !!d.highlight);
     });

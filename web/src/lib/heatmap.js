@@ -8,6 +8,7 @@ import { h, svgEl } from './dom.js';
 import { fullInt } from './figure/names.js';
 import { paintMeans } from './boxfilter.js';
 import { recordDraw } from './probe.js';
+import { drawWhenSeen } from './offscreen.js';
 
 // one 2-D context for measuring tick labels, shared by every heatmap
 const textContext = document.createElement('canvas').getContext('2d');
@@ -108,7 +109,10 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
 
   let x = null;
   let y = null;
-  let axesKey = '';
+  const [gx, gy] = ['x', 'y'].map((a) => svgEl('g', { class: `axis ${a}` }));
+  for (const g of [gx, gy]) g.append(svgEl('text', { class: 'axis-label' }));
+  // each axis is redrawn only when its own scale changes (a d_model step leaves the rows' axis)
+  const axisKeys = { box: '', x: '', y: '' };
   function layoutAxes() {
     const g = geometry;
     // Never measured: out of view (content-visibility: auto) the observer does not report, and the
@@ -116,44 +120,44 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
     if (g.width === 0 && element.isConnected) measure();
     if (g.width === 0) return;
     const step = frame.rowStep ?? 1;
-    const key = [frame.columns, frame.rows, step, frame.x0, frame.y0, g.width, g.height, g.left, g.top, g.plotWidth, g.plotHeight].join(' ');
-    if (key === axesKey) return placeCursor();
-    axesKey = key;
+    const box = [g.width, g.height, g.left, g.top, g.plotWidth, g.plotHeight].join(' ');
+    const xKey = `${frame.columns} ${frame.x0} ${box}`;
+    const yKey = `${frame.rows} ${step} ${frame.y0} ${box}`;
+    if (xKey === axisKeys.x && yKey === axisKeys.y) return placeCursor();
     const { left, top, plotWidth, plotHeight } = g;
-    svg.setAttribute('width', g.width);
-    svg.setAttribute('height', g.height);
     x = scaleLinear().domain([frame.x0 - 0.5, frame.x0 + frame.columns - 0.5]).range([left, left + plotWidth]);
     y = scaleLinear().domain([frame.y0 - 0.5, frame.y0 + frame.rows * step - 0.5]).range([top, top + plotHeight]);
     const intTicks = (scale, n) => scale.ticks(n).filter((t) => Number.isInteger(t));
-    let gx = svg.querySelector('g.x');
-    let gy = svg.querySelector('g.y');
-    if (!gx) {
-      gx = svgEl('g', { class: 'axis x' });
-      gy = svgEl('g', { class: 'axis y' });
-      svg.append(gx, gy);
-      gx.append(svgEl('text', { class: 'axis-label' }));
-      gy.append(svgEl('text', { class: 'axis-label' }));
+    if (!gx.isConnected) svg.append(gx, gy);
+    if (yKey !== axisKeys.y) {
+      gy.setAttribute('transform', `translate(${left},0)`);
+      const yTicks = intTicks(y, Math.max(2, Math.floor(plotHeight / 40)));
+      select(gy).call(axisLeft(y).tickValues(yTicks).tickFormat(fullInt).tickSizeOuter(0));
+      if (!geometry.font) measure();
+      // a new padding resizes the plot: measured again at once (out of view, the observer is silent)
+      if (fitLeftMargin(yTicks.map(fullInt))) {
+        measure();
+        return layoutAxes();
+      }
+      axisKeys.y = yKey;
     }
-    const nx = Math.max(2, Math.floor(plotWidth / 70));
-    const ny = Math.max(2, Math.floor(plotHeight / 40));
-    gx.setAttribute('transform', `translate(0,${top + plotHeight})`);
-    select(gx).call(axisBottom(x).tickValues(intTicks(x, nx)).tickFormat(xTickFormat).tickSizeOuter(0));
-    gy.setAttribute('transform', `translate(${left},0)`);
-    const yTicks = intTicks(y, ny);
-    select(gy).call(axisLeft(y).tickValues(yTicks).tickFormat(fullInt).tickSizeOuter(0));
-    if (!geometry.font) measure();
-    // a new padding resizes the plot: measured again at once (out of view, the observer is silent)
-    if (fitLeftMargin(yTicks.map(fullInt))) {
-      measure();
-      return layoutAxes();
+    if (xKey !== axisKeys.x) {
+      axisKeys.x = xKey;
+      gx.setAttribute('transform', `translate(0,${top + plotHeight})`);
+      select(gx).call(axisBottom(x).tickValues(intTicks(x, Math.max(2, Math.floor(plotWidth / 70)))).tickFormat(xTickFormat).tickSizeOuter(0));
     }
-    const lx = gx.querySelector('.axis-label');
-    lx.setAttribute('x', left + plotWidth / 2);
-    lx.setAttribute('y', 30);
-    lx.textContent = xLabel;
-    const ly = gy.querySelector('.axis-label');
-    ly.setAttribute('transform', `translate(${-left + 12},${top + plotHeight / 2}) rotate(-90)`);
-    ly.textContent = yLabel;
+    if (box !== axisKeys.box) {
+      axisKeys.box = box;
+      svg.setAttribute('width', g.width);
+      svg.setAttribute('height', g.height);
+      const lx = gx.querySelector('.axis-label');
+      lx.setAttribute('x', left + plotWidth / 2);
+      lx.setAttribute('y', 30);
+      lx.textContent = xLabel;
+      const ly = gy.querySelector('.axis-label');
+      ly.setAttribute('transform', `translate(${-left + 12},${top + plotHeight / 2}) rotate(-90)`);
+      ly.textContent = yLabel;
+    }
     svg.append(cursorRect);
     placeCursor();
   }
@@ -183,15 +187,13 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
   }
 
   /** The RGBA array to fill for a frame of this size (pass it as `out` to pe.heatmap, then draw it). */
-  function pixels(columns, rows) {
-    return imageFor(columns, rows).data;
-  }
+  const pixels = (columns, rows) => imageFor(columns, rows).data;
 
   // While sizes change quickly (a d_model or max_len drag) the backing store only grows: a frame
   // goes in its top-left corner, CSS scales the canvas so that corner fills the plot (overflow:
   // hidden clips the rest), and a drag reallocates the canvas only when it grows. Once sizes stop
   // changing, the canvas is trimmed to the frame (exports and tests see columns × rows).
-  let trimTimer = 0;
+  let [trimTimer, filterTimer] = [0, 0];
   function fit(columns, rows) {
     canvas.style.width = `${(100 * canvas.width) / columns}%`;
     canvas.style.height = `${(100 * canvas.height) / rows}%`;
@@ -219,14 +221,13 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
     clearTimeout(trimTimer);
     if (canvas.width !== next.columns || canvas.height !== next.rows) trimTimer = setTimeout(trim, 250);
     if (cursor.col >= next.columns || cursor.row >= next.rows) cursor.col = cursor.row = -1;
-    layoutAxes();
+    drawWhenSeen(element, layoutAxes, 'axes'); // out of view: after the frame (lib/offscreen.js)
     // means are painted once sizes stop changing (a drag draws many frames a second)
     clearTimeout(filterTimer);
     if (!display.hidden && shown?.frame !== frame) hideMeans();
-    filterTimer = setTimeout(filterDisplay, 120);
+    filterTimer = setTimeout(() => drawWhenSeen(element, filterDisplay, 'means'), 120);
     recordDraw(key ?? label, t0);
   }
-  let filterTimer = 0;
   function hideMeans() {
     display.hidden = true;
     if (note) note.hidden = true;

@@ -27,10 +27,12 @@ export function attachPanelToggles(container, app) {
       // panels a lesson adds after its first draw get theirs too
       for (const panel of container.querySelectorAll('.lesson-controls')) if (!toggles.has(panel)) add(panel);
       const open = state.panel !== 'closed';
+      const text = app.t(open ? 'site.panelHide' : 'site.panelShow');
+      // written only when they change: a rewritten text is a new node to lay out on every render
       for (const [panel, button] of toggles) {
-        panel.classList.toggle('folded', !open);
-        button.setAttribute('aria-expanded', String(open));
-        button.textContent = app.t(open ? 'site.panelHide' : 'site.panelShow');
+        if (panel.classList.contains('folded') === open) panel.classList.toggle('folded', !open);
+        if (button.getAttribute('aria-expanded') !== String(open)) button.setAttribute('aria-expanded', String(open));
+        if (button.textContent !== text) button.textContent = text;
       }
     },
   };

@@ -8,6 +8,7 @@ import { createLineChart } from '../../lib/chart.js';
 import { lessonHeader, section, readout } from '../../lib/lesson.js';
 import { formatInteger } from '../../lib/numbers.js';
 import { questions } from './questions.js';
+import { drawWhenSeen } from '../../lib/offscreen.js';
 
 export default {
   id: 'binary',
@@ -85,6 +86,53 @@ export default {
       info.textContent = text;
     }
 
+    function drawChart(s, table, chartCount) {
+      const series = [];
+      for (const b of CHART_BITS) {
+        // a square wave: bit b holds its value from p to p + 1, then jumps
+        const points = [];
+        for (let p = 0; p < chartCount; p++) {
+          const v = (p >> b) & 1 ? 1 : -1;
+          points.push([p, v]);
+          if (p + 1 < chartCount) points.push([p + 1, v]);
+        }
+        series.push({ name: t('lessons.binary.bitSeries', { bit: b }), points });
+      }
+      // the encoding between the integers too (the package takes fractional positions)
+      const samples = Float64Array.from({ length: (chartCount - 1) * SAMPLES_PER_POSITION + 1 }, (_, k) => k / SAMPLES_PER_POSITION);
+      const smooth = pe.encode(samples, s.d, { base: s.base });
+      for (const c of CHART_COLUMNS) {
+        series.push({
+          name: t('lessons.binary.colSeries', { column: c }),
+          points: Array.from(samples, (p, k) => [p, smooth[k * s.d + c]]),
+          dots: Array.from({ length: chartCount }, (_, p) => [p, table[p * s.d + c]]),
+        });
+      }
+      chart.draw({ series, xDomain: [0, Math.max(1, chartCount - 1)], yDomain: [-1.1, 1.1], marks: [{ y: 0 }], state: s });
+    }
+
+    function drawTable(s, table, count) {
+      const shown = Math.min(s.d, 6);
+      clear(tableBox).append(
+        h(
+          'div',
+          { class: 'table-scroll' },
+          h(
+            'table',
+            { class: 'data binary-table' },
+            h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('axis.position')), h('th', { scope: 'col' }, t('lessons.binary.binary')), Array.from({ length: shown }, (_, c) => h('th', { scope: 'col' }, `PE[${c}]`)))),
+            h(
+              'tbody',
+              {},
+              Array.from({ length: count }, (_, p) =>
+                h('tr', {}, h('th', { scope: 'row' }, String(p)), h('td', { class: 'bits' }, p.toString(2).padStart(s.bits, '0')), Array.from({ length: shown }, (_, c) => h('td', {}, fmt(table[p * s.d + c], 3)))),
+              ),
+            ),
+          ),
+        ),
+      );
+    }
+
     return {
       figures: () => ({ bitsMap, peMap, chart }),
       update(s, changed) {
@@ -102,7 +150,6 @@ export default {
         describe(Math.min(5, count - 1), { bitColumn: s.bits - 1 });
         clear(explainBox).append(...paragraphs(t('lessons.binary.explain', { ratio: fmt(s.base ** (2 / s.d), 2), d: s.d, baseValue: s.base })));
 
-        const series = [];
         const [c0, c1] = CHART_COLUMNS.map((c) => ({ column: c, i: c / 2, wavelength: fmt((2 * Math.PI) / omega[c / 2], 2) }));
         clear(chartText).append(
           ...paragraphs(
@@ -113,47 +160,9 @@ export default {
         );
         const chartCount = Math.min(count, CHART_POSITIONS);
         if (count > chartCount) chartText.append(...paragraphs(t('lessons.binary.chartWindow', { last: chartCount - 1, count })));
-        for (const b of CHART_BITS) {
-          // a square wave: bit b holds its value from p to p + 1, then jumps
-          const points = [];
-          for (let p = 0; p < chartCount; p++) {
-            const v = (p >> b) & 1 ? 1 : -1;
-            points.push([p, v]);
-            if (p + 1 < chartCount) points.push([p + 1, v]);
-          }
-          series.push({ name: t('lessons.binary.bitSeries', { bit: b }), points });
-        }
-        // the encoding between the integers too (the package takes fractional positions)
-        const samples = Float64Array.from({ length: (chartCount - 1) * SAMPLES_PER_POSITION + 1 }, (_, k) => k / SAMPLES_PER_POSITION);
-        const smooth = pe.encode(samples, s.d, { base: s.base });
-        for (const c of CHART_COLUMNS) {
-          series.push({
-            name: t('lessons.binary.colSeries', { column: c }),
-            points: Array.from(samples, (p, k) => [p, smooth[k * s.d + c]]),
-            dots: Array.from({ length: chartCount }, (_, p) => [p, table[p * s.d + c]]),
-          });
-        }
-        chart.draw({ series, xDomain: [0, Math.max(1, chartCount - 1)], yDomain: [-1.1, 1.1], marks: [{ y: 0 }], state: s });
-
-        const shown = Math.min(s.d, 6);
-        clear(tableBox).append(
-          h(
-            'div',
-            { class: 'table-scroll' },
-            h(
-              'table',
-              { class: 'data binary-table' },
-              h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('axis.position')), h('th', { scope: 'col' }, t('lessons.binary.binary')), Array.from({ length: shown }, (_, c) => h('th', { scope: 'col' }, `PE[${c}]`)))),
-              h(
-                'tbody',
-                {},
-                Array.from({ length: count }, (_, p) =>
-                  h('tr', {}, h('th', { scope: 'row' }, String(p)), h('td', { class: 'bits' }, p.toString(2).padStart(s.bits, '0')), Array.from({ length: shown }, (_, c) => h('td', {}, fmt(table[p * s.d + c], 3)))),
-                ),
-              ),
-            ),
-          ),
-        );
+        // out of view, the chart's series and the table are computed after the frame (lib/offscreen.js)
+        drawWhenSeen(chart.element, () => drawChart(s, table, chartCount), 'series');
+        if (changed('bits', 'd', 'base')) drawWhenSeen(tableBox, () => drawTable(s, table, count));
       },
     };
   },

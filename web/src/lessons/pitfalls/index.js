@@ -11,8 +11,12 @@ import { buggyRows, correctRows, exponents, float32Row, octaveSample, toleranceS
 import { formatInteger } from '../../lib/numbers.js';
 import { questions } from './questions.js';
 import { rowStore } from '../../model/row-store.js';
+import { drawWhenSeen } from '../../lib/offscreen.js';
+import { createSlicedWork } from '../../lib/sliced.js';
 
 const DIFFERENCE_RANGE = 2;
+// the cells of the tolerance check computed in one slice (float32 recipe and exact rows)
+const CHECK_SLICE_CELLS = 16384;
 
 export default {
   id: 'pitfalls',
@@ -32,6 +36,7 @@ export default {
       });
       return h('div', {}, h('h3', {}, t(`lessons.pitfalls.${key}Title`)), maps[key].element);
     };
+    const bugMaps = h('div', { class: 'side-by-side' }, fig('buggy'), fig('correct'), fig('difference'));
     const bar = createColorBar({ label: t('axis.value') });
     // the difference of two values in [−1, 1] lies in [−2, 2]: its own colour scale, so no cell is clipped
     const diffBar = createColorBar({ label: t('lessons.pitfalls.differenceTitle'), vmin: -DIFFERENCE_RANGE, vmax: DIFFERENCE_RANGE });
@@ -72,7 +77,7 @@ export default {
         t('lessons.pitfalls.bugTitle'),
         ...paragraphs(t('lessons.pitfalls.bugText')),
         h('div', { class: 'code-pair' }, h('pre', {}, h('code', { class: 'code-buggy' }, commented(ctx, 'pitfalls', BUGGY))), h('pre', {}, h('code', { class: 'code-fixed' }, commented(ctx, 'pitfalls', FIXED)))),
-        h('div', { class: 'side-by-side' }, fig('buggy'), fig('correct'), fig('difference')),
+        bugMaps,
         bar.element,
         diffBar.element,
         info,
@@ -126,6 +131,7 @@ export default {
     let check = { key: '' };
     // their rows do not depend on len: a step of len computes only the rows it adds
     const bugRows = rowStore(['buggy', 'difference']);
+    const checkWork = createSlicedWork({ busy: [tolSummary] });
     const checkRows = rowStore(['exact', 'approx', 'diff']);
     const errorCurves = new Map(); // d → points
     let errorJob = 0;
@@ -183,89 +189,114 @@ export default {
       yieldThen(step);
     }
 
+    // Maps with more rows than pixel rows show every step-th row (the
+    // browser's scaling would drop the others); readouts use every row.
+    function stepFor(map, s) {
+      const pixels = map.plotPixels;
+      return pixels > 0 && s.len > 2 * pixels ? Math.ceil(s.len / pixels) : 1;
+    }
+
+    function drawBug(s) {
+      const lut = colormapLUT(s.cmap);
+      const bugStep = stepFor(maps.buggy, s);
+      const bugKey = `${s.len} ${s.d} ${bugStep}`;
+      if (bug.key !== bugKey) {
+        const positions = Array.from({ length: Math.ceil(s.len / bugStep) }, (_, r) => r * bugStep);
+        const { buggy, difference } = bugRows(`${s.d} ${bugStep}`, positions.length, s.d, (from, to) => {
+          const buggy = buggyRows(positions.slice(from, to), s.d);
+          const difference = correctRows(positions.slice(from, to), s.d);
+          for (let i = 0; i < difference.length; i++) difference[i] = buggy[i] - difference[i];
+          return { buggy, difference };
+        });
+        bug = { key: bugKey, step: bugStep, positions, buggy, difference, cmap: '' };
+      }
+      if (bug.cmap !== s.cmap) {
+        bug.cmap = s.cmap;
+        const rows = bug.positions.length;
+        // the bug tables depend on d and len (and the colormap) only
+        const frame = { columns: s.d, rows, rowStep: bugStep, x0: 0, y0: 0, state: { d: s.d, len: s.len, cmap: s.cmap } };
+        const scale = { cmap: s.cmap, vmin: -1, vmax: 1, label: t('axis.value') };
+        const diffScale = { cmap: s.cmap, vmin: -DIFFERENCE_RANGE, vmax: DIFFERENCE_RANGE, label: t('lessons.pitfalls.differenceTitle') };
+        const correct = bugStep === 1 ? pe.heatmap(0, s.len, s.d, { colormap: lut }) : valuesToRGBA(pe.encode(bug.positions, s.d), s.cmap);
+        maps.buggy.draw({ ...frame, rgba: valuesToRGBA(bug.buggy, s.cmap), scale });
+        maps.correct.draw({ ...frame, rgba: correct, scale });
+        maps.difference.draw({ ...frame, rgba: valuesToRGBA(bug.difference, s.cmap, -DIFFERENCE_RANGE, DIFFERENCE_RANGE), scale: diffScale });
+        bar.draw(s.cmap, -1, 1);
+        diffBar.draw(s.cmap, -DIFFERENCE_RANGE, DIFFERENCE_RANGE);
+      }
+      describeBug(Math.min(1, s.len - 1), Math.min(1, s.d - 1));
+    }
+
+    function drawCheck(s, changed) {
+      // tolerance check on rows [start, start + len)
+      const checkKey = `${s.start} ${s.len} ${s.d}`;
+      if (check.key === checkKey) return showCheck(s, changed);
+      // the rows are computed a slice at a time (lib/sliced.js): a large table takes several frames
+      const make = (from, to) => {
+        const exact = pe.rows(s.start + from, to - from, s.d);
+        const approx = new Float64Array((to - from) * s.d);
+        const row = new Float64Array(s.d);
+        for (let r = from; r < to; r++) approx.set(float32Row(s.start + r, s.d, row), (r - from) * s.d);
+        const diff = new Float64Array(approx.length);
+        for (let i = 0; i < diff.length; i++) diff[i] = Math.abs(approx[i] - exact[i]);
+        return { exact, approx, diff };
+      };
+      const chunk = Math.max(1, Math.floor(CHECK_SLICE_CELLS / s.d));
+      let [rows, table] = [0, null];
+      checkWork.start(
+        () => {
+          rows = Math.min(s.len, rows + chunk);
+          table = checkRows(`${s.start} ${s.d}`, rows, s.d, make);
+          return rows === s.len;
+        },
+        () => {
+          let worst = 0;
+          for (let i = 0; i < table.diff.length; i++) worst = Math.max(worst, table.diff[i]);
+          check = { key: checkKey, ...table, worst, step: 1 };
+          showCheck(s, changed);
+        },
+      );
+    }
+
+    function showCheck(s, changed) {
+      const checkKey = check.key;
+      // every cell is checked and counted; the map draws every step-th row
+      check.step = stepFor(tolMap, s);
+      const tolerance = s.tol;
+      if (changed() || check.drawn !== `${checkKey} ${tolerance} ${s.cmap} ${check.step}`) {
+        check.drawn = `${checkKey} ${tolerance} ${s.cmap} ${check.step}`;
+        const step = check.step;
+        const verdict = new Float32Array(check.diff.length);
+        let failed = 0;
+        for (let i = 0; i < verdict.length; i++) {
+          const pass = check.diff[i] < tolerance;
+          if (!pass) failed++;
+          verdict[i] = pass ? 1 : -1; // True ↦ +1 end of the colormap, False ↦ −1 end
+        }
+        const drawn = step === 1 ? verdict : Float32Array.from({ length: Math.ceil(s.len / step) * s.d }, (_, i) => verdict[Math.floor(i / s.d) * step * s.d + (i % s.d)]);
+        const scale = { cmap: s.cmap, vmin: -1, vmax: 1, label: t('lessons.pitfalls.tolScale') };
+        tolMap.draw({ state: s, rgba: valuesToRGBA(drawn, s.cmap), columns: s.d, rows: drawn.length / s.d, rowStep: step, x0: 0, y0: s.start, scale, full: step === 1 ? null : () => ({ rgba: valuesToRGBA(verdict, s.cmap), rows: s.len }), values: () => ({ data: verdict, rows: s.len }) });
+        tolSummary.textContent = t('lessons.pitfalls.tolSummary', {
+          first: s.start,
+          last: s.start + s.len - 1,
+          tolerance: String(tolerance),
+          failed,
+          total: verdict.length,
+          worst: check.worst.toExponential(2),
+        });
+      }
+      current = { ...current, exact: check.exact, approx: check.approx };
+      describeTolerance(0, 0);
+    }
+
     return {
       figures: () => ({ ...maps, tolMap, errorChart }),
       update(s, changed) {
-        const lut = colormapLUT(s.cmap);
-        // Maps with more rows than pixel rows show every step-th row (the
-        // browser's scaling would drop the others); readouts use every row.
-        const stepFor = (map) => {
-          const pixels = map.plotPixels;
-          return pixels > 0 && s.len > 2 * pixels ? Math.ceil(s.len / pixels) : 1;
-        };
-        const bugStep = stepFor(maps.buggy);
-        const bugKey = `${s.len} ${s.d} ${bugStep}`;
-        if (bug.key !== bugKey) {
-          const positions = Array.from({ length: Math.ceil(s.len / bugStep) }, (_, r) => r * bugStep);
-          const { buggy, difference } = bugRows(`${s.d} ${bugStep}`, positions.length, s.d, (from, to) => {
-            const buggy = buggyRows(positions.slice(from, to), s.d);
-            const difference = correctRows(positions.slice(from, to), s.d);
-            for (let i = 0; i < difference.length; i++) difference[i] = buggy[i] - difference[i];
-            return { buggy, difference };
-          });
-          bug = { key: bugKey, step: bugStep, positions, buggy, difference, cmap: '' };
-        }
-        if (bug.cmap !== s.cmap) {
-          bug.cmap = s.cmap;
-          const rows = bug.positions.length;
-          // the bug tables depend on d and len (and the colormap) only
-          const frame = { columns: s.d, rows, rowStep: bugStep, x0: 0, y0: 0, state: { d: s.d, len: s.len, cmap: s.cmap } };
-          const scale = { cmap: s.cmap, vmin: -1, vmax: 1, label: t('axis.value') };
-          const diffScale = { cmap: s.cmap, vmin: -DIFFERENCE_RANGE, vmax: DIFFERENCE_RANGE, label: t('lessons.pitfalls.differenceTitle') };
-          const correct = bugStep === 1 ? pe.heatmap(0, s.len, s.d, { colormap: lut }) : valuesToRGBA(pe.encode(bug.positions, s.d), s.cmap);
-          maps.buggy.draw({ ...frame, rgba: valuesToRGBA(bug.buggy, s.cmap), scale });
-          maps.correct.draw({ ...frame, rgba: correct, scale });
-          maps.difference.draw({ ...frame, rgba: valuesToRGBA(bug.difference, s.cmap, -DIFFERENCE_RANGE, DIFFERENCE_RANGE), scale: diffScale });
-          bar.draw(s.cmap, -1, 1);
-          diffBar.draw(s.cmap, -DIFFERENCE_RANGE, DIFFERENCE_RANGE);
-        }
-
-        // tolerance check on rows [start, start + len)
-        const checkKey = `${s.start} ${s.len} ${s.d}`;
-        if (check.key !== checkKey) {
-          const { exact, approx, diff } = checkRows(`${s.start} ${s.d}`, s.len, s.d, (from, to) => {
-            const exact = pe.rows(s.start + from, to - from, s.d);
-            const approx = new Float64Array((to - from) * s.d);
-            const row = new Float64Array(s.d);
-            for (let r = from; r < to; r++) approx.set(float32Row(s.start + r, s.d, row), (r - from) * s.d);
-            const diff = new Float64Array(approx.length);
-            for (let i = 0; i < diff.length; i++) diff[i] = Math.abs(approx[i] - exact[i]);
-            return { exact, approx, diff };
-          });
-          let worst = 0;
-          for (let i = 0; i < diff.length; i++) worst = Math.max(worst, diff[i]);
-          check = { key: checkKey, exact, approx, diff, worst, step: 1 };
-        }
-        // every cell is checked and counted; the map draws every step-th row
-        check.step = stepFor(tolMap);
-        const tolerance = s.tol;
-        tolCode.textContent = toleranceSnippet(tolerance, t('code.pitfalls.tolerance'));
-        if (changed() || check.drawn !== `${checkKey} ${tolerance} ${s.cmap} ${check.step}`) {
-          check.drawn = `${checkKey} ${tolerance} ${s.cmap} ${check.step}`;
-          const step = check.step;
-          const verdict = new Float32Array(check.diff.length);
-          let failed = 0;
-          for (let i = 0; i < verdict.length; i++) {
-            const pass = check.diff[i] < tolerance;
-            if (!pass) failed++;
-            verdict[i] = pass ? 1 : -1; // True ↦ +1 end of the colormap, False ↦ −1 end
-          }
-          const drawn = step === 1 ? verdict : Float32Array.from({ length: Math.ceil(s.len / step) * s.d }, (_, i) => verdict[Math.floor(i / s.d) * step * s.d + (i % s.d)]);
-          const scale = { cmap: s.cmap, vmin: -1, vmax: 1, label: t('lessons.pitfalls.tolScale') };
-          tolMap.draw({ state: s, rgba: valuesToRGBA(drawn, s.cmap), columns: s.d, rows: drawn.length / s.d, rowStep: step, x0: 0, y0: s.start, scale, full: step === 1 ? null : () => ({ rgba: valuesToRGBA(verdict, s.cmap), rows: s.len }), values: () => ({ data: verdict, rows: s.len }) });
-          tolSummary.textContent = t('lessons.pitfalls.tolSummary', {
-            first: s.start,
-            last: s.start + s.len - 1,
-            tolerance: String(tolerance),
-            failed,
-            total: verdict.length,
-            worst: check.worst.toExponential(2),
-          });
-        }
-        current = { s, exact: check.exact, approx: check.approx };
-        describeBug(Math.min(1, s.len - 1), Math.min(1, s.d - 1));
-        describeTolerance(0, 0);
-
+        current = { ...current, s };
+        tolCode.textContent = toleranceSnippet(s.tol, t('code.pitfalls.tolerance'));
+        // each part is computed when on or near the screen, else after the frame (lib/offscreen.js)
+        drawWhenSeen(bugMaps, () => drawBug(s));
+        drawWhenSeen(tolSummary, () => drawCheck(s, changed));
         // float32 error against position, for this d
         if (changed('d')) showErrors(s);
       },

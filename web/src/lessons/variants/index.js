@@ -11,6 +11,7 @@ import { downloadCSV, downloadNpy, toCSV } from '../../lib/export.js';
 import { PRESETS, valuesOf } from '../../model/fields.js';
 import { maeGrid, mergeEqualSeries, presetCall, variantsSnippet } from '../../model/variants.js';
 import { questions } from './questions.js';
+import { drawWhenSeen } from '../../lib/offscreen.js';
 
 export default {
   id: 'variants',
@@ -141,6 +142,48 @@ export default {
       ratioChart.draw({ series: ratios, xDomain: [0, longest], yDomain: [lo - pad, hi + pad], marks: [{ y: 1, label: t('lessons.variants.ratioOne') }], state: { d: s.d } });
     }
 
+    /** Sets card.refused (and shows the package's reason) from what `call` throws. */
+    function refuse(card, s, call) {
+      try {
+        call();
+        card.refused = null;
+      } catch (error) {
+        if (!(error instanceof RangeError)) throw error;
+        card.refused = ctx.reason(error);
+      }
+      card.map.element.hidden = Boolean(card.refused);
+      card.refusal.textContent = card.refused ? t('lessons.variants.refused', { d: s.d, message: card.refused }) : '';
+    }
+
+    function drawCard(card, preset, call, s, lut) {
+      // a card has fewer pixel rows than a long table: it shows every step-th row
+      const pixels = card.map.plotPixels;
+      const step = pixels > 0 && call.rows > 2 * pixels ? Math.ceil(call.rows / pixels) : 1;
+      let frame = null;
+      refuse(card, s, () => {
+        if (step === 1) {
+          // grid2d has no fused heatmap: its table is coloured with the kernel's rule
+          frame = { rgba: call.heatmap ? call.heatmap(pe, lut) : valuesToRGBA(call.run(pe), s.cmap), rows: call.rows };
+          return;
+        }
+        const count = Math.ceil(call.rows / step);
+        let values;
+        if (call.heatmap) values = pe.encode(Float64Array.from({ length: count }, (_, r) => r * step), s.d, call.options);
+        else {
+          // a 2-D grid's rows are patches, not positions: take every step-th of the whole grid
+          const table = call.run(pe);
+          values = new Float32Array(count * s.d);
+          for (let r = 0; r < count; r++) values.set(table.subarray(r * step * s.d, (r * step + 1) * s.d), r * s.d);
+        }
+        frame = { rgba: valuesToRGBA(values, s.cmap), rows: count, rowStep: step, full: () => ({ rgba: call.heatmap ? call.heatmap(pe, lut) : valuesToRGBA(call.run(pe), s.cmap), rows: call.rows }) };
+      });
+      // the card's figure: this preset's table (the selected preset is another card's)
+      const state = { d: s.d, len: s.len, layout: s.layout, cmap: s.cmap, preset };
+      // every row's values, box-filtered where the cells outnumber the card's pixels
+      const values = () => ({ data: call.run(pe), rows: call.rows });
+      if (frame) card.map.draw({ ...frame, columns: s.d, x0: 0, y0: 0, state, scale: { cmap: s.cmap, vmin: -1, vmax: 1, label: t('axis.value') }, values });
+    }
+
     return {
       figures: () => ({ chart, ratioChart, cards }),
       update(s, changed) {
@@ -153,38 +196,11 @@ export default {
           for (const preset of PRESETS) {
             const call = presetCall(preset, s.len, s.d, s.layout);
             const card = cards[preset];
-            // a card has fewer pixel rows than a long table: it shows every step-th row
-            const pixels = card.map.plotPixels;
-            const step = pixels > 0 && call.rows > 2 * pixels ? Math.ceil(call.rows / pixels) : 1;
-            let frame = null;
-            try {
-              if (step === 1) {
-                // grid2d has no fused heatmap: its table is coloured with the kernel's rule
-                frame = { rgba: call.heatmap ? call.heatmap(pe, lut) : valuesToRGBA(call.run(pe), s.cmap), rows: call.rows };
-              } else {
-                const count = Math.ceil(call.rows / step);
-                let values;
-                if (call.heatmap) values = pe.encode(Float64Array.from({ length: count }, (_, r) => r * step), s.d, call.options);
-                else {
-                  // a 2-D grid's rows are patches, not positions: take every step-th of the whole grid
-                  const table = call.run(pe);
-                  values = new Float32Array(count * s.d);
-                  for (let r = 0; r < count; r++) values.set(table.subarray(r * step * s.d, (r * step + 1) * s.d), r * s.d);
-                }
-                frame = { rgba: valuesToRGBA(values, s.cmap), rows: count, rowStep: step, full: () => ({ rgba: call.heatmap ? call.heatmap(pe, lut) : valuesToRGBA(call.run(pe), s.cmap), rows: call.rows }) };
-              }
-              card.refused = null;
-            } catch (error) {
-              if (!(error instanceof RangeError)) throw error;
-              card.refused = ctx.reason(error);
-            }
-            card.map.element.hidden = Boolean(card.refused);
-            card.refusal.textContent = card.refused ? t('lessons.variants.refused', { d: s.d, message: card.refused }) : '';
-            // the card's figure: this preset's table (the selected preset is another card's)
-            const state = { d: s.d, len: s.len, layout: s.layout, cmap: s.cmap, preset };
-            // every row's values, box-filtered where the cells outnumber the card's pixels
-            const values = () => ({ data: call.run(pe), rows: call.rows });
-            if (frame) card.map.draw({ ...frame, columns: s.d, x0: 0, y0: 0, state, scale: { cmap: s.cmap, vmin: -1, vmax: 1, label: t('axis.value') }, values });
+            // whether the preset takes this d_model: one row of its call (its rule does not depend on the rows)
+            refuse(card, s, () => (call.heatmap ? pe.table(1, s.d, call.options) : pe.grid2d(1, 1, s.d, call.options)));
+            // the card's table: now if on or near the screen, else after the frame (lib/offscreen.js;
+            // a later state's draw replaces this one)
+            drawWhenSeen(card.card, () => card.refused || drawCard(card, preset, call, s, lut));
           }
           bar.draw(s.cmap, -1, 1);
           drawFrequencies(s);
