@@ -372,7 +372,8 @@ struct Rot64 {
 inline const Rot64& rot64(const PlanData& P, int rows) {
   thread_local Rot64 t;
   const std::size_t nf = P.freq.size();
-  if (t.rows == rows && t.freq.size() == nf && std::memcmp(t.freq.data(), P.freq.data(), nf * sizeof(double)) == 0)
+  if (t.rows == rows && t.freq.size() == nf &&
+      std::memcmp(t.freq.data(), P.freq.data(), nf * sizeof(double)) == 0)
     return t;
   t.rows = -1;
   t.freq = P.freq;
@@ -460,7 +461,9 @@ struct HalfFix {
     return cosine ? b * C - a * S : a * C + b * S;
   }
 
-  std::uint16_t operator()(int j, std::size_t k, bool cosine) const { return decide(value(j, k, cosine), j, k, cosine); }
+  std::uint16_t operator()(int j, std::size_t k, bool cosine) const {
+    return decide(value(j, k, cosine), j, k, cosine);
+  }
 
   std::uint16_t decide(double t, int j, std::size_t k, bool cosine) const {
     bool decided;
@@ -475,14 +478,26 @@ struct HalfFix {
   }
 };
 
+// A step of the vector loop with undecided lanes: its first pair and which
+// lanes were decided (bit l: lane l of the step's sines, or of its
+// interleaved output; of its cosines).
+struct Pending {
+  std::size_t k;
+  std::uint64_t sin_ok, cos_ok;
+};
+
 #if SINPE_SIMD
 // Pairs [0, h) of row j as patterns, a vector at a time while one fits;
 // returns where it stopped. Interleaved: sine then cosine per pair at 2k;
 // split: sines at sin_out[k], cosines at cos_out[k], two vectors a step.
+// Undecided lanes are listed in pending (room for one entry per step) and
+// fixed after the loop, which so holds no call (V8 then keeps its vectors in
+// registers: fixing them in the loop cost as much as all the rest).
 template <class Test, bool ClampHi, bool Interleaved, class Fix>
 inline std::size_t half_pairs_vectors(const Test& test, std::size_t h, const float* a, const float* b,
                                       const float* C, const float* S, std::uint16_t* sin_out,
-                                      std::uint16_t* cos_out, int j, const Fix& fix) {
+                                      std::uint16_t* cos_out, int j, const Fix& fix, Pending* pending) {
+  std::size_t n = 0;
   using V = simd::FloatBatch;
   using bu = xsimd::batch<std::uint32_t>;
   constexpr std::size_t W = simd::lanes<V>;
@@ -498,12 +513,12 @@ inline std::size_t half_pairs_vectors(const Test& test, std::size_t h, const flo
       const auto ok0 = L(xsimd::zip_lo(sin_v, cos_v), p0);
       const auto ok1 = L(xsimd::zip_hi(sin_v, cos_v), p1);
       store_narrow(sin_out + 2 * k, p0, p1);
-      if (!xsimd::all(ok0 & ok1)) {
-        const std::uint64_t decided = ok0.mask() | (ok1.mask() << W);
-        for (std::size_t l = 0; l < 2 * W; ++l)
-          if (!((decided >> l) & 1)) sin_out[2 * k + l] = fix(j, k + l / 2, (l & 1) != 0);
-      }
+      if (!xsimd::all(ok0 & ok1)) pending[n++] = {k, ok0.mask() | (ok1.mask() << W), 0};
     }
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t l = 0; l < 2 * W; ++l)
+        if (!((pending[i].sin_ok >> l) & 1))
+          sin_out[2 * pending[i].k + l] = fix(j, pending[i].k + l / 2, (l & 1) != 0);
   } else {
     for (; k + 2 * W <= h; k += 2 * W) {
       V sv[2], cv[2];
@@ -519,14 +534,15 @@ inline std::size_t half_pairs_vectors(const Test& test, std::size_t h, const flo
       const auto okc0 = L(cv[0], pc0), okc1 = L(cv[1], pc1);
       store_narrow(sin_out + k, ps0, ps1);
       store_narrow(cos_out + k, pc0, pc1);
-      if (!xsimd::all(oks0 & oks1 & okc0 & okc1)) {
-        const std::uint64_t ds = oks0.mask() | (oks1.mask() << W), dc = okc0.mask() | (okc1.mask() << W);
-        for (std::size_t l = 0; l < 2 * W; ++l) {
-          if (!((ds >> l) & 1)) sin_out[k + l] = fix(j, k + l, false);
-          if (!((dc >> l) & 1)) cos_out[k + l] = fix(j, k + l, true);
-        }
-      }
+      if (!xsimd::all(oks0 & oks1 & okc0 & okc1))
+        pending[n++] = {k, oks0.mask() | (oks1.mask() << W), okc0.mask() | (okc1.mask() << W)};
     }
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t l = 0; l < 2 * W; ++l) {
+        const std::size_t kl = pending[i].k + l;
+        if (!((pending[i].sin_ok >> l) & 1)) sin_out[kl] = fix(j, kl, false);
+        if (!((pending[i].cos_ok >> l) & 1)) cos_out[kl] = fix(j, kl, true);
+      }
   }
   return k;
 }
@@ -539,7 +555,8 @@ inline std::size_t half_pairs_vectors(const Test& test, std::size_t h, const flo
 // HalfTestNear, so with no float32 value and no second test.
 template <class Test, bool Interleaved, class Fix>
 inline void emit_half_block(const PlanData& P, const Work& w, int nrows, const RowsOf<std::uint16_t>& dst,
-                            bool simd, const Test& test, const typename Test::Near& near, const Fix& fix) {
+                            bool simd, const Test& test, const typename Test::Near& near, const Fix& fix,
+                            Pending* pending) {
   const std::size_t nf = P.freq.size();
   const std::size_t h = std::size_t(P.pairs);
   const double* a = w.sa.data();
@@ -547,6 +564,7 @@ inline void emit_half_block(const PlanData& P, const Work& w, int nrows, const R
 #if !SINPE_SIMD
   (void)simd;
   (void)test;
+  (void)pending;
 #endif
   constexpr std::size_t step = Interleaved ? 2 : 1;
   for (int j = 0; j < nrows; ++j) {
@@ -558,10 +576,10 @@ inline void emit_half_block(const PlanData& P, const Work& w, int nrows, const R
     if (simd) {
       const float* Cf = P.rot_cos.data() + std::size_t(j) * nf;
       const float* Sf = P.rot_sin.data() + std::size_t(j) * nf;
-      k = test.clamp_hi ? half_pairs_vectors<Test, true, Interleaved>(test, h, w.sf.data(), w.cf.data(), Cf, Sf,
-                                                                       sin_out, cos_out, j, fix)
+      k = test.clamp_hi ? half_pairs_vectors<Test, true, Interleaved>(test, h, w.sf.data(), w.cf.data(), Cf,
+                                                                      Sf, sin_out, cos_out, j, fix, pending)
                         : half_pairs_vectors<Test, false, Interleaved>(test, h, w.sf.data(), w.cf.data(), Cf,
-                                                                        Sf, sin_out, cos_out, j, fix);
+                                                                       Sf, sin_out, cos_out, j, fix, pending);
     }
 #endif
     const double* C = fix.rot.c.data() + std::size_t(j) * nf;
@@ -598,12 +616,15 @@ void half_range(const PlanData& P, double start, std::size_t count, const RowsOf
   const double E = exact_margin(P, pmax);
   const typename Test::Wide wide(E);
   const typename Test::Near near(E);
+  thread_local std::vector<Pending> pending;
+  pending.resize(std::size_t(P.pairs) + 1);
   run_blocks(P, start, count, w, simd, [&](std::size_t done, int nrows) {
     scale_anchors(P, w);
     const RowsOf<std::uint16_t> out = dst.at_row(done);
     const HalfFix<Test> fix{P, w, rot, wide, E, start, done};
-    if (P.layout == Layout::interleaved) emit_half_block<Test, true>(P, w, nrows, out, simd, test, near, fix);
-    else emit_half_block<Test, false>(P, w, nrows, out, simd, test, near, fix);
+    if (P.layout == Layout::interleaved)
+      emit_half_block<Test, true>(P, w, nrows, out, simd, test, near, fix, pending.data());
+    else emit_half_block<Test, false>(P, w, nrows, out, simd, test, near, fix, pending.data());
     if (out.row) {
       // fairseq: the padding position's row is all zeros.
       const std::ptrdiff_t r = padding_in_block(P, start + double(done), nrows);

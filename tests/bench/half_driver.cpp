@@ -25,7 +25,8 @@ int main(int argc, char** argv) {
                              : dt == "bfloat16" ? sinpe::Dtype::bfloat16
                                                 : sinpe::Dtype::float32;
   const int calls = argc > 3 ? std::atoi(argv[3]) : 1;
-  const sinpe::Path path = argc > 4 && std::strcmp(argv[4], "scalar") == 0 ? sinpe::Path::scalar : sinpe::Path::best;
+  const sinpe::Path path =
+      argc > 4 && std::strcmp(argv[4], "scalar") == 0 ? sinpe::Path::scalar : sinpe::Path::best;
   const std::size_t n = table ? 4096 : 131072, d = table ? 512 : 128;
   std::vector<float> f(n * d);
   std::vector<std::uint16_t> h(n * d);
