@@ -80,8 +80,6 @@ inline std::uint16_t round_bfloat16(double v) noexcept { return round_half<7, 12
 // subnormal results, float16 overflow) or with d <= E (ties and values near
 // one) are left undecided.
 template <int M, int B>
-struct HalfTest64;  // below
-template <int M, int B>
 struct HalfTestNear;  // below
 
 template <int M, int B>
@@ -134,7 +132,6 @@ struct HalfTest {
   }
 
   static std::uint16_t round(double v) noexcept { return round_half<M, B>(v); }
-  using Wide = HalfTest64<M, B>;
   using Near = HalfTestNear<M, B>;
 
   // The pattern of v (valid when decided) and whether it is decided.
@@ -148,47 +145,6 @@ struct HalfTest {
     std::memcpy(&m, &mu, sizeof m);
     *decided = au - lo_bits < span && std::fabs(a - m) > e;
     return std::uint16_t(((au + kRound) >> kDrop) | ((u >> 16) & 0x8000u));
-  }
-};
-
-// HalfTest's decision for float64 values v whose T is within E of them (the
-// kernel's float64 recomputation of an undecided value, kernel.hpp): the same
-// proof with float64's 52 mantissa bits in place of float32's 23 (a and the
-// cell's midpoint m are float64 values of one binade, so a - m is exact), and
-// hi = 2^(B+1) finite for both formats.
-template <int M, int B>
-struct HalfTest64 {
-  static constexpr int kDrop = 52 - M;
-  static constexpr std::uint64_t kMask = (1ull << kDrop) - 1;
-  static constexpr std::uint64_t kMid = 1ull << (kDrop - 1);
-  static constexpr std::uint64_t kRound = kMid - (std::uint64_t(1023 - B) << 52);
-  double e = 0;
-  std::uint64_t lo_bits = 0, span = 0;
-
-  explicit HalfTest64(double E) : e(E) {
-    double lo = std::ldexp(1.0, 1 - B);
-    if (E > 0) {
-      int x;
-      std::frexp(std::ldexp(4 * E, M), &x);
-      lo = std::max(lo, std::ldexp(1.0, x));
-    }
-    const double hi = std::ldexp(1.0, B + 1);
-    std::uint64_t hi_bits;
-    std::memcpy(&lo_bits, &lo, sizeof lo_bits);
-    std::memcpy(&hi_bits, &hi, sizeof hi_bits);
-    span = hi_bits > lo_bits ? hi_bits - lo_bits : 0;
-  }
-
-  std::uint16_t pattern(double v, bool* decided) const {
-    std::uint64_t u;
-    std::memcpy(&u, &v, sizeof u);
-    const std::uint64_t au = u & 0x7fffffffffffffffull;
-    const std::uint64_t mu = (au & ~kMask) | kMid;
-    double a, m;
-    std::memcpy(&a, &au, sizeof a);
-    std::memcpy(&m, &mu, sizeof m);
-    *decided = au - lo_bits < span && std::fabs(a - m) > e;
-    return std::uint16_t(((au + kRound) >> kDrop) | ((u >> 48) & 0x8000u));
   }
 };
 

@@ -450,7 +450,7 @@ struct HalfFix {
   const PlanData& P;
   const Work& w;
   const Rot64& rot;
-  const typename Test::Wide& wide;  // HalfTest64 for E
+  const typename Test::Near& near;  // HalfTestNear for E
   double E, start;
   std::size_t done;
 
@@ -467,7 +467,7 @@ struct HalfFix {
 
   std::uint16_t decide(double t, int j, std::size_t k, bool cosine) const {
     bool decided;
-    const std::uint16_t p = wide.pattern(t, &decided);
+    const std::uint16_t p = near.pattern(t, &decided);
     if (decided) return p;
     // Near zero, subnormal, beyond the range: both ends of T' -+ E rounded.
     const std::uint16_t lo = Test::round(t - E), hi = Test::round(t + E);
@@ -501,6 +501,7 @@ inline std::size_t half_pairs_vectors(const Test& test, std::size_t h, const flo
   using V = simd::FloatBatch;
   using bu = xsimd::batch<std::uint32_t>;
   constexpr std::size_t W = simd::lanes<V>;
+  constexpr std::uint64_t kLanes = 2 * W == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << (2 * W)) - 1;
   const HalfLanes<Test, ClampHi> L(test);  // here, not passed in: its vectors stay out of memory
   std::size_t k = 0;
   if constexpr (Interleaved) {
@@ -516,9 +517,10 @@ inline std::size_t half_pairs_vectors(const Test& test, std::size_t h, const flo
       if (!xsimd::all(ok0 & ok1)) pending[n++] = {k, ok0.mask() | (ok1.mask() << W), 0};
     }
     for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t l = 0; l < 2 * W; ++l)
-        if (!((pending[i].sin_ok >> l) & 1))
-          sin_out[2 * pending[i].k + l] = fix(j, pending[i].k + l / 2, (l & 1) != 0);
+      for (std::uint64_t u = ~pending[i].sin_ok & kLanes; u != 0; u &= u - 1) {
+        const std::size_t l = std::size_t(__builtin_ctzll(u));
+        sin_out[2 * pending[i].k + l] = fix(j, pending[i].k + l / 2, (l & 1) != 0);
+      }
   } else {
     for (; k + 2 * W <= h; k += 2 * W) {
       V sv[2], cv[2];
@@ -537,12 +539,17 @@ inline std::size_t half_pairs_vectors(const Test& test, std::size_t h, const flo
       if (!xsimd::all(oks0 & oks1 & okc0 & okc1))
         pending[n++] = {k, oks0.mask() | (oks1.mask() << W), okc0.mask() | (okc1.mask() << W)};
     }
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t l = 0; l < 2 * W; ++l) {
-        const std::size_t kl = pending[i].k + l;
-        if (!((pending[i].sin_ok >> l) & 1)) sin_out[kl] = fix(j, kl, false);
-        if (!((pending[i].cos_ok >> l) & 1)) cos_out[kl] = fix(j, kl, true);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t k0 = pending[i].k;
+      for (std::uint64_t u = ~pending[i].sin_ok & kLanes; u != 0; u &= u - 1) {
+        const std::size_t kl = k0 + std::size_t(__builtin_ctzll(u));
+        sin_out[kl] = fix(j, kl, false);
       }
+      for (std::uint64_t u = ~pending[i].cos_ok & kLanes; u != 0; u &= u - 1) {
+        const std::size_t kl = k0 + std::size_t(__builtin_ctzll(u));
+        cos_out[kl] = fix(j, kl, true);
+      }
+    }
   }
   return k;
 }
@@ -614,14 +621,13 @@ void half_range(const PlanData& P, double start, std::size_t count, const RowsOf
   const Test test(half_margin(P, pmax), P.amplitude * (1 + std::ldexp(1.0, -20)));
   const Rot64& rot = rot64(P, int(std::min<std::size_t>(std::size_t(P.block), count)));
   const double E = exact_margin(P, pmax);
-  const typename Test::Wide wide(E);
   const typename Test::Near near(E);
   thread_local std::vector<Pending> pending;
   pending.resize(std::size_t(P.pairs) + 1);
   run_blocks(P, start, count, w, simd, [&](std::size_t done, int nrows) {
     scale_anchors(P, w);
     const RowsOf<std::uint16_t> out = dst.at_row(done);
-    const HalfFix<Test> fix{P, w, rot, wide, E, start, done};
+    const HalfFix<Test> fix{P, w, rot, near, E, start, done};
     if (P.layout == Layout::interleaved)
       emit_half_block<Test, true>(P, w, nrows, out, simd, test, near, fix, pending.data());
     else emit_half_block<Test, false>(P, w, nrows, out, simd, test, near, fix, pending.data());
