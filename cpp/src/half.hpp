@@ -80,7 +80,7 @@ inline std::uint16_t round_bfloat16(double v) noexcept { return round_half<7, 12
 // subnormal results, float16 overflow) or with d <= E (ties and values near
 // one) are left undecided.
 template <int M, int B>
-struct HalfTest64;  // below
+struct HalfTestNear;  // below
 
 template <int M, int B>
 struct HalfTest {
@@ -95,9 +95,14 @@ struct HalfTest {
   float e = 0, lo = 0, hi = 0;
   // lo <= a < hi as one unsigned comparison of a's bits: bits - lo_bits < span.
   std::uint32_t lo_bits = 0, span = 0;
+  // For HalfLanes: the format's first midpoint above lo and last below hi, and
+  // whether values can reach the latter.
+  float lo_mid = 0, hi_mid = 0;
+  bool clamp_hi = true;
 
-  // The test for values within E of theirs (E >= 0, finite).
-  explicit HalfTest(double E) {
+  // The test for values within E of theirs (E >= 0, finite) and at most vmax
+  // in magnitude.
+  explicit HalfTest(double E, double vmax = std::numeric_limits<double>::infinity()) {
     float ef = float(E);
     if (double(ef) < E) ef = std::nextafter(ef, std::numeric_limits<float>::infinity());  // rounded up
     e = ef;
@@ -114,10 +119,20 @@ struct HalfTest {
     std::memcpy(&lo_bits, &lo, sizeof lo_bits);
     std::memcpy(&hi_bits, &hi, sizeof hi_bits);
     span = hi_bits > lo_bits ? hi_bits - lo_bits : 0;
+    // Both midpoints are float32 values (M + 2 significant bits); lo is a
+    // power of two, a format value, and hi the end of the last finite binade.
+    lo_mid = float(double(lo) * (1 + std::ldexp(1.0, -(M + 1))));
+    hi_mid = std::isinf(hi) ? hi : float(double(hi) * (1 - std::ldexp(1.0, -(M + 2))));
+    clamp_hi = !std::isinf(hi) && !(vmax < double(hi_mid));
+    if (span == 0 || std::isinf(lo_mid)) {
+      // Nothing to decide: no difference exceeds an infinite e (NaN ones neither).
+      e = std::numeric_limits<float>::infinity();
+      lo_mid = 1.0f;
+    }
   }
 
   static std::uint16_t round(double v) noexcept { return round_half<M, B>(v); }
-  using Wide = HalfTest64<M, B>;
+  using Near = HalfTestNear<M, B>;
 
   // The pattern of v (valid when decided) and whether it is decided.
   std::uint16_t pattern(float v, bool* decided) const {
@@ -133,76 +148,90 @@ struct HalfTest {
   }
 };
 
-// HalfTest's decision for float64 values v whose T is within E of them (the
-// kernel's float64 recomputation of an undecided value, kernel.hpp): the same
-// proof with float64's 52 mantissa bits in place of float32's 23 (a and the
-// cell's midpoint m are float64 values of one binade, so a - m is exact), and
-// hi = 2^(B+1) finite for both formats.
-template <int M, int B>
-struct HalfTest64 {
-  static constexpr int kDrop = 52 - M;
-  static constexpr std::uint64_t kMask = (1ull << kDrop) - 1;
-  static constexpr std::uint64_t kMid = 1ull << (kDrop - 1);
-  static constexpr std::uint64_t kRound = kMid - (std::uint64_t(1023 - B) << 52);
-  double e = 0;
-  std::uint64_t lo_bits = 0, span = 0;
+using Float16Test = HalfTest<10, 15>;
+using BFloat16Test = HalfTest<7, 127>;
 
-  explicit HalfTest64(double E) : e(E) {
+// HalfTest's decision for float64 values t whose T is within E of them, E
+// far below float32's precision (the scalar route's float64 values, kernel.hpp),
+// with float32 integer operations only: f = fl32(t) (one rounding, to nearest),
+// decided when lo <= |f| < hi and f is not a midpoint of the format.
+//
+// Why that is sufficient. Let lo be a power of two with E < lo 2^-24 (half a
+// float32 ulp at lo), and at least the format's smallest normal value; hi as
+// in HalfTest. Every midpoint mu of two neighbouring format values is a
+// float32 value (M + 1 <= 23 significant bits) inside its binade, so the
+// float32 values next to it are ulp32(mu) away on both sides. fl32 is
+// monotonic and keeps mu: t < mu gives f <= mu, and f != mu then means t lay
+// outside mu's rounding interval, |t - mu| >= ulp32(mu) / 2 >= lo 2^-24 > E
+// for |mu| >= lo; likewise for t > mu. So every T within E of t lies strictly
+// on f's side of every midpoint at or above lo, and of those below lo too
+// (the largest is more than a format ulp below lo, |f| >= lo, |t - f| <=
+// ulp32(f) / 2). Round to nearest is constant between neighbouring midpoints,
+// so T rounds as f does; f is no tie, so adding half an ulp at bit 23 - M and
+// truncating is that rounding (HalfTest's kRound, carries included).
+template <int M, int B>
+struct HalfTestNear {
+  using T32 = HalfTest<M, B>;
+  std::uint32_t lo_bits = 0, span = 0;
+
+  explicit HalfTestNear(double E) {
     double lo = std::ldexp(1.0, 1 - B);
     if (E > 0) {
       int x;
-      std::frexp(std::ldexp(4 * E, M), &x);
-      lo = std::max(lo, std::ldexp(1.0, x));
+      std::frexp(E, &x);  // E < 2^x
+      lo = std::max(lo, std::ldexp(1.0, x + 24));
     }
-    const double hi = std::ldexp(1.0, B + 1);
-    std::uint64_t hi_bits;
-    std::memcpy(&lo_bits, &lo, sizeof lo_bits);
+    const float lof = lo < 3.0e38 ? float(lo) : std::numeric_limits<float>::infinity();
+    const float hi = B + 1 < 128 ? float(std::ldexp(1.0, B + 1)) : std::numeric_limits<float>::infinity();
+    std::uint32_t hi_bits;
+    std::memcpy(&lo_bits, &lof, sizeof lo_bits);
     std::memcpy(&hi_bits, &hi, sizeof hi_bits);
     span = hi_bits > lo_bits ? hi_bits - lo_bits : 0;
   }
 
-  std::uint16_t pattern(double v, bool* decided) const {
-    std::uint64_t u;
-    std::memcpy(&u, &v, sizeof u);
-    const std::uint64_t au = u & 0x7fffffffffffffffull;
-    const std::uint64_t mu = (au & ~kMask) | kMid;
-    double a, m;
-    std::memcpy(&a, &au, sizeof a);
-    std::memcpy(&m, &mu, sizeof m);
-    *decided = au - lo_bits < span && std::fabs(a - m) > e;
-    return std::uint16_t(((au + kRound) >> kDrop) | ((u >> 48) & 0x8000u));
+  std::uint16_t pattern(double t, bool* decided) const {
+    const float f = float(t);
+    std::uint32_t u;
+    std::memcpy(&u, &f, sizeof u);
+    const std::uint32_t au = u & 0x7fffffffu;
+    *decided = (au - lo_bits < span) & ((au & T32::kMask) != T32::kMid);
+    return std::uint16_t(((au + T32::kRound) >> T32::kDrop) | ((u >> 16) & 0x8000u));
   }
 };
 
-using Float16Test = HalfTest<10, 15>;
-using BFloat16Test = HalfTest<7, 127>;
-
 #if SINPE_SIMD
 // HalfTest::pattern on a whole float32 vector: the lanes' patterns (in the low
-// 16 bits of each lane; an undecided lane's is garbage) and which are decided.
-template <class Test>
+// 16 bits of each lane; an undecided lane's is garbage) and which lanes are
+// undecided. The same test in fewer operations: |v| is clamped up to the
+// format's first midpoint above lo, and (when values can reach it) down to
+// its last midpoint below hi, so a lane outside [lo, hi) sits on a midpoint
+// and fails |a - m| > e by itself (|a - m| = 0); the only lanes the clamps
+// move inside [lo, hi) are those between lo and that first midpoint, which
+// are left undecided too. Infinite or NaN lanes fail the comparison (NaN).
+template <class Test, bool ClampHi>
 struct HalfLanes {
   using bf = xsimd::batch<float>;
   using bu = xsimd::batch<std::uint32_t>;
   static constexpr std::size_t W = bf::size;
-  bf e;
-  bu lo_bits, span;
+  bf e, floor_, ceil_;
 
-  explicit HalfLanes(const Test& t) : e(t.e), lo_bits(t.lo_bits), span(t.span) {}
+  explicit HalfLanes(const Test& t) : e(t.e), floor_(t.lo_mid), ceil_(t.hi_mid) {}
 
   xsimd::batch_bool<float> operator()(const bf& v, bu& p) const {
     const bu u = xsimd::bitwise_cast<std::uint32_t>(v);
-    const bu au = u & bu(0x7fffffffu);
-    const bf a = xsimd::bitwise_cast<float>(au);
-    const bf m = xsimd::bitwise_cast<float>((au & bu(~Test::kMask)) | bu(Test::kMid));
+    const bf a = xsimd::abs(v);
+    const bu au = xsimd::bitwise_cast<std::uint32_t>(a);
     if constexpr (Test::kDrop == 16 && Test::kRebias == 0) {
       // bfloat16: the sign rides along (|v| + half an ulp stays below 2^31).
       p = (u + bu(Test::kMid)) >> 16;
     } else {
       p = ((au + bu(Test::kRound)) >> int(Test::kDrop)) | ((u >> 16) & bu(0x8000u));
     }
-    const auto in_range = xsimd::batch_bool_cast<float>((au - lo_bits) < span);
-    return in_range & (xsimd::abs(a - m) > e);
+    bf c = xsimd::max(a, floor_);
+    if constexpr (ClampHi) c = xsimd::min(c, ceil_);
+    const bf m = xsimd::bitwise_cast<float>((xsimd::bitwise_cast<std::uint32_t>(c) & bu(~Test::kMask)) |
+                                            bu(Test::kMid));
+    return xsimd::abs(c - m) > e;
   }
 };
 
@@ -224,13 +253,13 @@ inline void store_narrow(std::uint16_t* out, const xsimd::batch<std::uint32_t>& 
 
 // out[i] = the pattern of v[i] for i < n; lanes the test leaves undecided get
 // exact(i) instead.
-template <class Test, class Exact>
+template <class Test, bool ClampHi, class Exact>
 inline std::size_t to_half_vectors(const Test& t, const float* v, std::size_t n, std::uint16_t* out,
                                    Exact& exact) {
   using bf = xsimd::batch<float>;
   using bu = xsimd::batch<std::uint32_t>;
   constexpr std::size_t W = bf::size;
-  const HalfLanes<Test> lanes(t);
+  const HalfLanes<Test, ClampHi> lanes(t);
   std::size_t i = 0;
   for (; i + 2 * W <= n; i += 2 * W) {
     bu p0, p1;
@@ -252,7 +281,9 @@ inline void to_half(const Test& t, const float* v, std::size_t n, std::uint16_t*
                     Exact&& exact) {
   std::size_t i = 0;
 #if SINPE_SIMD
-  if (simd) i = to_half_vectors(t, v, n, out, exact);
+  if (simd)
+    i = t.clamp_hi ? to_half_vectors<Test, true>(t, v, n, out, exact)
+                   : to_half_vectors<Test, false>(t, v, n, out, exact);
 #else
   (void)simd;
 #endif

@@ -21,6 +21,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "half.hpp"
@@ -37,6 +38,7 @@ constexpr int kReanchor = 16;  // blocks between direct float64 anchors
 struct Work {
   std::vector<double> sd, cd;  // anchor sin/cos in float64
   std::vector<float> sf, cf;   // the same, times the amplitude, rounded once
+  std::vector<double> sa, ca;  // the same, times the amplitude, in float64 (half-precision output)
   std::size_t nf = 0;
 
   static Work& get(std::size_t nf) {
@@ -46,6 +48,8 @@ struct Work {
       w.cd.resize(nf);
       w.sf.resize(nf);
       w.cf.resize(nf);
+      w.sa.resize(nf);
+      w.ca.resize(nf);
     }
     w.nf = nf;
     return w;
@@ -359,11 +363,20 @@ struct HalfRows {
 // its rounding: error < 3e-14 after 64 steps.
 struct Rot64 {
   std::vector<double> c, s;
+  std::vector<double> freq;  // what the table was built for: the last call's frequencies and rows
+  int rows = -1;
 };
 
+// The table depends on the frequencies and the row count only, so a call with
+// the same ones as the thread's previous call finds it built.
 inline const Rot64& rot64(const PlanData& P, int rows) {
   thread_local Rot64 t;
   const std::size_t nf = P.freq.size();
+  if (t.rows == rows && t.freq.size() == nf &&
+      std::memcmp(t.freq.data(), P.freq.data(), nf * sizeof(double)) == 0)
+    return t;
+  t.rows = -1;
+  t.freq = P.freq;
   t.c.resize(std::size_t(rows) * nf);
   t.s.resize(std::size_t(rows) * nf);
   // Row by row (row j from row j - 1 and row 1), each value the same float64
@@ -391,18 +404,21 @@ inline const Rot64& rot64(const PlanData& P, int rows) {
       sn[k] = s[k] * c1[k] + c[k] * s1[k];
     }
   }
+  t.rows = rows;
   return t;
 }
 
-// The margin of the float64 recomputation T' = fl(fl(fl(a C) +- fl(b S)) A),
-// a, b the block's float64 anchors (sin, cos)(theta0), C, S the float64
-// table's cos/sin(j w), for positions |p| <= pmax. With u' = 2^-53:
+// The margin of the float64 recomputation T' = fl(fl(a' C) +- fl(b' S)),
+// a' = fl(a A), b' = fl(b A) the block's float64 anchors (sin, cos)(theta0)
+// times the amplitude, C, S the float64 table's cos/sin(j w), for positions
+// |p| <= pmax. With u' = 2^-53:
 // 1. |a - sin theta0|, |b - cos theta0| < 1e-14 (kernel anchors, as in
 //    half_margin's step 2), |C - cos(j w)|, |S - sin(j w)| < 3e-14 (Rot64), so
 //    |a C + b S - sin(theta0 + j w)| <= 2 (1e-14 + 3e-14) (1 + 3e-14) < 2^-43
 //    (and likewise for the cosine).
-// 2. The float64 roundings: two products, the sum and the product by A, each
-//    u' relative, on terms with |a C| + |b S| <= 1 + 1e-13: < 5u' A.
+// 2. The float64 roundings: the anchors' products by A, the two products and
+//    the sum, each u' relative, on terms with |a C| + |b S| <= 1 + 1e-13:
+//    < 5u' A.
 // 3. The angle, as in half_margin's step 3: < 2u' A pmax wmax.
 // 4. T itself, as in half_margin's step 4: < 6u' A.
 // Sum: < A (2^-43 + 11u' + 2u' pmax wmax) < A (2^-42 + 2^-52 pmax wmax).
@@ -417,6 +433,15 @@ inline double exact_margin(const PlanData& P, double pmax) {
   return P.amplitude * (std::ldexp(1.0, -41) + std::ldexp(pmax * wmax, -51)) + std::ldexp(1.0, -1000);
 }
 
+// The block's float64 anchors times the amplitude (a', b' above).
+inline void scale_anchors(const PlanData& P, Work& w) {
+  const double amp = P.amplitude;
+  for (std::size_t k = 0; k < w.nf; ++k) {
+    w.sa[k] = w.sd[k] * amp;
+    w.ca[k] = w.cd[k] * amp;
+  }
+}
+
 // The pattern of an undecided value: row j of the current block (position
 // start + done + j), pair k, its sine or cosine. round_half is monotonic, so
 // when T' - E and T' + E round alike, so does every T between, T included.
@@ -425,16 +450,24 @@ struct HalfFix {
   const PlanData& P;
   const Work& w;
   const Rot64& rot;
-  const typename Test::Wide& wide;  // HalfTest64 for E
+  const typename Test::Near& near;  // HalfTestNear for E
   double E, start;
   std::size_t done;
 
+  // T' of row j, pair k (the scalar route's value, computed alike).
+  double value(int j, std::size_t k, bool cosine) const {
+    const std::size_t at = std::size_t(j) * P.freq.size() + k;
+    const double C = rot.c[at], S = rot.s[at], a = w.sa[k], b = w.ca[k];
+    return cosine ? b * C - a * S : a * C + b * S;
+  }
+
   std::uint16_t operator()(int j, std::size_t k, bool cosine) const {
-    const std::size_t nf = P.freq.size(), at = std::size_t(j) * nf + k;
-    const double C = rot.c[at], S = rot.s[at], a = w.sd[k], b = w.cd[k];
-    const double t = (cosine ? b * C - a * S : a * C + b * S) * P.amplitude;
+    return decide(value(j, k, cosine), j, k, cosine);
+  }
+
+  std::uint16_t decide(double t, int j, std::size_t k, bool cosine) const {
     bool decided;
-    const std::uint16_t p = wide.pattern(t, &decided);
+    const std::uint16_t p = near.pattern(t, &decided);
     if (decided) return p;
     // Near zero, subnormal, beyond the range: both ends of T' -+ E rounded.
     const std::uint16_t lo = Test::round(t - E), hi = Test::round(t + E);
@@ -445,17 +478,31 @@ struct HalfFix {
   }
 };
 
+// A step of the vector loop with undecided lanes: its first pair and which
+// lanes were decided (bit l: lane l of the step's sines, or of its
+// interleaved output; of its cosines).
+struct Pending {
+  std::size_t k;
+  std::uint64_t sin_ok, cos_ok;
+};
+
 #if SINPE_SIMD
 // Pairs [0, h) of row j as patterns, a vector at a time while one fits;
 // returns where it stopped. Interleaved: sine then cosine per pair at 2k;
 // split: sines at sin_out[k], cosines at cos_out[k], two vectors a step.
-template <class Test, bool Interleaved, class Fix>
-inline std::size_t half_pairs_vectors(const HalfLanes<Test>& L, std::size_t h, const float* a, const float* b,
+// Undecided lanes are listed in pending (room for one entry per step) and
+// fixed after the loop, which so holds no call (V8 then keeps its vectors in
+// registers: fixing them in the loop cost as much as all the rest).
+template <class Test, bool ClampHi, bool Interleaved, class Fix>
+inline std::size_t half_pairs_vectors(const Test& test, std::size_t h, const float* a, const float* b,
                                       const float* C, const float* S, std::uint16_t* sin_out,
-                                      std::uint16_t* cos_out, int j, const Fix& fix) {
+                                      std::uint16_t* cos_out, int j, const Fix& fix, Pending* pending) {
+  std::size_t n = 0;
   using V = simd::FloatBatch;
   using bu = xsimd::batch<std::uint32_t>;
   constexpr std::size_t W = simd::lanes<V>;
+  constexpr std::uint64_t kLanes = 2 * W == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << (2 * W)) - 1;
+  const HalfLanes<Test, ClampHi> L(test);  // here, not passed in: its vectors stay out of memory
   std::size_t k = 0;
   if constexpr (Interleaved) {
     for (; k + W <= h; k += W) {
@@ -467,12 +514,13 @@ inline std::size_t half_pairs_vectors(const HalfLanes<Test>& L, std::size_t h, c
       const auto ok0 = L(xsimd::zip_lo(sin_v, cos_v), p0);
       const auto ok1 = L(xsimd::zip_hi(sin_v, cos_v), p1);
       store_narrow(sin_out + 2 * k, p0, p1);
-      if (!xsimd::all(ok0 & ok1)) {
-        const std::uint64_t decided = ok0.mask() | (ok1.mask() << W);
-        for (std::size_t l = 0; l < 2 * W; ++l)
-          if (!((decided >> l) & 1)) sin_out[2 * k + l] = fix(j, k + l / 2, (l & 1) != 0);
-      }
+      if (!xsimd::all(ok0 & ok1)) pending[n++] = {k, ok0.mask() | (ok1.mask() << W), 0};
     }
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::uint64_t u = ~pending[i].sin_ok & kLanes; u != 0; u &= u - 1) {
+        const std::size_t l = std::size_t(__builtin_ctzll(u));
+        sin_out[2 * pending[i].k + l] = fix(j, pending[i].k + l / 2, (l & 1) != 0);
+      }
   } else {
     for (; k + 2 * W <= h; k += 2 * W) {
       V sv[2], cv[2];
@@ -488,12 +536,18 @@ inline std::size_t half_pairs_vectors(const HalfLanes<Test>& L, std::size_t h, c
       const auto okc0 = L(cv[0], pc0), okc1 = L(cv[1], pc1);
       store_narrow(sin_out + k, ps0, ps1);
       store_narrow(cos_out + k, pc0, pc1);
-      if (!xsimd::all(oks0 & oks1 & okc0 & okc1)) {
-        const std::uint64_t ds = oks0.mask() | (oks1.mask() << W), dc = okc0.mask() | (okc1.mask() << W);
-        for (std::size_t l = 0; l < 2 * W; ++l) {
-          if (!((ds >> l) & 1)) sin_out[k + l] = fix(j, k + l, false);
-          if (!((dc >> l) & 1)) cos_out[k + l] = fix(j, k + l, true);
-        }
+      if (!xsimd::all(oks0 & oks1 & okc0 & okc1))
+        pending[n++] = {k, oks0.mask() | (oks1.mask() << W), okc0.mask() | (okc1.mask() << W)};
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t k0 = pending[i].k;
+      for (std::uint64_t u = ~pending[i].sin_ok & kLanes; u != 0; u &= u - 1) {
+        const std::size_t kl = k0 + std::size_t(__builtin_ctzll(u));
+        sin_out[kl] = fix(j, kl, false);
+      }
+      for (std::uint64_t u = ~pending[i].cos_ok & kLanes; u != 0; u &= u - 1) {
+        const std::size_t kl = k0 + std::size_t(__builtin_ctzll(u));
+        cos_out[kl] = fix(j, kl, true);
       }
     }
   }
@@ -501,42 +555,55 @@ inline std::size_t half_pairs_vectors(const HalfLanes<Test>& L, std::size_t h, c
 }
 #endif
 
-// Rows j < nrows of the current block as Test's patterns.
+// Rows j < nrows of the current block as Test's patterns: vectors of the
+// float32 kernel's values where the flavour has them, and the rest (all of
+// the baseline flavour) by the scalar route: T' in float64 (HalfFix::value,
+// a few flops, as cheap as float32 without vectors), decided by
+// HalfTestNear, so with no float32 value and no second test.
 template <class Test, bool Interleaved, class Fix>
 inline void emit_half_block(const PlanData& P, const Work& w, int nrows, const RowsOf<std::uint16_t>& dst,
-                            bool simd, const Test& test, const Fix& fix) {
+                            bool simd, const Test& test, const typename Test::Near& near, const Fix& fix,
+                            Pending* pending) {
   const std::size_t nf = P.freq.size();
   const std::size_t h = std::size_t(P.pairs);
-  const float* a = w.sf.data();
-  const float* b = w.cf.data();
-#if SINPE_SIMD
-  const HalfLanes<Test> lanes(test);
-#else
+  const double* a = w.sa.data();
+  const double* b = w.ca.data();
+#if !SINPE_SIMD
   (void)simd;
+  (void)test;
+  (void)pending;
 #endif
   constexpr std::size_t step = Interleaved ? 2 : 1;
   for (int j = 0; j < nrows; ++j) {
     const std::size_t at = std::size_t(j) * dst.stride;
-    const float* C = P.rot_cos.data() + std::size_t(j) * nf;
-    const float* S = P.rot_sin.data() + std::size_t(j) * nf;
     std::uint16_t* sin_out = dst.sin + at;
     std::uint16_t* cos_out = dst.cos + at;
     std::size_t k = 0;
 #if SINPE_SIMD
-    if (simd) k = half_pairs_vectors<Test, Interleaved>(lanes, h, a, b, C, S, sin_out, cos_out, j, fix);
+    if (simd) {
+      const float* Cf = P.rot_cos.data() + std::size_t(j) * nf;
+      const float* Sf = P.rot_sin.data() + std::size_t(j) * nf;
+      k = test.clamp_hi ? half_pairs_vectors<Test, true, Interleaved>(test, h, w.sf.data(), w.cf.data(), Cf,
+                                                                      Sf, sin_out, cos_out, j, fix, pending)
+                        : half_pairs_vectors<Test, false, Interleaved>(test, h, w.sf.data(), w.cf.data(), Cf,
+                                                                       Sf, sin_out, cos_out, j, fix, pending);
+    }
 #endif
+    const double* C = fix.rot.c.data() + std::size_t(j) * nf;
+    const double* S = fix.rot.s.data() + std::size_t(j) * nf;
     for (; k < h; ++k) {
-      const float sin_v = a[k] * C[k] + b[k] * S[k];
-      const float cos_v = b[k] * C[k] - a[k] * S[k];
+      const double sin_t = a[k] * C[k] + b[k] * S[k];
+      const double cos_t = b[k] * C[k] - a[k] * S[k];
       bool ds, dc;
-      const std::uint16_t ps = test.pattern(sin_v, &ds), pc = test.pattern(cos_v, &dc);
-      sin_out[step * k] = ds ? ps : fix(j, k, false);
-      cos_out[step * k] = dc ? pc : fix(j, k, true);
+      const std::uint16_t ps = near.pattern(sin_t, &ds), pc = near.pattern(cos_t, &dc);
+      sin_out[step * k] = ds ? ps : fix.decide(sin_t, j, k, false);
+      cos_out[step * k] = dc ? pc : fix.decide(cos_t, j, k, true);
     }
     if (P.odd == OddColumn::sine) {
+      const double t = a[h] * C[h] + b[h] * S[h];
       bool d;
-      const std::uint16_t p = test.pattern(a[h] * C[h] + b[h] * S[h], &d);
-      dst.odd[at] = d ? p : fix(j, h, false);
+      const std::uint16_t p = near.pattern(t, &d);
+      dst.odd[at] = d ? p : fix.decide(t, j, h, false);
     } else if (P.odd == OddColumn::zero) {
       dst.odd[at] = Test::round(0.0);
     }
@@ -550,15 +617,20 @@ void half_range(const PlanData& P, double start, std::size_t count, const RowsOf
                 bool simd) {
   if (count == 0) return;
   const double pmax = std::max(std::fabs(start), std::fabs(start + double(count - 1)));
-  const Test test(half_margin(P, pmax));
+  // |v| <= A (1 + 2^-21) (half_margin's step 1 and 2).
+  const Test test(half_margin(P, pmax), P.amplitude * (1 + std::ldexp(1.0, -20)));
   const Rot64& rot = rot64(P, int(std::min<std::size_t>(std::size_t(P.block), count)));
   const double E = exact_margin(P, pmax);
-  const typename Test::Wide wide(E);
+  const typename Test::Near near(E);
+  thread_local std::vector<Pending> pending;
+  pending.resize(std::size_t(P.pairs) + 1);
   run_blocks(P, start, count, w, simd, [&](std::size_t done, int nrows) {
+    scale_anchors(P, w);
     const RowsOf<std::uint16_t> out = dst.at_row(done);
-    const HalfFix<Test> fix{P, w, rot, wide, E, start, done};
-    if (P.layout == Layout::interleaved) emit_half_block<Test, true>(P, w, nrows, out, simd, test, fix);
-    else emit_half_block<Test, false>(P, w, nrows, out, simd, test, fix);
+    const HalfFix<Test> fix{P, w, rot, near, E, start, done};
+    if (P.layout == Layout::interleaved)
+      emit_half_block<Test, true>(P, w, nrows, out, simd, test, near, fix, pending.data());
+    else emit_half_block<Test, false>(P, w, nrows, out, simd, test, near, fix, pending.data());
     if (out.row) {
       // fairseq: the padding position's row is all zeros.
       const std::ptrdiff_t r = padding_in_block(P, start + double(done), nrows);
