@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { LESSON_IDS } from '../../web/src/lessons/index.js';
-import { launch, openPage, expectedColor } from './helpers.mjs';
+import { launch, openPage, expectedColor, settle } from './helpers.mjs';
 
 let browser;
 before(async () => {
@@ -43,8 +43,12 @@ function boxMean(x, y, width, height, columns, rows, d, base) {
 
 /** The plot's padding box as shown on screen: { width, height, rgba } (device scale 1). */
 async function shownPixels(page, selector) {
+  // brought on screen, the figure may draw again (its axes' margin, its means): wait until it shows its state
+  await page.$eval(selector, (plot) => plot.scrollIntoView({ block: 'start' }));
+  await settle(page);
+  // a plot of fewer pixels than cells paints its means once its sizes have stopped changing (120 ms after its last draw)
+  await page.waitForFunction((sel) => document.querySelector(sel)?.closest('figure').querySelector('.heatmap-display')?.hidden === false, selector, { timeout: 30000 });
   const clip = await page.$eval(selector, (plot) => {
-    plot.scrollIntoView({ block: 'start' });
     const r = plot.getBoundingClientRect();
     return { x: r.left + plot.clientLeft, y: r.top + plot.clientTop, width: plot.clientWidth, height: plot.clientHeight };
   });
