@@ -52,9 +52,10 @@ async function shownPixels(page, selector) {
     const r = plot.getBoundingClientRect();
     return { x: r.left + plot.clientLeft, y: r.top + plot.clientTop, width: plot.clientWidth, height: plot.clientHeight };
   });
-  // the page may place the plot at a fraction of a pixel: the screenshot starts at the pixel it begins in
-  clip.x = Math.floor(clip.x);
-  clip.y = Math.floor(clip.y);
+  // the page may place the plot at a fraction of a pixel; the browser draws a canvas snapped to the
+  // nearest device pixel (at y = 0.66 it starts at row 1): the screenshot starts at that pixel
+  clip.x = Math.round(clip.x);
+  clip.y = Math.round(clip.y);
   const png = await page.screenshot({ clip });
   const blank = await browser.context.newPage();
   const rgba = await blank.evaluate(async (b64) => {
