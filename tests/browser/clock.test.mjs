@@ -56,8 +56,9 @@ describe('the clock picture (the waves lesson)', () => {
       assert.ok(closeColor(rgb(swatches[0]), expectedColor('rdbu', Math.sin(angle))), `sin swatch of pair ${i}`);
       assert.ok(closeColor(rgb(swatches[1]), expectedColor('rdbu', Math.cos(angle))), `cos swatch of pair ${i}`);
     }
-    // the strip: one pixel per column, row 5 of the interleaved table
+    // the strip: one pixel per column, row 5 of the interleaved table; its caption names the row and the last column as numbers
     assert.deepEqual(await page.$eval('.row-strip-canvas', (c) => [c.width, c.height]), [32, 1]);
+    assert.match(await page.textContent('.clock-strip-caption'), /^Row 5, columns 0 to 31 \(/);
     for (const c of [0, 1, 2, 3, 14, 15, 30, 31]) {
       const i = c >> 1;
       const v = c % 2 === 0 ? Math.sin(5 * omega(i, 32)) : Math.cos(5 * omega(i, 32));
@@ -92,6 +93,7 @@ describe('the clock picture (the waves lesson)', () => {
   test('wide rows: 16 dials spread from the fastest to the slowest pair; 简体中文; another base', async () => {
     const page = await openPage(browser.context, '#lesson=waves&d=128&pos=100&base=500&lang=zh');
     assertLanguage(await page.textContent('.clock-section h2'), 'zh', 'section title');
+    assert.match(await page.textContent('.clock-strip-caption'), /^第 100 行，第 0 到 127 列/);
     const list = await dials(page);
     assert.equal(list.length, 16);
     assert.equal(list[0].key, 0);

@@ -55,7 +55,7 @@ export function mount(root, ctx) {
     const first = Math.max(0, p - TRAIL);
     const earlier = p > 0 ? pe.rows(first, p - first, d, { base: s.base, layout: 'interleaved' }) : new Float32Array(0);
     strip.draw(pe.heatmap(p, 1, d, { base: s.base, layout: 'interleaved', colormap: colormapLUT(s.cmap) }), d);
-    stripCaption.textContent = C('stripCaption', { p, d });
+    stripCaption.textContent = C('stripCaption', { p, last: d - 1 });
     const pairs = dialPairs(half, 16);
     dials.draw(
       pairs.map((i) => {

@@ -53,7 +53,7 @@ export default {
     back: '◀ position − 1',
     forward: 'position + 1 ▶',
     stripLabel: 'The row of the table at this position, as colours',
-    stripCaption: 'Row {p}, columns 0 to {d} − 1 (interleaved: sin, cos, sin, cos, …).',
+    stripCaption: 'Row {p}, columns 0 to {last} (interleaved: sin, cos, sin, cos, …).',
     dialsLabel: 'Each sin/cos pair of the row as a clock hand',
     dialTitle: 'i = {i} (cols {sin}, {cos})',
     dialRate: 'ω = {omega}, λ = {wavelength}',

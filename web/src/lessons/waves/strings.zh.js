@@ -53,7 +53,7 @@ export default {
     back: '◀ 位置 − 1',
     forward: '位置 + 1 ▶',
     stripLabel: '当前位置这一行的颜色',
-    stripCaption: '第 {p} 行，第 0 到 {d} − 1 列（交错：sin, cos, sin, cos, …）。',
+    stripCaption: '第 {p} 行，第 0 到 {last} 列（交错：sin, cos, sin, cos, …）。',
     dialsLabel: '这一行的每一对 sin/cos 画成时钟指针',
     dialTitle: 'i = {i}（第 {sin}、{cos} 列）',
     dialRate: 'ω = {omega}，λ = {wavelength}',
