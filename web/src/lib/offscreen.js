@@ -12,7 +12,23 @@ const near = new WeakMap(); // element → on or near the screen (absent: not kn
 const pending = new Map(); // element → Map(key → its latest draw of that kind, not yet run)
 const marked = new WeakSet(); // the elements made aria-busy here (not by a sliced job's own mark)
 let observer = null;
-let idle = 0;
+let idle = null; // cancels the pending flush (null: none pending)
+
+// fn() once the page is idle (by IDLE_TIMEOUT_MS at the latest); returns cancel(). WebKit (Safari)
+// has no requestIdleCallback: there fn runs in a task after the next frame's paint.
+const idleLater = globalThis.requestIdleCallback
+  ? (fn) => {
+      const id = requestIdleCallback(fn, { timeout: IDLE_TIMEOUT_MS });
+      return () => cancelIdleCallback(id);
+    }
+  : (fn) => {
+      let task = 0;
+      const frame = requestAnimationFrame(() => (task = setTimeout(fn, 0)));
+      return () => {
+        cancelAnimationFrame(frame);
+        clearTimeout(task);
+      };
+    };
 
 function unmark(element) {
   if (marked.delete(element)) element.removeAttribute('aria-busy');
@@ -26,7 +42,7 @@ function run(element) {
 }
 
 function flush() {
-  idle = 0;
+  idle = null;
   for (const element of [...pending.keys()]) run(element);
 }
 
@@ -66,7 +82,7 @@ export function drawWhenSeen(element, draw, key = 'draw') {
     marked.add(element);
     element.setAttribute('aria-busy', 'true');
   }
-  if (!idle) idle = requestIdleCallback(flush, { timeout: IDLE_TIMEOUT_MS });
+  idle ??= idleLater(flush);
 }
 
 /**
@@ -76,9 +92,9 @@ export function drawWhenSeen(element, draw, key = 'draw') {
  */
 export function whenIdle(element, fn) {
   element.setAttribute('aria-busy', 'true');
-  const id = requestIdleCallback(() => cancel() ?? fn(), { timeout: IDLE_TIMEOUT_MS });
+  const cancelIdle = idleLater(() => cancel() ?? fn());
   function cancel() {
-    cancelIdleCallback(id);
+    cancelIdle();
     element.removeAttribute('aria-busy');
   }
   return cancel;
