@@ -45,7 +45,10 @@ test('variants: cards and charts out of view show the final d after quick keyboa
   assert.ok(start.cards.some((c) => c.below), 'some cards are out of view');
 
   // 64 → 65 (odd: refused, 66) → 67 (refused, 68), one press right after the other
+  // the second press once the first has taken effect (65 corrected to 66: pressed before that, on a loaded
+  // machine, it moved the slider from 65 to 66 again), before the figures out of view have drawn
   await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => window.sinpeSite.state.d === 66, null, { polling: 'raf' });
   await page.keyboard.press('ArrowRight');
   await settle(page);
   const up = await shown(page);
