@@ -217,9 +217,14 @@ test('extend a float16 model with external data to 2048 exact rows: download, de
 
 test('the page is in the menu and linked from the RoPE lesson; the menu leads back to a lesson', async () => {
   const page = await openPage(browser.context, '#lesson=rope&lang=zh');
-  // the lesson's later sections draw in the frames after it opens and move the link down: click it where it settles
+  // the link ends the lesson: scrolling to it shows sections that were out of view, which then lay out and draw
+  // and move it (a click that scrolls and presses at once can press where the link was: CI, loaded). Scroll to
+  // it, let those sections settle, then click it where it rests, as a reader would.
+  const link = page.locator('.check-model-link a[data-page="check-model"]');
   await settle(page);
-  await page.click('.check-model-link a[data-page="check-model"]');
+  await link.scrollIntoViewIfNeeded();
+  await settle(page);
+  await link.click();
   await page.waitForSelector('.check-model-drop');
   assert.match(await page.evaluate(() => location.hash), /page=check-model/);
   assertLanguage(await page.textContent('h1.lesson-title'), 'zh', 'title');
