@@ -1,10 +1,12 @@
 // One meaning per letter across the course: every letter a lesson's
 // formulas use (its $…$ TeX in both languages, with its questions and
-// summary) is in that lesson's notation list, drawn from the one
-// course-wide table; and the mixed uses the lessons had are gone (k for a
-// distance, θ for a frequency, q for a position, i and j for tokens).
+// summary, and the displayed formulas its folder imports from lib/maths) is
+// in that lesson's notation list, drawn from the one course-wide table; and
+// the mixed uses the lessons had are gone (k for a distance, θ for a
+// frequency, q for a position, i and j for tokens).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import en from '../../web/src/i18n/en.js';
 import zh from '../../web/src/i18n/zh.js';
 import { SYMBOLS, notationOf } from '../../web/src/model/notation.js';
@@ -13,8 +15,6 @@ import { LESSONS as REGISTRY, LESSON_IDS } from '../../web/src/lessons/index.js'
 // every lesson of the registry, and the letters each lists (its entry's `letters`)
 const LESSONS = LESSON_IDS;
 const LESSON_SYMBOLS = Object.fromEntries(REGISTRY.map((l) => [l.id, l.letters]));
-// the rope lesson's multimodal sections are not covered yet (see model/notation.js)
-const NOT_COVERED = { rope: ['mm', 'grid', 'half'] };
 // strings kept outside lessons.<id> that a lesson shows: the waves lesson's clock picture
 const SHOWN = { waves: ['clock'] };
 
@@ -22,11 +22,10 @@ const flat = (v) => (typeof v === 'string' ? [v] : Array.isArray(v) ? v.flatMap(
 
 /** Every string of a lesson: its text, questions and summary. */
 function lessonStrings(table, id) {
-  const own = Object.fromEntries(Object.entries(table.lessons[id]).filter(([k]) => !(NOT_COVERED[id] ?? []).includes(k)));
-  return [...flat(own), ...flat(table.questions[id]), ...flat(table.summary[id]), ...(SHOWN[id] ?? []).flatMap((key) => flat(table[key]))];
+  return [...flat(table.lessons[id]), ...flat(table.questions[id]), ...flat(table.summary[id]), ...(SHOWN[id] ?? []).flatMap((key) => flat(table[key]))];
 }
 
-const GREEK = { omega: 'ω', lambda: 'λ', theta: 'θ', alpha: 'α', beta: 'β', ell: 'ℓ', varphi: 'φ', phi: 'φ', psi: 'ψ', gamma: 'γ', Delta: 'Δ', tau: 'τ', eta: 'η' };
+const GREEK = { omega: 'ω', lambda: 'λ', theta: 'θ', alpha: 'α', beta: 'β', ell: 'ℓ', varphi: 'φ', phi: 'φ', psi: 'ψ', gamma: 'γ', Delta: 'Δ', tau: 'τ', eta: 'η', upsilon: 'υ', mu: 'μ', kappa: 'κ' };
 const OPERATORS = /\\(sin|cos|tan|log|ln|exp|max|min|sum|prod|frac|cdot|dots|ldots|approx|lfloor|rfloor|left|right|big|Big|quad|qquad|times|langle|rangle|in|mathbb|sqrt|le|leq|ge|geq|to|mapsto|infty|mid|pi|equiv|neq|pm|not|begin|end|[,;!: ])/g;
 
 /** The letters of a TeX formula: subscripts are labels or indices, named apart; \text{…} is words. */
@@ -41,16 +40,47 @@ export function lettersOf(source) {
   return out;
 }
 
-/** letter → [where] for a lesson in one language. */
+// the displayed formulas' modules (lib/maths), by file name
+const mathsDir = new URL('../../web/src/lib/maths/', import.meta.url);
+const MATHS = Object.fromEntries(await Promise.all(readdirSync(mathsDir).map(async (f) => [f, await import(new URL(f, mathsDir))])));
+
+/** The TeX of every displayed formula a lesson shows: the constants its folder's files import from lib/maths (tex and narrow forms). */
+function lessonFormulas(id) {
+  const dir = new URL(`../../web/src/lessons/${id}/`, import.meta.url);
+  const out = [];
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.js'))) {
+    const source = readFileSync(new URL(file, dir), 'utf8');
+    for (const [, names, from] of source.matchAll(/import\s*\{([^}]*)\}\s*from\s*'\.\.\/\.\.\/lib\/maths\/([\w.-]+)'/g)) {
+      for (const name of names.split(',').map((n) => n.trim().split(/\s+as\s+/)[0]).filter(Boolean)) {
+        const value = MATHS[from]?.[name];
+        if (typeof value !== 'object' || value === null) continue; // a function (an evaluator's helper), not a formula
+        // one formula { tex, narrow? } or a table of them (SCALING_FORMULAS)
+        for (const f of 'tex' in value ? [value] : Object.values(value)) {
+          assert.equal(typeof f.tex, 'string', `${id}/${file}: ${name} is a formula`);
+          out.push(f.tex, ...(f.narrow ? [f.narrow] : []));
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** letter → [where] for a lesson in one language (its displayed formulas are the same in both). */
 function lessonLetters(table, id) {
   const where = new Map();
-  for (const text of lessonStrings(table, id)) {
-    for (const m of text.replace(/`[^`]*`/g, '').matchAll(/\$([^$]+)\$/g)) {
-      for (const l of lettersOf(m[1])) where.set(l, [...(where.get(l) ?? []), m[1]]);
-    }
+  const inline = lessonStrings(table, id).flatMap((text) => [...text.replace(/`[^`]*`/g, '').matchAll(/\$([^$]+)\$/g)].map((m) => m[1]));
+  for (const tex of [...inline, ...lessonFormulas(id)]) {
+    for (const l of lettersOf(tex)) where.set(l, [...(where.get(l) ?? []), tex]);
   }
   return where;
 }
+
+test('the displayed formulas are found: every lib/maths formula is shown by some lesson', () => {
+  const shown = new Set(LESSONS.flatMap(lessonFormulas));
+  const all = Object.values(MATHS).flatMap((m) => Object.values(m.FORMULAS ?? {})).flatMap((f) => [f.tex, ...(f.narrow ? [f.narrow] : [])]);
+  assert.ok(all.length >= 15, `${all.length} formulas in lib/maths`);
+  for (const tex of all) assert.ok(shown.has(tex), `shown by no lesson: ${tex.slice(0, 60)}`);
+});
 
 test('every lesson has its notation list, drawn from the course-wide table in both languages', () => {
   assert.ok(LESSONS.length >= 10, `${LESSONS.length} lessons`);
@@ -92,6 +122,11 @@ for (const [lang, table] of [
       assert.doesNotMatch(text, /PE\(q\)|\bq\s*[-−]\s*p\b/, `${where}: q for a position`);
       // tokens numbered i, j (q_i, k_j, x_i, a_{ij})
       assert.doesNotMatch(text, /[qkvx]_[ij]\b|a_\{ij\}/, `${where}: i, j for tokens`);
+      // the multimodal sections' letters that meant something else elsewhere: h, w, t, m for an image's
+      // size and merge (h is YaRN's, m the offset), s for a start or a section (s is the factor), y, x
+      // for a patch (x is a vector), v, x, m, e in the ulp formula, c for YaRN's pair (c is a column)
+      const shown = [text, ...lessonFormulas(id)].join('\n');
+      assert.doesNotMatch(shown, /\\lfloor [hw]\/m|\$[hw] \\times [hw]\$|m \\times m|\bs\s*\+\s*\\(tau|max)|\bs_[thw]\b|y \\cdot w|\(y, x\)|\bm = (10|7)\b|\|v - x\||\bc\(\\beta/, `${where}: a multimodal or scaling letter with a second meaning`);
     }
     // the controls that set the distance say m
     assert.doesNotMatch(table.control.k, /\bk\b/);

@@ -14,7 +14,7 @@ const site = {
     row: 'row',
     'from ': 'from ',
     ' on': ' on',
-    'text token ': 'text token ',
+    'text token at position ': 'text token at position ',
     'image token ': 'image token ',
     'the text after it': 'the text after it',
     'sectioned: ': 'sectioned: ',

@@ -14,7 +14,7 @@ const site = {
     row: '行',
     'from ': '从 ',
     ' on': ' 起',
-    'text token ': '文本词元 ',
+    'text token at position ': '文本词元，位置 ',
     'image token ': '图像词元 ',
     'the text after it': '其后的文本',
     'sectioned: ': '分段：',

@@ -2,13 +2,11 @@
 // letter of the lessons' formulas means (in both languages); each lesson
 // lists the ones it uses (its registry entry's `letters`, lessons/index.js),
 // and its notation table is drawn from these two (lib/notation.js).
-// tests/web/notation.test.mjs checks that every letter a lesson's formulas
-// use is listed for that lesson, so a letter cannot take a second meaning in
-// some lesson unnoticed.
-//
-// The rope lesson's multimodal sections (strings lessons.rope.mm, .grid, .half)
-// are not covered yet: they use h, w, t, s and m for image sizes, axes,
-// starts and the merge size.
+// tests/web/notation.test.mjs checks that every letter a lesson's text and
+// displayed formulas (lib/maths) use is listed for that lesson, so a letter
+// cannot take a second meaning in some lesson unnoticed. Names that are not
+// letters of the notation are set upright (\mathrm{t}, the axis t) and are
+// not checked: the axes t, h, w and descriptive subscripts such as E_min.
 
 export const SYMBOLS = {
   p: { en: 'a position in the sequence (a row of the table), counted from 0', zh: '序列中的位置（表的一行），从 0 开始计' },
@@ -39,15 +37,28 @@ export const SYMBOLS = {
   "b'": { en: 'the larger base of dynamic NTK scaling', zh: '动态 NTK 缩放后更大的底数' },
   e: { en: 'Euler’s number, e ≈ 2.718', zh: '自然常数 e ≈ 2.718' },
   r: { en: 'RoPE’s rotary dimension: the rotated dimensions of a head', zh: 'RoPE 的旋转维数：一个头中被旋转的维度' },
-  a: { en: 'the first dimension of a rotated pair', zh: '一对被旋转维度中的第一个' },
+  "x'": { en: 'the vector x after the rotation', zh: '旋转之后的向量 x' },
+  a: { en: 'a(j): the axis (t, h or w) whose position turns pair j in M-RoPE', zh: 'a(j)：M-RoPE 中决定第 j 对转角的轴（t、h 或 w）' },
+  S: { en: 'mrope_section: how many pairs each axis turns, S_t, S_h, S_w', zh: 'mrope_section：每个轴转动的对数 S_t、S_h、S_w' },
+  G: { en: 'an image’s grid of patches (image_grid_thw): G_t frames of G_h rows and G_w columns', zh: '图像的图块网格（image_grid_thw）：G_t 帧，每帧 G_h 行、G_w 列' },
+  μ: { en: 'the spatial merge size: μ × μ patches make one token', zh: '空间合并尺寸：μ × μ 个图块合成一个词元' },
+  τ: { en: 'an image token’s frame within its image, from 0', zh: '图像词元在其图像中的帧序号，从 0 开始' },
+  η: { en: 'an image token’s (or patch’s) row within its image, from 0', zh: '图像词元（或图块）在其图像中的行号，从 0 开始' },
+  υ: { en: 'an image token’s (or patch’s) column within its image, from 0', zh: '图像词元（或图块）在其图像中的列号，从 0 开始' },
+  z: { en: 'an exact value of cos or sin; ẑ the value a half-precision format holds for it', zh: 'cos 或 sin 的精确值；ẑ 是半精度格式为它存的值' },
+  F: { en: 'the fraction bits of a float format (10 for float16, 7 for bfloat16)', zh: '浮点格式的尾数位数（float16 为 10，bfloat16 为 7）' },
+  E: { en: 'E_min: the smallest normal exponent of a float format', zh: 'E_min：浮点格式最小的正规数指数' },
   s: { en: 'the scaling factor of a longer context', zh: '加长上下文时的缩放因子' },
   L: { en: 'the context length the model was trained on', zh: '模型训练时的上下文长度' },
   N: { en: 'the current sequence length (dynamic NTK)', zh: '当前序列长度（动态 NTK）' },
   β: { en: 'YaRN’s turn counts β_fast, β_slow', zh: 'YaRN 的圈数门槛 β_fast、β_slow' },
   ℓ: { en: 'YaRN’s first ramp pair', zh: 'YaRN 斜坡的第一对' },
+  γ: { en: 'YaRN’s blend γ_j of pair j: 1 keeps ω_j, 0 divides it by s', zh: 'YaRN 对第 j 对的混合系数 γ_j：1 保留 ω_j，0 把它除以 s' },
+  κ: { en: 'κ(β): the (fractional) pair that turns β times over the context L (YaRN)', zh: 'κ(β)：在上下文 L 内恰好转 β 圈的（可为小数的）对序号（YaRN）' },
   h: { en: 'YaRN’s last ramp pair; h_f: llama3’s high-frequency factor', zh: 'YaRN 斜坡的最后一对；h_f：llama3 的高频因子' },
   l: { en: 'l_f: llama3’s low-frequency factor', zh: 'l_f：llama3 的低频因子' },
   f: { en: 'the f of h_f and l_f: llama3’s frequency factors', zh: 'h_f、l_f 中的 f：llama3 的频率因子' },
+  g: { en: 'llama3’s blend between ω_j/s (g = 0) and ω_j (g = 1)', zh: 'llama3 在 ω_j/s（g = 0）与 ω_j（g = 1）之间的混合系数' },
 };
 
 

@@ -15,8 +15,8 @@ export default {
   mm: {
     title: '文本加图像：每个词元三个位置',
     text: [
-      'Qwen2-VL、Qwen2.5-VL、Qwen3-VL 这类视觉语言模型把文本和图像图块放在同一个序列里读。文本词元和以前一样只有一个位置。图像词元有三个：时间 $t$（第几帧）、在图块网格中的行 $h$ 和列 $w$，这样左右相邻的两个图块无论图像多宽都只差一列。视觉塔把 $m \\times m$ 个图块合并成一个词元，所以 $h \\times w$ 个图块的图像给出 $t \\cdot \\lfloor h/m \\rfloor \\cdot \\lfloor w/m \\rfloor$ 个词元。',
-      '下表由本包的 `getRopeIndex` 生成，它遵循 transformers 的 `Qwen2VLModel.get_rope_index`（经由 `modeling_rope_utils.py` 中的 `get_mrope_index`）：文本在三个轴上都从 0 开始计数；图像从下一个位置 $s$ 开始，加上它自己的 $(\\tau, \\eta, \\upsilon)$；图像之后的文本从 $s + \\max(\\lfloor h/m \\rfloor, \\lfloor w/m \\rfloor)$ 继续。（较早的版本从目前用过的最大编号加一继续；只有当 $t$ 比两者都大时二者才不同。）生成从最大编号加一继续，因此序列的位置数比词元数少，差值就是下面的 `rope delta`。',
+      'Qwen2-VL、Qwen2.5-VL、Qwen3-VL 这类视觉语言模型把文本和图像图块放在同一个序列里读。文本词元和以前一样只有一个位置。图像词元有三个：时间轴 t 上是它的帧，h 轴和 w 轴上是它在图块网格中的行和列，这样左右相邻的两个图块无论图像多宽都只差一列。一张 $G_{\\mathrm{t}}$ 帧、每帧 $G_{\\mathrm{h}} \\times G_{\\mathrm{w}}$ 个图块的图像（它的 `image_grid_thw`）进入语言模型时，每 $\\mu \\times \\mu$ 个图块合并成一个词元（`spatial_merge_size`），所以给出 $G_{\\mathrm{t}} \\cdot \\lfloor G_{\\mathrm{h}}/\\mu \\rfloor \\cdot \\lfloor G_{\\mathrm{w}}/\\mu \\rfloor$ 个词元。',
+      '下表由本包的 `getRopeIndex` 生成，它遵循 transformers 的 `Qwen2VLModel.get_rope_index`（经由 `modeling_rope_utils.py` 中的 `get_mrope_index`）：文本在三个轴上都从 0 开始计数；图像从下一个位置 $p_0$ 开始，加上每个词元在合并后网格中自己的帧、行、列 $(\\tau, \\eta, \\upsilon)$；图像之后的文本从 $p_0 + \\max(\\lfloor G_{\\mathrm{h}}/\\mu \\rfloor, \\lfloor G_{\\mathrm{w}}/\\mu \\rfloor)$ 继续。（较早的版本从目前用过的最大编号加一继续；只有当 $G_{\\mathrm{t}}$ 比两者都大时二者才不同。）生成从最大编号加一继续，因此序列的位置数比词元数少，差值就是下面的 `rope delta`。',
     ],
     kind: { text: '文本', visionStart: '<|vision_start|>', image: '图像', visionEnd: '<|vision_end|>' },
     kindShort: { text: '文', visionStart: 'VS', image: '图', visionEnd: 'VE' },
@@ -26,7 +26,7 @@ export default {
     summary: '共 {n} 个词元；最大位置编号为 {max}，所以下一个词元位于 {next}，rope delta（位置数减词元数）为 {delta}。',
     axesTitle: '每个轴转动哪些对',
     axesText: [
-      '128 维注意力头的 $r/2 = 64$ 对中，每一对只随一个轴转动：它在词元 $i$ 处的角度是该轴的位置乘以 $\\omega_j$。`mrope_section` $(s_t, s_h, s_w)$ 规定每个轴分到几对。Qwen2-VL 和 Qwen2.5-VL 给每个轴一段相邻的对（**分段**，[16, 24, 24]）：时间拿最快的对，宽度拿最慢的。Qwen3-VL 轮流分配，t, h, w, t, h, w, …（**交错**，[24, 20, 20]），于是每个轴都有快对和慢对。',
+      '128 维注意力头的 $r/2 = 64$ 对中，每一对只随一个轴转动：它的角度是词元在该轴上的位置乘以 $\\omega_j$。`mrope_section` $(S_{\\mathrm{t}}, S_{\\mathrm{h}}, S_{\\mathrm{w}})$ 规定每个轴分到几对。Qwen2-VL 和 Qwen2.5-VL 给每个轴一段相邻的对（**分段**，[16, 24, 24]）：时间拿最快的对，宽度拿最慢的。Qwen3-VL 轮流分配，t, h, w, t, h, w, …（**交错**，[24, 20, 20]），于是每个轴都有快对和慢对。',
       '色条读自本包的缓存：三个词元分别位于 (1, 0, 0)、(0, 1, 0) 和 (0, 0, 1)，某一对属于让它转动的那个词元的轴。',
     ],
     axesName: { sectioned: '分段（Qwen2-VL、Qwen2.5-VL）', interleaved: '交错（Qwen3-VL）' },
@@ -42,7 +42,7 @@ export default {
   grid: {
     title: '图块网格：按行和按列转动的表盘',
     text: [
-      '视觉编码器把图像看成 $h \\times w$ 的图块网格，周围没有文本。Pixtral 的编码器给每个图块两个位置：行 $y$ 和列 $x$，并把各对分给它们：前一半的对以偶数频率 $\\omega_0, \\omega_2, \\dots$ 随行转动，后一半以奇数频率 $\\omega_1, \\omega_3, \\dots$ 随列转动（transformers 的 `PixtralRotaryEmbedding`：行用 `freqs[::2]`，列用 `freqs[1::2]`）。图块按行编号：图块 $y \\cdot w + x$。',
+      '视觉编码器把图像看成 $G_{\\mathrm{h}} \\times G_{\\mathrm{w}}$ 的图块网格，周围没有文本。Pixtral 的编码器给每个图块两个位置：行 $\\eta$ 和列 $\\upsilon$，并把各对分给它们：前一半的对以偶数频率 $\\omega_0, \\omega_2, \\dots$ 随行转动，后一半以奇数频率 $\\omega_1, \\omega_3, \\dots$ 随列转动（transformers 的 `PixtralRotaryEmbedding`：行用 `freqs[::2]`，列用 `freqs[1::2]`）。图块按行编号：图块 $\\eta \\cdot G_{\\mathrm{w}} + \\upsilon$。',
       '下面每个图块画出它第 0 对（行，实线）和第一个列对（虚线）的指针；向右移动只转虚线指针，向下移动只转实线指针。点击一个图块可查看它的所有对。',
     ],
     source: '角度来自本包的 ropeCacheGrid，ropeAxes 为 \'pixtral\'：{r} 个旋转维度（{pairs} 对），底数 {base}。',

@@ -14,7 +14,7 @@ export default {
         'Lessons {lesson:formula}–{lesson:variants} add a vector of sines and cosines to each token. Nearly every current large language model (Llama, Mistral, Qwen, Phi, Gemma, DeepSeek, gpt-oss) does something else with the same frequencies: it **rotates** the query and the key of every attention head by an angle that grows with the position. Nothing is added; the rotation itself carries the position.',
       ],
       symbols: [
-        'The $r$ rotated dimensions of a head vector (the rotary dimension, usually the whole head) are taken in $r/2$ pairs $(x_a, x_b)$. Pair $j$ is turned by the angle $p\\,\\omega_j$ at position $p$, with the frequencies of the sinusoidal table: $\\omega_j = b^{-2j/r}$ for the base $b$ (`rope_theta`, 10,000 unless a model says otherwise).',
+        'The $r$ rotated dimensions of a head vector (the rotary dimension, usually the whole head) are taken in $r/2$ pairs $(x_1, x_2)$. Pair $j$ is turned by the angle $p\\,\\omega_j$ at position $p$, with the frequencies of the sinusoidal table: $\\omega_j = b^{-2j/r}$ for the base $b$ (`rope_theta`, 10,000 unless a model says otherwise).',
       ],
       dialsTitle: 'Each pair is a hand on a dial',
       dialsText: [

@@ -14,7 +14,7 @@ export default {
         '第 {lesson:formula}–{lesson:variants} 课把一个由正弦、余弦组成的向量加到每个词元上。如今几乎所有大语言模型（Llama、Mistral、Qwen、Phi、Gemma、DeepSeek、gpt-oss）用同样的频率做了另一件事：把每个注意力头的 query 和 key **旋转**一个随位置增长的角度。什么都不加，位置信息就在旋转里。',
       ],
       symbols: [
-        '头向量中参与旋转的 $r$ 个维度（旋转维度，通常就是整个头）两两组成 $r/2$ 对 $(x_a, x_b)$。在位置 $p$，第 $j$ 对旋转角度 $p\\,\\omega_j$，频率与正弦位置编码表相同：$\\omega_j = b^{-2j/r}$，$b$ 是底数（`rope_theta`，模型没有另外规定时为 10,000）。',
+        '头向量中参与旋转的 $r$ 个维度（旋转维度，通常就是整个头）两两组成 $r/2$ 对 $(x_1, x_2)$。在位置 $p$，第 $j$ 对旋转角度 $p\\,\\omega_j$，频率与正弦位置编码表相同：$\\omega_j = b^{-2j/r}$，$b$ 是底数（`rope_theta`，模型没有另外规定时为 10,000）。',
       ],
       dialsTitle: '每一对维度都是表盘上的一根指针',
       dialsText: [

@@ -7,10 +7,10 @@
 
 const standard = (r, b) => Array.from({ length: r / 2 }, (_, j) => b ** ((-2 * j) / r));
 
-/** One pair (x_a, x_b) turned by p·ω_j, with R = [[cos, −sin], [sin, cos]]. */
+/** One pair (x_1, x_2) turned by p·ω_j, with R = [[cos, −sin], [sin, cos]]. */
 export const ROTATION = {
-  tex: "\\begin{pmatrix} x'_a \\\\ x'_b \\end{pmatrix} = \\begin{pmatrix} \\cos p\\,\\omega_j & -\\sin p\\,\\omega_j \\\\ \\sin p\\,\\omega_j & \\cos p\\,\\omega_j \\end{pmatrix} \\begin{pmatrix} x_a \\\\ x_b \\end{pmatrix}, \\qquad \\omega_j = b^{-2j/r}",
-  narrow: "\\begin{gathered} \\begin{pmatrix} x'_a \\\\ x'_b \\end{pmatrix} = \\begin{pmatrix} \\cos p\\,\\omega_j & -\\sin p\\,\\omega_j \\\\ \\sin p\\,\\omega_j & \\cos p\\,\\omega_j \\end{pmatrix} \\begin{pmatrix} x_a \\\\ x_b \\end{pmatrix}, \\\\ \\omega_j = b^{-2j/r} \\end{gathered}",
+  tex: "\\begin{pmatrix} x'_1 \\\\ x'_2 \\end{pmatrix} = \\begin{pmatrix} \\cos p\\,\\omega_j & -\\sin p\\,\\omega_j \\\\ \\sin p\\,\\omega_j & \\cos p\\,\\omega_j \\end{pmatrix} \\begin{pmatrix} x_1 \\\\ x_2 \\end{pmatrix}, \\qquad \\omega_j = b^{-2j/r}",
+  narrow: "\\begin{gathered} \\begin{pmatrix} x'_1 \\\\ x'_2 \\end{pmatrix} = \\begin{pmatrix} \\cos p\\,\\omega_j & -\\sin p\\,\\omega_j \\\\ \\sin p\\,\\omega_j & \\cos p\\,\\omega_j \\end{pmatrix} \\begin{pmatrix} x_1 \\\\ x_2 \\end{pmatrix}, \\\\ \\omega_j = b^{-2j/r} \\end{gathered}",
   evaluate: ({ xa, xb, p, j, r, b }) => {
     const a = p * b ** ((-2 * j) / r);
     return [Math.cos(a) * xa - Math.sin(a) * xb, Math.sin(a) * xa + Math.cos(a) * xb];
@@ -23,8 +23,8 @@ export const ROTATION = {
  */
 export const OFFSET_SCORE = {
   // the offset is m: k is the key
-  tex: '\\langle R(p)\\,q,\\; R(p+m)\\,k \\rangle = \\langle q,\\; R(m)\\,k \\rangle = \\sum_j \\big[(q_a k_a + q_b k_b)\\cos m\\omega_j + (q_b k_a - q_a k_b)\\sin m\\omega_j\\big]',
-  narrow: '\\begin{aligned} &\\langle R(p)\\,q,\\; R(p+m)\\,k \\rangle = \\langle q,\\; R(m)\\,k \\rangle \\\\ &= \\sum_j \\big[(q_a k_a + q_b k_b)\\cos m\\omega_j \\\\ &\\qquad + (q_b k_a - q_a k_b)\\sin m\\omega_j\\big] \\end{aligned}',
+  tex: '\\langle R(p)\\,q,\\; R(p+m)\\,k \\rangle = \\langle q,\\; R(m)\\,k \\rangle = \\sum_j \\big[(q_1 k_1 + q_2 k_2)\\cos m\\omega_j + (q_2 k_1 - q_1 k_2)\\sin m\\omega_j\\big]',
+  narrow: '\\begin{aligned} &\\langle R(p)\\,q,\\; R(p+m)\\,k \\rangle = \\langle q,\\; R(m)\\,k \\rangle \\\\ &= \\sum_j \\big[(q_1 k_1 + q_2 k_2)\\cos m\\omega_j \\\\ &\\qquad + (q_2 k_1 - q_1 k_2)\\sin m\\omega_j\\big] \\end{aligned}',
   evaluate: ({ q, k, m, omega }) => {
     let sum = 0;
     omega.forEach((w, j) => {
@@ -56,8 +56,8 @@ export const SCALING_FORMULAS = {
   // the correction range rounded outwards (floor, ceil) and kept inside [0, r − 1], as
   // transformers computes it when truncate is true (its default, and the package's)
   yarn: {
-    tex: "\\begin{aligned} \\omega'_j &= (1-\\gamma_j)\\,\\frac{\\omega_j}{s} + \\gamma_j\\,\\omega_j \\\\ \\gamma_j &= 1 - \\operatorname{clamp}\\!\\left(\\frac{j - \\ell}{h - \\ell}, 0, 1\\right) \\\\ \\ell &= \\max\\big(\\lfloor c(\\beta_{\\text{fast}}) \\rfloor, 0\\big),\\quad h = \\min\\big(\\lceil c(\\beta_{\\text{slow}}) \\rceil, r - 1\\big) \\\\ c(\\beta) &= \\frac{r \\ln\\!\\big(L / (2\\pi\\beta)\\big)}{2 \\ln b} \\end{aligned}",
-    narrow: "\\begin{aligned} \\omega'_j &= (1-\\gamma_j)\\,\\frac{\\omega_j}{s} + \\gamma_j\\,\\omega_j \\\\ \\gamma_j &= 1 - \\operatorname{clamp}\\!\\left(\\frac{j - \\ell}{h - \\ell}, 0, 1\\right) \\\\ \\ell &= \\max\\big(\\lfloor c(\\beta_{\\text{fast}}) \\rfloor, 0\\big), \\\\ h &= \\min\\big(\\lceil c(\\beta_{\\text{slow}}) \\rceil, r - 1\\big) \\\\ c(\\beta) &= \\frac{r \\ln\\!\\big(L / (2\\pi\\beta)\\big)}{2 \\ln b} \\end{aligned}",
+    tex: "\\begin{aligned} \\omega'_j &= (1-\\gamma_j)\\,\\frac{\\omega_j}{s} + \\gamma_j\\,\\omega_j \\\\ \\gamma_j &= 1 - \\operatorname{clamp}\\!\\left(\\frac{j - \\ell}{h - \\ell}, 0, 1\\right) \\\\ \\ell &= \\max\\big(\\lfloor \\kappa(\\beta_{\\text{fast}}) \\rfloor, 0\\big),\\quad h = \\min\\big(\\lceil \\kappa(\\beta_{\\text{slow}}) \\rceil, r - 1\\big) \\\\ \\kappa(\\beta) &= \\frac{r \\ln\\!\\big(L / (2\\pi\\beta)\\big)}{2 \\ln b} \\end{aligned}",
+    narrow: "\\begin{aligned} \\omega'_j &= (1-\\gamma_j)\\,\\frac{\\omega_j}{s} + \\gamma_j\\,\\omega_j \\\\ \\gamma_j &= 1 - \\operatorname{clamp}\\!\\left(\\frac{j - \\ell}{h - \\ell}, 0, 1\\right) \\\\ \\ell &= \\max\\big(\\lfloor \\kappa(\\beta_{\\text{fast}}) \\rfloor, 0\\big), \\\\ h &= \\min\\big(\\lceil \\kappa(\\beta_{\\text{slow}}) \\rceil, r - 1\\big) \\\\ \\kappa(\\beta) &= \\frac{r \\ln\\!\\big(L / (2\\pi\\beta)\\big)}{2 \\ln b} \\end{aligned}",
     evaluate: ({ r, b, s, L, betaFast = 32, betaSlow = 1 }) => {
       const c = (beta) => (r * Math.log(L / (2 * Math.PI * beta))) / (2 * Math.log(b));
       const lo = Math.max(Math.floor(c(betaFast)), 0);

@@ -17,12 +17,6 @@ export const WAVELENGTH = {
   evaluate: ({ i, d, base }) => 2 * Math.PI * base ** ((2 * i) / d),
 };
 
-/** The waves lesson: the wavelength from the frequency, and the ratio of neighbouring wavelengths. */
-export const WAVELENGTH_RATIO = {
-  tex: '\\lambda_i = \\frac{2\\pi}{\\omega_i} = 2\\pi\\cdot\\text{base}^{2i/d}, \\qquad \\frac{\\lambda_{i+1}}{\\lambda_i} = \\text{base}^{2/d}',
-  evaluate: ({ i, d, base }) => ({ lambda: (2 * Math.PI) / omega(i, d, base), ratio: base ** (2 / d) }),
-};
-
 /** The relative lesson: moving m positions on is a rotation of each (sin, cos) pair by ω_i m (evaluate's k is that offset m). */
 export const SHIFT = {
   tex: '\\begin{pmatrix}\\sin\\omega_i(p+m)\\\\ \\cos\\omega_i(p+m)\\end{pmatrix} = \\begin{pmatrix}\\cos\\omega_i m & \\sin\\omega_i m\\\\ -\\sin\\omega_i m & \\cos\\omega_i m\\end{pmatrix}\\begin{pmatrix}\\sin\\omega_i p\\\\ \\cos\\omega_i p\\end{pmatrix}',
@@ -40,4 +34,4 @@ export const DOT = {
   },
 };
 
-export const FORMULAS = { PE, WAVELENGTH, WAVELENGTH_RATIO, SHIFT, DOT };
+export const FORMULAS = { PE, WAVELENGTH, SHIFT, DOT };
