@@ -76,3 +76,31 @@ test('variants: cards and charts out of view show the final d after quick keyboa
   assert.deepEqual(page.problems, []);
   await page.close();
 });
+
+test('a key pressed before the render steps from the value the state corrected: quick presses lose no step', async () => {
+  const page = await openPage(browser.context, '#lesson=variants&lang=en');
+  await settle(page);
+  await page.focus('.lesson-controls input.slider[data-key="d"]');
+  // no frame between the presses: hold back requestAnimationFrame, as a loaded machine or a long render
+  // does (lib/render-scheduler.js renders in the frame then, and the slider is synced by that render)
+  await page.evaluate(() => {
+    window.heldFrames = [];
+    window.realRaf = window.requestAnimationFrame;
+    window.requestAnimationFrame = (f) => window.heldFrames.push(f);
+  });
+  // 64 → 65 (odd: refused, 66) → 67 (refused, 68) → 69 (refused, 70)
+  const seen = [];
+  for (let i = 0; i < 3; i++) {
+    await page.keyboard.press('ArrowRight');
+    seen.push(await page.evaluate(() => [window.sinpeSite.state.d, Number(document.querySelector('.lesson-controls input.slider[data-key="d"]').value)]));
+  }
+  await page.evaluate(() => {
+    window.requestAnimationFrame = window.realRaf;
+    for (const f of window.heldFrames) requestAnimationFrame(f);
+  });
+  assert.deepEqual(seen, [[66, 66], [68, 68], [70, 70]], 'state and slider after each press');
+  await settle(page);
+  assert.equal(await page.evaluate(() => window.sinpeSite.state.d), 70);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});

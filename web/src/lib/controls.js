@@ -49,6 +49,11 @@ function rangeControl(key, field, lesson, app) {
     const at = Number(slider.value);
     const top = Number(slider.max);
     app.setState({ [key]: scale.from(at + Number(slider.step) > top ? top : at) });
+    // a value the state corrected (an odd d_model made even) shows at once, not at the next render:
+    // a key pressed before that render steps from the value in use (65 → 66, then 67 → 68), not
+    // from the refused one again (65 → 66 → 66: a lost step)
+    const inUse = String(scale.to(app.state[key]));
+    if (slider.value !== inUse) slider.value = inUse;
   });
   number.addEventListener('change', () => {
     app.setState({ [key]: number.value }, { fromUser: true });
