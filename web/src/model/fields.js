@@ -76,9 +76,9 @@ export const FIELDS = {
   dpos: { type: 'enum', values: ['8', '16', '32', '64', '128', '256', '512'], default: '64', control: 'select' },
   span: { type: 'int', min: 4, max: 1024, step: 1, default: 64, format: plain, control: 'slider' },
   // the rope lesson's multimodal sections: a text + image sequence (text tokens
-  // before and after; the image's frames t and its rows and columns of tokens,
-  // each token m × m patches for the spatial merge size m, so the patch grid
-  // t × h × w has h and w multiples of m as the processor makes them), the mrope_section
+  // before and after; the image's frames G_t and its rows and columns of tokens,
+  // each token μ × μ patches for the spatial merge size μ, so the patch grid
+  // G_t × G_h × G_w has G_h and G_w multiples of μ as the processor makes them), the mrope_section
   // its pairs are split by, Pixtral's patch grid and the patch looked at
   // (row-major index), and the last position of the half-precision chart
   merge: { type: 'int', min: 1, max: 4, step: 1, default: 2, format: plain, control: 'slider' },

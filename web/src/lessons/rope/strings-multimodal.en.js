@@ -2,15 +2,15 @@
 // (lessons.rope.mm, .grid, .half and their controls, placed by strings.en.js).
 export default {
   control: {
-    merge: 'spatial merge size m',
-    imgT: 'image grid t',
+    merge: 'spatial merge size μ',
+    imgT: 'frames G_t',
     imgRows: 'image rows of tokens',
     imgCols: 'image columns of tokens',
     textBefore: 'text tokens before',
     textAfter: 'text tokens after',
     msec: 'mrope_section',
-    gridH: 'patch rows h',
-    gridW: 'patch columns w',
+    gridH: 'patch rows G_h',
+    gridW: 'patch columns G_w',
     upto: 'last position L',
   },
   mm: {

@@ -1,15 +1,15 @@
 // rope 一课（旋转位置编码）多模态与半精度部分的简体中文文本（由 strings.zh.js 放在 lessons.rope.mm、.grid、.half 及其控件下）。
 export default {
   control: {
-    merge: '空间合并尺寸 m',
-    imgT: '图像网格 t',
+    merge: '空间合并尺寸 μ',
+    imgT: '帧数 G_t',
     imgRows: '图像的词元行数',
     imgCols: '图像的词元列数',
     textBefore: '前面的文本词元数',
     textAfter: '后面的文本词元数',
     msec: 'mrope_section',
-    gridH: '图块行数 h',
-    gridW: '图块列数 w',
+    gridH: '图块行数 G_h',
+    gridW: '图块列数 G_w',
     upto: '最后位置 L',
   },
   mm: {
