@@ -3,8 +3,7 @@
 // while a slider is dragged), in idle time within a second (replaceState and
 // the hash's serialisation took 5–50 ms in the middle of the next step's
 // frame: tests/browser/profile-step.mjs).
-const whenIdle = window.requestIdleCallback ? (f) => requestIdleCallback(f, { timeout: 1000 }) : (f) => setTimeout(f, 0);
-const cancelIdle = window.cancelIdleCallback ?? clearTimeout;
+import { whenIdle } from './idle.js';
 
 /**
  * hashOf() → the hash the state serialises to; written(hash) is told each
@@ -12,10 +11,10 @@ const cancelIdle = window.cancelIdleCallback ?? clearTimeout;
  */
 export function createHashWriter(hashOf, written) {
   let timer = 0;
-  let idle = 0;
+  let cancelIdle = () => {};
   const cancel = () => {
     clearTimeout(timer);
-    cancelIdle(idle);
+    cancelIdle();
   };
   const write = () => {
     const hash = hashOf();
@@ -27,7 +26,7 @@ export function createHashWriter(hashOf, written) {
   return {
     schedule() {
       cancel();
-      timer = setTimeout(() => (idle = whenIdle(write)), 200);
+      timer = setTimeout(() => (cancelIdle = whenIdle(write, 1000)), 200);
     },
     /** Writes a pending hash now. */
     flush() {

@@ -4,6 +4,7 @@
 // when it comes near the screen. Until then it is aria-busy (its old
 // drawing, which no one sees, is not the state's: assistive technology,
 // the tests and the site benchmark wait for it). One observer for the page.
+import { whenIdle as idleTask } from './idle.js';
 
 const MARGIN = '200px 0px'; // "near the screen": drawn before it scrolls in
 const IDLE_TIMEOUT_MS = 250; // drawn by then even on a page that is never idle
@@ -14,21 +15,7 @@ const marked = new WeakSet(); // the elements made aria-busy here (not by a slic
 let observer = null;
 let idle = null; // cancels the pending flush (null: none pending)
 
-// fn() once the page is idle (by IDLE_TIMEOUT_MS at the latest); returns cancel(). WebKit (Safari)
-// has no requestIdleCallback: there fn runs in a task after the next frame's paint.
-const idleLater = globalThis.requestIdleCallback
-  ? (fn) => {
-      const id = requestIdleCallback(fn, { timeout: IDLE_TIMEOUT_MS });
-      return () => cancelIdleCallback(id);
-    }
-  : (fn) => {
-      let task = 0;
-      const frame = requestAnimationFrame(() => (task = setTimeout(fn, 0)));
-      return () => {
-        cancelAnimationFrame(frame);
-        clearTimeout(task);
-      };
-    };
+const idleLater = (fn) => idleTask(fn, IDLE_TIMEOUT_MS);
 
 function unmark(element) {
   if (marked.delete(element)) element.removeAttribute('aria-busy');
