@@ -161,6 +161,41 @@ for (const height of [780, 740]) {
   }
 }
 
+// In the page: scrolls from the top to the end in steps of a third of the screen and, at each
+// stop (two frames after it: the browser lays out what came into view), lists the pairs of
+// controls panels whose boxes on the screen overlap (a pinned panel sitting on another).
+async function overlappingPanels() {
+  const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const found = new Set();
+  let stops = 0;
+  for (let y = 0; y <= document.documentElement.scrollHeight; y += Math.floor(innerHeight / 3)) {
+    scrollTo(0, y);
+    await frame();
+    stops++;
+    const boxes = [...document.querySelectorAll('.lesson-controls')].map((p) => ({ p, r: p.getBoundingClientRect() })).filter(({ r }) => r.height > 0 && r.bottom > 0 && r.top < innerHeight);
+    for (let i = 0; i < boxes.length; i++)
+      for (let j = i + 1; j < boxes.length; j++) {
+        const [a, b] = [boxes[i].r, boxes[j].r];
+        const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+        const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+        if (w > 1 && h > 1) found.add(`${boxes[i].p.textContent.slice(0, 40)} / ${boxes[j].p.textContent.slice(0, 40)}`);
+      }
+  }
+  return { overlaps: [...found], stops };
+}
+
+for (const lesson of LESSON_IDS) {
+  test(`lesson ${lesson} at 360 × 740: scrolled from top to end, no pinned panel sits on another`, async () => {
+    const page = await openPage(browser.context, `#lesson=${lesson}`);
+    await settle(page);
+    const { overlaps, stops } = await page.evaluate(overlappingPanels);
+    assert.ok(stops >= 5, `${stops} scroll stops`);
+    assert.deepEqual(overlaps, [], 'controls panels overlapping on the screen');
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+}
+
 test('figure captions were checked', () => {
   assert.ok(captionsChecked >= 2 * LESSON_IDS.length, `${captionsChecked} captions`);
 });

@@ -31,16 +31,13 @@ export function mount(root, ctx) {
       M('title'),
       ...paragraphs(M('text')),
       formula(MROPE_POSITIONS, ctx.t('formulaText')),
-      h('div', { class: 'lesson-controls' }, controls.element),
-      tableBox,
-      summary,
-      h('div', { class: 'button-row' }, exportPositions),
+      // each panel with the figure it drives: on a phone the pinned panel lets go where its figure
+      // ends, and never sits on the next one's (a sticky element stays within its parent)
+      h('div', { class: 'panel-scope' }, h('div', { class: 'lesson-controls' }, controls.element), tableBox, summary, h('div', { class: 'button-row' }, exportPositions)),
       h('h3', {}, M('axesTitle')),
       ...paragraphs(M('axesText')),
       formula(MROPE_AXIS, ctx.t('formulaText')),
-      h('div', { class: 'lesson-controls' }, axesControls.element),
-      strips,
-      h('div', { class: 'button-row' }, exportAxes),
+      h('div', { class: 'panel-scope' }, h('div', { class: 'lesson-controls' }, axesControls.element), strips, h('div', { class: 'button-row' }, exportAxes)),
     ),
   );
 
