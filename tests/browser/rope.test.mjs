@@ -102,7 +102,7 @@ describe('the rope lesson: RoPE', () => {
     const key = Float32Array.from(seededVector(r, seed + 10007));
     const w = (j) => base ** ((-2 * j) / r);
     // ⟨R(p)q, R(p+k)key⟩ = ⟨q, R(k)key⟩ with R(θ)(a, b) = (a cos θ − b sin θ, a sin θ + b cos θ) on each pair
-    // (j, j + r/2): Σ_j (q_a key_a + q_b key_b) cos kω_j + (q_b key_a − q_a key_b) sin kω_j
+    // (j, j + r/2): Σ_j (q_1 key_1 + q_2 key_2) cos kω_j + (q_2 key_1 − q_1 key_2) sin kω_j
     const ropeScore = (k) => {
       let s = 0;
       for (let j = 0; j < r / 2; j++) {
@@ -152,7 +152,7 @@ describe('the rope lesson: RoPE', () => {
     // the formula the section prints is the one derived above (the sin term's sign included)
     const formula = await page.$$eval('.lesson-rope annotation', (as) => as.map((a) => a.textContent.replace(/\s+/g, ' ')).find((t) => t.includes('R(p+m)')));
     assert.ok(formula, 'the score formula is typeset');
-    assert.match(formula, /\(q_a k_a \+ q_b k_b\)\\cos m\\omega_j \+ \(q_b k_a - q_a k_b\)\\sin m\\omega_j/, formula);
+    assert.match(formula, /\(q_1 k_1 \+ q_2 k_2\)\\cos m\\omega_j \+ \(q_2 k_1 - q_1 k_2\)\\sin m\\omega_j/, formula);
     // the chart: the RoPE line is flat, the added one is not
     const ys = await chart.locator('path.chart-line').evaluateAll((paths) => paths.map((path) => [...path.getAttribute('d').matchAll(/[ML][^,]+,([-\d.e]+)/g)].map((m) => Number(m[1]))));
     assert.equal(ys.length, 2);
