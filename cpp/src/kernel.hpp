@@ -555,15 +555,42 @@ inline std::size_t half_pairs_vectors(const Test& test, std::size_t h, const flo
 }
 #endif
 
+// The scalar route for pairs [k, h) of one row: T' in float64 (HalfFix::value
+// computed alike: a few flops, as cheap as float32 without vectors), decided
+// by HalfTestNear, so with no float32 value and no second test. Every
+// pattern is stored as if decided; the pairs with an undecided value are
+// listed in pending (room for one entry per pair) and fixed by the caller, so
+// the loop holds no call and keeps its constants in registers. Returns how
+// many it listed.
+template <class Near, bool Interleaved, bool CheckHi>
+inline std::size_t half_pairs_scalar(const Near& near, std::size_t k, std::size_t h, const double* a,
+                                     const double* b, const double* C, const double* S, std::uint16_t* sin_out,
+                                     std::uint16_t* cos_out, std::size_t* pending) {
+  constexpr std::size_t step = Interleaved ? 2 : 1;
+  const std::uint32_t lo2 = 2 * near.lo_bits, span2 = 2 * near.span;
+  std::size_t n = 0;
+  for (; k < h; ++k) {
+    const double sin_t = a[k] * C[k] + b[k] * S[k];
+    const double cos_t = b[k] * C[k] - a[k] * S[k];
+    const std::uint32_t us = Near::bits(sin_t), uc = Near::bits(cos_t);
+    const std::uint32_t ss = Near::rounded(us), sc = Near::rounded(uc);
+    sin_out[step * k] = Near::pattern_from(ss);
+    cos_out[step * k] = Near::pattern_from(sc);
+    if (Near::template outside<CheckHi>(us, lo2, span2) || Near::template outside<CheckHi>(uc, lo2, span2) ||
+        Near::tie(ss) || Near::tie(sc))
+      pending[n++] = k;
+  }
+  return n;
+}
+
 // Rows j < nrows of the current block as Test's patterns: vectors of the
 // float32 kernel's values where the flavour has them, and the rest (all of
-// the baseline flavour) by the scalar route: T' in float64 (HalfFix::value,
-// a few flops, as cheap as float32 without vectors), decided by
-// HalfTestNear, so with no float32 value and no second test.
+// the baseline flavour) by the scalar route (half_pairs_scalar).
 template <class Test, bool Interleaved, class Fix>
 inline void emit_half_block(const PlanData& P, const Work& w, int nrows, const RowsOf<std::uint16_t>& dst,
                             bool simd, const Test& test, const typename Test::Near& near, const Fix& fix,
-                            Pending* pending) {
+                            Pending* pending, std::size_t* pending_pairs) {
+  using Near = typename Test::Near;
   const std::size_t nf = P.freq.size();
   const std::size_t h = std::size_t(P.pairs);
   const double* a = w.sa.data();
@@ -591,13 +618,19 @@ inline void emit_half_block(const PlanData& P, const Work& w, int nrows, const R
 #endif
     const double* C = fix.rot.c.data() + std::size_t(j) * nf;
     const double* S = fix.rot.s.data() + std::size_t(j) * nf;
-    for (; k < h; ++k) {
-      const double sin_t = a[k] * C[k] + b[k] * S[k];
-      const double cos_t = b[k] * C[k] - a[k] * S[k];
+    const std::size_t n =
+        near.check_hi
+            ? half_pairs_scalar<Near, Interleaved, true>(near, k, h, a, b, C, S, sin_out, cos_out, pending_pairs)
+            : half_pairs_scalar<Near, Interleaved, false>(near, k, h, a, b, C, S, sin_out, cos_out,
+                                                          pending_pairs);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t kp = pending_pairs[i];
+      const double sin_t = a[kp] * C[kp] + b[kp] * S[kp];
+      const double cos_t = b[kp] * C[kp] - a[kp] * S[kp];
       bool ds, dc;
       const std::uint16_t ps = near.pattern(sin_t, &ds), pc = near.pattern(cos_t, &dc);
-      sin_out[step * k] = ds ? ps : fix.decide(sin_t, j, k, false);
-      cos_out[step * k] = dc ? pc : fix.decide(cos_t, j, k, true);
+      sin_out[step * kp] = ds ? ps : fix.decide(sin_t, j, kp, false);
+      cos_out[step * kp] = dc ? pc : fix.decide(cos_t, j, kp, true);
     }
     if (P.odd == OddColumn::sine) {
       const double t = a[h] * C[h] + b[h] * S[h];
@@ -621,16 +654,21 @@ void half_range(const PlanData& P, double start, std::size_t count, const RowsOf
   const Test test(half_margin(P, pmax), P.amplitude * (1 + std::ldexp(1.0, -20)));
   const Rot64& rot = rot64(P, int(std::min<std::size_t>(std::size_t(P.block), count)));
   const double E = exact_margin(P, pmax);
-  const typename Test::Near near(E);
+  // |T'| <= A (1 + 2^-40): exact_margin's steps 1 and 2.
+  const typename Test::Near near(E, P.amplitude * (1 + std::ldexp(1.0, -40)));
   thread_local std::vector<Pending> pending;
+  thread_local std::vector<std::size_t> pending_pairs;
   pending.resize(std::size_t(P.pairs) + 1);
+  pending_pairs.resize(std::size_t(P.pairs) + 1);
   run_blocks(P, start, count, w, simd, [&](std::size_t done, int nrows) {
     scale_anchors(P, w);
     const RowsOf<std::uint16_t> out = dst.at_row(done);
     const HalfFix<Test> fix{P, w, rot, near, E, start, done};
     if (P.layout == Layout::interleaved)
-      emit_half_block<Test, true>(P, w, nrows, out, simd, test, near, fix, pending.data());
-    else emit_half_block<Test, false>(P, w, nrows, out, simd, test, near, fix, pending.data());
+      emit_half_block<Test, true>(P, w, nrows, out, simd, test, near, fix, pending.data(),
+                                  pending_pairs.data());
+    else
+      emit_half_block<Test, false>(P, w, nrows, out, simd, test, near, fix, pending.data(), pending_pairs.data());
     if (out.row) {
       // fairseq: the padding position's row is all zeros.
       const std::ptrdiff_t r = padding_in_block(P, start + double(done), nrows);
