@@ -564,30 +564,37 @@ template <class Near, bool Interleaved, bool CheckHi>
 inline std::size_t half_pairs_scalar(std::size_t k, std::size_t h, const double* ab, const double* cs,
                                      std::uint16_t* sin_out, std::uint16_t* cos_out, std::uint32_t lo2,
                                      std::uint32_t span2) {
-  // One pointer per array and the end, nothing else live across iterations.
+  // One pointer per array and the end, nothing else live across iterations;
+  // two pairs an iteration (their loop overhead shared), then the last one.
   const double* q = ab + 2 * k;
   const double* const end = ab + 2 * h;
   const double* r = cs + 2 * k;
   std::uint16_t* os = sin_out + (Interleaved ? 2 : 1) * k;
   std::uint16_t* oc = cos_out + k;  // split layouts only; interleaved: os[1]
-  for (; q != end; q += 2, r += 2) {
-    const double a = q[0], b = q[1], C = r[0], S = r[1];
+  // Pair i of this iteration: its patterns stored, and whether one of its values is undecided.
+  const auto pair = [&](int i) {
+    const double a = q[2 * i], b = q[2 * i + 1], C = r[2 * i], S = r[2 * i + 1];
     const double sin_t = a * C + b * S;
     const double cos_t = b * C - a * S;
     const std::uint32_t us = Near::bits(sin_t), uc = Near::bits(cos_t);
     const std::uint32_t ss = Near::rounded(us), sc = Near::rounded(uc);
     if constexpr (Interleaved) {
-      os[0] = Near::pattern_from(ss);  // the cosine right after the sine (rows_at)
-      os[1] = Near::pattern_from(sc);
-      os += 2;
+      os[2 * i] = Near::pattern_from(ss);  // the cosine right after the sine (rows_at)
+      os[2 * i + 1] = Near::pattern_from(sc);
     } else {
-      *os++ = Near::pattern_from(ss);
-      *oc++ = Near::pattern_from(sc);
+      os[i] = Near::pattern_from(ss);
+      oc[i] = Near::pattern_from(sc);
     }
-    if (Near::template outside<CheckHi>(us, lo2, span2) || Near::template outside<CheckHi>(uc, lo2, span2) ||
-        Near::tie(ss) || Near::tie(sc))
-      return std::size_t(q - ab) / 2;
+    return Near::template outside<CheckHi>(us, lo2, span2) || Near::template outside<CheckHi>(uc, lo2, span2) ||
+           Near::tie(ss) || Near::tie(sc);
+  };
+  constexpr std::size_t step = Interleaved ? 2 : 1;
+  for (; end - q >= 4; q += 4, r += 4, os += 2 * step, oc += 2) {
+    // The first undecided pair of the two (the second is made again after it is fixed).
+    if (pair(0)) return std::size_t(q - ab) / 2;
+    if (pair(1)) return std::size_t(q - ab) / 2 + 1;
   }
+  if (q != end && pair(0)) return std::size_t(q - ab) / 2;
   return h;
 }
 
