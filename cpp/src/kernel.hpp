@@ -589,12 +589,15 @@ inline std::size_t half_pairs_scalar(std::size_t k, std::size_t h, const double*
            Near::tie(ss) || Near::tie(sc);
   };
   constexpr std::size_t step = Interleaved ? 2 : 1;
-  for (; end - q >= 4; q += 4, r += 4, os += 2 * step, oc += 2) {
-    // The first undecided pair of the two (the second is made again after it is fixed).
+  for (; end - q >= 8; q += 8, r += 8, os += 4 * step, oc += 4) {
+    // The first undecided pair of the four (those after it are made again after it is fixed).
     if (pair(0)) return std::size_t(q - ab) / 2;
     if (pair(1)) return std::size_t(q - ab) / 2 + 1;
+    if (pair(2)) return std::size_t(q - ab) / 2 + 2;
+    if (pair(3)) return std::size_t(q - ab) / 2 + 3;
   }
-  if (q != end && pair(0)) return std::size_t(q - ab) / 2;
+  for (; q != end; q += 2, r += 2, os += step, oc += 1)
+    if (pair(0)) return std::size_t(q - ab) / 2;
   return h;
 }
 
