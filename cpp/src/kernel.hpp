@@ -38,8 +38,8 @@ constexpr int kReanchor = 16;  // blocks between direct float64 anchors
 struct Work {
   std::vector<double> sd, cd;  // anchor sin/cos in float64
   std::vector<float> sf, cf;   // the same, times the amplitude, rounded once
-  std::vector<double> ab;      // the same, times the amplitude, in float64, interleaved: sin at 2k, cos at 2k + 1
-                               // (half-precision output)
+  std::vector<double> ab;  // the same, times the amplitude, in float64, interleaved: sin at 2k, cos at 2k + 1
+                           // (half-precision output)
   std::size_t nf = 0;
 
   static Work& get(std::size_t nf) {
@@ -359,8 +359,8 @@ struct HalfRows {
 // near-ties) get their own float64 sincos.
 
 // The float64 rotation table: cos/sin(j w_k) for j < rows, laid out [j][k]
-// with each cos next to its sin (one address for both), by the same float64 recurrence as the plan's float32 table (plan.cpp) before
-// its rounding: error < 3e-14 after 64 steps.
+// with each cos next to its sin (one address for both), by the same float64 recurrence as the plan's float32
+// table (plan.cpp) before its rounding: error < 3e-14 after 64 steps.
 struct Rot64 {
   std::vector<double> cs;    // cos(j w_k) at 2 (j nf + k), sin(j w_k) after it
   std::vector<double> freq;  // what the table was built for: the last call's frequencies and rows
@@ -585,8 +585,8 @@ inline std::size_t half_pairs_scalar(std::size_t k, std::size_t h, const double*
       os[i] = Near::pattern_from(ss);
       oc[i] = Near::pattern_from(sc);
     }
-    return Near::template outside<CheckHi>(us, lo2, span2) || Near::template outside<CheckHi>(uc, lo2, span2) ||
-           Near::tie(ss) || Near::tie(sc);
+    return Near::template outside<CheckHi>(us, lo2, span2) ||
+           Near::template outside<CheckHi>(uc, lo2, span2) || Near::tie(ss) || Near::tie(sc);
   };
   constexpr std::size_t step = Interleaved ? 2 : 1;
   for (; end - q >= 8; q += 8, r += 8, os += 4 * step, oc += 4) {

@@ -564,8 +564,9 @@ TEST_CASE("half-precision values near the top of the range with a large attentio
     // Midpoints between neighbours in the top binade reachable (float16: below 65504 + 16,
     // bfloat16: 2 A must stay a finite float32), and one lower down.
     const std::vector<double> mids =
-        f == &kF16 ? std::vector<double>{65488.0, 65456.0, 49168.0, 32784.0}
-                   : std::vector<double>{std::ldexp(1 + 100.5 / 128, 126), std::ldexp(1 + 0.5 / 128, 126), 65408.0};
+        f == &kF16
+            ? std::vector<double>{65488.0, 65456.0, 49168.0, 32784.0}
+            : std::vector<double>{std::ldexp(1 + 100.5 / 128, 126), std::ldexp(1 + 0.5 / 128, 126), 65408.0};
     for (double mu : mids)
       for (double p0 : {22.0, 44.0, 355.0, 710.0, 104348.0})
         for (double rel : {0.0, 0x1p-50, -0x1p-50, 0x1p-44, -0x1p-44, 0x1p-38, -0x1p-38, 0x1p-30, -0x1p-30})
@@ -594,8 +595,8 @@ TEST_CASE("half-precision values near the top of the range with a large attentio
             if (round_ref(*f, want - e) != round_ref(*f, want + e)) ++near;
             for (Path path : {Path::best, Path::scalar}) {
               std::vector<std::uint16_t> cs(n * h, 0xdead), ss(n * h, 0xdead);
-              REQUIRE(sinpe::rope_cache(plan, sinpe::Positions::range(start, n), {dtype, cs.data(), ss.data()},
-                                        path) == Status::ok);
+              REQUIRE(sinpe::rope_cache(plan, sinpe::Positions::range(start, n),
+                                        {dtype, cs.data(), ss.data()}, path) == Status::ok);
               for (std::size_t i = first * h; i < n * h; ++i) {
                 cmp(cs[i], wc[i - first * h], "top-of-range rope_cache_rows cos");
                 cmp(ss[i], ws[i - first * h], "top-of-range rope_cache_rows sin");
