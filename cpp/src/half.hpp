@@ -173,8 +173,12 @@ template <int M, int B>
 struct HalfTestNear {
   using T32 = HalfTest<M, B>;
   std::uint32_t lo_bits = 0, span = 0;
+  // Whether a value's float32 rounding can reach hi, so that the range test
+  // must look at the top as well as the bottom (see undecided).
+  bool check_hi = true;
 
-  explicit HalfTestNear(double E) {
+  // The rule for values within E of T, at most vmax in magnitude.
+  explicit HalfTestNear(double E, double vmax = std::numeric_limits<double>::infinity()) {
     double lo = std::ldexp(1.0, 1 - B);
     if (E > 0) {
       int x;
@@ -187,15 +191,64 @@ struct HalfTestNear {
     std::memcpy(&lo_bits, &lof, sizeof lo_bits);
     std::memcpy(&hi_bits, &hi, sizeof hi_bits);
     span = hi_bits > lo_bits ? hi_bits - lo_bits : 0;
+    // fl32 is monotonic and rounds below 2^(B+1) exactly the values below the
+    // midpoint 2^(B+1) (1 - 2^-25) between it and the float32 value under it
+    // (for bfloat16, 2^128: float32's infinity). So |t| <= vmax below that
+    // midpoint keeps every |fl32(t)| < hi (a NaN vmax keeps the test).
+    check_hi = !(vmax < std::ldexp(1 - std::ldexp(1.0, -25), B + 1));
   }
 
-  std::uint16_t pattern(double t, bool* decided) const {
+  // The float32 rounding of t, as bits (the one rounding the rule looks at).
+  static std::uint32_t bits(double t) noexcept {
     const float f = float(t);
     std::uint32_t u;
     std::memcpy(&u, &f, sizeof u);
-    const std::uint32_t au = u & 0x7fffffffu;
-    *decided = (au - lo_bits < span) & ((au & T32::kMask) != T32::kMid);
-    return std::uint16_t(((au + T32::kRound) >> T32::kDrop) | ((u >> 16) & 0x8000u));
+    return u;
+  }
+
+  // The rule in three parts, so that a loop can branch on each (see
+  // half_pairs_scalar): with s = rounded(u), u is decided unless outside(u)
+  // or tie(s), and then its pattern is pattern_from(s).
+  //
+  // s = u + kRound: |f|'s bits plus half an ulp at bit 23 - M, less the
+  // exponents' difference in bias (HalfTest's kRound), with f's sign bit on
+  // top. For a decided u, |f| >= the format's smallest normal value, so
+  // |f|'s part is |f|'s bits - kRebias 2^(23-M) + kMid without wrapping
+  // (kRebias 2^(23-M) < the smallest normal's bits), and below 2^(M+5)
+  // 2^(23-M) = 2^28 (float16: rebiased exponent < 31; bfloat16: < 2^31 with
+  // no rebias), so nothing carries into the sign bit. So s >> (23 - M) is
+  // the rounded pattern of |f| (carries included), with the sign at bit
+  // 31 - (23 - M), and the bits between 15 and that are zero.
+  static std::uint32_t rounded(std::uint32_t u) noexcept { return u + T32::kRound; }
+  // The pattern of a decided u: the sign moved down to bit 15 (for bfloat16
+  // it is there already: the shift is 0, and the or changes nothing).
+  static std::uint16_t pattern_from(std::uint32_t s) noexcept {
+    const std::uint32_t p = s >> T32::kDrop;
+    return std::uint16_t(p | ((p >> (16 - T32::kDrop)) & 0x8000u));
+  }
+  // f is a midpoint of the format: its low 23 - M bits are kMid, which is
+  // where s's are zero (kRound's rebias has zero low bits).
+  static bool tie(std::uint32_t s) noexcept { return (s & T32::kMask) == 0; }
+  // |f| outside [lo, hi), on u + u (|f|'s bits times 2: the sign bit drops
+  // out). Without CheckHi only the bottom is tested, which is the same test
+  // when check_hi is false (every |f| < hi then); lo2 = 2 lo_bits and span2
+  // = 2 span are passed in so that a loop keeps them in registers.
+  template <bool CheckHi>
+  static bool outside(std::uint32_t u, std::uint32_t lo2, std::uint32_t span2) noexcept {
+    const std::uint32_t a2 = u + u;
+    return CheckHi ? a2 - lo2 >= span2 : a2 < lo2;
+  }
+  // The whole rule: nonzero when u is undecided.
+  template <bool CheckHi>
+  static std::uint32_t undecided(std::uint32_t u, std::uint32_t lo2, std::uint32_t span2) noexcept {
+    return std::uint32_t(outside<CheckHi>(u, lo2, span2)) | std::uint32_t(tie(rounded(u)));
+  }
+  static std::uint16_t pattern_of(std::uint32_t u) noexcept { return pattern_from(rounded(u)); }
+
+  std::uint16_t pattern(double t, bool* decided) const {
+    const std::uint32_t u = bits(t);
+    *decided = undecided<true>(u, 2 * lo_bits, 2 * span) == 0;
+    return pattern_of(u);
   }
 };
 

@@ -38,7 +38,8 @@ constexpr int kReanchor = 16;  // blocks between direct float64 anchors
 struct Work {
   std::vector<double> sd, cd;  // anchor sin/cos in float64
   std::vector<float> sf, cf;   // the same, times the amplitude, rounded once
-  std::vector<double> sa, ca;  // the same, times the amplitude, in float64 (half-precision output)
+  std::vector<double> ab;  // the same, times the amplitude, in float64, interleaved: sin at 2k, cos at 2k + 1
+                           // (half-precision output)
   std::size_t nf = 0;
 
   static Work& get(std::size_t nf) {
@@ -48,8 +49,7 @@ struct Work {
       w.cd.resize(nf);
       w.sf.resize(nf);
       w.cf.resize(nf);
-      w.sa.resize(nf);
-      w.ca.resize(nf);
+      w.ab.resize(2 * nf);
     }
     w.nf = nf;
     return w;
@@ -358,11 +358,11 @@ struct HalfRows {
 // within exact_margin of a rounding boundary; only those (exact zeros, true
 // near-ties) get their own float64 sincos.
 
-// The float64 rotation table: cos/sin(j w_k) for j < rows, laid out [j][k],
-// by the same float64 recurrence as the plan's float32 table (plan.cpp) before
-// its rounding: error < 3e-14 after 64 steps.
+// The float64 rotation table: cos/sin(j w_k) for j < rows, laid out [j][k]
+// with each cos next to its sin (one address for both), by the same float64 recurrence as the plan's float32
+// table (plan.cpp) before its rounding: error < 3e-14 after 64 steps.
 struct Rot64 {
-  std::vector<double> c, s;
+  std::vector<double> cs;    // cos(j w_k) at 2 (j nf + k), sin(j w_k) after it
   std::vector<double> freq;  // what the table was built for: the last call's frequencies and rows
   int rows = -1;
 };
@@ -377,31 +377,28 @@ inline const Rot64& rot64(const PlanData& P, int rows) {
     return t;
   t.rows = -1;
   t.freq = P.freq;
-  t.c.resize(std::size_t(rows) * nf);
-  t.s.resize(std::size_t(rows) * nf);
+  t.cs.resize(2 * std::size_t(rows) * nf);
   // Row by row (row j from row j - 1 and row 1), each value the same float64
   // expression as plan.cpp's column loop: writing row-major is several times
   // faster than walking the table's columns.
   for (std::size_t k = 0; k < nf; ++k) {
-    t.c[k] = 1.0;
-    t.s[k] = 0.0;
+    t.cs[2 * k] = 1.0;
+    t.cs[2 * k + 1] = 0.0;
   }
   if (rows > 1) {
     for (std::size_t k = 0; k < nf; ++k) {
-      t.c[nf + k] = std::cos(P.freq[k]);
-      t.s[nf + k] = std::sin(P.freq[k]);
+      t.cs[2 * (nf + k)] = std::cos(P.freq[k]);
+      t.cs[2 * (nf + k) + 1] = std::sin(P.freq[k]);
     }
   }
   for (std::size_t j = 2; j < std::size_t(rows); ++j) {
-    const double* c = t.c.data() + (j - 1) * nf;
-    const double* s = t.s.data() + (j - 1) * nf;
-    const double* c1 = t.c.data() + nf;
-    const double* s1 = t.s.data() + nf;
-    double* cn = t.c.data() + j * nf;
-    double* sn = t.s.data() + j * nf;
+    const double* prev = t.cs.data() + 2 * (j - 1) * nf;
+    const double* one = t.cs.data() + 2 * nf;
+    double* next = t.cs.data() + 2 * j * nf;
     for (std::size_t k = 0; k < nf; ++k) {
-      cn[k] = c[k] * c1[k] - s[k] * s1[k];
-      sn[k] = s[k] * c1[k] + c[k] * s1[k];
+      const double c = prev[2 * k], s = prev[2 * k + 1], c1 = one[2 * k], s1 = one[2 * k + 1];
+      next[2 * k] = c * c1 - s * s1;
+      next[2 * k + 1] = s * c1 + c * s1;
     }
   }
   t.rows = rows;
@@ -437,8 +434,8 @@ inline double exact_margin(const PlanData& P, double pmax) {
 inline void scale_anchors(const PlanData& P, Work& w) {
   const double amp = P.amplitude;
   for (std::size_t k = 0; k < w.nf; ++k) {
-    w.sa[k] = w.sd[k] * amp;
-    w.ca[k] = w.cd[k] * amp;
+    w.ab[2 * k] = w.sd[k] * amp;
+    w.ab[2 * k + 1] = w.cd[k] * amp;
   }
 }
 
@@ -456,8 +453,8 @@ struct HalfFix {
 
   // T' of row j, pair k (the scalar route's value, computed alike).
   double value(int j, std::size_t k, bool cosine) const {
-    const std::size_t at = std::size_t(j) * P.freq.size() + k;
-    const double C = rot.c[at], S = rot.s[at], a = w.sa[k], b = w.ca[k];
+    const std::size_t at = 2 * (std::size_t(j) * P.freq.size() + k);
+    const double C = rot.cs[at], S = rot.cs[at + 1], a = w.ab[2 * k], b = w.ab[2 * k + 1];
     return cosine ? b * C - a * S : a * C + b * S;
   }
 
@@ -555,19 +552,66 @@ inline std::size_t half_pairs_vectors(const Test& test, std::size_t h, const flo
 }
 #endif
 
+// The scalar route for pairs [k, h) of one row: T' in float64 (HalfFix::value
+// computed alike: a few flops, as cheap as float32 without vectors), decided
+// by HalfTestNear, so with no float32 value and no second test. Every
+// pattern is stored as if decided, up to the first pair with an undecided
+// value, whose index it returns (h if none), for the caller to fix; so the
+// loop holds no call and few live values (V8 then keeps them all in
+// registers). Pointers step by a pair, so that each load and store is one
+// address plus a constant offset.
+template <class Near, bool Interleaved, bool CheckHi>
+inline std::size_t half_pairs_scalar(std::size_t k, std::size_t h, const double* ab, const double* cs,
+                                     std::uint16_t* sin_out, std::uint16_t* cos_out, std::uint32_t lo2,
+                                     std::uint32_t span2) {
+  // One pointer per array and the end, nothing else live across iterations;
+  // two pairs an iteration (their loop overhead shared), then the last one.
+  const double* q = ab + 2 * k;
+  const double* const end = ab + 2 * h;
+  const double* r = cs + 2 * k;
+  std::uint16_t* os = sin_out + (Interleaved ? 2 : 1) * k;
+  std::uint16_t* oc = cos_out + k;  // split layouts only; interleaved: os[1]
+  // Pair i of this iteration: its patterns stored, and whether one of its values is undecided.
+  const auto pair = [&](int i) {
+    const double a = q[2 * i], b = q[2 * i + 1], C = r[2 * i], S = r[2 * i + 1];
+    const double sin_t = a * C + b * S;
+    const double cos_t = b * C - a * S;
+    const std::uint32_t us = Near::bits(sin_t), uc = Near::bits(cos_t);
+    const std::uint32_t ss = Near::rounded(us), sc = Near::rounded(uc);
+    if constexpr (Interleaved) {
+      os[2 * i] = Near::pattern_from(ss);  // the cosine right after the sine (rows_at)
+      os[2 * i + 1] = Near::pattern_from(sc);
+    } else {
+      os[i] = Near::pattern_from(ss);
+      oc[i] = Near::pattern_from(sc);
+    }
+    return Near::template outside<CheckHi>(us, lo2, span2) ||
+           Near::template outside<CheckHi>(uc, lo2, span2) || Near::tie(ss) || Near::tie(sc);
+  };
+  constexpr std::size_t step = Interleaved ? 2 : 1;
+  for (; end - q >= 8; q += 8, r += 8, os += 4 * step, oc += 4) {
+    // The first undecided pair of the four (those after it are made again after it is fixed).
+    if (pair(0)) return std::size_t(q - ab) / 2;
+    if (pair(1)) return std::size_t(q - ab) / 2 + 1;
+    if (pair(2)) return std::size_t(q - ab) / 2 + 2;
+    if (pair(3)) return std::size_t(q - ab) / 2 + 3;
+  }
+  for (; q != end; q += 2, r += 2, os += step, oc += 1)
+    if (pair(0)) return std::size_t(q - ab) / 2;
+  return h;
+}
+
 // Rows j < nrows of the current block as Test's patterns: vectors of the
 // float32 kernel's values where the flavour has them, and the rest (all of
-// the baseline flavour) by the scalar route: T' in float64 (HalfFix::value,
-// a few flops, as cheap as float32 without vectors), decided by
-// HalfTestNear, so with no float32 value and no second test.
+// the baseline flavour) by the scalar route (half_pairs_scalar).
 template <class Test, bool Interleaved, class Fix>
 inline void emit_half_block(const PlanData& P, const Work& w, int nrows, const RowsOf<std::uint16_t>& dst,
                             bool simd, const Test& test, const typename Test::Near& near, const Fix& fix,
                             Pending* pending) {
+  using Near = typename Test::Near;
   const std::size_t nf = P.freq.size();
   const std::size_t h = std::size_t(P.pairs);
-  const double* a = w.sa.data();
-  const double* b = w.ca.data();
+  const double* ab = w.ab.data();
 #if !SINPE_SIMD
   (void)simd;
   (void)test;
@@ -589,18 +633,22 @@ inline void emit_half_block(const PlanData& P, const Work& w, int nrows, const R
                                                                        Sf, sin_out, cos_out, j, fix, pending);
     }
 #endif
-    const double* C = fix.rot.c.data() + std::size_t(j) * nf;
-    const double* S = fix.rot.s.data() + std::size_t(j) * nf;
-    for (; k < h; ++k) {
-      const double sin_t = a[k] * C[k] + b[k] * S[k];
-      const double cos_t = b[k] * C[k] - a[k] * S[k];
+    const double* cs = fix.rot.cs.data() + 2 * std::size_t(j) * nf;
+    const std::uint32_t lo2 = 2 * near.lo_bits, span2 = 2 * near.span;
+    for (;;) {
+      k = near.check_hi
+              ? half_pairs_scalar<Near, Interleaved, true>(k, h, ab, cs, sin_out, cos_out, lo2, span2)
+              : half_pairs_scalar<Near, Interleaved, false>(k, h, ab, cs, sin_out, cos_out, lo2, span2);
+      if (k >= h) break;
+      const double sin_t = fix.value(j, k, false), cos_t = fix.value(j, k, true);
       bool ds, dc;
       const std::uint16_t ps = near.pattern(sin_t, &ds), pc = near.pattern(cos_t, &dc);
       sin_out[step * k] = ds ? ps : fix.decide(sin_t, j, k, false);
       cos_out[step * k] = dc ? pc : fix.decide(cos_t, j, k, true);
+      ++k;
     }
     if (P.odd == OddColumn::sine) {
-      const double t = a[h] * C[h] + b[h] * S[h];
+      const double t = fix.value(j, h, false);
       bool d;
       const std::uint16_t p = near.pattern(t, &d);
       dst.odd[at] = d ? p : fix.decide(t, j, h, false);
@@ -621,7 +669,8 @@ void half_range(const PlanData& P, double start, std::size_t count, const RowsOf
   const Test test(half_margin(P, pmax), P.amplitude * (1 + std::ldexp(1.0, -20)));
   const Rot64& rot = rot64(P, int(std::min<std::size_t>(std::size_t(P.block), count)));
   const double E = exact_margin(P, pmax);
-  const typename Test::Near near(E);
+  // |T'| <= A (1 + 2^-40): exact_margin's steps 1 and 2.
+  const typename Test::Near near(E, P.amplitude * (1 + std::ldexp(1.0, -40)));
   thread_local std::vector<Pending> pending;
   pending.resize(std::size_t(P.pairs) + 1);
   run_blocks(P, start, count, w, simd, [&](std::size_t done, int nrows) {

@@ -547,3 +547,64 @@ TEST_CASE("half-precision values a few 1e-9 from a boundary at large angles are 
     cmp.report("large-angle boundary rows");
   }
 }
+
+// Values near the top of a format's range, through a large attention factor A:
+// the scalar route skips the range's top test when every value is below
+// 2^(B+1) (A (1 + 2^-40) below its last float32 midpoint), so each value here
+// must still be the reference's rounded once. Pair 0 of YaRN keeps w = 1, so
+// A cos(p0) with |cos p0| near 1 (p0 near a multiple of pi) is chosen to be a
+// rounding boundary of the format times (1 + rel), p0 at rows 63/64/65 of a
+// range; A is the boundary over |cos(fl(p0 w))| as the reference computes it.
+TEST_CASE("half-precision values near the top of the range with a large attention factor",
+          "[half][rope][boundary]") {
+  for (const Format* f : {&kF16, &kBF16}) {
+    const Dtype dtype = f == &kF16 ? Dtype::float16 : Dtype::bfloat16;
+    HalfCompare cmp{*f};
+    std::size_t near = 0;  // values within 2^-30 (relative) of a boundary
+    // Midpoints between neighbours in the top binade reachable (float16: below 65504 + 16,
+    // bfloat16: 2 A must stay a finite float32), and one lower down.
+    const std::vector<double> mids =
+        f == &kF16
+            ? std::vector<double>{65488.0, 65456.0, 49168.0, 32784.0}
+            : std::vector<double>{std::ldexp(1 + 100.5 / 128, 126), std::ldexp(1 + 0.5 / 128, 126), 65408.0};
+    for (double mu : mids)
+      for (double p0 : {22.0, 44.0, 355.0, 710.0, 104348.0})
+        for (double rel : {0.0, 0x1p-50, -0x1p-50, 0x1p-44, -0x1p-44, 0x1p-38, -0x1p-38, 0x1p-30, -0x1p-30})
+          for (std::size_t row : {63, 64, 65}) {
+            sinpe::Options o;
+            o.rope_type = sinpe::RopeType::yarn;
+            o.factor = 4;
+            o.original_max_positions = 32768;
+            constexpr int r = 8;
+            ref::RopeParams prm = to_rope_params(o);
+            const double w = ref::rope_inv_freq(prm, r)[0];
+            const double c = std::cos(p0 * w);
+            REQUIRE(std::fabs(c) > 0.9995);
+            o.attention_factor = mu * (1 + rel) / std::fabs(c);
+            prm = to_rope_params(o);
+            sinpe::RopePlan plan;
+            REQUIRE(sinpe::make_rope_plan(o, r, &plan) == Status::ok);
+            const double start = p0 - double(row);
+            const std::size_t n = row + 2, first = row - 1, h = r / 2;
+            std::vector<double> pos;
+            for (std::size_t i = first; i < n; ++i) pos.push_back(start + double(i));
+            std::vector<double> wc, ws;
+            ref::rope_cache(prm, r, pos, wc, ws);
+            const double want = wc[(row - first) * h];
+            const double e = std::ldexp(std::fabs(want), -30);
+            if (round_ref(*f, want - e) != round_ref(*f, want + e)) ++near;
+            for (Path path : {Path::best, Path::scalar}) {
+              std::vector<std::uint16_t> cs(n * h, 0xdead), ss(n * h, 0xdead);
+              REQUIRE(sinpe::rope_cache(plan, sinpe::Positions::range(start, n),
+                                        {dtype, cs.data(), ss.data()}, path) == Status::ok);
+              for (std::size_t i = first * h; i < n * h; ++i) {
+                cmp(cs[i], wc[i - first * h], "top-of-range rope_cache_rows cos");
+                cmp(ss[i], ws[i - first * h], "top-of-range rope_cache_rows sin");
+              }
+            }
+          }
+    // The targets were realised: most values within 2^-30 of a boundary.
+    CHECK(near >= mids.size() * 5 * 3 * 6);
+    cmp.report("top-of-range rope_cache_rows");
+  }
+}

@@ -195,3 +195,62 @@ TEST_CASE("half-precision vector lanes decide only values whose whole margin rou
     CHECK(und_b > 100);
   }
 }
+
+// The scalar route's loop tests only the bottom of HalfTestNear's range when
+// the values' bound vmax keeps every float32 rounding below the format's
+// range end 2^(B+1) (check_hi false): then that test must agree with the
+// full one on every value within vmax. check_hi is compared with the float32
+// conversion itself, around the point where fl32(vmax) reaches 2^16
+// (float16) or float32's infinity (bfloat16); the values tried are the
+// float32 values just below fl32(vmax), float16's last midpoints and the
+// midpoints of both formats, both signs.
+TEST_CASE("HalfTestNear tests the range's top only when values can reach it", "[half][boundary]") {
+  using sinpe::detail::HalfTestNear;
+  const double inf = std::numeric_limits<double>::infinity();
+  const double top16 = 65536.0, top_b = std::ldexp(1.0, 128);
+  std::size_t compared = 0, skipped_top = 0;
+  const auto check = [&](auto near, Fmt f, double top, double vmax) {
+    INFO("vmax " << vmax);
+    // check_hi exactly when fl32(vmax) is not below the range end (fl32(vmax) = inf when beyond float32).
+    const float fv = vmax < 3.5e38 ? float(vmax) : std::numeric_limits<float>::infinity();
+    REQUIRE(near.check_hi == !(double(fv) < top));
+    if (near.check_hi) return;
+    ++skipped_top;
+    std::vector<double> ts;
+    float x = fv;
+    for (int k = 0; k < 200; ++k, x = std::nextafter(x, 0.0f)) ts.push_back(double(x));
+    for (double mu : midpoints(f))
+      if (mu <= vmax) ts.push_back(mu);
+    for (double t : {65488.0, 65504.0, 65519.0, 65520.0, 65521.0})
+      if (t <= vmax) ts.push_back(t);
+    ts.push_back(vmax);
+    for (double t : ts)
+      for (double s : {t, -t}) {
+        const std::uint32_t u = decltype(near)::bits(s);
+        const std::uint32_t lo2 = 2 * near.lo_bits, span2 = 2 * near.span;
+        const std::uint32_t quick = decltype(near)::template undecided<false>(u, lo2, span2);
+        const std::uint32_t full = decltype(near)::template undecided<true>(u, lo2, span2);
+        INFO("t " << s);
+        REQUIRE((quick != 0) == (full != 0));
+        bool d;
+        const std::uint16_t p = near.pattern(s, &d);
+        REQUIRE(d == (full == 0));
+        if (d) REQUIRE(p == nearest(f, s));
+        ++compared;
+      }
+  };
+  for (double E : {0x1p-60, 0x1p-34}) {
+    for (double vmax : {1.0, 65504.0, 65519.0, 65520.0, std::nextafter(top16 * (1 - 0x1p-25), 0.0),
+                        top16 * (1 - 0x1p-25), top16 * (1 - 0x1p-26), top16, 1e5, inf})
+      check(HalfTestNear<10, 15>(E, vmax), kHalf, top16, vmax);
+    for (double vmax : {1.0, 3.0e38, std::nextafter(top_b * (1 - 0x1p-25), 0.0), top_b * (1 - 0x1p-25),
+                        top_b * (1 - 0x1p-26), 1e300, inf})
+      check(HalfTestNear<7, 127>(E, vmax), kBHalf, top_b, vmax);
+  }
+  // Both outcomes met: bounds that skip the top test, and ones that keep it.
+  CHECK(skipped_top >= 2 * (5 + 3));
+  CHECK(compared > 5000);
+  // The default bound (none) keeps the top test.
+  CHECK(HalfTestNear<10, 15>(0x1p-40).check_hi);
+  CHECK(HalfTestNear<7, 127>(0x1p-40).check_hi);
+}
