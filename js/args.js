@@ -23,7 +23,7 @@ const { create, getOwnPropertyNames } = Object;
 // isEnumerable(o, key): o's own property `key` exists and is enumerable.
 const isEnumerable = Function.prototype.call.bind(Object.prototype.propertyIsEnumerable);
 const { isArray } = Array;
-const { isInteger, isFinite, isSafeInteger } = Number;
+const { isInteger, isSafeInteger } = Number;
 const { log2 } = Math;
 const stringify = JSON.stringify;
 
