@@ -10,7 +10,7 @@ export const SUITES = {
   'js/errors.js': ['messages', 'api'],
   'js/rope-index.js': ['rope-index', 'rope-index-batch'],
   'js/rope-index-batch.js': ['rope-index', 'rope-index-batch'],
-  'js/args.js': ['engine-args', 'api', 'hostile', 'messages'],
+  'js/args.js': ['args-read', 'engine-args', 'api', 'hostile', 'messages'],
   'js/load.js': ['api', 'hostile'],
   'js/cli.js': ['onnx-cli'],
   'js/positions.js': ['positions-read', 'engine-args', 'api', 'hostile'],
