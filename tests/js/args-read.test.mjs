@@ -13,6 +13,7 @@ import assert from 'node:assert/strict';
 import sinpe, { getRopeIndex, vocabulary } from 'sinpe.wasm';
 import { refused } from './refused.mjs';
 import { ropeCache as referenceRopeCache } from './rope-reference.mjs';
+import { referenceRow, TOLERANCE } from './reference.mjs';
 
 let pe;
 before(async () => {
@@ -179,4 +180,53 @@ test('getRopeIndex takes ids in every typed-array kind, BigInt ones included', (
     assert.deepEqual([...got.positions], [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3], Kind.name);
     assert.equal(got.ropeDelta, 0, Kind.name);
   }
+});
+
+test('a refusal lists every kind an argument may be: a colormap is a Uint8Array or a Uint8ClampedArray', () => {
+  for (const [colormap, shown] of [[new Float32Array(1024), 'Float32Array'], [new Int8Array(1024), 'Int8Array'], [[0, 0, 0, 255], 'Array']]) {
+    refused(() => pe.heatmap(0, 2, 4, { colormap }), TypeError, ends(`options.colormap must be a Uint8Array or Uint8ClampedArray, got ${shown}`));
+  }
+  // Both kinds are taken.
+  for (const Kind of [Uint8Array, Uint8ClampedArray]) assert.equal(pe.heatmap(0, 2, 4, { colormap: new Kind(1024) }).length, 2 * 4 * 4);
+});
+
+test('init.wasmBinary that is neither an ArrayBuffer nor a Uint8Array is refused by that name, with the hint for a look-alike', async () => {
+  const hint = ' (a Proxy or an object that only looks like one is not one)';
+  const cases = [
+    ['AGFzbQEAAAA=', '"AGFzbQEAAAA="'],
+    [null, 'null'],
+    [new Float32Array(4), 'Float32Array'],
+    [new SharedArrayBuffer(8), 'SharedArrayBuffer'],
+    [{ byteLength: 8 }, `Object${hint}`],
+    [new Proxy(new Uint8Array(8), {}), `Object${hint}`],
+  ];
+  for (const [wasmBinary, shown] of cases) {
+    await assert.rejects(sinpe({ wasmBinary }), (e) => {
+      refused(() => {
+        throw e;
+      }, TypeError, ends(`init.wasmBinary must be an ArrayBuffer or a Uint8Array, got ${shown}`));
+      return true;
+    });
+  }
+});
+
+test('positions in a SharedArrayBuffer are read (copied first); an out there is refused', () => {
+  const positions = new Float64Array(new SharedArrayBuffer(3 * 8));
+  positions.set([0, 5, 1000.5]);
+  const got = pe.encode(positions, 8);
+  positions.forEach((p, i) => {
+    const want = referenceRow(p, 8);
+    for (let j = 0; j < 8; j++) assert.ok(Math.abs(got[i * 8 + j] - want[j]) <= TOLERANCE, `row ${i}, column ${j}`);
+  });
+  refused(() => pe.encode([0], 8, { out: new Float32Array(new SharedArrayBuffer(32)) }), TypeError, ends('options.out must not be backed by a SharedArrayBuffer'));
+});
+
+test('an empty array that is unusable is named for why: detached, or out of bounds of a resizable buffer that shrank', () => {
+  const resizable = new ArrayBuffer(64, { maxByteLength: 64 });
+  const x = new Float32Array(resizable, 32, 8);
+  resizable.resize(16);
+  refused(() => pe.applyRope(x, [0], 8), TypeError, ends('x is out of bounds (its resizable ArrayBuffer shrank below it)'));
+  const gone = new Float32Array(8);
+  structuredClone(gone.buffer, { transfer: [gone.buffer] });
+  refused(() => pe.applyRope(gone, [0], 8), TypeError, ends('x is detached (its ArrayBuffer was transferred)'));
 });
