@@ -13,7 +13,7 @@ export const SUITES = {
   'js/args.js': ['args-read', 'engine-args', 'api', 'hostile', 'messages'],
   'js/load.js': ['api', 'hostile'],
   'js/cli.js': ['onnx-cli'],
-  'js/positions.js': ['positions-read', 'engine-args', 'api', 'hostile'],
+  'js/positions.js': ['positions-read', 'args-read', 'engine-args', 'api', 'hostile'],
   'js/rope-config.js': ['rope-config', 'config-reasons', 'engine-args', 'rope'],
   'js/rope-config-keys.js': ['rope-config', 'config-reasons', 'engine-args', 'rope'],
   'js/rope-config-values.js': ['config-values', 'config-reasons', 'rope-config', 'engine-args', 'rope'],
