@@ -23,7 +23,7 @@ const { create, getOwnPropertyNames } = Object;
 // isEnumerable(o, key): o's own property `key` exists and is enumerable.
 const isEnumerable = Function.prototype.call.bind(Object.prototype.propertyIsEnumerable);
 const { isArray } = Array;
-const { isInteger, isFinite, isSafeInteger } = Number;
+const { isInteger, isSafeInteger } = Number;
 const { log2 } = Math;
 const stringify = JSON.stringify;
 
@@ -68,10 +68,9 @@ const NAMES = new Map([...CONSTRUCTORS].map(([name, C]) => [C, name]));
 export const TYPED_ARRAYS = Object.freeze([...CONSTRUCTORS.values()]);
 export const NUMERIC_TYPES = [...CONSTRUCTORS.values()].filter((C) => !NAMES.get(C).startsWith('Big'));
 
-// Calls a captured built-in with `self` as this. Fixed arities: a rest
-// parameter would allocate on every call of these hot paths.
-export function call(fn, self, a, b) {
-  if (b !== undefined) return apply(fn, self, [a, b]);
+// Calls a captured built-in with `self` as this and at most one argument.
+// Fixed arity: a rest parameter would allocate on every call of these hot paths.
+export function call(fn, self, a) {
   if (a !== undefined) return apply(fn, self, [a]);
   return apply(fn, self, NO_ARGS);
 }
@@ -174,34 +173,6 @@ export function describe(v) {
 /** Throws `new ErrorType('sinpe: ' + message)`. */
 export function fail(ErrorType, message) {
   throw new ErrorType(`sinpe: ${message}`);
-}
-
-/** An integer number in [min, max]. */
-export function integerArg(name, v, min = 0, max = Number.MAX_SAFE_INTEGER) {
-  if (typeof v !== 'number') fail(TypeError, `${name} must be a number, got ${describe(v)}`);
-  if (!isInteger(v) || v < min || v > max)
-    fail(RangeError, `${name} must be an integer in [${min}, ${max}], got ${describe(v)}`);
-  return v;
-}
-
-/** A finite number. */
-export function numberArg(name, v) {
-  if (typeof v !== 'number') fail(TypeError, `${name} must be a number, got ${describe(v)}`);
-  if (!isFinite(v)) fail(RangeError, `${name} must be finite, got ${describe(v)}`);
-  return v;
-}
-
-/** A boolean. */
-export function booleanArg(name, v) {
-  if (typeof v !== 'boolean') fail(TypeError, `${name} must be a boolean, got ${describe(v)}`);
-  return v;
-}
-
-/** One of the strings in `choices`. */
-export function choiceArg(name, v, choices) {
-  if (typeof v !== 'string') fail(TypeError, `${name} must be a string, got ${describe(v)}`);
-  if (!choices.includes(v)) fail(RangeError, `${name} must be one of ${choices.join(', ')}; got ${describe(v)}`);
-  return v;
 }
 
 /**
