@@ -113,7 +113,9 @@ test('config of phi35 (LongRoPE): short_factor and long_factor both drawn, each 
   const sentence = await page.textContent('.config-sentence');
   assert.match(sentence, /short_factor/);
   assert.match(sentence, /long_factor/);
-  assert.ok(sentence.includes(String(Math.round(slowShort))) && sentence.includes(String(Math.round(slowLong))), sentence);
+  // numbers grouped by thousands, as the English page writes them (147,287)
+  const grouped = (x) => Math.round(x).toLocaleString('en-US');
+  assert.ok(sentence.includes(grouped(slowShort)) && sentence.includes(grouped(slowLong)), sentence);
   // the table: each pair's ω and λ of both sets
   await page.click('.config-figure details summary');
   const rows = await page.$$eval('.config-table tbody tr', (trs) =>
