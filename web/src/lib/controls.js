@@ -52,8 +52,7 @@ function rangeControl(key, field, lesson, app) {
     // a value the state corrected (an odd d_model made even) shows at once, not at the next render:
     // a key pressed before that render steps from the value in use (65 → 66, then 67 → 68), not
     // from the refused one again (65 → 66 → 66: a lost step)
-    const inUse = String(scale.to(app.state[key]));
-    if (slider.value !== inUse) slider.value = inUse;
+    put(slider, 'value', scale.to(app.state[key]));
   });
   number.addEventListener('change', () => {
     app.setState({ [key]: number.value }, { fromUser: true });
