@@ -103,8 +103,8 @@ class AxisBlocks {
 
 // The rows per block the split below uses: the largest power of two at most
 // the plan's block rows (any row below them is in the rotation table).
-inline std::int64_t aligned_rows(int block) {
-  std::int64_t b = 1;
+inline std::int32_t aligned_rows(int block) {
+  std::int32_t b = 1;
   while (2 * b <= block) b *= 2;
   return b;
 }
@@ -112,9 +112,12 @@ inline std::int64_t aligned_rows(int block) {
 // q as (block start, row in the block) for blocks of `rows` (a power of two)
 // rows; the block start is q - j exactly, else (the subtraction rounded: a
 // tiny negative fraction) q itself with row 0.
-inline double block_of(double q, std::int64_t rows, std::size_t* row) {
-  const auto f = static_cast<std::int64_t>(std::floor(q));  // |q| < 2^24
-  const std::int64_t j = f & (rows - 1);                    // f mod rows, also for f < 0
+// (floor by truncation and a correction: a float-to-int conversion and a
+// compare cost less than floor and a 64-bit conversion in WebAssembly.)
+inline double block_of(double q, std::int32_t rows, std::size_t* row) {
+  auto f = static_cast<std::int32_t>(q);  // |q| < 2^24: rounded toward zero,
+  f -= double(f) > q;                     // then down
+  const std::int32_t j = f & (rows - 1);  // f mod rows, also for f < 0
   const double base = q - double(j);
   if (base + double(j) == q) {
     *row = std::size_t(j);
@@ -124,45 +127,71 @@ inline double block_of(double q, std::int64_t rows, std::size_t* row) {
   return q;
 }
 
+// One axis's pairs of the cache rows of tokens [i0, i1) (see axes_cache_rows).
+template <bool Consecutive>
+inline void axis_rows(const AxisTarget& t, AxisBlocks& kept, std::int32_t rows, std::size_t axes,
+                      std::size_t a, const double* positions, std::size_t i0, std::size_t i1,
+                      std::size_t half, float* cos, float* sin, float* tmp, bool simd) {
+  const PlanData& P = *t.plan;
+  const std::size_t nf = P.freq.size(), count = t.count, first = t.first;
+  const float* rot_cos = P.rot_cos.data();
+  const float* rot_sin = P.rot_sin.data();
+  double anchored = std::nan("");  // the block whose anchors A and B hold (none yet)
+  const float* A = nullptr;
+  const float* B = nullptr;
+  for (std::size_t i = i0; i < i1; ++i) {
+    std::size_t j;
+    const double base = block_of(positions[i * axes + a], rows, &j);
+    if (!(base == anchored)) {
+      const std::size_t slot = kept.slot(base, simd);
+      A = kept.sine(slot);
+      B = kept.cosine(slot);
+      anchored = base;
+    }
+    const float* C = rot_cos + j * nf;
+    const float* S = rot_sin + j * nf;
+    float* s_row = sin + i * half;
+    float* c_row = cos + i * half;
+    float* so = Consecutive ? s_row + first : tmp;
+    float* co = Consecutive ? c_row + first : tmp + count;
+    // One row's pairs, as the one-axis kernel writes them (sin = a c_j + b s_j, cos = b c_j - a s_j).
+    std::size_t k = 0;
+    if (simd) k = emit_pairs<simd::FloatBatch, false, false>(k, count, A, B, C, S, so, co);
+    emit_pairs<float, false, false>(k, count, A, B, C, S, so, co);
+    if constexpr (!Consecutive)
+      for (std::size_t q = 0; q < count; ++q) {
+        s_row[t.pairs[q]] = so[q];
+        c_row[t.pairs[q]] = co[q];
+      }
+  }
+}
+
 // Cache rows (row stride `half`, sines and cosines apart) of tokens [0, n),
 // `axes` positions each (token-major); blocks[a] belongs to targets[a] and is
 // reset by the caller (it may span several calls over one request).
+// Tokens go in chunks small enough for their rows to stay in cache; within a
+// chunk, axis by axis, so each axis's plan, block size and current anchors
+// are loop invariants rather than looked up again for every token.
 inline void axes_cache_rows(const AxisTarget* targets, AxisBlocks* blocks, std::size_t axes,
                             const double* positions, std::size_t n, std::size_t half, float* cos, float* sin,
                             bool simd) {
+  constexpr std::size_t kChunk = 16;
   thread_local std::vector<float> tmp;
-  thread_local std::vector<std::int64_t> rows;
+  thread_local std::vector<std::int32_t> rows;
   rows.resize(axes);
   for (std::size_t a = 0; a < axes; ++a) {
     if (!targets[a].consecutive && tmp.size() < 2 * targets[a].count) tmp.resize(2 * targets[a].count);
     rows[a] = aligned_rows(targets[a].plan->block);
   }
-  for (std::size_t i = 0; i < n; ++i) {
-    float* s_row = sin + i * half;
-    float* c_row = cos + i * half;
+  for (std::size_t i0 = 0; i0 < n; i0 += kChunk) {
+    const std::size_t i1 = std::min(n, i0 + kChunk);
     for (std::size_t a = 0; a < axes; ++a) {
       const AxisTarget& t = targets[a];
       if (t.count == 0) continue;
-      const PlanData& P = *t.plan;
-      std::size_t j;
-      const double base = block_of(positions[i * axes + a], rows[a], &j);
-      const std::size_t slot = blocks[a].slot(base, simd);
-      const std::size_t nf = P.freq.size();
-      const float* C = P.rot_cos.data() + j * nf;
-      const float* S = P.rot_sin.data() + j * nf;
-      float* so = t.consecutive ? s_row + t.first : tmp.data();
-      float* co = t.consecutive ? c_row + t.first : tmp.data() + t.count;
-      // One row's pairs, as the one-axis kernel writes them (sin = a c_j + b s_j, cos = b c_j - a s_j).
-      std::size_t k = 0;
-      if (simd)
-        k = emit_pairs<simd::FloatBatch, false, false>(k, t.count, blocks[a].sine(slot),
-                                                       blocks[a].cosine(slot), C, S, so, co);
-      emit_pairs<float, false, false>(k, t.count, blocks[a].sine(slot), blocks[a].cosine(slot), C, S, so, co);
-      if (!t.consecutive)
-        for (std::size_t q = 0; q < t.count; ++q) {
-          s_row[t.pairs[q]] = so[q];
-          c_row[t.pairs[q]] = co[q];
-        }
+      if (t.consecutive)
+        axis_rows<true>(t, blocks[a], rows[a], axes, a, positions, i0, i1, half, cos, sin, nullptr, simd);
+      else
+        axis_rows<false>(t, blocks[a], rows[a], axes, a, positions, i0, i1, half, cos, sin, tmp.data(), simd);
     }
   }
 }
