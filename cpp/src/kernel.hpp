@@ -118,6 +118,19 @@ template <class V, bool Add, bool Interleaved>
 inline std::size_t emit_pairs(std::size_t k, std::size_t h, const float* a, const float* b, const float* C,
                               const float* S, float* sin_out, float* cos_out) {
   constexpr std::size_t W = simd::lanes<V>;
+  if constexpr (W > 1 && !Interleaved)
+    for (; k + 2 * W <= h; k += 2 * W) {  // two batches a step: fewer loop tests per pair
+      const V va = simd::load<V>(a + k), vb = simd::load<V>(b + k);
+      const V vc = simd::load<V>(C + k), vs = simd::load<V>(S + k);
+      const V va2 = simd::load<V>(a + k + W), vb2 = simd::load<V>(b + k + W);
+      const V vc2 = simd::load<V>(C + k + W), vs2 = simd::load<V>(S + k + W);
+      const V sin_v = va * vc + vb * vs, sin_v2 = va2 * vc2 + vb2 * vs2;
+      const V cos_v = vb * vc - va * vs, cos_v2 = vb2 * vc2 - va2 * vs2;
+      simd::store<Add>(sin_out + k, sin_v);
+      simd::store<Add>(sin_out + k + W, sin_v2);
+      simd::store<Add>(cos_out + k, cos_v);
+      simd::store<Add>(cos_out + k + W, cos_v2);
+    }
   for (; k + W <= h; k += W) {
     const V va = simd::load<V>(a + k), vb = simd::load<V>(b + k);
     const V vc = simd::load<V>(C + k), vs = simd::load<V>(S + k);
