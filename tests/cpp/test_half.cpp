@@ -340,6 +340,23 @@ sinpe::Options linear_rope(int r, int j, double w) {
   return o;
 }
 
+// Rows [first, n) of the range of n positions from start, through both paths,
+// against the reference's cos (wc) and sin (ws) of those rows; rows before
+// first are computed but not checked.
+void check_range_rows(HalfCompare& cmp, const sinpe::RopePlan& plan, sinpe::Dtype dtype, double start,
+                      std::size_t first, std::size_t n, std::size_t h, const std::vector<double>& wc,
+                      const std::vector<double>& ws, const std::string& what) {
+  for (Path path : {Path::best, Path::scalar}) {
+    std::vector<std::uint16_t> c(n * h, 0xdead), s(n * h, 0xdead);
+    REQUIRE(sinpe::rope_cache(plan, sinpe::Positions::range(start, n), {dtype, c.data(), s.data()}, path) ==
+            Status::ok);
+    for (std::size_t i = first * h; i < n * h; ++i) {
+      cmp(c[i], wc[i - first * h], what + " cos");
+      cmp(s[i], ws[i - first * h], what + " sin");
+    }
+  }
+}
+
 // Values that lie on a rounding boundary of f (a midpoint of two neighbours),
 // positive: near 1, near 1/2, in the middle of the range, near the smallest
 // normal value, and (float16) among the subnormals and half the smallest one.
@@ -400,14 +417,8 @@ TEST_CASE("half-precision values at and beside rounding boundaries take the exac
                 const double want = sine ? ws[at] : wc[at];
                 const double e = std::ldexp(std::fabs(want), -30);
                 if (round_ref(*f, want - e) != round_ref(*f, want + e)) ++near;
+                check_range_rows(cmp, plan, dtype, start, first, n, h, wc, ws, "rope_cache_rows");
                 for (Path path : {Path::best, Path::scalar}) {
-                  std::vector<std::uint16_t> c(n * h, 0xdead), s(n * h, 0xdead);
-                  REQUIRE(sinpe::rope_cache(plan, sinpe::Positions::range(start, n),
-                                            {dtype, c.data(), s.data()}, path) == Status::ok);
-                  for (std::size_t i = first * h; i < n * h; ++i) {
-                    cmp(c[i], wc[i - first * h], "rope_cache_rows cos");
-                    cmp(s[i], ws[i - first * h], "rope_cache_rows sin");
-                  }
                   // The same row through the arbitrary-positions path.
                   std::vector<std::uint16_t> c1(h, 0xdead), s1(h, 0xdead);
                   REQUIRE(sinpe::rope_cache(plan, sinpe::Positions::list(&p, 1),
@@ -593,15 +604,7 @@ TEST_CASE("half-precision values near the top of the range with a large attentio
             const double want = wc[(row - first) * h];
             const double e = std::ldexp(std::fabs(want), -30);
             if (round_ref(*f, want - e) != round_ref(*f, want + e)) ++near;
-            for (Path path : {Path::best, Path::scalar}) {
-              std::vector<std::uint16_t> cs(n * h, 0xdead), ss(n * h, 0xdead);
-              REQUIRE(sinpe::rope_cache(plan, sinpe::Positions::range(start, n),
-                                        {dtype, cs.data(), ss.data()}, path) == Status::ok);
-              for (std::size_t i = first * h; i < n * h; ++i) {
-                cmp(cs[i], wc[i - first * h], "top-of-range rope_cache_rows cos");
-                cmp(ss[i], ws[i - first * h], "top-of-range rope_cache_rows sin");
-              }
-            }
+            check_range_rows(cmp, plan, dtype, start, first, n, h, wc, ws, "top-of-range rope_cache_rows");
           }
     // The targets were realised: most values within 2^-30 of a boundary.
     CHECK(near >= mids.size() * 5 * 3 * 6);
