@@ -266,3 +266,53 @@ test('a copy of positions the engine cannot allocate is a RangeError naming posi
   assert.deepEqual(reads, []);
   assert.ok(Math.abs(x[0] - Math.cos(1)) < 1e-6 && Math.abs(x[1] - Math.sin(1)) < 1e-6, `(1, 0) rotated by 1 radian: ${x}`);
 });
+
+// An empty list of positions is a list of no rows: an empty result, no error.
+test('an empty Array of positions gives an empty result (length 0 is a length)', () => {
+  assert.equal(pe.encode([], 8).length, 0);
+  const cache = pe.ropeCache([], 8);
+  assert.equal(cache.cos.length, 0);
+  assert.equal(cache.sin.length, 0);
+  const x = new Float32Array(0);
+  assert.equal(pe.applyRope(x, [], 8), x);
+});
+
+// The options argument is read as `{ ...options }` would read it: undefined is
+// no options; anything but a non-Array object is refused naming `options`
+// (never read as an empty set of options, nor left to a built-in's own error);
+// only own enumerable string keys are options.
+test('options that are not a plain object are refused naming options: null, a primitive, an Array, a revoked Proxy', () => {
+  const revoked = Proxy.revocable({}, {});
+  revoked.revoke();
+  const cases = [
+    [null, 'null'],
+    [5, '5'],
+    ['vaswani', '"vaswani"'],
+    [true, 'true'],
+    [[], 'Array'],
+    [[1, 2], 'Array'],
+    [revoked.proxy, 'a revoked Proxy'],
+  ];
+  for (const [options, shown] of cases) {
+    refused(() => pe.encode([0, 1], 8, options), TypeError, /^sinpe: options must be an object, got /, ends(`got ${shown}`));
+    refused(() => pe.table(2, 8, options), TypeError, ends(`options must be an object, got ${shown}`));
+  }
+  // undefined is no options: the defaults (vaswani, base 10000).
+  const got = pe.encode([3], 8, undefined);
+  const want = referenceRow(3, 8);
+  for (let j = 0; j < 8; j++) assert.ok(Math.abs(got[j] - want[j]) <= TOLERANCE, `column ${j}`);
+});
+
+test('a non-enumerable own key of options is no option: ignored, whatever it holds', () => {
+  const options = {};
+  Object.defineProperty(options, 'base', { value: -1, enumerable: false });
+  Object.defineProperty(options, 'noSuchOption', { value: 1, enumerable: false });
+  const got = pe.encode([0, 5, 1000.5], 8, options);
+  [0, 5, 1000.5].forEach((p, i) => {
+    const want = referenceRow(p, 8);
+    for (let j = 0; j < 8; j++) assert.ok(Math.abs(got[i * 8 + j] - want[j]) <= TOLERANCE, `row ${i}, column ${j}`);
+  });
+  // The same keys enumerable are read (and refused).
+  refused(() => pe.encode([0], 8, { base: -1 }), RangeError, /options\.base/);
+  refused(() => pe.encode([0], 8, { noSuchOption: 1 }), TypeError, /unknown option "noSuchOption"/);
+});
