@@ -535,3 +535,68 @@ describe('ropeOptionsFromConfig: the parameters object, and what is refused arou
     assert.equal(got.layerTypes.full_attention.options.originalMaxPositions, 4096);
   });
 });
+
+describe('ropeOptionsFromConfig: where each key is read from, and the fraction', () => {
+  const refusedWith = (config, ErrorClass, pattern, fields) => {
+    for (const f of [ropeOptionsFromConfig, (c) => pe.ropeOptionsFromConfig(c)]) {
+      assert.throws(
+        () => f(clone(config)),
+        (e) => {
+          assert.equal(e?.constructor?.name, ErrorClass.name, `${e?.constructor?.name}: ${e?.message}`);
+          assert.match(e.message, pattern);
+          for (const [k, v] of Object.entries(fields)) assert.equal(e[k], v, k);
+          return true;
+        },
+      );
+    }
+  };
+
+  // The rope-type functions of modeling_rope_utils read factor,
+  // low_freq_factor, … from the parameters object only
+  // (`config.rope_parameters["factor"]`): a top-level key of that name is not
+  // a rope parameter.
+  test('a rope parameter at the top level of the file is not read in place of the set’s', () => {
+    refusedWith({ head_dim: 64, factor: 4, rope_scaling: { rope_type: 'linear' } }, TypeError, /^sinpe: config\.rope_scaling\.factor is missing \(rope type 'linear' needs it\)$/, {
+      code: 'missing',
+      configKey: 'config.rope_scaling.factor',
+    });
+    const got = read({ head_dim: 64, beta_fast: 64, rope_scaling: { rope_type: 'yarn', factor: 4 } });
+    assert.equal(got.options.betaFast, undefined);
+  });
+
+  // partial_rotary_factor is a fraction of the head in (0, 1]
+  // (rotary_dim = int(head_dim * partial_rotary_factor)); outside it the file
+  // is refused naming the key, before any rotary dimension is made of it.
+  test('partial_rotary_factor outside (0, 1] is refused as not a fraction, naming the key', () => {
+    for (const [fraction, shown] of [[0, '0'], [-0.25, '-0.25'], [-1, '-1'], [1.5, '1.5']]) {
+      refusedWith({ head_dim: 64, partial_rotary_factor: fraction }, RangeError, new RegExp(`^sinpe: config\\.partial_rotary_factor must be in \\(0, 1\\], got ${shown.replace('.', '\\.')}$`), {
+        code: 'not_fraction',
+        configKey: 'config.partial_rotary_factor',
+      });
+    }
+    // 1 and a small fraction are read: floor(64 × 1/32) = 2.
+    assert.equal(read({ head_dim: 64, partial_rotary_factor: 1 }).rotaryDim, 64);
+    assert.equal(read({ head_dim: 64, partial_rotary_factor: 1 / 32 }).rotaryDim, 2);
+  });
+
+  // transformers fills llama3's missing original_max_position_embeddings
+  // from max_position_embeddings: a bad one is named as the key it came from.
+  test('llama3’s original_max_position_embeddings taken from max_position_embeddings is checked under that key', () => {
+    const llama3 = { rope_type: 'llama3', factor: 8, low_freq_factor: 1, high_freq_factor: 4 };
+    refusedWith({ head_dim: 64, max_position_embeddings: 0, rope_scaling: llama3 }, RangeError, /^sinpe: config\.max_position_embeddings must be an integer in \[1, /, {
+      code: 'not_count',
+      configKey: 'config.max_position_embeddings',
+    });
+    assert.equal(read({ head_dim: 64, max_position_embeddings: 8192, rope_scaling: llama3 }).options.originalMaxPositions, 8192);
+  });
+
+  test('no full_attention set: a layer type with no set is passed over for the next in layer order that has one', () => {
+    const got = read({
+      head_dim: 64,
+      layer_types: ['chunked_attention', 'local_attention', 'global_attention'],
+      rope_parameters: { global_attention: { rope_type: 'default', rope_theta: 3000 }, local_attention: { rope_type: 'default', rope_theta: 1000 } },
+    });
+    assert.equal(got.options.base, 1000);
+    assert.deepEqual(Object.keys(got.layerTypes).sort(), ['global_attention', 'local_attention']);
+  });
+});
