@@ -600,3 +600,22 @@ describe('ropeOptionsFromConfig: where each key is read from, and the fraction',
     assert.deepEqual(Object.keys(got.layerTypes).sort(), ['global_attention', 'local_attention']);
   });
 });
+
+test('a layer type’s set with mrope_interleaved but no mrope_section names that set’s mrope_section', () => {
+  const config = {
+    head_dim: 64,
+    layer_types: ['full_attention', 'sliding_attention'],
+    rope_parameters: { full_attention: { rope_type: 'default' }, sliding_attention: { rope_type: 'default', mrope_interleaved: true } },
+  };
+  for (const f of [ropeOptionsFromConfig, (c) => pe.ropeOptionsFromConfig(c)]) {
+    assert.throws(
+      () => f(clone(config)),
+      (e) => {
+        assert.equal(e?.constructor?.name, 'RangeError', e?.message);
+        assert.equal(e.message, 'sinpe: config.rope_parameters.sliding_attention.mrope_interleaved is true but config.rope_parameters.sliding_attention.mrope_section is missing');
+        assert.equal(e.configKey, 'config.rope_parameters.sliding_attention.mrope_interleaved');
+        return true;
+      },
+    );
+  }
+});
