@@ -10,6 +10,7 @@
 // tests/js/rope-reference.mjs, never with sinpe's own output.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import sinpe, { getRopeIndex, vocabulary } from 'sinpe.wasm';
 import { refused } from './refused.mjs';
 import { ropeCache as referenceRopeCache } from './rope-reference.mjs';
@@ -229,4 +230,89 @@ test('an empty array that is unusable is named for why: detached, or out of boun
   const gone = new Float32Array(8);
   structuredClone(gone.buffer, { transfer: [gone.buffer] });
   refused(() => pe.applyRope(gone, [0], 8), TypeError, ends('x is detached (its ArrayBuffer was transferred)'));
+});
+
+// A copy of an Array's positions is a Float64Array of its length; when the
+// engine cannot allocate it, the call is refused naming the argument (not
+// the engine's bare "Array buffer allocation failed"), no element is read,
+// and the module stays usable. Run in a child process whose address space is
+// capped (prlimit, util-linux) just above what it has once the module is
+// loaded, so the 4 GiB copy of 2^29 positions cannot be had; the cap is then
+// lifted and a rotation checked: (1, 0) at position 1 with headDim 2 is
+// (cos 1, sin 1).
+test('a copy of positions the engine cannot allocate is a RangeError naming positions; nothing is read; the module stays usable', { skip: process.platform !== 'linux' && 'needs Linux (/proc, prlimit)' }, () => {
+  const script = `
+    import { readFileSync } from 'node:fs';
+    import { execFileSync } from 'node:child_process';
+    import sinpe from 'sinpe.wasm';
+    const pe = await sinpe();
+    const vmSize = Number(/VmSize:\\s+(\\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))[1]) * 1024;
+    execFileSync('prlimit', ['--pid', String(process.pid), '--as=' + (vmSize + 2 ** 30) + ':']);
+    const reads = [];
+    const positions = new Proxy([], { get(t, k) { if (k === 'length') return 2 ** 29; reads.push(String(k)); throw new Error('element read'); } });
+    let error;
+    try { pe.applyRope(new Float32Array(0), positions, 8); } catch (e) { error = { name: e.constructor.name, message: e.message }; }
+    execFileSync('prlimit', ['--pid', String(process.pid), '--as=unlimited:']);
+    const x = new Float32Array([1, 0]);
+    pe.applyRope(x, [1], 2);
+    console.log(JSON.stringify({ error, reads, x: [...x] }));
+  `;
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(run.status, 0, `the process failed: ${run.signal ?? ''} ${run.stderr.slice(0, 600)}`);
+  const { error, reads, x } = JSON.parse(run.stdout.trim());
+  assert.ok(error, 'the call was accepted');
+  assert.equal(error.name, 'RangeError', error.message);
+  assert.match(error.message, /^sinpe: positions: no memory for a copy of its 536870912 values$/);
+  assert.deepEqual(reads, []);
+  assert.ok(Math.abs(x[0] - Math.cos(1)) < 1e-6 && Math.abs(x[1] - Math.sin(1)) < 1e-6, `(1, 0) rotated by 1 radian: ${x}`);
+});
+
+// An empty list of positions is a list of no rows: an empty result, no error.
+test('an empty Array of positions gives an empty result (length 0 is a length)', () => {
+  assert.equal(pe.encode([], 8).length, 0);
+  const cache = pe.ropeCache([], 8);
+  assert.equal(cache.cos.length, 0);
+  assert.equal(cache.sin.length, 0);
+  const x = new Float32Array(0);
+  assert.equal(pe.applyRope(x, [], 8), x);
+});
+
+// The options argument is read as `{ ...options }` would read it: undefined is
+// no options; anything but a non-Array object is refused naming `options`
+// (never read as an empty set of options, nor left to a built-in's own error);
+// only own enumerable string keys are options.
+test('options that are not a plain object are refused naming options: null, a primitive, an Array, a revoked Proxy', () => {
+  const revoked = Proxy.revocable({}, {});
+  revoked.revoke();
+  const cases = [
+    [null, 'null'],
+    [5, '5'],
+    ['vaswani', '"vaswani"'],
+    [true, 'true'],
+    [[], 'Array'],
+    [[1, 2], 'Array'],
+    [revoked.proxy, 'a revoked Proxy'],
+  ];
+  for (const [options, shown] of cases) {
+    refused(() => pe.encode([0, 1], 8, options), TypeError, /^sinpe: options must be an object, got /, ends(`got ${shown}`));
+    refused(() => pe.table(2, 8, options), TypeError, ends(`options must be an object, got ${shown}`));
+  }
+  // undefined is no options: the defaults (vaswani, base 10000).
+  const got = pe.encode([3], 8, undefined);
+  const want = referenceRow(3, 8);
+  for (let j = 0; j < 8; j++) assert.ok(Math.abs(got[j] - want[j]) <= TOLERANCE, `column ${j}`);
+});
+
+test('a non-enumerable own key of options is no option: ignored, whatever it holds', () => {
+  const options = {};
+  Object.defineProperty(options, 'base', { value: -1, enumerable: false });
+  Object.defineProperty(options, 'noSuchOption', { value: 1, enumerable: false });
+  const got = pe.encode([0, 5, 1000.5], 8, options);
+  [0, 5, 1000.5].forEach((p, i) => {
+    const want = referenceRow(p, 8);
+    for (let j = 0; j < 8; j++) assert.ok(Math.abs(got[i * 8 + j] - want[j]) <= TOLERANCE, `row ${i}, column ${j}`);
+  });
+  // The same keys enumerable are read (and refused).
+  refused(() => pe.encode([0], 8, { base: -1 }), RangeError, /options\.base/);
+  refused(() => pe.encode([0], 8, { noSuchOption: 1 }), TypeError, /unknown option "noSuchOption"/);
 });

@@ -392,3 +392,230 @@ describe('ropeOptionsFromConfig: key locations per model family', () => {
     assert.equal(got.options.ropeAxes, undefined);
   });
 });
+
+// Which object holds the parameters and how it is read, each rule from the
+// transformers code that decides it, and the bad values around them: every
+// refusal names the config key (message, error.code, error.configKey,
+// error.values), none is read as "no parameters".
+describe('ropeOptionsFromConfig: the parameters object, and what is refused around it', () => {
+  // Both entry points throw the same refusal.
+  const refusedConfig = (config, ErrorClass, message, fields) => {
+    for (const f of [ropeOptionsFromConfig, (c) => pe.ropeOptionsFromConfig(c)]) {
+      assert.throws(
+        () => f(clone(config)),
+        (e) => {
+          assert.equal(e?.constructor?.name, ErrorClass.name, `${e?.constructor?.name}: ${e?.message}`);
+          assert.equal(e.message, `sinpe: ${message}`);
+          for (const [k, v] of Object.entries(fields)) assert.deepEqual(k === 'values' ? { ...e.values } : e[k], v, k);
+          return true;
+        },
+      );
+    }
+  };
+  const gemmaLayerTypes = ['sliding_attention', 'full_attention'];
+
+  // standardize_rope_params: `setdefault("rope_type", get("type", "default"))`:
+  // a set's rope_type is kept when it has one; `type` only fills it in.
+  test('a set with both rope_type and type is of its rope_type', () => {
+    const got = read({ head_dim: 64, rope_scaling: { rope_type: 'linear', type: 'dynamic', factor: 2 } });
+    assert.deepEqual({ ...got.options }, { ropeType: 'linear', factor: 2 });
+  });
+
+  // convert_rope_params_to_dict: `self.rope_parameters = rope_scaling or
+  // self.rope_parameters`: an empty rope_scaling is falsy, a non-empty one wins.
+  test('an empty rope_scaling gives way to rope_parameters; a non-empty one wins over it', () => {
+    const params = { rope_type: 'linear', factor: 4, rope_theta: 5e5 };
+    assert.deepEqual({ ...read({ head_dim: 64, rope_scaling: {}, rope_parameters: params }).options }, { ropeType: 'linear', base: 5e5, factor: 4 });
+    const got = read({ head_dim: 64, rope_scaling: { rope_type: 'linear', factor: 2 }, rope_parameters: params });
+    assert.deepEqual({ ...got.options }, { ropeType: 'linear', factor: 2 });
+  });
+
+  // Neither object (or an empty one) is the default rope type, one flat set.
+  test('an empty rope_scaling or rope_parameters alone is one default set, not an empty set per layer type', () => {
+    for (const config of [{ head_dim: 64, rope_scaling: {} }, { head_dim: 64, rope_parameters: {} }, { head_dim: 64, rope_scaling: {}, rope_parameters: null }]) {
+      const got = read(config);
+      assert.deepEqual({ ...got.options }, { ropeType: 'default' }, JSON.stringify(config));
+      assert.equal(got.layerTypes, undefined);
+      assert.equal(got.rotaryDim, 64);
+    }
+  });
+
+  // standardize_rope_params reads the object per layer type only when every
+  // key is a layer type; an object with other keys is one set.
+  test('a set with a layer type among its other keys is one flat set', () => {
+    const got = read({ head_dim: 64, rope_scaling: { rope_type: 'linear', factor: 2, full_attention: { rope_type: 'default' } } });
+    assert.deepEqual({ ...got.options }, { ropeType: 'linear', factor: 2 });
+    assert.equal(got.layerTypes, undefined);
+  });
+
+  test('a head width that is no positive integer, or heads that do not divide hidden_size, name the key', () => {
+    refusedConfig({ qk_rope_head_dim: 0, head_dim: 64 }, RangeError, 'config.qk_rope_head_dim must be a positive integer, got 0', { configKey: 'config.qk_rope_head_dim', code: 'not_positive_integer' });
+    refusedConfig({ hidden_size: '4096', num_attention_heads: 32 }, TypeError, "config.hidden_size must be a number, got '4096'", { configKey: 'config.hidden_size', code: 'not_number' });
+    refusedConfig({ hidden_size: 4096, num_attention_heads: 0 }, RangeError, 'config.num_attention_heads must be a positive integer, got 0', { configKey: 'config.num_attention_heads' });
+    refusedConfig(
+      { hidden_size: 10, num_attention_heads: 3 },
+      RangeError,
+      'config.hidden_size (10) is not a multiple of config.num_attention_heads (3); the config needs a head_dim',
+      { configKey: 'config.hidden_size', code: 'heads_not_divisor' },
+    );
+    // A Gemma 3 file (rope_local_base_freq) without layer_types: the layer count makes them.
+    refusedConfig({ head_dim: 64, rope_local_base_freq: 1e4, num_hidden_layers: 2.5 }, RangeError, 'config.num_hidden_layers must be a positive integer, got 2.5', { configKey: 'config.num_hidden_layers' });
+  });
+
+  test('a layer type whose parameters are no object is refused with that layer type’s key', () => {
+    refusedConfig(
+      { head_dim: 64, layer_types: ['full_attention'], rope_parameters: { full_attention: [1] } },
+      TypeError,
+      'config.rope_parameters.full_attention must be an object, got an array of 1',
+      { code: 'layer_type_not_object', configKey: 'config.rope_parameters.full_attention', values: { configKey: 'config.rope_parameters.full_attention', value: 'an array of 1' } },
+    );
+  });
+
+  // Gemma3TextConfig.convert_rope_params_to_dict indexes rope_parameters by
+  // layer type and updates its full_attention set with rope_scaling: neither
+  // may be anything but an object (or null, "not set").
+  test('a Gemma 3 file’s rope_parameters or rope_scaling that is no object is refused naming it, never read as absent', () => {
+    const scaling = { rope_type: 'linear', factor: 8 };
+    for (const [value, shown] of [[5, '5'], ['linear', "'linear'"], [[], 'an array of 0'], [true, 'true']]) {
+      // rope_parameters alone, and beside a rope_scaling (which is then the one read for the full-attention set)
+      for (const extra of [{}, { rope_scaling: scaling }, { rope_parameters: null }]) {
+        for (const key of ['rope_parameters', 'rope_scaling']) {
+          if (Object.hasOwn(extra, key)) continue;
+          refusedConfig({ model_type: 'gemma3_text', head_dim: 256, ...extra, [key]: value }, TypeError, `config.${key} must be an object or null, got ${shown}`, {
+            code: 'not_object',
+            configKey: `config.${key}`,
+            values: { configKey: `config.${key}`, value: shown },
+          });
+        }
+      }
+    }
+    // A bad value inside a layer type's set is named by its full path.
+    refusedConfig(
+      { model_type: 'gemma3_text', head_dim: 256, layer_types: gemmaLayerTypes, rope_parameters: { full_attention: { rope_type: 'linear', factor: 'x' }, sliding_attention: { rope_type: 'default' } } },
+      TypeError,
+      "config.rope_parameters.full_attention.factor must be a number, got 'x'",
+      { configKey: 'config.rope_parameters.full_attention.factor' },
+    );
+    // null is "not set": the class's default bases.
+    const got = read({ model_type: 'gemma3_text', head_dim: 256, rope_parameters: null, rope_scaling: null });
+    assert.equal(got.layerTypes.full_attention.options.base, 1e6);
+    assert.equal(got.layerTypes.sliding_attention.options.base, 1e4);
+  });
+
+  // Gemma3TextConfig: full_attention.setdefault("rope_theta", rope_theta or
+  // 1e6), sliding_attention.setdefault("rope_theta", rope_local_base_freq or
+  // 1e4): a set's own rope_theta stays; the file's top-level bases fill in.
+  test('Gemma 3: a layer type’s own rope_theta stays; rope_theta and rope_local_base_freq fill in the others', () => {
+    const got = read({
+      model_type: 'gemma3_text',
+      head_dim: 256,
+      rope_theta: 5e5,
+      rope_local_base_freq: 2e4,
+      layer_types: gemmaLayerTypes,
+      rope_parameters: { full_attention: { rope_type: 'default', rope_theta: 2e6 }, sliding_attention: { rope_type: 'default' } },
+    });
+    assert.equal(got.layerTypes.full_attention.options.base, 2e6);
+    assert.equal(got.layerTypes.sliding_attention.options.base, 2e4);
+    const top = read({ model_type: 'gemma3_text', head_dim: 256, rope_theta: 5e5 });
+    assert.equal(top.layerTypes.full_attention.options.base, 5e5);
+    assert.equal(top.layerTypes.sliding_attention.options.base, 1e4);
+  });
+
+  // rope_scaling merged into Gemma 3's full_attention set makes it a
+  // per-layer-type set: its own original_max_position_embeddings stays (as in
+  // "a per-layer-type set keeps its own original_max_position_embeddings").
+  test('Gemma 3: rope_scaling merged into the full-attention set keeps its own original_max_position_embeddings', () => {
+    const got = read({
+      model_type: 'gemma3_text',
+      head_dim: 256,
+      original_max_position_embeddings: 8192,
+      rope_scaling: { rope_type: 'yarn', factor: 8, original_max_position_embeddings: 4096 },
+    });
+    assert.equal(got.layerTypes.full_attention.options.ropeType, 'yarn');
+    assert.equal(got.layerTypes.full_attention.options.originalMaxPositions, 4096);
+  });
+});
+
+describe('ropeOptionsFromConfig: where each key is read from, and the fraction', () => {
+  const refusedWith = (config, ErrorClass, pattern, fields) => {
+    for (const f of [ropeOptionsFromConfig, (c) => pe.ropeOptionsFromConfig(c)]) {
+      assert.throws(
+        () => f(clone(config)),
+        (e) => {
+          assert.equal(e?.constructor?.name, ErrorClass.name, `${e?.constructor?.name}: ${e?.message}`);
+          assert.match(e.message, pattern);
+          for (const [k, v] of Object.entries(fields)) assert.equal(e[k], v, k);
+          return true;
+        },
+      );
+    }
+  };
+
+  // The rope-type functions of modeling_rope_utils read factor,
+  // low_freq_factor, … from the parameters object only
+  // (`config.rope_parameters["factor"]`): a top-level key of that name is not
+  // a rope parameter.
+  test('a rope parameter at the top level of the file is not read in place of the set’s', () => {
+    refusedWith({ head_dim: 64, factor: 4, rope_scaling: { rope_type: 'linear' } }, TypeError, /^sinpe: config\.rope_scaling\.factor is missing \(rope type 'linear' needs it\)$/, {
+      code: 'missing',
+      configKey: 'config.rope_scaling.factor',
+    });
+    const got = read({ head_dim: 64, beta_fast: 64, rope_scaling: { rope_type: 'yarn', factor: 4 } });
+    assert.equal(got.options.betaFast, undefined);
+  });
+
+  // partial_rotary_factor is a fraction of the head in (0, 1]
+  // (rotary_dim = int(head_dim * partial_rotary_factor)); outside it the file
+  // is refused naming the key, before any rotary dimension is made of it.
+  test('partial_rotary_factor outside (0, 1] is refused as not a fraction, naming the key', () => {
+    for (const [fraction, shown] of [[0, '0'], [-0.25, '-0.25'], [-1, '-1'], [1.5, '1.5']]) {
+      refusedWith({ head_dim: 64, partial_rotary_factor: fraction }, RangeError, new RegExp(`^sinpe: config\\.partial_rotary_factor must be in \\(0, 1\\], got ${shown.replace('.', '\\.')}$`), {
+        code: 'not_fraction',
+        configKey: 'config.partial_rotary_factor',
+      });
+    }
+    // 1 and a small fraction are read: floor(64 × 1/32) = 2.
+    assert.equal(read({ head_dim: 64, partial_rotary_factor: 1 }).rotaryDim, 64);
+    assert.equal(read({ head_dim: 64, partial_rotary_factor: 1 / 32 }).rotaryDim, 2);
+  });
+
+  // transformers fills llama3's missing original_max_position_embeddings
+  // from max_position_embeddings: a bad one is named as the key it came from.
+  test('llama3’s original_max_position_embeddings taken from max_position_embeddings is checked under that key', () => {
+    const llama3 = { rope_type: 'llama3', factor: 8, low_freq_factor: 1, high_freq_factor: 4 };
+    refusedWith({ head_dim: 64, max_position_embeddings: 0, rope_scaling: llama3 }, RangeError, /^sinpe: config\.max_position_embeddings must be an integer in \[1, /, {
+      code: 'not_count',
+      configKey: 'config.max_position_embeddings',
+    });
+    assert.equal(read({ head_dim: 64, max_position_embeddings: 8192, rope_scaling: llama3 }).options.originalMaxPositions, 8192);
+  });
+
+  test('no full_attention set: a layer type with no set is passed over for the next in layer order that has one', () => {
+    const got = read({
+      head_dim: 64,
+      layer_types: ['chunked_attention', 'local_attention', 'global_attention'],
+      rope_parameters: { global_attention: { rope_type: 'default', rope_theta: 3000 }, local_attention: { rope_type: 'default', rope_theta: 1000 } },
+    });
+    assert.equal(got.options.base, 1000);
+    assert.deepEqual(Object.keys(got.layerTypes).sort(), ['global_attention', 'local_attention']);
+  });
+});
+
+test('a layer type’s set with mrope_interleaved but no mrope_section names that set’s mrope_section', () => {
+  const config = {
+    head_dim: 64,
+    layer_types: ['full_attention', 'sliding_attention'],
+    rope_parameters: { full_attention: { rope_type: 'default' }, sliding_attention: { rope_type: 'default', mrope_interleaved: true } },
+  };
+  for (const f of [ropeOptionsFromConfig, (c) => pe.ropeOptionsFromConfig(c)]) {
+    assert.throws(
+      () => f(clone(config)),
+      (e) => {
+        assert.equal(e?.constructor?.name, 'RangeError', e?.message);
+        assert.equal(e.message, 'sinpe: config.rope_parameters.sliding_attention.mrope_interleaved is true but config.rope_parameters.sliding_attention.mrope_section is missing');
+        assert.equal(e.configKey, 'config.rope_parameters.sliding_attention.mrope_interleaved');
+        return true;
+      },
+    );
+  }
+});
