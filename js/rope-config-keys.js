@@ -96,6 +96,11 @@ export const INTERLEAVED_BY_DEFAULT = new Set(['deepseek_v2', 'deepseek_v3']);
 // it).
 export const INTERLEAVED_MROPE_MODELS = new Set(['qwen3_vl', 'qwen3_vl_text', 'qwen3_vl_moe', 'qwen3_vl_moe_text']);
 
+// The mrope_section those models use when the file has none
+// (Qwen3VLTextRotaryEmbedding.__init__: rope_parameters.get("mrope_section",
+// [24, 20, 20]); Qwen3-VL-MoE's is generated from it).
+export const DEFAULT_MROPE_SECTION = new Map([...INTERLEAVED_MROPE_MODELS].map((t) => [t, [24, 20, 20]]));
+
 // Gemma3TextConfig.__post_init__'s sliding_window_pattern when the file has
 // none: every 6th layer full attention, the others sliding.
 export const DEFAULT_SLIDING_WINDOW_PATTERN = 6;

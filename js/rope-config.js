@@ -29,6 +29,7 @@ import {
   CLASS_DEFAULTS,
   INTERLEAVED_BY_DEFAULT,
   INTERLEAVED_MROPE_MODELS,
+  DEFAULT_MROPE_SECTION,
   DEFAULT_SLIDING_WINDOW_PATTERN,
 } from './rope-config-keys.js';
 import { fail, show, checkRules } from './rope-config-errors.js';
@@ -217,7 +218,7 @@ function parameterSets(config, at, layers, modelType, gemmaStyle) {
  * One parameter set → { headDim, rotaryDim, options } (see the file comment).
  * `config` is the (text) config the set belongs to, `at` its path.
  */
-function resolveSet(config, at, set, headDim, check) {
+function resolveSet(config, at, set, headDim, check, modelType) {
   const { entries, path: paramsPath, perType } = set;
 
   // Where a config key's value comes from, with the path that names it.
@@ -294,10 +295,16 @@ function resolveSet(config, at, set, headDim, check) {
     paths.originalMaxPositions = `${at}.max_position_embeddings`;
   }
 
-  // Multi-axis RoPE: mrope_section gives the pairs per position axis;
-  // mrope_interleaved (Qwen3-VL, Qwen3.5) spreads the axes over the pairs
+  // Multi-axis RoPE: mrope_section gives the pairs per position axis (a
+  // model whose code has its own when the file has none, DEFAULT_MROPE_SECTION,
+  // is multi-axis with that one, never one-axis); mrope_interleaved (Qwen3-VL,
+  // Qwen3.5) spreads the axes over the pairs
   // (Qwen3VLTextRotaryEmbedding.apply_interleaved_mrope) instead of giving
   // each a contiguous block.
+  if (options.mropeSection === undefined && DEFAULT_MROPE_SECTION.has(modelType)) {
+    options.mropeSection = [...DEFAULT_MROPE_SECTION.get(modelType)];
+    paths.mropeSection = `${paramsPath}.mrope_section`;
+  }
   const interleavedFound = lookup('mrope_interleaved');
   if (present(interleavedFound.value) && booleanAt(interleavedFound.value, interleavedFound.path)) {
     if (options.mropeSection === undefined) {
@@ -352,7 +359,7 @@ export function ropeOptionsFromConfig(config, check) {
   const found = parameterSets(config, at, layers, modelType, gemmaStyle);
 
   const resolve = (set, headDim) => {
-    const read = resolveSet(config, at, set, headDim, check);
+    const read = resolveSet(config, at, set, headDim, check, modelType);
     if (INTERLEAVED_MROPE_MODELS.has(modelType) && read.options.mropeSection !== undefined) {
       read.options.ropeAxes = ROPE_AXES_INTERLEAVED;
     }

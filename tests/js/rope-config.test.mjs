@@ -270,6 +270,21 @@ describe('ropeOptionsFromConfig: multimodal RoPE keys', () => {
     v5.text_config.model_type = 'qwen2_vl_text';
     assert.deepEqual(read(v5).options, { ropeType: 'default', base: 5e6, mropeSection: [24, 20, 20] });
   });
+  // Qwen3VLTextRotaryEmbedding.__init__ reads rope_parameters.get("mrope_section", [24, 20, 20])
+  // and always interleaves (transformers, models/qwen3_vl/modeling_qwen3_vl.py): a Qwen3-VL
+  // file without the key is M-RoPE with that section, not one-axis RoPE; other model types
+  // have no such default.
+  test('Qwen3-VL without mrope_section: its class default [24, 20, 20], interleaved', () => {
+    for (const withInterleaved of [true, false]) {
+      const c = fixture('qwen3-vl-8b-instruct.json');
+      delete c.text_config.rope_scaling.mrope_section;
+      if (!withInterleaved) delete c.text_config.rope_scaling.mrope_interleaved;
+      assert.deepEqual(read(c).options, { ropeType: 'default', base: 5e6, mropeSection: [24, 20, 20], ropeAxes: 'interleaved' });
+      c.text_config.model_type = 'qwen2_vl_text';
+      if (withInterleaved) assert.throws(() => read(c), /mrope_interleaved is true but config\.text_config\.rope_scaling\.mrope_section is missing/);
+      else assert.deepEqual(read(c).options, { ropeType: 'default', base: 5e6 });
+    }
+  });
   test('text_config wins over top-level keys (PreTrainedConfig.get_text_config)', () => {
     const config = { ...fixture('llama-3.1-8b.json'), text_config: fixture('qwen2-vl-7b-instruct.json') };
     assert.equal(read(config).options.base, 1e6);
