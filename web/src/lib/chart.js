@@ -56,6 +56,37 @@ function withWidth(el, s) {
 }
 
 /**
+ * Makes the elements after `from` those of `specs` ([tag, attributes, text?],
+ * in order): an element of the same tag is kept and only its attributes that
+ * differ are set (or removed), so a step that moves one line leaves the marks,
+ * labels and other lines as they were; the rest are made or removed.
+ */
+function reconcile(from, specs) {
+  let el = from.nextSibling;
+  for (const [tag, attrs, text] of specs) {
+    if (!el || el.localName !== tag) {
+      const made = svgEl(tag, attrs);
+      if (text !== undefined) made.textContent = text;
+      from.parentNode.insertBefore(made, el);
+      continue;
+    }
+    for (const name of el.getAttributeNames()) if (!(name in attrs)) el.removeAttribute(name);
+    for (const [name, value] of Object.entries(attrs)) {
+      const v = String(value);
+      if (el.getAttribute(name) !== v) el.setAttribute(name, v);
+    }
+    if (text !== undefined && el.textContent !== text) el.textContent = text;
+    el = el.nextSibling;
+  }
+  while (el) {
+    const next = el.nextSibling;
+    el.remove();
+    el = next;
+  }
+}
+
+/**
+ * createLineChart({/**
  * createLineChart({ xLabel, yLabel, label, yLog, height, onCursor(x), figure }) →
  * { element, draw({ series: [{ name, points: [[x, y], …] }], xDomain, yDomain, marks, yLabel? }), svg }
  * marks: [{ y, label, className }] horizontal reference lines; [{ x, … }] vertical ones.
@@ -125,7 +156,9 @@ export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = fa
       gy = svgEl('g', { class: 'axis y', transform: `translate(${margin.left},0)` });
       svg.append(gx, gy);
     }
-    while (gy.nextSibling) gy.nextSibling.remove();
+    // what follows the axes, as specs [tag, attributes, text?], reconciled with the elements
+    // drawn last time (an element kept whose attributes are unchanged is not styled again)
+    const drawn = [];
     const xText = last.xLabel ?? xLabel;
     const xKey = JSON.stringify([width, last.xDomain, xText]);
     if (xKey !== axisKeys.x) {
@@ -158,21 +191,20 @@ export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = fa
         mark.y !== undefined
           ? { x1: margin.left, x2: width - margin.right, y1: y(mark.y), y2: y(mark.y) }
           : { x1: x(mark.x), x2: x(mark.x), y1: margin.top, y2: height - margin.bottom };
-      svg.append(svgEl('line', { class: `chart-mark ${mark.className ?? ''}`, ...attrs, ...(mark.threshold ? { 'data-threshold': mark.threshold } : {}) }));
+      drawn.push(['line', { class: `chart-mark ${mark.className ?? ''}`, ...attrs, ...(mark.threshold ? { 'data-threshold': mark.threshold } : {}) }]);
       if (mark.label) {
         // a vertical mark's label sits right of its line, or left of it where it would leave
         // the plot (its width estimated at 6.5 px a character of the 11 px labels: no layout read)
         const flip = mark.y === undefined && x(mark.x) + 4 + 6.5 * mark.label.length > width - margin.right;
-        const t = svgEl('text', {
+        const label = {
           class: 'chart-mark-label',
           x: mark.y !== undefined ? width - margin.right - 4 : x(mark.x) + (flip ? -4 : 4),
           // labels of vertical marks step down, so two near marks keep both labels readable
           y: mark.y !== undefined ? y(mark.y) - 4 : margin.top + 12 + 13 * vertical++,
           'text-anchor': mark.y !== undefined || flip ? 'end' : 'start',
           ...(mark.threshold ? { 'data-threshold': mark.threshold } : {}),
-        });
-        t.textContent = mark.label;
-        svg.append(t);
+        };
+        drawn.push(['text', label, mark.label]);
       }
     }
     const path = line()
@@ -187,14 +219,16 @@ export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = fa
         'data-series': s.name,
       };
       if (dashes[i]) attrs['stroke-dasharray'] = dashes[i];
-      svg.append(withWidth(svgEl('path', attrs), s));
+      if (s.width) attrs['stroke-width'] = String(s.width);
+      drawn.push(['path', attrs]);
       for (const p of s.dots ?? []) {
-        svg.append(svgEl('circle', { class: 'chart-dot', cx: x(p[0]), cy: y(p[1]), r: 3.5, fill: attrs.stroke, 'data-series': s.name }));
+        drawn.push(['circle', { class: 'chart-dot', cx: x(p[0]), cy: y(p[1]), r: 3.5, fill: attrs.stroke, 'data-series': s.name }]);
       }
     });
     if (cursorX !== null) {
-      svg.append(svgEl('line', { class: 'chart-cursor', x1: x(cursorX), x2: x(cursorX), y1: margin.top, y2: height - margin.bottom }));
+      drawn.push(['line', { class: 'chart-cursor', x1: x(cursorX), x2: x(cursorX), y1: margin.top, y2: height - margin.bottom }]);
     }
+    reconcile(gy, drawn);
     // the legend is rebuilt only when what it shows changes (a cursor move or a step of most sliders leaves it)
     const legendKey = last.series.every((s) => typeof s.name === 'string') ? JSON.stringify(last.series.map((s, i) => [s.name, s.color ?? SERIES_COLORS[i % SERIES_COLORS.length], dashes[i], s.width ?? null])) : null;
     if (legendKey !== null && legendKey === legendShown) return;

@@ -116,3 +116,25 @@ export function clear(el) {
   while (el.firstChild) el.firstChild.remove();
   return el;
 }
+
+// What each box filled by show() shows, by the key it was filled for.
+const shownKeys = new WeakMap();
+
+/**
+ * Fills `box` with build()'s node or nodes, unless it already shows what `key`
+ * names (a string that determines them: the text, or the TeX source). A step
+ * that leaves a text or formula as it was leaves its nodes alone: no
+ * typesetting, no glossary linking, no style or layout of them again.
+ * A box filled this way is filled only this way.
+ */
+export function show(box, key, build) {
+  if (shownKeys.get(box) === key) return box;
+  shownKeys.set(box, key);
+  clear(box).append(...[build()].flat());
+  return box;
+}
+
+/** show() of paragraphs of lesson text (an array of strings or one string). */
+export function showParagraphs(box, texts) {
+  return show(box, JSON.stringify(texts), () => paragraphs(texts));
+}

@@ -1,7 +1,7 @@
 // The embeddings lesson: adding PE to the token embeddings, the d2l / PyTorch way:
 // X + P[:, :seq_len, :], then dropout. The sum is done by the package's
 // addTo, which generates exactly the rows it adds.
-import { h, fmt, tex, rich, paragraphs, clear } from '../../lib/dom.js';
+import { h, fmt, tex, rich, paragraphs, clear, show } from '../../lib/dom.js';
 import { createHeatmap, createColorBar } from '../../lib/heatmap.js';
 import { colormapLUT, valuesToRGBA } from '../../lib/colormap.js';
 import { lessonHeader, section, readout, commented } from '../../lib/lesson.js';
@@ -235,10 +235,7 @@ export default {
         if (fits) shapeList.push(`X + P[:, :${n}, :]\\in\\mathbb{R}^{1\\times ${n}\\times ${s.d}}`);
         const shapesTex = shapeList.join(',\\quad ');
         // typeset again only when it changes (KaTeX takes a few ms); on a phone, one shape a line
-        if (shapes.dataset.tex !== shapesTex) {
-          shapes.dataset.tex = shapesTex;
-          clear(shapes).append(tex(shapesTex, true, `\\begin{gathered}${shapeList.join(',\\\\ ')}\\end{gathered}`));
-        }
+        show(shapes, shapesTex, () => tex(shapesTex, true, `\\begin{gathered}${shapeList.join(',\\\\ ')}\\end{gathered}`));
         const draw = (key, values, vmax, rgba, rows = n) =>
           maps[key].draw({ rgba: rgba ?? valuesToRGBA(values, s.cmap, -vmax, vmax), columns: s.d, rows, x0: 0, y0: 0, scale: { cmap: s.cmap, vmin: -vmax, vmax, label: t(`lessons.embeddings.${key}Title`) }, state: s, values: () => ({ data: values, rows }) });
         draw('x', x, SUM_RANGE);

@@ -2,7 +2,7 @@
 // (3×4 and 8×16): positions, frequency index, 2i/d, the angle matrix, then sin
 // into the even columns and cos into the odd ones. Every cell explains itself.
 // Then why d must be even and how the tutorials' per-column code reads.
-import { h, fmt, fmtTex, tex, paragraphs, clear } from '../../lib/dom.js';
+import { h, fmt, fmtTex, tex, paragraphs, clear, showParagraphs } from '../../lib/dom.js';
 import { colorOf, colormapLUT } from '../../lib/colormap.js';
 import { createMatrixTable } from '../../lib/table.js';
 import { createHeatmap, createColorBar } from '../../lib/heatmap.js';
@@ -129,10 +129,7 @@ export default {
         current = { s, table, omega };
         // the slowest column depends on d and base: say how slow it is now
         const step3 = t('lessons.formula.step3Text').map((p) => p.replace('{last}', half - 1).replace('{omega}', fmt(omega[half - 1], 6)));
-        if (step3Text.dataset.text !== step3.join('\n')) {
-          step3Text.dataset.text = step3.join('\n');
-          clear(step3Text).append(...paragraphs(step3));
-        }
+        showParagraphs(step3Text, step3);
 
         // the tables are updated in place: a step of a slider adds or removes a few cells
         posTable.update({ caption: t('lessons.formula.posCaption', { len: s.len }), rows: s.len, cols: 1, rowHeader: (r) => `${r}`, colHeader: () => 'pos', text: (r) => String(r) });

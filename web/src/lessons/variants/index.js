@@ -1,7 +1,7 @@
 // The variants lesson: the same idea in eight libraries. Each preset's table side by
 // side (all drawn by the package's heatmap kernel), their frequencies on one
 // log chart, and a snippet reproducing the current view with the package API.
-import { h, fmt, paragraphs, clear } from '../../lib/dom.js';
+import { h, fmt, paragraphs, showParagraphs } from '../../lib/dom.js';
 import { createHeatmap, createColorBar } from '../../lib/heatmap.js';
 import { colormapLUT, valuesToRGBA } from '../../lib/colormap.js';
 import { createLineChart } from '../../lib/chart.js';
@@ -189,8 +189,7 @@ export default {
       update(s, changed) {
         current = s;
         layoutToggle.sync(s);
-        clear(layoutNote);
-        if (s.layout !== 'preset') layoutNote.append(...paragraphs(t('lessons.variants.layoutNote', { layout: t(`layout.${s.layout}`) })));
+        showParagraphs(layoutNote, s.layout !== 'preset' ? t('lessons.variants.layoutNote', { layout: t(`layout.${s.layout}`) }) : []);
         const lut = colormapLUT(s.cmap);
         if (changed('d', 'len', 'cmap', 'layout')) {
           for (const preset of PRESETS) {
@@ -213,7 +212,7 @@ export default {
         }
         const call = presetCall(s.preset, s.len, s.d, s.layout);
         snippet.textContent = variantsSnippet(call, s.d, (key, vars) => t(`code.variants.${key}`, vars));
-        clear(differences).append(...paragraphs(t(`lessons.variants.details.${s.preset}`)));
+        showParagraphs(differences, t(`lessons.variants.details.${s.preset}`));
         describe(s.preset, 1, 0);
       },
     };

@@ -1,7 +1,7 @@
 // The waves lesson: waves and wavelengths. Chosen columns as curves against position
 // (the d2l figure of columns 6–9), the geometric progression of wavelengths
 // on a log axis, and which columns never finish a cycle within max_len.
-import { h, fmt, rich, paragraphs, clear } from '../../lib/dom.js';
+import { h, fmt, rich, paragraphs, clear, show } from '../../lib/dom.js';
 import { createLineChart } from '../../lib/chart.js';
 import { lessonHeader, section, readout } from '../../lib/lesson.js';
 import * as clockSection from './clock.js';
@@ -97,7 +97,7 @@ export default {
       });
       const texts = [t('lessons.waves.curvesNow', { parts: parts.join(t('lessons.waves.curvesJoin')) })];
       if (frequencies.length > 1) texts.push(t('lessons.waves.curvesOrder', { fast: frequencies[0], slow: frequencies.at(-1) }));
-      clear(curvesNow).append(rich(texts.join(' ')));
+      show(curvesNow, texts.join(' '), () => rich(texts.join(' ')));
     }
 
     function describePosition(p) {

@@ -1,0 +1,84 @@
+// A keyboard step redraws what the new state changes and leaves the rest of
+// the page's nodes as they were (lib/dom.js show(), lib/chart.js reconcile):
+// a paragraph whose text the step does not change is the same element
+// afterwards (not typeset, linked, styled and laid out again), and a chart
+// keeps its reference line while its curves move. Each check is paired with
+// one that the step did redraw: a text that depends on the slider changed,
+// and a curve's path changed.
+// npm test: quick form
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, openPage, settle } from './helpers.mjs';
+
+let browser;
+before(async () => {
+  browser = await launch({ viewport: { width: 1280, height: 900 } });
+});
+after(async () => {
+  await browser?.close();
+});
+
+/** Presses `key` on the slider `data-key` and waits for the render it makes. */
+async function step(page, slider, key) {
+  const renders = await page.evaluate(() => window.sinpeSite.renders.length);
+  await page.focus(`.lesson-controls input.slider[data-key="${slider}"]`);
+  await page.keyboard.press(key);
+  await page.waitForFunction((n) => window.sinpeSite.renders.length > n, renders);
+  await settle(page);
+}
+
+test('binary: a step of d_model keeps the texts it does not change and the chart’s zero line; it redraws the rest', async () => {
+  const page = await openPage(browser.context, '#lesson=binary&lang=en');
+  await settle(page);
+  // the chart below the fold is drawn once seen
+  await page.locator('.lesson-binary figure.chart').scrollIntoViewIfNeeded();
+  await settle(page);
+  const before = await page.evaluate(() => {
+    const chart = document.querySelector('.lesson-binary figure.chart');
+    window.kept = {
+      zero: chart.querySelector('line.chart-mark'),
+      // the last series: a column of the encoding whose frequency depends on d (the first are the bits)
+      curve: [...chart.querySelectorAll('path.chart-line')].at(-1),
+      explain: document.querySelector('.binary-explain p'),
+      chartText: document.querySelector('.binary-chart-text p'),
+    };
+    return { d: window.sinpeSite.state.d, path: window.kept.curve.getAttribute('d'), chartText: window.kept.chartText.textContent, explain: window.kept.explain.textContent };
+  });
+  assert.ok(before.path && before.explain && before.chartText, 'the chart and both texts are drawn');
+
+  // d changes the explanation's ratio base^(2/d) and the chart's columns' wavelengths: both redrawn
+  await step(page, 'd', 'ArrowRight');
+  const afterD = await page.evaluate(() => {
+    const chart = document.querySelector('.lesson-binary figure.chart');
+    return {
+      d: window.sinpeSite.state.d,
+      zeroKept: chart.querySelector('line.chart-mark') === window.kept.zero,
+      zeroConnected: window.kept.zero.isConnected,
+      path: [...chart.querySelectorAll('path.chart-line')].at(-1).getAttribute('d'),
+      explain: document.querySelector('.binary-explain p').textContent,
+      chartText: document.querySelector('.binary-chart-text p').textContent,
+    };
+  });
+  assert.notEqual(afterD.d, before.d, 'the step changed d');
+  assert.notEqual(afterD.path, before.path, 'the curve was redrawn for the new d');
+  assert.notEqual(afterD.chartText, before.chartText, 'the chart’s text names the new wavelengths');
+  assert.ok(afterD.zeroKept && afterD.zeroConnected, 'the zero line is the same element after the step');
+
+  // bits changes neither text (they depend on d and base): the same paragraphs stay
+  await page.evaluate(() => {
+    window.kept.explain = document.querySelector('.binary-explain p');
+    window.kept.chartText = document.querySelector('.binary-chart-text p');
+  });
+  const bits = await page.evaluate(() => window.sinpeSite.state.bits);
+  await step(page, 'bits', 'ArrowLeft');
+  const afterBits = await page.evaluate(() => ({
+    bits: window.sinpeSite.state.bits,
+    explainKept: document.querySelector('.binary-explain p') === window.kept.explain && window.kept.explain.isConnected,
+    chartTextKept: document.querySelector('.binary-chart-text p') === window.kept.chartText && window.kept.chartText.isConnected,
+  }));
+  assert.notEqual(afterBits.bits, bits, 'the step changed bits');
+  assert.ok(afterBits.explainKept, 'the explanation (unchanged by bits) is the same paragraph');
+  assert.ok(afterBits.chartTextKept, 'the chart’s text (unchanged by bits) is the same paragraph');
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});
