@@ -167,3 +167,63 @@ describe('init.locateFile results in Node', () => {
     assert.ok(error.cause instanceof TypeError, `cause: ${error.cause}`);
   });
 });
+
+// Modules that compile but are not the package's, each refused for its own
+// reason. The glue imports from module "a" (Emscripten's minified import
+// module): by the JS API spec a function import whose value is not callable is
+// a LinkError, an import module that is not an object a TypeError.
+const HEADER = [0, 97, 115, 109, 1, 0, 0, 0];
+const TYPE_VOID = [1, 4, 1, 0x60, 0, 0]; // type section: () -> ()
+const TABLE = [4, 4, 1, 0x70, 0, 0]; // (table 0 funcref)
+const MEMORY = [5, 3, 1, 0, 1]; // (memory 1)
+const EXPORT_MT = [7, 9, 2, 1, 0x6d, 2, 0, 1, 0x74, 1, 0]; // memory as "m", table as "t"
+const importOf = (mod, name) => {
+  const body = [1, mod.length, ...Buffer.from(mod), name.length, ...Buffer.from(name), 0, 0];
+  return [2, body.length, ...body];
+};
+const NOT_OURS = {
+  'an empty module': { bytes: [...HEADER], reason: 'it exports no memory' },
+  'a module exporting a memory only': { bytes: [...HEADER, ...MEMORY, 7, 5, 1, 1, 0x6d, 2, 0], reason: 'it exports no table' },
+  'a module exporting a table only': { bytes: [...HEADER, ...TABLE, 7, 5, 1, 1, 0x74, 1, 0], reason: 'it exports no memory' },
+  'a module importing a function the glue does not have (a.zz)': {
+    bytes: [...HEADER, ...TYPE_VOID, ...importOf('a', 'zz'), ...TABLE, ...MEMORY, ...EXPORT_MT],
+    reason: /^its imports differ \(.+\)$/,
+    cause: WebAssembly.LinkError,
+  },
+  'a module importing from a module the glue does not have (env.f)': {
+    bytes: [...HEADER, ...TYPE_VOID, ...importOf('env', 'f'), ...TABLE, ...MEMORY, ...EXPORT_MT],
+    reason: /^instantiating it failed \(.+\)$/,
+    cause: TypeError,
+  },
+  'a module exporting a memory and a table under other names': {
+    bytes: [...HEADER, ...TABLE, ...MEMORY, ...EXPORT_MT],
+    reason: 'its start-up failed',
+  },
+};
+
+describe('init.wasmBinary: a WebAssembly module, but not this package\'s', () => {
+  for (const [what, { bytes, reason, cause }] of Object.entries(NOT_OURS))
+    for (const [flavour, simd] of Object.entries(FLAVOURS))
+      test(`${flavour}: ${what}: refused, saying why and what to pass`, async () => {
+        assert.ok(WebAssembly.validate(new Uint8Array(bytes)), 'the test module is valid');
+        let error;
+        try {
+          await sinpe({ simd, wasmBinary: new Uint8Array(bytes) });
+        } catch (e) {
+          error = e;
+        }
+        assert.ok(error instanceof Error && !(error instanceof TypeError), `${what}: ${error}`);
+        const prefix = `sinpe: init.wasmBinary is a WebAssembly module but not ${fileOf(flavour)} of this package: `;
+        assert.ok(error.message.startsWith(prefix), error.message);
+        const hint = `; pass the bytes of ${fileOf(flavour)} from this package ('sinpe.wasm/${fileOf(flavour)}')${simd ? ', or those of sinpe-baseline.wasm with init.simd: false' : ''}`;
+        assert.ok(error.message.endsWith(hint), error.message);
+        const said = error.message.slice(prefix.length, -hint.length);
+        if (typeof reason === 'string') assert.equal(said, reason);
+        else assert.match(said, reason);
+        if (cause) {
+          assert.ok(error.cause instanceof cause, `cause: ${error.cause?.constructor?.name}`);
+          assert.ok(said.includes(error.cause.message), said);
+        }
+        probe(await sinpe({ simd }), `${what}: loading afterwards`);
+      });
+});
