@@ -227,3 +227,42 @@ describe('init.wasmBinary: a WebAssembly module, but not this package\'s', () =>
         probe(await sinpe({ simd }), `${what}: loading afterwards`);
       });
 });
+
+// The package's own module with one string of its data changed: the version
+// (stored once, NUL-terminated) and the name Embind registers `_version` under.
+// Such a module starts up, so only the version check can refuse it.
+function patched(flavour, from, to) {
+  const bytes = new Uint8Array(readFileSync(realPath(flavour)));
+  const a = Buffer.from(`\0${from}\0`);
+  const at = Buffer.from(bytes.buffer).indexOf(a);
+  assert.ok(at > 0 && Buffer.from(bytes.buffer).indexOf(a, at + 1) < 0, `"${from}" occurs once in ${fileOf(flavour)}`);
+  assert.equal(to.length, from.length);
+  bytes.set(Buffer.from(to), at + 1);
+  return bytes;
+}
+
+describe('init.wasmBinary: the package\'s module from another version, or without its functions', () => {
+  const { version } = require('sinpe.wasm/package.json');
+  const other = version.replace(/\d/g, (d) => String((Number(d) + 1) % 10)); // same length, every digit changed
+  for (const [flavour, simd] of Object.entries(FLAVOURS)) {
+    const prefix = `sinpe: init.wasmBinary is a WebAssembly module but not ${fileOf(flavour)} of this package: `;
+    test(`${flavour}: another version: refused, naming both versions`, async () => {
+      await assert.rejects(sinpe({ simd, wasmBinary: patched(flavour, version, other) }), (e) => {
+        assert.ok(e.message.startsWith(`${prefix}it is sinpe ${other}, this JavaScript is sinpe ${version}; pass the bytes of ${fileOf(flavour)}`), e.message);
+        return true;
+      });
+      probe(await sinpe({ simd }), 'loading afterwards');
+    });
+    test(`${flavour}: no _version function registered: refused`, async () => {
+      await assert.rejects(sinpe({ simd, wasmBinary: patched(flavour, '_version', '_versioX') }), (e) => {
+        assert.ok(e.message.startsWith(`${prefix}it registers no sinpe functions; `), e.message);
+        return true;
+      });
+      probe(await sinpe({ simd }), 'loading afterwards');
+    });
+    test(`${flavour}: the unchanged bytes load (the patching above changes only what it says)`, async () => {
+      const pe = await sinpe({ simd, wasmBinary: patched(flavour, version, version) });
+      probe(pe, 'unchanged bytes');
+    });
+  }
+});
