@@ -266,3 +266,26 @@ describe('init.wasmBinary: the package\'s module from another version, or withou
     });
   }
 });
+
+describe('a copy of the package missing one flavour\'s JavaScript glue', () => {
+  test('that flavour rejects with an Error naming the file, the import error as cause; the other loads', async () => {
+    const { cpSync, mkdtempSync, rmSync, unlinkSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { dirname, join } = await import('node:path');
+    const root = dirname(require.resolve('sinpe.wasm/package.json'));
+    const copy = mkdtempSync(join(tmpdir(), 'sinpe-load-'));
+    try {
+      for (const part of ['package.json', 'js', 'dist']) cpSync(join(root, part), join(copy, part), { recursive: true });
+      unlinkSync(join(copy, 'dist', 'sinpe-baseline.mjs'));
+      const { default: copied } = await import(pathToFileURL(join(copy, 'js', 'sinpe.js')).href);
+      await assert.rejects(copied({ simd: false }), (e) => {
+        assert.ok(e.message.startsWith('sinpe: could not load the JavaScript of sinpe-baseline.wasm ('), e.message);
+        assert.ok(e.cause instanceof Error && e.message.includes(e.cause.message), `cause: ${e.cause}`);
+        return true;
+      });
+      probe(await copied({ simd: true }), 'the copy\'s SIMD flavour');
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
+  });
+});
