@@ -101,6 +101,7 @@ describe('init.locateFile returning an http: URL (fetched)', () => {
         assert.ok(error.message.includes(url), error.message);
         assert.ok(error.message.includes(fileOf(flavour)), error.message);
         assert.match(error.message, /init\.locateFile or init\.wasmBinary/, error.message);
+        assert.equal(Object.hasOwn(error, 'cause'), false, 'no engine error, so no cause');
       });
 
   for (const [flavour, simd] of Object.entries(FLAVOURS))
@@ -127,6 +128,31 @@ describe('init.locateFile returning an http: URL (fetched)', () => {
 });
 
 describe('init.locateFile results in Node', () => {
+  test('throwing: an Error naming init.locateFile and the file, the thrown value as cause', async () => {
+    for (const [flavour, simd] of Object.entries(FLAVOURS)) {
+      const thrown = new Error('no such CDN');
+      const error = await refusedLoad({ simd, locateFile: () => { throw thrown; } }, 'throws');
+      assert.equal(error.message, `sinpe: init.locateFile('${fileOf(flavour)}', …) threw: no such CDN`);
+      assert.equal(error.cause, thrown);
+    }
+  });
+
+  test('an engine without fetch(): an http: URL is refused, naming the file and init.wasmBinary', async () => {
+    const saved = Object.getOwnPropertyDescriptor(globalThis, 'fetch');
+    delete globalThis.fetch;
+    let error;
+    try {
+      await sinpe({ simd: true, locateFile: (path) => `${base}/application_wasm/200/${path}` });
+    } catch (e) {
+      error = e;
+    } finally {
+      Object.defineProperty(globalThis, 'fetch', saved);
+    }
+    assert.ok(error instanceof Error, 'sinpe() resolved without fetch()');
+    assert.equal(error.message, `sinpe: this engine has no fetch() to load sinpe-simd.wasm from ${base}/application_wasm/200/sinpe-simd.wasm; pass init.wasmBinary`);
+    probe(await sinpe({ simd: true }), 'loading afterwards');
+  });
+
   for (const [flavour, simd] of Object.entries(FLAVOURS)) {
     test(`${flavour}: prefix is the folder of the package's file`, async () => {
       let got;
@@ -267,8 +293,8 @@ describe('init.wasmBinary: the package\'s module from another version, or withou
   }
 });
 
-describe('a copy of the package missing one flavour\'s JavaScript glue', () => {
-  test('that flavour rejects with an Error naming the file, the import error as cause; the other loads', async () => {
+describe('a copy of the package missing some of its files', () => {
+  test('without one flavour\'s glue or .wasm, that flavour rejects with an Error naming the file, the engine\'s error as cause; the other loads', async () => {
     const { cpSync, mkdtempSync, rmSync, unlinkSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { dirname, join } = await import('node:path');
@@ -284,6 +310,15 @@ describe('a copy of the package missing one flavour\'s JavaScript glue', () => {
         return true;
       });
       probe(await copied({ simd: true }), 'the copy\'s SIMD flavour');
+      const wasm = join(copy, 'dist', 'sinpe-simd.wasm');
+      unlinkSync(wasm);
+      await assert.rejects(copied({ simd: true }), (e) => {
+        const url = pathToFileURL(wasm).href;
+        assert.ok(e.message.startsWith(`sinpe: could not read the file at ${url} (`), e.message);
+        assert.ok(e.message.endsWith('); pass init.locateFile or init.wasmBinary'), e.message);
+        assert.equal(e.cause?.code, 'ENOENT', `cause: ${e.cause}`);
+        return true;
+      });
     } finally {
       rmSync(copy, { recursive: true, force: true });
     }
