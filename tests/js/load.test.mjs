@@ -53,6 +53,9 @@ before(async () => {
     res.end(body);
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  // Not holding the event loop open: a load that never settles then fails the
+  // test at once ("Promise resolution is still pending") instead of hanging.
+  server.unref();
   base = `http://127.0.0.1:${server.address().port}`;
 });
 after(() => new Promise((resolve) => server.close(resolve)));
