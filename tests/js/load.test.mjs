@@ -327,3 +327,20 @@ describe('a copy of the package missing some of its files', () => {
     }
   });
 });
+
+describe('init options of the wrong kind (README: { simd, wasmBinary, locateFile })', () => {
+  test('an unknown option, a simd that is not \'auto\' or a boolean, a locateFile that is not a function: TypeErrors naming them', async () => {
+    const cases = [
+      [{ simd: true, wasmBinarry: new Uint8Array(8) }, 'sinpe: unknown init option "wasmBinarry"; known: simd, wasmBinary, locateFile'],
+      [{ simd: 'yes' }, 'sinpe: init.simd must be \'auto\', true or false, got "yes"'],
+      [{ simd: true, locateFile: '/assets/' }, 'sinpe: init.locateFile must be a function, got "/assets/"'],
+    ];
+    for (const [init, message] of cases)
+      await assert.rejects(sinpe(init), (e) => {
+        assert.ok(e instanceof TypeError, `${message}: ${e}`);
+        assert.equal(e.message, message);
+        return true;
+      });
+    probe(await sinpe({ simd: true }), 'loading afterwards');
+  });
+});
