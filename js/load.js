@@ -73,8 +73,10 @@ async function fetchAndCompile(url, source, file, simd) {
   }
   if (!response.ok)
     throw loadError(`fetching ${file} from ${url} gave HTTP ${response.status}; serve the file there, or pass init.locateFile or init.wasmBinary`);
-  const type = response.headers.get('content-type') ?? '';
-  if (typeof WebAssembly.compileStreaming === 'function' && /^application\/wasm\b/i.test(type)) {
+  // Streaming only for the exact type: Node 20's compileStreaming refuses
+  // "application/wasm; charset=binary" or "Application/Wasm" (browsers take them)
+  // with a TypeError; those, like any other type, are compiled from the bytes.
+  if (typeof WebAssembly.compileStreaming === 'function' && response.headers.get('content-type') === 'application/wasm') {
     try {
       return await WebAssembly.compileStreaming(response);
     } catch (e) {

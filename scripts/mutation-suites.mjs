@@ -11,7 +11,7 @@ export const SUITES = {
   'js/rope-index.js': ['rope-index', 'rope-index-batch'],
   'js/rope-index-batch.js': ['rope-index', 'rope-index-batch'],
   'js/args.js': ['args-read', 'engine-args', 'api', 'hostile', 'messages'],
-  'js/load.js': ['api', 'hostile'],
+  'js/load.js': ['load', 'api', 'hostile'],
   'js/cli.js': ['onnx-cli'],
   'js/positions.js': ['positions-read', 'args-read', 'engine-args', 'api', 'hostile'],
   'js/rope-config.js': ['rope-config', 'config-reasons', 'engine-args', 'rope'],
