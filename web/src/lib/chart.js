@@ -86,7 +86,6 @@ function reconcile(from, specs) {
 }
 
 /**
- * createLineChart({/**
  * createLineChart({ xLabel, yLabel, label, yLog, height, onCursor(x), figure }) →
  * { element, draw({ series: [{ name, points: [[x, y], …] }], xDomain, yDomain, marks, yLabel? }), svg }
  * marks: [{ y, label, className }] horizontal reference lines; [{ x, … }] vertical ones.
