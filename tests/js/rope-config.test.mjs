@@ -412,21 +412,26 @@ describe('ropeOptionsFromConfig: key locations per model family', () => {
 // transformers code that decides it, and the bad values around them: every
 // refusal names the config key (message, error.code, error.configKey,
 // error.values), none is read as "no parameters".
+// Both entry points (the named export and the module's method) throw the same
+// refusal: its class, its message (a string: exactly "sinpe: " and it; a
+// RegExp: matching it) and the given fields of the error (`values` compared
+// as a plain object).
+const refusedConfig = (config, ErrorClass, message, fields) => {
+  for (const f of [ropeOptionsFromConfig, (c) => pe.ropeOptionsFromConfig(c)]) {
+    assert.throws(
+      () => f(clone(config)),
+      (e) => {
+        assert.equal(e?.constructor?.name, ErrorClass.name, `${e?.constructor?.name}: ${e?.message}`);
+        if (message instanceof RegExp) assert.match(e.message, message);
+        else assert.equal(e.message, `sinpe: ${message}`);
+        for (const [k, v] of Object.entries(fields)) assert.deepEqual(k === 'values' ? { ...e.values } : e[k], v, k);
+        return true;
+      },
+    );
+  }
+};
+
 describe('ropeOptionsFromConfig: the parameters object, and what is refused around it', () => {
-  // Both entry points throw the same refusal.
-  const refusedConfig = (config, ErrorClass, message, fields) => {
-    for (const f of [ropeOptionsFromConfig, (c) => pe.ropeOptionsFromConfig(c)]) {
-      assert.throws(
-        () => f(clone(config)),
-        (e) => {
-          assert.equal(e?.constructor?.name, ErrorClass.name, `${e?.constructor?.name}: ${e?.message}`);
-          assert.equal(e.message, `sinpe: ${message}`);
-          for (const [k, v] of Object.entries(fields)) assert.deepEqual(k === 'values' ? { ...e.values } : e[k], v, k);
-          return true;
-        },
-      );
-    }
-  };
   const gemmaLayerTypes = ['sliding_attention', 'full_attention'];
 
   // standardize_rope_params: `setdefault("rope_type", get("type", "default"))`:
@@ -552,26 +557,12 @@ describe('ropeOptionsFromConfig: the parameters object, and what is refused arou
 });
 
 describe('ropeOptionsFromConfig: where each key is read from, and the fraction', () => {
-  const refusedWith = (config, ErrorClass, pattern, fields) => {
-    for (const f of [ropeOptionsFromConfig, (c) => pe.ropeOptionsFromConfig(c)]) {
-      assert.throws(
-        () => f(clone(config)),
-        (e) => {
-          assert.equal(e?.constructor?.name, ErrorClass.name, `${e?.constructor?.name}: ${e?.message}`);
-          assert.match(e.message, pattern);
-          for (const [k, v] of Object.entries(fields)) assert.equal(e[k], v, k);
-          return true;
-        },
-      );
-    }
-  };
-
   // The rope-type functions of modeling_rope_utils read factor,
   // low_freq_factor, … from the parameters object only
   // (`config.rope_parameters["factor"]`): a top-level key of that name is not
   // a rope parameter.
   test('a rope parameter at the top level of the file is not read in place of the set’s', () => {
-    refusedWith({ head_dim: 64, factor: 4, rope_scaling: { rope_type: 'linear' } }, TypeError, /^sinpe: config\.rope_scaling\.factor is missing \(rope type 'linear' needs it\)$/, {
+    refusedConfig({ head_dim: 64, factor: 4, rope_scaling: { rope_type: 'linear' } }, TypeError, /^sinpe: config\.rope_scaling\.factor is missing \(rope type 'linear' needs it\)$/, {
       code: 'missing',
       configKey: 'config.rope_scaling.factor',
     });
@@ -584,7 +575,7 @@ describe('ropeOptionsFromConfig: where each key is read from, and the fraction',
   // is refused naming the key, before any rotary dimension is made of it.
   test('partial_rotary_factor outside (0, 1] is refused as not a fraction, naming the key', () => {
     for (const [fraction, shown] of [[0, '0'], [-0.25, '-0.25'], [-1, '-1'], [1.5, '1.5']]) {
-      refusedWith({ head_dim: 64, partial_rotary_factor: fraction }, RangeError, new RegExp(`^sinpe: config\\.partial_rotary_factor must be in \\(0, 1\\], got ${shown.replace('.', '\\.')}$`), {
+      refusedConfig({ head_dim: 64, partial_rotary_factor: fraction }, RangeError, new RegExp(`^sinpe: config\\.partial_rotary_factor must be in \\(0, 1\\], got ${shown.replace('.', '\\.')}$`), {
         code: 'not_fraction',
         configKey: 'config.partial_rotary_factor',
       });
@@ -598,7 +589,7 @@ describe('ropeOptionsFromConfig: where each key is read from, and the fraction',
   // from max_position_embeddings: a bad one is named as the key it came from.
   test('llama3’s original_max_position_embeddings taken from max_position_embeddings is checked under that key', () => {
     const llama3 = { rope_type: 'llama3', factor: 8, low_freq_factor: 1, high_freq_factor: 4 };
-    refusedWith({ head_dim: 64, max_position_embeddings: 0, rope_scaling: llama3 }, RangeError, /^sinpe: config\.max_position_embeddings must be an integer in \[1, /, {
+    refusedConfig({ head_dim: 64, max_position_embeddings: 0, rope_scaling: llama3 }, RangeError, /^sinpe: config\.max_position_embeddings must be an integer in \[1, /, {
       code: 'not_count',
       configKey: 'config.max_position_embeddings',
     });
