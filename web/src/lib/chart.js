@@ -46,13 +46,13 @@ function dashOf(s, i, width) {
   return dash && turns(s.points) * 8 < width ? dash : '';
 }
 /**
- * A series with its own line width: a stroke-width attribute, which the
+ * A series with its own line width: a stroke-width attribute (the attributes
+ * widthOf gives, for its line and its legend swatch), which the
  * stylesheet's .chart-line:not([stroke-width]) leaves alone (the site's CSP
  * refuses inline styles), as does the export's light copy.
  */
-function withWidth(el, s) {
-  if (s.width) el.setAttribute('stroke-width', String(s.width));
-  return el;
+function widthOf(s) {
+  return s.width ? { 'stroke-width': String(s.width) } : {};
 }
 
 /**
@@ -218,8 +218,7 @@ export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = fa
         'data-series': s.name,
       };
       if (dashes[i]) attrs['stroke-dasharray'] = dashes[i];
-      if (s.width) attrs['stroke-width'] = String(s.width);
-      drawn.push(['path', attrs]);
+      drawn.push(['path', { ...attrs, ...widthOf(s) }]);
       for (const p of s.dots ?? []) {
         drawn.push(['circle', { class: 'chart-dot', cx: x(p[0]), cy: y(p[1]), r: 3.5, fill: attrs.stroke, 'data-series': s.name }]);
       }
@@ -236,8 +235,7 @@ export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = fa
     last.series.forEach((s, i) => {
       const sw = svgEl('svg', { width: 28, height: 10, 'aria-hidden': 'true' });
       // the swatch is the line as drawn: its colour, dash pattern and width
-      const l = svgEl('line', { x1: 0, x2: 28, y1: 5, y2: 5, stroke: s.color ?? SERIES_COLORS[i % SERIES_COLORS.length], class: 'chart-line' });
-      withWidth(l, s);
+      const l = svgEl('line', { x1: 0, x2: 28, y1: 5, y2: 5, stroke: s.color ?? SERIES_COLORS[i % SERIES_COLORS.length], class: 'chart-line', ...widthOf(s) });
       if (dashes[i]) l.setAttribute('stroke-dasharray', dashes[i]);
       sw.append(l);
       legend.append(h('li', {}, sw, ' ', s.name));
