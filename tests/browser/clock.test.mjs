@@ -69,7 +69,12 @@ describe('the clock picture (the waves lesson)', () => {
     await page.click('button.clock-forward');
     await settle(page);
     list = await dials(page);
-    for (const { key: i, hand } of list) assertHand(hand, 6 * omega(i, 32), `position 6, pair ${i}`);
+    for (const { key: i, hand, trail } of list) {
+      assertHand(hand, 6 * omega(i, 32), `position 6, pair ${i}`);
+      // the trail moved with it (its dots are kept from the step before and moved): positions 5, 4, 3, 2
+      assert.equal(trail.length, 4, `position 6, pair ${i}: four trail dots`);
+      trail.forEach((dot, k) => assert.ok(Math.abs(angleOff(dot, (5 - k) * omega(i, 32))) < 1e-5, `position 6, pair ${i}: trail dot ${k} at ${dot}`));
+    }
     // "Position 6: the hand of pair 0 points at 343.8°, …"
     const numbers = numbersIn(await page.textContent('.clock-readout'));
     assert.equal(numbers[0], 6);

@@ -55,7 +55,10 @@ try {
   await cdp.send('Tracing.end');
   await traced;
   // main-thread time per trace event kind (complete events, summed; nested kinds overlap)
-  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  // (a page has several renderer main threads: the one with the most complete events is the page's)
+  const mains = events.filter((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  const work = (t) => events.filter((e) => e.ph === 'X' && e.pid === t.pid && e.tid === t.tid).length;
+  const main = mains.map((t) => [t, work(t)]).sort((a, b) => b[1] - a[1])[0]?.[0];
   const kinds = new Map();
   for (const e of events) {
     if (e.ph !== 'X' || !main || e.tid !== main.tid || e.pid !== main.pid) continue;

@@ -45,6 +45,12 @@ export function createDials({ label, className = '' } = {}) {
     return item;
   }
 
+  // An attribute written only when its text changes (each write restyles the element).
+  const attr = (el, name, value) => {
+    const v = String(value);
+    if (el.getAttribute(name) !== v) el.setAttribute(name, v);
+  };
+
   /** Draws the dials (in order); dials not in the list are removed. */
   function draw(dials) {
     const keep = new Set(dials.map((d) => String(d.key)));
@@ -66,31 +72,38 @@ export function createDials({ label, className = '' } = {}) {
         [item.projA, { x1: 0, y1: y, x2: x, y2: y }],
         [item.projB, { x1: x, y1: 0, x2: x, y2: y }],
       ])
-        for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
-      item.hand.dataset.a = String(d.a);
-      item.hand.dataset.b = String(d.b);
+        for (const [k, v] of Object.entries(attrs)) attr(el, k, v);
+      attr(item.hand, 'data-a', d.a);
+      attr(item.hand, 'data-b', d.b);
       if (d.ghost) {
-        item.ghost.setAttribute('x2', String(R * d.ghost[0] * scale));
-        item.ghost.setAttribute('y2', String(-R * d.ghost[1] * scale));
-        item.ghost.dataset.a = String(d.ghost[0]);
-        item.ghost.dataset.b = String(d.ghost[1]);
+        attr(item.ghost, 'x2', R * d.ghost[0] * scale);
+        attr(item.ghost, 'y2', -R * d.ghost[1] * scale);
+        attr(item.ghost, 'data-a', d.ghost[0]);
+        attr(item.ghost, 'data-b', d.ghost[1]);
         item.ghost.removeAttribute('visibility');
-      } else item.ghost.setAttribute('visibility', 'hidden');
-      while (item.trail.firstChild) item.trail.firstChild.remove();
-      (d.trail ?? []).forEach(([ta, tb], k, all) => {
-        item.trail.append(svgEl('circle', { cx: R * ta * scale, cy: -R * tb * scale, r: 2.2, 'fill-opacity': ((all.length - k) / (all.length + 1)) * 0.7 }));
+      } else attr(item.ghost, 'visibility', 'hidden');
+      // the trail's dots are kept and moved (a step of the position moves each of them)
+      const trail = d.trail ?? [];
+      while (item.trail.childElementCount > trail.length) item.trail.lastChild.remove();
+      while (item.trail.childElementCount < trail.length) item.trail.append(svgEl('circle', { r: 2.2 }));
+      trail.forEach(([ta, tb], k) => {
+        const dot = item.trail.children[k];
+        attr(dot, 'cx', R * ta * scale);
+        attr(dot, 'cy', -R * tb * scale);
+        attr(dot, 'fill-opacity', ((trail.length - k) / (trail.length + 1)) * 0.7);
       });
       // texts written only when they change (a rewritten text is laid out again)
       const put = (el, prop, value) => el[prop] !== value && (el[prop] = value);
       put(item.title, 'textContent', d.title);
       put(item.subtitle, 'textContent', d.subtitle ?? '');
-      item.swatchA.style.backgroundColor = d.colors?.[0] ?? '';
-      item.swatchB.style.backgroundColor = d.colors?.[1] ?? '';
-      item.swatchA.title = d.cellTitles?.[0] ?? '';
-      item.swatchB.title = d.cellTitles?.[1] ?? '';
-      item.swatchA.hidden = item.swatchB.hidden = !d.colors;
+      put(item.swatchA.style, 'backgroundColor', d.colors?.[0] ?? '');
+      put(item.swatchB.style, 'backgroundColor', d.colors?.[1] ?? '');
+      put(item.swatchA, 'title', d.cellTitles?.[0] ?? '');
+      put(item.swatchB, 'title', d.cellTitles?.[1] ?? '');
+      put(item.swatchA, 'hidden', !d.colors);
+      put(item.swatchB, 'hidden', !d.colors);
       put(item.values, 'textContent', d.values ?? '');
-      item.li.setAttribute('aria-label', d.description ?? d.title);
+      attr(item.li, 'aria-label', d.description ?? d.title);
       item.li.classList.toggle('highlight', !!d.highlight);
     });
   }

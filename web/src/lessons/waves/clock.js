@@ -41,6 +41,7 @@ export function mount(root, ctx) {
   element.classList.add('clock-section');
 
   let drawn = ''; // the fields the dials and strip were last drawn for
+  let titled = { key: '', titles: [] }; // each dial's title and rate, for the d, base and language they were written in
 
   function update(s) {
     controls.sync(s);
@@ -57,8 +58,16 @@ export function mount(root, ctx) {
     strip.draw(pe.heatmap(p, 1, d, { base: s.base, layout: 'interleaved', colormap: colormapLUT(s.cmap) }), d);
     stripCaption.textContent = C('stripCaption', { p, last: d - 1 });
     const pairs = dialPairs(half, 16);
+    const titleKey = [d, s.base, s.lang].join();
+    if (titled.key !== titleKey) {
+      const titles = pairs.map((i) => ({
+        title: C('dialTitle', { i, sin: 2 * i, cos: 2 * i + 1 }),
+        subtitle: C('dialRate', { omega: fmt(omega[i], 4), wavelength: fmt((2 * Math.PI) / omega[i], 1) }),
+      }));
+      titled = { key: titleKey, titles };
+    }
     dials.draw(
-      pairs.map((i) => {
+      pairs.map((i, n) => {
         const sin = row[2 * i];
         const cos = row[2 * i + 1];
         const trail = [];
@@ -66,8 +75,7 @@ export function mount(root, ctx) {
         const angle = p * omega[i];
         return {
           key: i,
-          title: C('dialTitle', { i, sin: 2 * i, cos: 2 * i + 1 }),
-          subtitle: C('dialRate', { omega: fmt(omega[i], 4), wavelength: fmt((2 * Math.PI) / omega[i], 1) }),
+          ...titled.titles[n],
           a: cos,
           b: sin,
           trail,
