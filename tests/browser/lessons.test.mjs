@@ -231,6 +231,39 @@ describe('the waves lesson: waves and wavelengths', () => {
     });
     await page.close();
   });
+
+  test('the curves after changes of d and max_len are the rows of the new d (the table is kept and grown across steps)', async () => {
+    const page = await openPage(browser.context, '#lesson=waves&d=16&len=60&cols=6,7');
+    const set = async (key, value) => {
+      await page.fill(`input.number[data-key="${key}"]`, String(value));
+      await page.press(`input.number[data-key="${key}"]`, 'Enter');
+      await settle(page);
+    };
+    // max_len grown past twice its rows, d changed (the rows start over), max_len shrunk, then grown again by steps
+    await set('len', 200);
+    await set('d', 32);
+    await set('len', 150);
+    await set('len', 400);
+    await page.focus('input.slider[data-key="len"]');
+    for (let k = 0; k < 3; k++) await page.keyboard.press('ArrowRight');
+    await settle(page);
+    assert.match(await hashSettled(page), /len=403/);
+    const svg = page.locator('.lesson-waves figure.chart >> nth=0').locator('svg.chart-svg');
+    const box = await svg.boundingBox();
+    const positions = [];
+    for (const at of [0.2, 0.95]) {
+      await svg.hover({ position: { x: box.width * at, y: box.height / 2 } });
+      await settle(page);
+      const [position, , sin6, , cos7] = numbersIn(await readout(page, '.waves-readout'));
+      const omega3 = 10000 ** (-6 / 32); // pair 3 of d = 32
+      near(sin6, Math.sin(position * omega3), 1e-4, `column 6 at position ${position}`);
+      near(cos7, Math.cos(position * omega3), 1e-4, `column 7 at position ${position}`);
+      positions.push(position);
+    }
+    // one position in the rows computed before the last change of d, one in those computed by steps after it
+    assert.ok(positions[0] > 40 && positions[0] < 150 && positions[1] > 380, `hovered positions ${positions}`);
+    await page.close();
+  });
 });
 
 describe('the binary lesson: binary counting', () => {

@@ -66,15 +66,20 @@ export default {
     let current = null;
 
     // Rows 0 … len − 1 of the table do not depend on len: a step of max_len
-    // computes only the rows it adds (or none), a column change none.
+    // computes only the rows it adds (or none), a column change none. The rows
+    // are written into one buffer (the package's `out`), kept across steps of
+    // d and base and grown to twice its rows when max_len outgrows it.
     let known = null; // { d, base, rows, table }
     function tableOf(s) {
-      if (!known || known.d !== s.d || known.base !== s.base) known = { d: s.d, base: s.base, rows: 0, table: new Float32Array(0) };
+      if (!known || known.d !== s.d || known.base !== s.base) known = { d: s.d, base: s.base, rows: 0, table: known?.table ?? new Float32Array(0) };
       if (known.rows < s.len) {
-        const table = new Float32Array(s.len * s.d);
-        table.set(known.table.subarray(0, known.rows * s.d));
-        table.set(pe.rows(known.rows, s.len - known.rows, s.d, { base: s.base }), known.rows * s.d);
-        Object.assign(known, { rows: s.len, table });
+        if (known.table.length < s.len * s.d) {
+          const grown = new Float32Array(Math.max(s.len, 2 * known.rows) * s.d);
+          grown.set(known.table.subarray(0, known.rows * s.d));
+          known.table = grown;
+        }
+        pe.rows(known.rows, s.len - known.rows, s.d, { base: s.base, out: known.table.subarray(known.rows * s.d, s.len * s.d) });
+        known.rows = s.len;
       }
       return known.table;
     }
