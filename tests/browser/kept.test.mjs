@@ -8,7 +8,7 @@
 // npm test: quick form
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, settle } from './helpers.mjs';
+import { launch, openPage, settle, hashSettled } from './helpers.mjs';
 
 let browser;
 before(async () => {
@@ -80,5 +80,34 @@ test('binary: a step of d_model keeps the texts it does not change and the chart
   assert.ok(afterBits.explainKept, 'the explanation (unchanged by bits) is the same paragraph');
   assert.ok(afterBits.chartTextKept, 'the chart’s text (unchanged by bits) is the same paragraph');
   assert.deepEqual(page.problems, []);
+  await page.close();
+});
+
+test('relative: steps of the position change only the numbers of the rotation check, its formulas and its table, and leave them as a fresh page draws them', async () => {
+  const page = await openPage(browser.context, '#lesson=relative&lang=en');
+  await settle(page);
+  const boxes = ['.rotation-check', '.rotation-blocks', '.rotation-table'];
+  await page.evaluate((selectors) => {
+    window.kept = selectors.map((s) => document.querySelector(s));
+    window.keptFormula = document.querySelector('.rotation-blocks .math-display');
+  }, boxes);
+  const first = await page.evaluate((selectors) => selectors.map((s) => document.querySelector(s).innerHTML), boxes);
+  // four steps: the rotated pairs' signs change on the way (a number's TeX gains or loses its minus)
+  for (let k = 0; k < 4; k++) await step(page, 'pos', 'ArrowRight');
+  const after = await page.evaluate((selectors) => ({
+    html: selectors.map((s) => document.querySelector(s).innerHTML),
+    kept: selectors.map((s, i) => document.querySelector(s) === window.kept[i]),
+    formulaKept: document.querySelector('.rotation-blocks .math-display') === window.keptFormula,
+  }), boxes);
+  const hash = await hashSettled(page);
+  assert.match(hash, /pos=7/, 'four steps from position 3');
+  after.html.forEach((html, i) => assert.notEqual(html, first[i], `${boxes[i]} shows the new position`));
+  assert.ok(after.kept.every(Boolean) && after.formulaKept, `the boxes and the first formula are the same elements after the steps (${after.kept}, ${after.formulaKept})`);
+  // a fresh page at the same state draws the same nodes
+  const fresh = await openPage(browser.context, hash);
+  await settle(fresh);
+  const freshHtml = await fresh.evaluate((selectors) => selectors.map((s) => document.querySelector(s).innerHTML), boxes);
+  freshHtml.forEach((html, i) => assert.equal(after.html[i], html, `${boxes[i]} as a fresh page draws it`));
+  await fresh.close();
   await page.close();
 });

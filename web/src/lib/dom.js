@@ -2,7 +2,7 @@
 // maths is typeset by KaTeX into DOM nodes (katex.render), which the strict
 // Content-Security-Policy allows.
 import katex from 'katex';
-import { watchFormula } from './math-fit.js';
+import { watchFormula, unwatchFormulas, refitLater } from './math-fit.js';
 import { texIn } from './maths/words.js';
 
 /** h('div', { class: 'x', onclick: f }, child, 'text', …) */
@@ -10,15 +10,23 @@ export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs ?? {})) {
     if (value === undefined || value === null || value === false) continue;
-    if (key.startsWith('on') && typeof value === 'function') el.addEventListener(key.slice(2), value);
-    else if (key === 'class') el.className = value;
+    if (key.startsWith('on') && typeof value === 'function') {
+      el.addEventListener(key.slice(2), value);
+      unseen.add(el);
+    } else if (key === 'class') el.className = value;
     else if (key === 'text') el.textContent = value;
-    else if (key in el && typeof value !== 'string') el[key] = value;
-    else el.setAttribute(key, value === true ? '' : String(value));
+    else if (key in el && typeof value !== 'string') {
+      el[key] = value;
+      unseen.add(el);
+    } else el.setAttribute(key, value === true ? '' : String(value));
   }
   append(el, children);
   return el;
 }
+
+// Elements h() gave a listener or a property, which their attributes do not show:
+// show() never keeps an older element in the place of one of them.
+const unseen = new WeakSet();
 
 export function svgEl(tag, attrs = {}) {
   const el = document.createElementNS('http://www.w3.org/2000/svg', tag);
@@ -129,9 +137,52 @@ const shownKeys = new WeakMap();
  */
 export function show(box, key, build) {
   if (shownKeys.get(box) === key) return box;
+  const filled = shownKeys.has(box);
   shownKeys.set(box, key);
-  clear(box).append(...[build()].flat());
+  const nodes = [build()].flat().map((n) => (n instanceof Node ? n : document.createTextNode(String(n))));
+  // A new state that changes a few texts or parts (a formula's or a table's
+  // numbers) changes only those in the page: fewer new elements to style and lay out.
+  const old = box.childNodes;
+  if (filled && old.length === nodes.length && nodes.every((n, i) => sameRoot(old[i], n))) {
+    nodes.forEach((n, i) => {
+      morphChildren(old[i], n);
+      unwatchFormulas(n);
+      refitLater(old[i]);
+    });
+  } else clear(box).append(...nodes);
   return box;
+}
+
+const isPlain = (a, b) => a.nodeType === Node.ELEMENT_NODE && a.nodeName === b.nodeName && a.namespaceURI === b.namespaceURI && !unseen.has(a) && !unseen.has(b);
+
+/** Whether `a` can stay in the place of `b`: both texts, or elements alike but for their content (name, attributes). */
+function alike(a, b) {
+  if (a.nodeType !== b.nodeType) return false;
+  if (a.nodeType === Node.TEXT_NODE) return true;
+  if (!isPlain(a, b) || a.attributes.length !== b.attributes.length) return false;
+  for (const { name, value } of b.attributes) if (a.getAttribute(name) !== value) return false;
+  return true;
+}
+
+// a formula shown in its narrow form (lib/math-fit.js) is typeset anew: its form is chosen again
+const sameRoot = (a, b) => alike(a, b) && !a.querySelector?.(':scope > [data-variant="narrow"]:not([data-hidden])');
+
+/**
+ * Makes the content of `a` that of `b` (a node alike() to it), keeping a's
+ * nodes where b's are alike: texts are copied; a node that is not alike, or a
+ * list of children of another length, is replaced by b's.
+ */
+function morphChildren(a, b) {
+  if (a.nodeType === Node.TEXT_NODE) {
+    if (a.nodeValue !== b.nodeValue) a.nodeValue = b.nodeValue;
+    return;
+  }
+  const [x, y] = [[...a.childNodes], [...b.childNodes]];
+  if (x.length !== y.length) {
+    a.replaceChildren(...y);
+    return;
+  }
+  x.forEach((c, i) => (alike(c, y[i]) ? morphChildren(c, y[i]) : c.replaceWith(y[i])));
 }
 
 /** show() of paragraphs of lesson text (an array of strings or one string). */

@@ -6,6 +6,8 @@
 // the box's width changes (rotation, window resize) and when fonts arrive.
 // Only what still does not fit scrolls, with a faded edge (lib style.css).
 
+import { whenIdle } from './idle.js';
+
 export const MIN_SCALE = 0.8 / 1.08;
 
 /** The width of a variant's formula as typeset, at scale 1 (its boxes, even where hidden or clipped). */
@@ -58,6 +60,23 @@ document.fonts?.addEventListener('loadingdone', () => document.querySelectorAll(
 
 export function watchFormula(box) {
   resized.observe(box);
+}
+
+const boxesIn = (root) => [...(root.classList?.contains('math-display') ? [root] : []), ...(root.querySelectorAll?.('.math-display') ?? [])];
+
+/** Stops watching the formula boxes in `root` (not shown after all: show() kept the older copy). */
+export function unwatchFormulas(root) {
+  for (const box of boxesIn(root)) resized.unobserve(box);
+}
+
+/**
+ * Fits the formula boxes in `root` again once the page is idle (their texts
+ * changed in place, their boxes' sizes did not: the observer does not report;
+ * measured when idle, the page's layout is already done).
+ */
+export function refitLater(root) {
+  const boxes = boxesIn(root);
+  if (boxes.length) whenIdle(() => boxes.forEach((box) => box.isConnected && fitFormula(box)), 500);
 }
 
 // A display formula still wider than its box scrolls sideways; data-overflow

@@ -2,22 +2,25 @@
 // block-diagonal with one 2×2 rotation per frequency; checked numerically
 // against the package's exact rows. And the position × position dot-product
 // matrix, which depends only on the offset.
-import { h, fmt, fmtTex, tex, paragraphs, clear } from '../../lib/dom.js';
+import { h, fmt, fmtTex, tex, paragraphs, show } from '../../lib/dom.js';
 import { createHeatmap, createColorBar } from '../../lib/heatmap.js';
 import { valuesToRGBA } from '../../lib/colormap.js';
 import { lessonHeader, section, readout } from '../../lib/lesson.js';
+import { createSlicedWork } from '../../lib/sliced.js';
 import { SHIFT, DOT } from '../../lib/maths/sinusoidal.js';
 import { questions } from './questions.js';
 
 /**
- * Every row's dot product with every row, divided by d/2 (the diagonal's value): len × len,
- * symmetric. Four running sums per pair of rows instead of one, so that the additions do
- * not wait on each other (the largest sizes, 256 rows of 256, are 8.4 million products a step).
+ * Rows [from, to) of every row's dot product with every row, divided by d/2 (the
+ * diagonal's value), into dot (len × len, symmetric: row i fills the cells (i, j) and
+ * (j, i) for j ≥ i). `rows` holds the table's float32 values as float64 (a product of
+ * two float32 values is exact in float64; the sum's rounding is far below the float32
+ * noise the map shows). Four running sums per pair of rows, so that the additions do
+ * not wait on each other (the largest sizes, 256 rows of 256, are 8.4 million products).
  */
-function dotProducts(table, len, d) {
-  const dot = new Float32Array(len * len);
+function dotRows(rows, len, d, dot, from, to) {
   const d4 = d - (d % 4);
-  for (let i = 0; i < len; i++) {
+  for (let i = from; i < to; i++) {
     const a = i * d;
     for (let j = i; j < len; j++) {
       const b = j * d;
@@ -27,17 +30,19 @@ function dotProducts(table, len, d) {
       let s3 = 0;
       let c = 0;
       for (; c < d4; c += 4) {
-        s0 += table[a + c] * table[b + c];
-        s1 += table[a + c + 1] * table[b + c + 1];
-        s2 += table[a + c + 2] * table[b + c + 2];
-        s3 += table[a + c + 3] * table[b + c + 3];
+        s0 += rows[a + c] * rows[b + c];
+        s1 += rows[a + c + 1] * rows[b + c + 1];
+        s2 += rows[a + c + 2] * rows[b + c + 2];
+        s3 += rows[a + c + 3] * rows[b + c + 3];
       }
-      for (; c < d; c++) s0 += table[a + c] * table[b + c];
+      for (; c < d; c++) s0 += rows[a + c] * rows[b + c];
       dot[i * len + j] = dot[j * len + i] = (s0 + s1 + (s2 + s3)) / (d / 2);
     }
   }
-  return dot;
 }
+
+// The products a slice of the dot-product map computes (a few ms; lib/sliced.js).
+const SLICE_PRODUCTS = 1 << 20;
 
 export default {
   id: 'relative',
@@ -70,10 +75,39 @@ export default {
     );
 
     let current = null;
+    // the dot-product map of a large table is computed a slice of rows at a time, across frames
+    const dotWork = createSlicedWork({ busy: [map.element, bar.element, info, diagonal] });
+    let kept = { table: new Float32Array(0), rows: new Float64Array(0) };
 
     function describe(i, j) {
       const { s, dot } = current;
       info.textContent = t('lessons.relative.readout', { i, j, offset: j - i, dot: fmt(dot[i * s.len + j] * (s.d / 2), 4), normalized: fmt(dot[i * s.len + j], 4) });
+    }
+
+    function showDots(s, dot) {
+      const half = s.d / 2;
+      // the spread of each diagonal (same offset) is float32 noise only
+      let spread = 0;
+      for (let off = 0; off < s.len; off++) {
+        let lo = Infinity;
+        let hi = -Infinity;
+        for (let i = 0; i + off < s.len; i++) {
+          const v = dot[i * s.len + i + off];
+          lo = Math.min(lo, v);
+          hi = Math.max(hi, v);
+        }
+        spread = Math.max(spread, (hi - lo) * half);
+      }
+      current = { s, dot };
+      // a sequential map over the values present: they are mostly positive, so a
+      // diverging map centred on 0 would use half of its colours
+      let lo = Infinity;
+      for (const v of dot) lo = Math.min(lo, v);
+      const hi = 1; // the diagonal, PE(p)·PE(p) = d/2
+      map.draw({ rgba: valuesToRGBA(dot, s.cmap, lo, hi), columns: s.len, rows: s.len, x0: 0, y0: 0, scale: { cmap: s.cmap, vmin: lo, vmax: hi, label: t('lessons.relative.dotBar') }, state: s, values: () => ({ data: dot, rows: s.len }) });
+      bar.draw(s.cmap, lo, hi);
+      diagonal.textContent = t('lessons.relative.diagonal', { spread: spread.toExponential(2), half });
+      describe(0, Math.min(1, s.len - 1));
     }
 
     return {
@@ -94,24 +128,21 @@ export default {
           maxError = Math.max(maxError, Math.abs(rotated[2 * i] - target[2 * i]), Math.abs(rotated[2 * i + 1] - target[2 * i + 1]));
         }
         const ok = maxError < 1e-6;
-        clear(check).append(
-          t('lessons.relative.check', { pos: s.pos, k: s.k, target: s.pos + s.k, error: maxError.toExponential(2) }),
-          ' ',
-          h('span', { class: ok ? 'pass' : 'fail' }, ok ? t('lessons.relative.pass') : t('lessons.relative.failText')),
-        );
-        clear(blocks);
+        // (shown with show(): a step that changes only numbers changes only their texts)
+        const checkText = t('lessons.relative.check', { pos: s.pos, k: s.k, target: s.pos + s.k, error: maxError.toExponential(2) });
+        show(check, JSON.stringify([checkText, ok, s.lang]), () => [checkText, ' ', h('span', { class: ok ? 'pass' : 'fail' }, ok ? t('lessons.relative.pass') : t('lessons.relative.failText'))]);
+        const sources = [];
         for (let i = 0; i < Math.min(2, half); i++) {
           const c = Math.cos(omega[i] * s.k);
           const sn = Math.sin(omega[i] * s.k);
-          blocks.append(
-            tex(
-              `i=${i}:\\; \\begin{pmatrix}${fmtTex(c)} & ${fmtTex(sn)}\\\\ ${fmtTex(-sn)} & ${fmtTex(c)}\\end{pmatrix}\\begin{pmatrix}${fmtTex(at[2 * i])}\\\\ ${fmtTex(at[2 * i + 1])}\\end{pmatrix} = \\begin{pmatrix}${fmtTex(rotated[2 * i])}\\\\ ${fmtTex(rotated[2 * i + 1])}\\end{pmatrix}`,
-              true,
-            ),
+          sources.push(
+            `i=${i}:\\; \\begin{pmatrix}${fmtTex(c)} & ${fmtTex(sn)}\\\\ ${fmtTex(-sn)} & ${fmtTex(c)}\\end{pmatrix}\\begin{pmatrix}${fmtTex(at[2 * i])}\\\\ ${fmtTex(at[2 * i + 1])}\\end{pmatrix} = \\begin{pmatrix}${fmtTex(rotated[2 * i])}\\\\ ${fmtTex(rotated[2 * i + 1])}\\end{pmatrix}`,
           );
         }
+        show(blocks, sources.join('\n'), () => sources.map((source) => tex(source, true)));
         const shown = Math.min(half, 8);
-        clear(tableBox).append(
+        const tableKey = JSON.stringify([s.pos, s.k, s.d, s.base, s.lang]);
+        show(tableBox, tableKey, () =>
           h(
             'div',
             { class: 'table-scroll' },
@@ -142,32 +173,24 @@ export default {
         );
 
         if (changed('d', 'len', 'base', 'cmap')) {
-          const table = pe.table(s.len, s.d, { base: s.base });
-          const dot = dotProducts(table, s.len, s.d);
-          // the spread of each diagonal (same offset) is float32 noise only
-          let spread = 0;
-          for (let off = 0; off < s.len; off++) {
-            let lo = Infinity;
-            let hi = -Infinity;
-            for (let i = 0; i + off < s.len; i++) {
-              const v = dot[i * s.len + i + off];
-              lo = Math.min(lo, v);
-              hi = Math.max(hi, v);
-            }
-            spread = Math.max(spread, (hi - lo) * half);
-          }
-          current = { s, dot };
-          // a sequential map over the values present: they are mostly positive, so a
-          // diverging map centred on 0 would use half of its colours
-          let lo = Infinity;
-          for (const v of dot) lo = Math.min(lo, v);
-          const hi = 1; // the diagonal, PE(p)·PE(p) = d/2
-          map.draw({ rgba: valuesToRGBA(dot, s.cmap, lo, hi), columns: s.len, rows: s.len, x0: 0, y0: 0, scale: { cmap: s.cmap, vmin: lo, vmax: hi, label: t('lessons.relative.dotBar') }, state: s, values: () => ({ data: dot, rows: s.len }) });
-          bar.draw(s.cmap, lo, hi);
-          diagonal.textContent = t('lessons.relative.diagonal', { spread: spread.toExponential(2), half });
-          describe(0, Math.min(1, s.len - 1));
-        }
-        current.s = s;
+          // the table into a kept buffer (a new array of up to 256 KiB each step cost more than computing it)
+          if (kept.table.length !== s.len * s.d) kept = { table: new Float32Array(s.len * s.d), rows: new Float64Array(s.len * s.d) };
+          const rows = kept.rows;
+          rows.set(pe.table(s.len, s.d, { base: s.base, out: kept.table }));
+          const dot = new Float32Array(s.len * s.len);
+          let done = 0;
+          dotWork.start(
+            () => {
+              // rows from `done` on until about SLICE_PRODUCTS products (row i has len − i of them)
+              let to = done;
+              for (let products = 0; to < s.len && products < SLICE_PRODUCTS; to++) products += (s.len - to) * s.d;
+              dotRows(rows, s.len, s.d, dot, done, to);
+              done = to;
+              return done === s.len;
+            },
+            () => showDots(s, dot),
+          );
+        } else if (!dotWork.running) current.s = s;
       },
     };
   },
