@@ -457,6 +457,25 @@ describe('the relative lesson: relative position', () => {
     });
     await page.close();
   });
+
+  test('the largest dot-product map, computed a slice of rows at a time, holds every row’s products', async () => {
+    const page = await openPage(browser.context, '#lesson=relative&d=256&len=256');
+    await settle(page);
+    const canvas = '.lesson-relative .heatmap-canvas';
+    const dot = (offset) => {
+      let sum = 0;
+      for (let i = 0; i < 128; i++) sum += Math.cos(offset * 10000 ** ((-2 * i) / 256));
+      return sum;
+    };
+    // cells of the first slice's rows, of the last ones, and their mirror images
+    for (const [col, row] of [[255, 1], [1, 255], [250, 200], [3, 252], [255, 255]]) {
+      await hoverCell(page, canvas, col, row);
+      const numbers = numbersIn(await readout(page, '.relative-readout'));
+      assert.deepEqual(numbers.slice(0, 3), [row, col, col - row], `the readout names cell (${row}, ${col})`);
+      near(numbers[3], dot(col - row), 2e-3, `dot product of rows ${row} and ${col}`);
+    }
+    await page.close();
+  });
 });
 
 describe('the pitfalls lesson: pitfalls', () => {
