@@ -83,31 +83,43 @@ test('binary: a step of d_model keeps the texts it does not change and the chart
   await page.close();
 });
 
-test('relative: steps of the position change only the numbers of the rotation check, its formulas and its table, and leave them as a fresh page draws them', async () => {
-  const page = await openPage(browser.context, '#lesson=relative&lang=en');
+/**
+ * Opens `hash`, presses ArrowRight `steps` times on `slider`, and checks that the
+ * boxes (selectors) changed, are the same elements as before the steps (show() kept
+ * them) and hold what a fresh page at the new state draws.
+ */
+async function keptAsFresh(hash, slider, steps, boxes, expectHash) {
+  const page = await openPage(browser.context, hash);
   await settle(page);
-  const boxes = ['.rotation-check', '.rotation-blocks', '.rotation-table'];
   await page.evaluate((selectors) => {
     window.kept = selectors.map((s) => document.querySelector(s));
-    window.keptFormula = document.querySelector('.rotation-blocks .math-display');
+    window.keptFirst = selectors.map((s) => document.querySelector(s).querySelector('*'));
   }, boxes);
   const first = await page.evaluate((selectors) => selectors.map((s) => document.querySelector(s).innerHTML), boxes);
-  // four steps: the rotated pairs' signs change on the way (a number's TeX gains or loses its minus)
-  for (let k = 0; k < 4; k++) await step(page, 'pos', 'ArrowRight');
+  for (let k = 0; k < steps; k++) await step(page, slider, 'ArrowRight');
   const after = await page.evaluate((selectors) => ({
     html: selectors.map((s) => document.querySelector(s).innerHTML),
-    kept: selectors.map((s, i) => document.querySelector(s) === window.kept[i]),
-    formulaKept: document.querySelector('.rotation-blocks .math-display') === window.keptFormula,
+    kept: selectors.map((s, i) => document.querySelector(s) === window.kept[i] && document.querySelector(s).querySelector('*') === window.keptFirst[i]),
   }), boxes);
-  const hash = await hashSettled(page);
-  assert.match(hash, /pos=7/, 'four steps from position 3');
-  after.html.forEach((html, i) => assert.notEqual(html, first[i], `${boxes[i]} shows the new position`));
-  assert.ok(after.kept.every(Boolean) && after.formulaKept, `the boxes and the first formula are the same elements after the steps (${after.kept}, ${after.formulaKept})`);
+  after.html.forEach((html, i) => assert.notEqual(html, first[i], `${boxes[i]} shows the new state`));
+  assert.ok(after.kept.every(Boolean), `each box and its first element are the same elements after the steps (${after.kept})`);
+  const newHash = await hashSettled(page);
+  assert.match(newHash, expectHash);
   // a fresh page at the same state draws the same nodes
-  const fresh = await openPage(browser.context, hash);
+  const fresh = await openPage(browser.context, newHash);
   await settle(fresh);
   const freshHtml = await fresh.evaluate((selectors) => selectors.map((s) => document.querySelector(s).innerHTML), boxes);
   freshHtml.forEach((html, i) => assert.equal(after.html[i], html, `${boxes[i]} as a fresh page draws it`));
   await fresh.close();
   await page.close();
+}
+
+test('relative: steps of the position change only the numbers of the rotation check, its formulas and its table, as a fresh page draws them', async () => {
+  // four steps: the rotated pairs' signs change on the way (a number's TeX gains or loses its minus)
+  await keptAsFresh('#lesson=relative&lang=en', 'pos', 4, ['.rotation-check', '.rotation-blocks', '.rotation-table'], /pos=7/);
+});
+
+test('binary and rope: a step changes only the numbers of the binary table and of the RoPE layout tables, as a fresh page draws them', async () => {
+  await keptAsFresh('#lesson=binary&lang=en', 'd', 2, ['.binary-table'], /d=/);
+  await keptAsFresh('#lesson=rope&lang=en', 'pos', 3, ['.rope-layouts'], /pos=/);
 });

@@ -1,7 +1,7 @@
 // The binary lesson: the binary counting analogy. Positions 0 … 2^k − 1 in binary
 // beside their encodings: bit b flips every 2^b positions, and the low
 // dimensions of the encoding turn fastest, like the low bits.
-import { h, fmt, paragraphs, clear, showParagraphs } from '../../lib/dom.js';
+import { h, fmt, paragraphs, show, showParagraphs } from '../../lib/dom.js';
 import { createHeatmap, createColorBar } from '../../lib/heatmap.js';
 import { colormapLUT, valuesToRGBA } from '../../lib/colormap.js';
 import { createLineChart } from '../../lib/chart.js';
@@ -113,7 +113,8 @@ export default {
 
     function drawTable(s, table, count) {
       const shown = Math.min(s.d, 6);
-      clear(tableBox).append(
+      // through show(): a step that changes only the numbers changes only their texts
+      show(tableBox, JSON.stringify([s.d, s.base, s.bits, count, s.lang]), () =>
         h(
           'div',
           { class: 'table-scroll' },

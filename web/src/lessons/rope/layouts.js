@@ -1,6 +1,6 @@
 // RoPE section: the half and interleaved layouts rotate the same vector with
 // different pairs; a permutation maps one onto the other.
-import { h, fmt, paragraphs, clear } from '../../lib/dom.js';
+import { h, fmt, paragraphs, show } from '../../lib/dom.js';
 import { section } from '../../lib/lesson.js';
 import { pairIndices } from '../../model/rope.js';
 import { DIAL_HEAD_DIM } from '../../model/rope-lesson.js';
@@ -51,13 +51,15 @@ export function mount(root, ctx) {
     const r = DIAL_HEAD_DIM;
     const x = Float32Array.from({ length: r }, (_, i) => (i + 1) / 10);
     const outputs = {};
-    clear(box);
+    const tables = [];
     for (const layout of ['half', 'interleaved']) {
       const y = Float32Array.from(x);
       pe.applyRope(y, [s.pos], r, { base: s.base, layout });
       outputs[layout] = y;
-      box.append(table(layout, x, y, s.pos));
+      tables.push(table(layout, x, y, s.pos));
     }
+    // through show(): a step of the position changes only the numbers of the tables
+    show(box, `${s.pos} ${s.base}`, () => tables);
     // permuting x into interleaved order, rotating, and permuting back gives the half result
     const perm = Float32Array.from({ length: r }, (_, i) => x[i % 2 === 0 ? i >> 1 : (i >> 1) + r / 2]);
     pe.applyRope(perm, [s.pos], r, { base: s.base, layout: 'interleaved' });
