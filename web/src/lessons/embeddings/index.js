@@ -162,9 +162,11 @@ export default {
         cells.forEach((input, c) => {
           const on = edited.has(`${r}.${c}`);
           input.classList.toggle('edited', on);
-          input.closest('td').classList.toggle('edited', on);
+          input.parentElement.classList.toggle('edited', on);
           if (all || document.activeElement !== input) {
-            input.value = cellText(x[r * s.d + c]);
+            // (written only when it changes: each write lays the input out again)
+            const text = cellText(x[r * s.d + c]);
+            if (input.value !== text) input.value = text;
             input.removeAttribute('aria-invalid');
           }
         }),

@@ -1,6 +1,6 @@
 // RoPE section: the precision pitfall of float32 and bfloat16 angles at long
 // positions, against the package's float64 angles.
-import { h, fmt, paragraphs, clear } from '../../lib/dom.js';
+import { h, fmt, paragraphs, show } from '../../lib/dom.js';
 import { createLineChart, SERIES_COLORS } from '../../lib/chart.js';
 import { createControls } from '../../lib/controls.js';
 import { section } from '../../lib/lesson.js';
@@ -114,7 +114,8 @@ export function mount(root, ctx) {
       );
     }
     const spacingText = L('precisionSpacing', { p: formatInteger(p), angle: fmt(p * inv[0], 1), f32: String(spacing(p * inv[0], 24)), bf16: String(spacing(p * inv[0], 8)), bfPos: formatInteger(bf16(p)) });
-    clear(table).append(
+    // through show(): a step changes the numbers of the table, not its elements
+    show(table, `${s.at} ${s.base} ${s.lang}`, () => [
       h('p', { class: 'precision-spacing' }, spacingText),
       h(
         'div',
@@ -127,7 +128,7 @@ export function mount(root, ctx) {
           h('tbody', {}, rows),
         ),
       ),
-    );
+    ]);
   }
 
   return {
