@@ -153,14 +153,19 @@ export function show(box, key, build) {
   return box;
 }
 
-const isPlain = (a, b) => a.nodeType === Node.ELEMENT_NODE && a.nodeName === b.nodeName && a.namespaceURI === b.namespaceURI && !unseen.has(a) && !unseen.has(b);
-
 /** Whether `a` can stay in the place of `b`: both texts, or elements alike but for their content (name, attributes). */
 function alike(a, b) {
-  if (a.nodeType !== b.nodeType) return false;
-  if (a.nodeType === Node.TEXT_NODE) return true;
-  if (!isPlain(a, b) || a.attributes.length !== b.attributes.length) return false;
-  for (const { name, value } of b.attributes) if (a.getAttribute(name) !== value) return false;
+  const type = a.nodeType;
+  if (type !== b.nodeType) return false;
+  if (type === Node.TEXT_NODE) return true;
+  if (type !== Node.ELEMENT_NODE || a.nodeName !== b.nodeName || a.namespaceURI !== b.namespaceURI || unseen.has(a) || unseen.has(b)) return false;
+  const attributes = b.attributes;
+  const n = attributes.length;
+  if (a.attributes.length !== n) return false;
+  for (let i = 0; i < n; i++) {
+    const { name, value } = attributes[i];
+    if (a.getAttribute(name) !== value) return false;
+  }
   return true;
 }
 
@@ -174,15 +179,24 @@ const sameRoot = (a, b) => alike(a, b) && !a.querySelector?.(':scope > [data-var
  */
 function morphChildren(a, b) {
   if (a.nodeType === Node.TEXT_NODE) {
-    if (a.nodeValue !== b.nodeValue) a.nodeValue = b.nodeValue;
+    if (a.data !== b.data) a.data = b.data;
     return;
   }
-  const [x, y] = [[...a.childNodes], [...b.childNodes]];
-  if (x.length !== y.length) {
-    a.replaceChildren(...y);
+  if (a.childNodes.length !== b.childNodes.length) {
+    a.replaceChildren(...b.childNodes);
     return;
   }
-  x.forEach((c, i) => (alike(c, y[i]) ? morphChildren(c, y[i]) : c.replaceWith(y[i])));
+  // (siblings by nextSibling, taken before a child moves: no arrays, no closures)
+  let c = a.firstChild;
+  let d = b.firstChild;
+  while (c !== null) {
+    const nextC = c.nextSibling;
+    const nextD = d.nextSibling;
+    if (alike(c, d)) morphChildren(c, d);
+    else a.replaceChild(d, c);
+    c = nextC;
+    d = nextD;
+  }
 }
 
 /** show() of paragraphs of lesson text (an array of strings or one string). */
