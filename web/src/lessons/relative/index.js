@@ -80,6 +80,7 @@ export default {
     let kept = { table: new Float32Array(0), rows: new Float64Array(0) };
 
     function describe(i, j) {
+      if (!current) return; // (the first map still being computed)
       const { s, dot } = current;
       info.textContent = t('lessons.relative.readout', { i, j, offset: j - i, dot: fmt(dot[i * s.len + j] * (s.d / 2), 4), normalized: fmt(dot[i * s.len + j], 4) });
     }
