@@ -18,7 +18,7 @@ export const SUITES = {
   'js/rope-config-keys.js': ['rope-config', 'config-reasons', 'engine-args', 'rope'],
   'js/rope-config-values.js': ['config-values', 'config-reasons', 'rope-config', 'engine-args', 'rope'],
   'js/rope-config-errors.js': ['config-reasons', 'rope-config', 'engine-args', 'rope'],
-  'js/onnx/dtype.js': ['onnx-models', 'onnx-extend'],
+  'js/onnx/dtype.js': ['onnx-dtype', 'onnx-models', 'onnx-extend'],
   'js/onnx/find.js': ['onnx-models', 'onnx-extend'],
   'js/onnx/index.js': ['onnx-models', 'onnx-extend', 'onnx-cli'],
   'js/onnx/read.js': ['onnx-models', 'onnx-extend', 'onnx-cli'],
