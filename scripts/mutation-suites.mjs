@@ -12,7 +12,7 @@ export const SUITES = {
   'js/rope-index-batch.js': ['rope-index', 'rope-index-batch'],
   'js/args.js': ['args-read', 'engine-args', 'api', 'hostile', 'messages'],
   'js/load.js': ['load', 'api', 'hostile'],
-  'js/cli.js': ['onnx-cli'],
+  'js/cli.js': ['cli-args', 'onnx-cli'],
   'js/positions.js': ['positions-read', 'args-read', 'engine-args', 'api', 'hostile'],
   'js/rope-config.js': ['rope-config', 'config-reasons', 'engine-args', 'rope'],
   'js/rope-config-keys.js': ['rope-config', 'config-reasons', 'engine-args', 'rope'],
