@@ -131,6 +131,8 @@ test('bad arguments: exit 2 naming the argument, nothing written', async () => {
   // The output must not be the model, however it is written.
   cases.push([['extend', model, '--config', config, '-o', model], /^sinpe: -o .*model\.onnx: must not overwrite the model\n/]);
   cases.push([['extend', model, '--config', config, '--output', relative(process.cwd(), model)], /must not overwrite the model/]);
+  // The output's folder missing: the system's error (it has a code), naming the file; exit 2, not an internal error.
+  cases.push([['extend', model, '--config', config, '-o', join(dir, 'no-such-folder', 'out.onnx')], /^sinpe: ENOENT: .*no-such-folder[/\\]out\.onnx/]);
   // A config the package refuses (a ConfigError): exit 2 naming the key.
   cases.push([['extend', model, '--config', join(dir, 'bad-theta.json'), '-o', out], /rope_theta/]);
   await refused(cases);
