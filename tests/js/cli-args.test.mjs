@@ -160,10 +160,10 @@ test('extend: to another folder copies the data file, refuses to overwrite one t
   const site = JSON.parse(check.out).sites[0];
   assert.equal(site.rows, 1);
   assert.ok(site.verdict === 'float32' || site.matchesBoth, site.message);
-  // Without --rows: max_position_embeddings rows, by the exact recipe.
+  // Without --rows: max_position_embeddings rows; --recipe exact, the default, given.
   mkdirSync(join(dir, 'full'));
   const full = join(dir, 'full', 'model.onnx');
-  const res2 = sinpeCli(['extend', model, '--config', config, '-o', full]);
+  const res2 = sinpeCli(['extend', model, '--config', config, '--recipe', 'exact', '-o', full]);
   assert.equal(res2.code, 0, res2.err);
   assert.equal(res2.out, `cos_cache / sin_cache: 256 → 1024 rows (float16, exact)\nwrote ${full}\n`);
   assert.deepEqual(readFileSync(join(dir, 'full', exact.location)), Buffer.from(exact.data));
