@@ -240,4 +240,5 @@ test('a progress bar on stderr when it is a terminal: inspect "checking", filled
   assert.equal(last[3], last[4], 'the last bar is done');
   assert.match(i.out, /\rchecking \[#+\] (\d+)\/\1\n/, 'a new line after the full bar only');
   assert.equal(i.out.match(/\] \d+\/\d+\n/g).length, 1, 'one new line, after the last bar');
+  assert.match(i.out, /^(\rchecking \[[# ]+\] \d+\/\d+)+\n[^\r]*$/, 'nothing but the bars before the table');
 });
