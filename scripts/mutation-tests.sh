@@ -27,6 +27,9 @@ trap 'rm -rf "$scratch"' EXIT
 mkdir -p "$scratch/node_modules/.bin"
 echo '{ "name": "sinpe-mutation-scratch", "private": true }' >"$scratch/package.json"
 ln -s "$root/js/cli.js" "$scratch/node_modules/.bin/sinpe"
+# Stryker copies js/cli.js into the sandbox without its executable bit, which
+# npx (onnx-cli's --help test) needs to run the link.
+chmod +x "$root/js/cli.js"
 # Suites that run `node -e "import … from 'sinpe.wasm'"` in a child process
 # (engine-args, rules) resolve the package from the scratch project: the sandbox.
 ln -s "$root" "$scratch/node_modules/sinpe.wasm"
