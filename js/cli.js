@@ -90,6 +90,7 @@ async function main(argv) {
     return args.help ? 0 : 2;
   }
   const [command, modelPath, ...rest] = args.positional;
+  if (command === undefined) throw new Usage('give a command: inspect or extend');
   if (command !== 'inspect' && command !== 'extend') throw new Usage(`unknown command ${JSON.stringify(command)} (inspect or extend)`);
   if (!modelPath) throw new Usage(`${command}: give the model file`);
   if (rest.length) throw new Usage(`unexpected argument ${rest[0]}`);

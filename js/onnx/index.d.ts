@@ -112,6 +112,7 @@ export interface InspectOptions extends ReadOptions {
   config?: object;
   /** A loaded sinpe() module (default: one is loaded). */
   encoder?: Encoder;
+  /** Called as (done, total) after each RoPE site: checked (inspectModel) or its cache computed (extendModel). */
   onProgress?: (done: number, total: number) => void;
 }
 

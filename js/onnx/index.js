@@ -31,6 +31,11 @@ function configArg(config) {
   return config;
 }
 
+// options.onProgress: called as (done, total) after each site (a cache computed, a site checked).
+function progressArg(onProgress) {
+  if (onProgress !== undefined && typeof onProgress !== 'function') throw new TypeError(`options.onProgress must be a function, got ${onProgress === null ? 'null' : typeof onProgress}`);
+}
+
 /**
  * Finds and verifies every RoPE site. See docs/onnx.md (InspectReport).
  * @param model - an OnnxModel or anything readModel takes
@@ -39,6 +44,7 @@ function configArg(config) {
 export async function inspectModel(model, options) {
   const o = readOptions(options, ['config', 'encoder', 'externalData', 'name', 'onProgress']);
   const config = configArg(o.config);
+  progressArg(o.onProgress);
   const pe = o.encoder ?? (await sinpe());
   const rope = ropeOf(config, pe);
   const m = await modelOf(model, o);
@@ -85,6 +91,7 @@ function setTensor(tensor, array, rows, width) {
 export async function extendModel(model, options) {
   const o = readOptions(options, ['config', 'rows', 'recipe', 'encoder', 'externalData', 'name', 'onProgress']);
   const config = configArg(o.config);
+  progressArg(o.onProgress);
   if (config === null) throw new TypeError('options.config is required: the caches are rebuilt from the model\'s config.json');
   const recipe = o.recipe ?? 'exact';
   if (!RECIPES.includes(recipe)) throw new RangeError(`options.recipe must be one of 'exact', 'float32'; got ${JSON.stringify(recipe)}`);
@@ -98,7 +105,7 @@ export async function extendModel(model, options) {
   const sites = findRope(copy).filter((s) => s.kind === 'cache');
   if (sites.length === 0) throw new OnnxError('no_rope', `${m.name}: no RoPE cache found (no RotaryEmbedding / GroupQueryAttention do_rotary cache input)`);
   const plans = [];
-  for (const site of sites) {
+  for (const [i, site] of sites.entries()) {
     const expected = expectedFor(site, rope, config);
     const width = site.rotaryDim / 2;
     if (site.cos.shape.length !== 2 || site.sin.shape.length !== 2 || site.cos.shape[1] !== site.sin.shape[1])
@@ -111,6 +118,7 @@ export async function extendModel(model, options) {
     if (rows === null) throw new TypeError(`options.rows is required: the config has no max_position_embeddings`);
     // Everything is computed before anything is replaced: an error leaves no half-edited model.
     plans.push({ site, rows, width, cache: pe.ropeCacheRows(0, rows, site.rotaryDim, { ...expected.options, dtype: DTYPE_NAMES[site.cos.dataType], recipe }) });
+    o.onProgress?.(i + 1, sites.length);
   }
   const replaced = [];
   const names = new Map();

@@ -106,7 +106,7 @@ test('bad arguments: exit 2 naming the argument, nothing written', async () => {
   cases.push([['inspect', model, 'extra.onnx'], /^sinpe: unexpected argument extra\.onnx\n/]);
   cases.push([['inspect', join(dir, 'm')], /^sinpe: .*[/\\]m: cannot read the model \(not a file\)\n/]);
   cases.push([['inspect', join(dir, 'nope.onnx')], /^sinpe: .*nope\.onnx: cannot read the model \(ENOENT\)\n/]);
-  cases.push([['--json'], /^sinpe: unknown command .*\(inspect or extend\)\n/]);
+  cases.push([['--json'], /^sinpe: give a command: inspect or extend\n/]);
   cases.push([['Inspect', model], /^sinpe: unknown command "Inspect" \(inspect or extend\)\n/]);
   cases.push([['inspect', model, '-x'], /^sinpe: unknown option -x\n/]);
   // An option's value: missing at the end, or another option in its place.
@@ -217,8 +217,7 @@ test('inspect --data: an external data file given by path, found under the name 
   assert.deepEqual([s.kind, s.location, typeof s.offset, s.length], ['external', exact.location, 'number', 4096]);
 });
 
-// (extend shows none: extendModel takes onProgress but does not call it yet.)
-test('a progress bar on stderr when it is a terminal: inspect "checking", filled to done/total, ending full', () => {
+test('a progress bar on stderr when it is a terminal: inspect "checking" and extend "extending", filled to done/total, ending full', () => {
   // script(1) (util-linux) runs the command with a pseudo-terminal as its stdin, stdout and stderr.
   const quote = (s) => `'${s.replace(/'/g, "'\\''")}'`;
   const run = (args) => {
@@ -241,4 +240,11 @@ test('a progress bar on stderr when it is a terminal: inspect "checking", filled
   assert.match(i.out, /\rchecking \[#+\] (\d+)\/\1\n/, 'a new line after the full bar only');
   assert.equal(i.out.match(/\] \d+\/\d+\n/g).length, 1, 'one new line, after the last bar');
   assert.match(i.out, /^(\rchecking \[[# ]+\] \d+\/\d+)+\n[^\r]*$/, 'nothing but the bars before the table');
+  // extend: one bar a cache, the last one full
+  const e = run(['extend', join(dir, 'gemma.onnx'), '--config', join(dir, 'gemma.json'), '--rows', '64', '-o', join(dir, 'gemma-64.onnx')]);
+  assert.equal(e.code, 0, e.out);
+  const extending = [...e.out.matchAll(/\rextending \[(#*)( *)\] (\d+)\/(\d+)/g)];
+  assert.ok(extending.length >= 1, e.out);
+  assert.equal(extending.at(-1)[3], extending.at(-1)[4], `the last bar is done: ${e.out}`);
+  for (const [bar, filled, empty, done, total] of extending) assert.equal(filled.length, Math.round((done / total) * (filled.length + empty.length)), bar);
 });

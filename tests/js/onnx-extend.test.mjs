@@ -169,8 +169,11 @@ test('extend a float32 model by the exact recipe: onnxruntime-node within the co
 test('LongRoPE If branches: extend rebuilds the large cache to N rows and the small one at L, inside the branches', async () => {
   const caches = { small: { ...bake('exact', 64, r, OPTIONS.phi3.small, 'float32'), rows: 64 }, large: { ...bake('float32', 300, r, OPTIONS.phi3.large, 'float32'), rows: 300 } };
   const built = makeGenaiModel({ caches, dtype: 'float32' });
-  const out = await extendModel(built.model, { config: CONFIGS.phi3, encoder: pe });
+  // onProgress: (done, total) after each cache is computed, the last one (total, total)
+  const calls = [];
+  const out = await extendModel(built.model, { config: CONFIGS.phi3, encoder: pe, onProgress: (done, total) => calls.push([done, total]) });
   assert.deepEqual(out.replaced.map((x) => [x.group, x.rows]).sort(), [['large', 512], ['small', 64]]);
+  assert.deepEqual(calls, [[1, 2], [2, 2]], 'extendModel reports its progress');
   const after = await inspectModel(out.bytes, { config: CONFIGS.phi3, encoder: pe });
   assert.deepEqual(after.sites.map((s) => [s.group, s.verdict, s.cos.holder, s.short]).sort(), [['large', 'exact', 'Constant', false], ['small', 'exact', 'Constant', false]]);
   const session = await ort.InferenceSession.create(out.bytes);
@@ -236,6 +239,9 @@ test('bad input: each a clear error naming the file and the tensor, nothing retu
     await assert.rejects(readModel(42), (e) => e instanceof TypeError && /model/.test(e.message));
     await assert.rejects(extendModel(built.model, { config: CONFIGS.llama31, recipe: 'float64', encoder: pe }), (e) => e instanceof RangeError && /options\.recipe/.test(e.message));
     await assert.rejects(extendModel(built.model, { config: CONFIGS.llama31, rows: 0.5, encoder: pe }), (e) => e instanceof RangeError && /options\.rows/.test(e.message));
+    // an onProgress that is not a function: refused before any work, naming it
+    for (const call of [extendModel, inspectModel])
+      await assert.rejects(call(built.model, { config: CONFIGS.llama31, encoder: pe, onProgress: 5 }), (e) => e instanceof TypeError && e.message === 'options.onProgress must be a function, got number');
     await assert.rejects(inspectModel(built.model, { confg: {} }), (e) => e instanceof TypeError && /confg/.test(e.message));
   } finally {
     rmSync(dir, { recursive: true, force: true });
