@@ -1,7 +1,8 @@
 // The binding's engine (js/engine.js) through the package as users call it
 // (issue 23, item 9): the per-call plan cache never stands in for a request
 // the module would refuse (an array option longer than a kept plan's, with
-// the same first values; options given where the kept plan had none), and
+// the same first values; options given where the kept plan had none) and
+// releases every plan it drops (the module's memory stays as it is), and
 // the refusals it words (the element of a bad array option, a bad position in
 // a list, a range of rows, a grid) name what the vocabulary's messages name.
 // Expected values come from the float64 references (tests/js/reference.mjs,
@@ -13,6 +14,7 @@ import sinpe from 'sinpe.wasm';
 import { refused } from './refused.mjs';
 import { referenceRow, TOLERANCE } from './reference.mjs';
 import { ropeCache as referenceCache } from './rope-reference.mjs';
+import { loadWithMemory } from './wasm-memory.mjs';
 
 const FLAVOURS = [true, false];
 
@@ -82,5 +84,23 @@ test("a heatmap too large for one result counts the plan's rows, as rows() does"
     refused(() => pe.heatmap(0, count, d, { columnStart: 8, columns: 16, out: px }), RangeError, tooLarge('count', count, count, d));
     // One row fewer fits: the out's length is checked next (count × columns RGBA bytes).
     refused(() => pe.heatmap(0, count - 1, d, { columnStart: 8, columns: 16, out: px }), RangeError, new RegExp(`^sinpe: options\\.out must have length ${(count - 1) * 16 * 4}, got 1$`));
+  }
+});
+
+test('plans dropped from the per-call cache are released: the memory does not grow', async () => {
+  for (const simd of FLAVOURS) {
+    const { module: pe, heapBytes } = await loadWithMemory(() => sinpe({ simd }));
+    // Each distinct request makes a plan (a few hundred bytes of tables at
+    // this width, and more); the cache keeps a few and releases the rest.
+    const call = (i) => pe.encode([1], 512, { base: 100 + i });
+    for (let i = 0; i < 20; i++) call(i);
+    const before = heapBytes();
+    for (let i = 20; i < 170; i++) call(i);
+    const rope = (i) => pe.ropeCache([1], 512, { base: 100 + i });
+    for (let i = 0; i < 150; i++) rope(i);
+    assert.ok(heapBytes() - before <= 2 ** 20, `${simd ? 'simd' : 'baseline'}: the module's memory grew from ${before} to ${heapBytes()} bytes over 300 distinct requests`);
+    // The last request's plan is still a good one.
+    const got = pe.encode([3], 512, { base: 100 + 169 });
+    assertClose(got, referenceRow(3, 512, { base: 269 }), 'after the cycle');
   }
 });
