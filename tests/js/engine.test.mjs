@@ -40,6 +40,19 @@ test('a kept plan never stands in for a longer array option with the same first 
   }
 });
 
+test('a kept plan never stands in for another option of the same value', async () => {
+  for (const simd of FLAVOURS) {
+    const pe = await sinpe({ simd });
+    const positions = [0, 3, 1000];
+    // tensor2tensor reads minTimescale and maxTimescale: one entry each, the same value.
+    for (const options of [{ minTimescale: 50 }, { maxTimescale: 50 }, { minTimescale: 50 }]) {
+      const o = { preset: 'tensor2tensor', ...options };
+      const got = pe.encode(positions, 8, o);
+      positions.forEach((p, i) => assertClose(got.subarray(8 * i, 8 * i + 8), referenceRow(p, 8, o), `${JSON.stringify(o)} row ${i}`));
+    }
+  }
+});
+
 test('a kept plan of no options never stands in for one with options', async () => {
   for (const simd of FLAVOURS) {
     const pe = await sinpe({ simd });
