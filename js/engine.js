@@ -231,7 +231,8 @@ export class Engine {
   checkHeatmap(h, start, count, col0, cols, vmin, vmax, context) {
     const s = this.#m._checkHeatmap(h, start, count, col0, cols, vmin, vmax);
     if (s !== 0)
-      this.check(s, context, { ...this.#rowRangeContext(start, count, 'start', 'count'), rows: count, width: cols, columnStart: col0, columnEnd: col0 + cols, vmin, vmax });
+      // The module checks the rows' range as rows(start, count) does: count rows of the plan's dModel values.
+      this.check(s, context, { ...this.#rowRangeContext(start, count, 'start', 'count'), rows: count, width: context.dModel, columnStart: col0, columnEnd: col0 + cols, vmin, vmax });
   }
 
   checkRope(h, layout, headDim, context) {

@@ -31,10 +31,10 @@ const ROPE_LAYOUTS = vocabulary.ropeLayouts;
 const OPTIONS = new Map(vocabulary.options.map((o) => [o.name, o]));
 const { isInteger } = Number;
 
-// The two families: the option naming the formula, its names, and the width argument.
+// The two families: the option naming the formula, its names, and the second choice option.
 export const FAMILIES = {
-  preset: { key: 'preset', entries: vocabulary.presets, bad: 'bad_preset', width: 'dModel', extraKey: 'layout', extra: vocabulary.layouts, badExtra: 'bad_layout' },
-  ropeType: { key: 'ropeType', entries: vocabulary.ropeTypes, bad: 'bad_rope_type', width: 'rotaryDim', extraKey: 'ropeAxes', extra: vocabulary.ropeAxes, badExtra: 'bad_rope_axes' },
+  preset: { key: 'preset', entries: vocabulary.presets, bad: 'bad_preset', extraKey: 'layout', extra: vocabulary.layouts, badExtra: 'bad_layout' },
+  ropeType: { key: 'ropeType', entries: vocabulary.ropeTypes, bad: 'bad_rope_type', extraKey: 'ropeAxes', extra: vocabulary.ropeAxes, badExtra: 'bad_rope_axes' },
 };
 for (const f of Object.values(FAMILIES)) f.names = Object.freeze(f.entries.map((e) => e.name));
 
@@ -106,11 +106,12 @@ function callContext(familyName, snap) {
   return { family: familyName, familyName: undefined, preset: undefined, ropeType: undefined, options: snap, dModel: undefined, rotaryDim: undefined, rotaryDimName: undefined, headDim: undefined };
 }
 
-// The width a positions copy is sized against before the plan checks it: an
+// The values per position (per result array: w, or w/2 for a RoPE cache) a
+// positions copy is sized against before the plan checks the width w: an
 // out-of-range width is the plan's to report (naming dModel or rotaryDim), so
 // it does not count here.
-function elementWidth(width) {
-  return width >= 1 && width <= vocabulary.limits.maxDModel ? width : 1;
+function elementWidth(width, values) {
+  return width >= 1 && width <= vocabulary.limits.maxDModel ? Math.max(1, values) : 1;
 }
 
 /**
@@ -158,7 +159,7 @@ export function readPrepared(op, prepared, source0, out) {
 }
 
 function readSource(op, call, source0) {
-  if (op.source === 'list') call.positions = positionsArg('positions', source0, elementWidth(call.w));
+  if (op.source === 'list') call.positions = positionsArg('positions', source0, elementWidth(call.w, call.values));
   if (op.output === 'cache') call.given = cacheOutArg(call.outName, call.given);
   // out's getters ran after the positions were taken: they are checked again.
   if (op.source === 'list') call.positions = positionsChecked('positions', call.positions);

@@ -1,0 +1,119 @@
+// The binding's engine (js/engine.js) through the package as users call it
+// (issue 23, item 9): the per-call plan cache never stands in for a request
+// the module would refuse (an array option longer than a kept plan's, with
+// the same first values; options given where the kept plan had none) and
+// releases every plan it drops (the module's memory stays as it is), and
+// the refusals it words (the element of a bad array option, a bad position in
+// a list, a range of rows, a grid) name what the vocabulary's messages name.
+// Expected values come from the float64 references (tests/js/reference.mjs,
+// tests/js/rope-reference.mjs) and the vocabulary's rules
+// (cpp/include/sinpe/vocabulary.def), never from sinpe's output.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import sinpe from 'sinpe.wasm';
+import { refused } from './refused.mjs';
+import { referenceRow, TOLERANCE } from './reference.mjs';
+import { ropeCache as referenceCache } from './rope-reference.mjs';
+import { loadWithMemory } from './wasm-memory.mjs';
+
+const FLAVOURS = [true, false];
+
+function assertClose(got, want, what) {
+  assert.equal(got.length, want.length, `${what}: length`);
+  for (let i = 0; i < want.length; i++) assert.ok(Math.abs(got[i] - want[i]) <= TOLERANCE, `${what}[${i}] = ${got[i]}, want ${want[i]}`);
+}
+
+test('a kept plan never stands in for a longer array option with the same first values', async () => {
+  for (const simd of FLAVOURS) {
+    const pe = await sinpe({ simd });
+    // mropeSection must add up to rotaryDim/2 (vocabulary.def, mrope_section_sum).
+    const ok = pe.ropeCache([0, 0, 0, 0], 8, { mropeSection: [2, 2] });
+    assert.equal(ok.cos.length, 8);
+    refused(() => pe.ropeCache([0, 0, 0], 8, { mropeSection: [2, 2, 1] }), RangeError, /^sinpe: options\.mropeSection must have 1 to 4 entries adding up to rotaryDim\/2/);
+    // longrope's factors: rotaryDim/2 of them (vocabulary.def, bad_short_factor).
+    const longrope = { ropeType: 'longrope', longFactor: [2, 2, 2, 2], originalMaxPositions: 4096, maxPositions: 16384 };
+    const cache = pe.ropeCache([5], 8, { ...longrope, shortFactor: [1, 1.5, 2, 3] });
+    const want = referenceCache([5], 8, { ...longrope, shortFactor: [1, 1.5, 2, 3] });
+    assertClose(cache.cos, want.cos, 'longrope cos');
+    refused(() => pe.ropeCache([5], 8, { ...longrope, shortFactor: [1, 1.5, 2, 3, 4] }), RangeError, /^sinpe: options\.shortFactor must be an array of rotaryDim\/2 = 4 positive finite numbers, got 5 values$/);
+    refused(() => pe.ropeCache([5], 8, { ...longrope, shortFactor: [1, 1.5, -2, 3] }), RangeError, /^sinpe: options\.shortFactor must be an array of rotaryDim\/2 = 4 positive finite numbers, got options\.shortFactor\[2\] = -2$/);
+  }
+});
+
+test('a kept plan never stands in for another option of the same value', async () => {
+  for (const simd of FLAVOURS) {
+    const pe = await sinpe({ simd });
+    const positions = [0, 3, 1000];
+    // tensor2tensor reads minTimescale and maxTimescale: one entry each, the same value.
+    for (const options of [{ minTimescale: 50 }, { maxTimescale: 50 }, { minTimescale: 50 }]) {
+      const o = { preset: 'tensor2tensor', ...options };
+      const got = pe.encode(positions, 8, o);
+      positions.forEach((p, i) => assertClose(got.subarray(8 * i, 8 * i + 8), referenceRow(p, 8, o), `${JSON.stringify(o)} row ${i}`));
+    }
+  }
+});
+
+test('a kept plan of no options never stands in for one with options', async () => {
+  for (const simd of FLAVOURS) {
+    const pe = await sinpe({ simd });
+    const positions = [0, 3, 1000];
+    for (const options of [{}, { base: 500 }, {}, { base: 500, layout: 'concat' }]) {
+      const got = pe.encode(positions, 8, options);
+      positions.forEach((p, i) => assertClose(got.subarray(8 * i, 8 * i + 8), referenceRow(p, 8, options), `${JSON.stringify(options)} row ${i}`));
+    }
+  }
+});
+
+// The vocabulary's too_large message: "{countName} = {count}: the result
+// ({rows} × {width} values) would exceed the 2^29-element (2 GiB) limit of
+// one result", for what the core counts (cpp/src/checks.cpp check_elements).
+const tooLarge = (countName, count, rows, width) =>
+  new RegExp(`^sinpe: ${countName} = ${count}: the result \\(${rows} × ${width} values\\) would exceed the 2\\^29-element \\(2 GiB\\) limit of one result$`);
+
+test('a grid too large for one result names its height and width and counts its rows', async () => {
+  for (const simd of FLAVOURS) {
+    const pe = await sinpe({ simd });
+    const side = 2 ** 14; // 2^28 cells: of 8 values each, past 2^29
+    // grid2d: height × width rows, and one more for the cls token, of dModel values.
+    refused(() => pe.grid2d(side, side, 8), RangeError, tooLarge('height/width', `${side} × ${side}`, side * side, 8));
+    refused(() => pe.grid2d(side, side, 8, { preset: 'mae', clsToken: true }), RangeError, tooLarge('height/width', `${side} × ${side}`, side * side + 1, 8));
+    // ropeCacheGrid: height × width tokens of rotaryDim/2 values (cos and sin each).
+    refused(() => pe.ropeCacheGrid(side, side, 16, { mropeSection: [4, 4] }), RangeError, tooLarge('height/width', `${side} × ${side}`, side * side, 8));
+    refused(() => pe.ropeCacheGrid(-2, 3, 16, { mropeSection: [4, 4] }), RangeError, /^sinpe: height\/width must be an integer in \[0, \d+\], got -2 × 3$/);
+  }
+});
+
+test("a heatmap too large for one result counts the plan's rows, as rows() does", async () => {
+  for (const simd of FLAVOURS) {
+    const pe = await sinpe({ simd });
+    // The module checks start … start+count−1 as rows(start, count, dModel) does
+    // (cpp/bindings/glue.cpp check_heatmap → check_rows): count × dModel values,
+    // whatever the column window.
+    const d = 65536;
+    const count = 2 ** 29 / d + 1;
+    const px = new Uint8ClampedArray(1);
+    refused(() => pe.rows(0, count, d, { out: new Float32Array(1) }), RangeError, tooLarge('count', count, count, d));
+    refused(() => pe.heatmap(0, count, d, { out: px }), RangeError, tooLarge('count', count, count, d));
+    refused(() => pe.heatmap(0, count, d, { columnStart: 8, columns: 16, out: px }), RangeError, tooLarge('count', count, count, d));
+    // One row fewer fits: the out's length is checked next (count × columns RGBA bytes).
+    refused(() => pe.heatmap(0, count - 1, d, { columnStart: 8, columns: 16, out: px }), RangeError, new RegExp(`^sinpe: options\\.out must have length ${(count - 1) * 16 * 4}, got 1$`));
+  }
+});
+
+test('plans dropped from the per-call cache are released: the memory does not grow', async () => {
+  for (const simd of FLAVOURS) {
+    const { module: pe, heapBytes } = await loadWithMemory(() => sinpe({ simd }));
+    // Each distinct request makes a plan (a few hundred bytes of tables at
+    // this width, and more); the cache keeps a few and releases the rest.
+    const call = (i) => pe.encode([1], 512, { base: 100 + i });
+    for (let i = 0; i < 20; i++) call(i);
+    const before = heapBytes();
+    for (let i = 20; i < 170; i++) call(i);
+    const rope = (i) => pe.ropeCache([1], 512, { base: 100 + i });
+    for (let i = 0; i < 150; i++) rope(i);
+    assert.ok(heapBytes() - before <= 2 ** 20, `${simd ? 'simd' : 'baseline'}: the module's memory grew from ${before} to ${heapBytes()} bytes over 300 distinct requests`);
+    // The last request's plan is still a good one.
+    const got = pe.encode([3], 512, { base: 100 + 169 });
+    assertClose(got, referenceRow(3, 512, { base: 269 }), 'after the cycle');
+  }
+});

@@ -1,0 +1,118 @@
+// The read and compute phases of the operation table (js/ops.js) through the
+// package as users call it (issue 23, item 9): what an unknown option's error
+// lists, which argument a refusal names when a width and a positions list are
+// both out of bounds, the 2^29-element limit of one result for a positions
+// list (per result array: a RoPE cache has rotaryDim/2 values per position in
+// each of cos and sin, as ropeCacheRows counts them), and positions checked
+// again after the getters of a cache's out { cos, sin } ran. Expected names
+// and limits come from the vocabulary (cpp/include/sinpe/vocabulary.def, the
+// package's `vocabulary` export) and README.md's method signatures, never from
+// sinpe's output.
+import { test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import sinpe, { vocabulary } from 'sinpe.wasm';
+import { refused } from './refused.mjs';
+
+const MAX_WIDTH = vocabulary.limits.maxDModel; // dModel and rotaryDim: [1 or 2, maxDModel]
+const MAX_ELEMENTS = vocabulary.limits.maxElements; // one result: 2^29 values
+const FLAVOURS = ['simd', 'baseline'];
+const flavours = {};
+before(async () => {
+  flavours.simd = await sinpe({ simd: true });
+  flavours.baseline = await sinpe({ simd: false });
+});
+
+// The names an "unknown option" error lists after "takes: ", as a sorted list.
+function takes(error) {
+  const m = /takes: (.*)$/.exec(error.message);
+  assert.ok(m, error.message);
+  return m[1].split(', ').sort();
+}
+
+test('an unknown option names what the formula and the method take', () => {
+  const pe = flavours.simd;
+  const reads = (family, name) => family.find((f) => f.name === name).reads;
+  // encode(positions, dModel, options): preset, layout, out, dtype and what the preset reads.
+  for (const preset of ['vaswani', 'tensor2tensor', 'diffusers']) {
+    const e = refused(() => pe.encode([0, 1], 8, { preset, bogus: 1 }), TypeError, /unknown option "bogus"/, new RegExp(`preset '${preset}' takes: `));
+    const want = ['preset', 'layout', 'out', 'dtype', ...reads(vocabulary.presets, preset)];
+    assert.ok(reads(vocabulary.presets, preset).length > 0, `${preset} reads options`);
+    assert.deepEqual(takes(e), want.sort(), e.message);
+  }
+  // grid2d takes clsToken instead of dtype; the default preset is the vocabulary's first.
+  const g = refused(() => pe.grid2d(2, 2, 8, { bogus: 1 }), TypeError, new RegExp(`preset '${vocabulary.presets[0].name}' takes: `));
+  assert.deepEqual(takes(g), ['preset', 'layout', 'out', 'clsToken', ...vocabulary.presets[0].reads].sort(), g.message);
+  // ropeCache(positions, rotaryDim, options): ropeType, ropeAxes, out, dtype, recipe and what the type reads.
+  for (const ropeType of ['default', 'yarn', 'longrope']) {
+    const e = refused(() => pe.ropeCache([0], 8, { ropeType, bogus: 1 }), TypeError, new RegExp(`ropeType '${ropeType}' takes: `));
+    const want = ['ropeType', 'ropeAxes', 'out', 'dtype', 'recipe', ...reads(vocabulary.ropeTypes, ropeType)];
+    assert.deepEqual(takes(e), want.sort(), e.message);
+  }
+});
+
+test('a width out of bounds is named before the size of a positions list', () => {
+  for (const f of FLAVOURS) {
+    const pe = flavours[f];
+    // One position at a width past the limit: the width is refused (the
+    // positions alone are within every limit).
+    for (const d of [MAX_WIDTH + 1, 2 ** 30, 2 ** 40]) {
+      refused(() => pe.encode([0], d), RangeError, /^sinpe: dModel must be an integer/, new RegExp(`got ${d}$`));
+      refused(() => pe.encode(new Float64Array(1), d), RangeError, /^sinpe: dModel must be an integer/);
+      refused(() => pe.ropeCache([0], 2 * d), RangeError, /^sinpe: rotaryDim must be an even integer/);
+      refused(() => pe.prepare(d), RangeError, /^sinpe: dModel must be an integer/);
+    }
+  }
+});
+
+test('a positions list is refused when one result would pass 2^29 values, counted per result array', () => {
+  const pe = flavours.simd;
+  // A small out makes an accepted size end at the out's length check (nothing is computed).
+  const rows = MAX_ELEMENTS / MAX_WIDTH; // 8192 rows of maxDModel values fill one result
+  const tableOut = { out: new Float32Array(1) };
+  refused(() => pe.encode(new Float64Array(rows), MAX_WIDTH, tableOut), RangeError, /^sinpe: options\.out must have length/);
+  refused(() => pe.encode(new Float64Array(rows + 1), MAX_WIDTH, tableOut), RangeError, new RegExp(`^sinpe: positions: ${rows + 1} × ${MAX_WIDTH} values exceed the 2\\^29-element`));
+  // A RoPE cache of rotaryDim r has r/2 values per position in each of cos and
+  // sin: with r = maxDModel, 16384 positions fill one array (ropeCacheRows
+  // accepts the same count).
+  const r = MAX_WIDTH;
+  const tokens = MAX_ELEMENTS / (r / 2);
+  const small = () => ({ cos: new Float32Array(1), sin: new Float32Array(1) });
+  const prepared = pe.prepareRope(r);
+  for (const n of [rows + 1, tokens]) {
+    refused(() => pe.ropeCacheRows(0, n, r, { out: small() }), RangeError, /^sinpe: options\.out\.cos must have length/);
+    refused(() => pe.ropeCache(new Float64Array(n), r, { out: small() }), RangeError, new RegExp(`^sinpe: options\\.out\\.cos must have length ${n * (r / 2)}, got 1`));
+    refused(() => pe.ropeCache(Array.from({ length: n }, () => 0), r, { out: small() }), RangeError, /^sinpe: options\.out\.cos must have length/);
+    refused(() => prepared.cache(new Float64Array(n), small()), RangeError, /^sinpe: out\.cos must have length/);
+  }
+  const over = new RegExp(`^sinpe: positions: ${tokens + 1} × ${r / 2} values exceed the 2\\^29-element`);
+  refused(() => pe.ropeCache(new Float64Array(tokens + 1), r, { out: small() }), RangeError, over);
+  refused(() => prepared.cache(new Float64Array(tokens + 1), small()), RangeError, over);
+  refused(() => pe.ropeCacheRows(0, tokens + 1, r, { out: small() }), RangeError, new RegExp(`\\(${tokens + 1} × ${r / 2} values\\) would exceed the 2\\^29-element`));
+});
+
+test("positions detached by a getter of the cache's out are refused, naming positions", () => {
+  for (const f of FLAVOURS) {
+    const pe = flavours[f];
+    const r = 8;
+    const calls = {
+      ropeCache: (p, out) => pe.ropeCache(p, r, { out }),
+      'prepareRope().cache': (p, out) => pe.prepareRope(r).cache(p, out),
+    };
+    for (const [what, call] of Object.entries(calls)) {
+      const positions = new Float64Array([0, 1, 2]);
+      const sin = new Float32Array(3 * (r / 2)).fill(7);
+      const cos = new Float32Array(3 * (r / 2)).fill(7);
+      const out = {
+        get cos() {
+          structuredClone(positions.buffer, { transfer: [positions.buffer] });
+          return cos;
+        },
+        sin,
+      };
+      refused(() => call(positions, out), TypeError, /^sinpe: positions is detached/);
+      assert.ok(cos.every((v) => v === 7) && sin.every((v) => v === 7), `${f} ${what}: nothing written`);
+      // The module stays usable.
+      assert.equal(call([0], undefined).cos.length, r / 2);
+    }
+  }
+});
