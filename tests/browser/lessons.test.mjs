@@ -260,7 +260,7 @@ describe('the waves lesson: waves and wavelengths', () => {
       near(cos7, Math.cos(position * omega3), 1e-4, `column 7 at position ${position}`);
       positions.push(position);
     }
-    // one position in the rows computed before the last change of d, one in those computed by steps after it
+    // one position in the rows copied when the table grew (computed after the change of d), one in the rows that growth added
     assert.ok(positions[0] > 40 && positions[0] < 150 && positions[1] > 380, `hovered positions ${positions}`);
     await page.close();
   });
