@@ -6,7 +6,7 @@ import { scaleLinear, scaleLog } from 'd3-scale';
 import { schemeTableau10 } from 'd3-scale-chromatic';
 import { select } from 'd3-selection';
 import { line } from 'd3-shape';
-import { h, svgEl } from './dom.js';
+import { h, setAttr, svgEl } from './dom.js';
 import { recordDraw } from './probe.js';
 import { drawWhenSeen, whenIdle } from './offscreen.js';
 
@@ -71,10 +71,7 @@ function reconcile(from, specs) {
       continue;
     }
     for (const name of el.getAttributeNames()) if (!(name in attrs)) el.removeAttribute(name);
-    for (const [name, value] of Object.entries(attrs)) {
-      const v = String(value);
-      if (el.getAttribute(name) !== v) el.setAttribute(name, v);
-    }
+    for (const [name, value] of Object.entries(attrs)) setAttr(el, name, value);
     if (text !== undefined && el.textContent !== text) el.textContent = text;
     el = el.nextSibling;
   }

@@ -4,7 +4,7 @@
 // sinusoidal table (the clock picture) and for RoPE's rotated query pairs.
 // The hands are drawn from the values the caller passes (the package's),
 // and the faint trail shows where the hand was at the previous positions.
-import { h, svgEl } from './dom.js';
+import { h, setAttr, svgEl } from './dom.js';
 
 const R = 30; // dial radius in SVG units
 const SIZE = 2 * R + 16;
@@ -45,12 +45,6 @@ export function createDials({ label, className = '' } = {}) {
     return item;
   }
 
-  // An attribute written only when its text changes (each write restyles the element).
-  const attr = (el, name, value) => {
-    const v = String(value);
-    if (el.getAttribute(name) !== v) el.setAttribute(name, v);
-  };
-
   /** Draws the dials (in order); dials not in the list are removed. */
   function draw(dials) {
     const keep = new Set(dials.map((d) => String(d.key)));
@@ -72,25 +66,25 @@ export function createDials({ label, className = '' } = {}) {
         [item.projA, { x1: 0, y1: y, x2: x, y2: y }],
         [item.projB, { x1: x, y1: 0, x2: x, y2: y }],
       ])
-        for (const [k, v] of Object.entries(attrs)) attr(el, k, v);
-      attr(item.hand, 'data-a', d.a);
-      attr(item.hand, 'data-b', d.b);
+        for (const [k, v] of Object.entries(attrs)) setAttr(el, k, v);
+      setAttr(item.hand, 'data-a', d.a);
+      setAttr(item.hand, 'data-b', d.b);
       if (d.ghost) {
-        attr(item.ghost, 'x2', R * d.ghost[0] * scale);
-        attr(item.ghost, 'y2', -R * d.ghost[1] * scale);
-        attr(item.ghost, 'data-a', d.ghost[0]);
-        attr(item.ghost, 'data-b', d.ghost[1]);
+        setAttr(item.ghost, 'x2', R * d.ghost[0] * scale);
+        setAttr(item.ghost, 'y2', -R * d.ghost[1] * scale);
+        setAttr(item.ghost, 'data-a', d.ghost[0]);
+        setAttr(item.ghost, 'data-b', d.ghost[1]);
         item.ghost.removeAttribute('visibility');
-      } else attr(item.ghost, 'visibility', 'hidden');
+      } else setAttr(item.ghost, 'visibility', 'hidden');
       // the trail's dots are kept and moved (a step of the position moves each of them)
       const trail = d.trail ?? [];
       while (item.trail.childElementCount > trail.length) item.trail.lastChild.remove();
       while (item.trail.childElementCount < trail.length) item.trail.append(svgEl('circle', { r: 2.2 }));
       trail.forEach(([ta, tb], k) => {
         const dot = item.trail.children[k];
-        attr(dot, 'cx', R * ta * scale);
-        attr(dot, 'cy', -R * tb * scale);
-        attr(dot, 'fill-opacity', ((trail.length - k) / (trail.length + 1)) * 0.7);
+        setAttr(dot, 'cx', R * ta * scale);
+        setAttr(dot, 'cy', -R * tb * scale);
+        setAttr(dot, 'fill-opacity', ((trail.length - k) / (trail.length + 1)) * 0.7);
       });
       // texts written only when they change (a rewritten text is laid out again)
       const put = (el, prop, value) => el[prop] !== value && (el[prop] = value);
@@ -103,7 +97,7 @@ export function createDials({ label, className = '' } = {}) {
       put(item.swatchA, 'hidden', !d.colors);
       put(item.swatchB, 'hidden', !d.colors);
       put(item.values, 'textContent', d.values ?? '');
-      attr(item.li, 'aria-label', d.description ?? d.title);
+      setAttr(item.li, 'aria-label', d.description ?? d.title);
       item.li.classList.toggle('highlight', !!d.highlight);
     });
   }

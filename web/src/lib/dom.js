@@ -28,6 +28,12 @@ export function h(tag, attrs = {}, ...children) {
 // show() never keeps an older element in the place of one of them.
 const unseen = new WeakSet();
 
+/** Sets an attribute only when its text changes (each write restyles the element). */
+export function setAttr(el, name, value) {
+  const v = String(value);
+  if (el.getAttribute(name) !== v) el.setAttribute(name, v);
+}
+
 export function svgEl(tag, attrs = {}) {
   const el = document.createElementNS('http://www.w3.org/2000/svg', tag);
   for (const [key, value] of Object.entries(attrs)) el.setAttribute(key, String(value));
