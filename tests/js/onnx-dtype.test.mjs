@@ -45,43 +45,36 @@ async function inspectInvFreq(bits, dtype, base) {
   return report.sites[0];
 }
 
+/**
+ * Each base's frequencies rounded once to `dtype`: the model's inv_freq is read
+ * as exact, bit for bit (maxUlp 0), and every kind of value kindOf names
+ * (normal, subnormal, …) is among those checked.
+ */
+async function assertRoundedExact(dtype, bases, kinds, kindOf) {
+  const seen = Object.fromEntries(kinds.map((k) => [k, 0]));
+  for (const base of bases) {
+    const { f, bits } = roundedFrequencies(base, dtype);
+    for (const v of f) seen[kindOf(v)]++;
+    const site = await inspectInvFreq(bits, dtype, base);
+    assert.equal(site.verdict, 'exact', site.message);
+    assert.equal(site.maxUlp, 0, `${dtype} base ${base}: ${site.message}`);
+  }
+  for (const [kind, n] of Object.entries(seen)) assert.ok(n > 0, `a frequency rounding to a ${dtype} ${kind} value (${JSON.stringify(seen)})`);
+}
+
 // float16: normal from 2^-14, subnormal multiples of 2^-24 below it; below
 // 2^-25 (half the smallest subnormal) a value rounds to 0, between 2^-25 and
 // 2^-24 to the smallest subnormal (bits 0x0001).
 test('float16 inv_freq: the float64 frequencies rounded once to nearest-even, normal, subnormal and flushed to zero, are bit-identical (maxUlp 0)', async () => {
-  const seen = { normal: 0, subnormal: 0, smallest: 0, zero: 0 };
-  for (const base of [1e9, 3e9, 1e10, 2.5e10, 6e10]) {
-    const { f, bits } = roundedFrequencies(base, 'float16');
-    for (const v of f) {
-      if (v >= 2 ** -14) seen.normal++;
-      else if (v >= 2 ** -24) seen.subnormal++;
-      else if (v > 2 ** -25) seen.smallest++;
-      else seen.zero++;
-    }
-    const site = await inspectInvFreq(bits, 'float16', base);
-    assert.equal(site.verdict, 'exact', site.message);
-    assert.equal(site.maxUlp, 0, `float16 base ${base}: ${site.message}`);
-  }
-  // Every kind of float16 result is among the frequencies checked.
-  for (const [kind, n] of Object.entries(seen)) assert.ok(n > 0, `a frequency rounding to a float16 ${kind} value (${JSON.stringify(seen)})`);
+  await assertRoundedExact('float16', [1e9, 3e9, 1e10, 2.5e10, 6e10], ['normal', 'subnormal', 'smallest', 'zero'], (v) =>
+    v >= 2 ** -14 ? 'normal' : v >= 2 ** -24 ? 'subnormal' : v > 2 ** -25 ? 'smallest' : 'zero',
+  );
 });
 
 // bfloat16: float32's exponent range with 8 significant bits; normal from
 // 2^-126, subnormal multiples of 2^-133, 0 below 2^-134.
 test('bfloat16 inv_freq: the float64 frequencies rounded once to nearest-even (directly, not through float32), normal, subnormal and zero, are bit-identical', async () => {
-  const seen = { normal: 0, subnormal: 0, zero: 0 };
-  for (const base of [10000, 500000, 1e40, 1e42]) {
-    const { f, bits } = roundedFrequencies(base, 'bfloat16');
-    for (const v of f) {
-      if (v >= 2 ** -126) seen.normal++;
-      else if (v > 2 ** -134) seen.subnormal++;
-      else seen.zero++;
-    }
-    const site = await inspectInvFreq(bits, 'bfloat16', base);
-    assert.equal(site.verdict, 'exact', site.message);
-    assert.equal(site.maxUlp, 0, `bfloat16 base ${base}: ${site.message}`);
-  }
-  for (const [kind, n] of Object.entries(seen)) assert.ok(n > 0, `a frequency rounding to a bfloat16 ${kind} value (${JSON.stringify(seen)})`);
+  await assertRoundedExact('bfloat16', [10000, 500000, 1e40, 1e42], ['normal', 'subnormal', 'zero'], (v) => (v >= 2 ** -126 ? 'normal' : v > 2 ** -134 ? 'subnormal' : 'zero'));
 });
 
 test('inv_freq one or two ulps off: maxUlp counts the steps between the bit patterns (1: still exact within the tolerance; 2: a mismatch)', async () => {
