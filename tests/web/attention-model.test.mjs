@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { embedding, head, matrices, ropeRotate, sinusoid } from './attention-reference.mjs';
-import { tokenEmbeddings, headWeights, attend, permutationGap, reorder, isPermutation, offeredOrders, encodingSimilarity, ropeSimilarity, WEIGHT_GAIN } from '../../web/src/model/attention.js';
+import { tokenEmbeddings, headWeights, attend, permutationGap, reorder, isPermutation, offeredOrders, encodingSimilarity, ropeSimilarity, randomPairs, WEIGHT_GAIN } from '../../web/src/model/attention.js';
 
 const flat = (rows) => rows.flat();
 function maxDiff(a, b) {
@@ -89,22 +89,45 @@ test('position only: the encodings\' dot product is Σ cos(ω_i k), and RoPE\'s 
     assert.ok(Math.abs(got[k] - want / (d / 2)) < 1e-12, `k = ${k}`);
   }
   assert.ok(Math.abs(got[0] - 1) < 1e-15);
-  // RoPE with a float64 rotation: per sample, ⟨R(p)q, R(p+k)q⟩/|q|² = Σ_i (q_i² + q_{i+d/2}²) cos(θ_i k) / |q|²
-  const seen = [];
-  const rotate = (x, positions, width) => {
-    seen.push(Array.from(x.slice(0, width)));
-    return flat(positions.map((p, t) => ropeRotate(width)(Array.from(x.slice(t * width, t * width + width)), p)));
+});
+
+test('RoPE\'s scores are the averages of ⟨R(p)q, R(p+k)u⟩ / (|q||u|) of the vectors rotated, at any p', () => {
+  const d = 32;
+  const span = 40;
+  const half = d / 2;
+  const angle = (k, i) => k * 10000 ** ((-2 * i) / d);
+  // the package's ropeCacheRows(0, span + 1, d) in float64: row k, d/2 values
+  const cache = {
+    cos: Float64Array.from({ length: (span + 1) * half }, (_, j) => Math.cos(angle(Math.floor(j / half), j % half))),
+    sin: Float64Array.from({ length: (span + 1) * half }, (_, j) => Math.sin(angle(Math.floor(j / half), j % half))),
   };
-  const { same, unrelated } = ropeSimilarity(rotate, d, span, { samples: 3, seed: 9, p: 5 });
-  const qs = seen.filter((_, i) => i % 2 === 0);
-  assert.equal(qs.length, 3);
-  for (let k = 0; k <= span; k++) {
-    let want = 0;
-    for (const q of qs) {
-      const norm = q.reduce((s, v) => s + v * v, 0);
-      for (let i = 0; i < d / 2; i++) want += ((q[i] ** 2 + q[i + d / 2] ** 2) * Math.cos(k * 10000 ** ((-2 * i) / d))) / norm / 3;
-    }
-    assert.ok(Math.abs(same[k] - want) < 1e-12, `k = ${k}: ${same[k]} vs ${want}`);
-    assert.ok(Math.abs(unrelated[k]) < 1, `k = ${k}`);
+  const pairs = randomPairs(d, 3, 9);
+  assert.equal(pairs.length, 3);
+  for (const { q, u } of pairs) {
+    assert.equal(q.length, d);
+    assert.ok([...q, ...u].every((v) => v >= -1 && v <= 1));
+    assert.notDeepEqual(q, u);
   }
+  const { same, unrelated } = ropeSimilarity(cache, d, span, pairs);
+  assert.equal(same.length, span + 1);
+  // the vectors rotated to positions p and p + k (rotate_half pairs i, i + d/2) and their dot products
+  const dot = (a, b) => a.reduce((s, v, c) => s + v * b[c], 0);
+  const rotate = ropeRotate(d);
+  for (const p of [0, 5]) {
+    for (let k = 0; k <= span; k++) {
+      let wantSame = 0;
+      let wantUnrelated = 0;
+      for (const { q, u } of pairs) {
+        const [x, y] = [Array.from(q), Array.from(u)];
+        const norms = Math.sqrt(dot(x, x) * dot(y, y));
+        wantSame += dot(rotate(x, p), rotate(x, p + k)) / dot(x, x) / pairs.length;
+        wantUnrelated += dot(rotate(x, p), rotate(y, p + k)) / norms / pairs.length;
+      }
+      assert.ok(Math.abs(same[k] - wantSame) < 1e-12, `p = ${p}, k = ${k}: ${same[k]} vs ${wantSame}`);
+      assert.ok(Math.abs(unrelated[k] - wantUnrelated) < 1e-12, `p = ${p}, k = ${k}: ${unrelated[k]} vs ${wantUnrelated}`);
+    }
+  }
+  assert.ok(Math.abs(same[0] - 1) < 1e-15);
+  assert.ok(Math.abs(unrelated[5]) > 1e-3, 'unrelated pairs are not orthogonal by chance here');
+
 });

@@ -128,6 +128,8 @@ export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = fa
   let x, y;
   let gx = null;
   let gy = null;
+  let labelX = null; // the axes' titles, kept with the axes
+  let labelY = null;
   let shownWidth = 0;
   const axisKeys = { x: '', y: '' };
 
@@ -159,25 +161,25 @@ export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = fa
     const xKey = JSON.stringify([width, last.xDomain, xText]);
     if (xKey !== axisKeys.x) {
       axisKeys.x = xKey;
-      while (gx.firstChild) gx.firstChild.remove();
       const nx = Math.max(3, Math.floor(width / 80));
+      // d3's axis joins its ticks with those drawn last time: a tick at the same place is kept
       select(gx).call(xLog ? axisBottom(x).ticks(nx, '~s') : axisBottom(x).ticks(nx));
-      const lx = svgEl('text', { class: 'axis-label', x: (margin.left + width - margin.right) / 2, y: 34 });
-      lx.textContent = xText;
-      gx.append(lx);
+      labelX ??= gx.appendChild(svgEl('text', { class: 'axis-label', y: 34 }));
+      setAttr(labelX, 'x', (margin.left + width - margin.right) / 2);
+      if (labelX.textContent !== xText) labelX.textContent = xText;
     }
     const yText = last.yLabel ?? yLabel;
     const yKey = JSON.stringify([last.yDomain, yText]);
     if (yKey !== axisKeys.y) {
       axisKeys.y = yKey;
-      while (gy.firstChild) gy.firstChild.remove();
       select(gy).call(yLog ? axisLeft(y).ticks(5).tickFormat(powerOfTen) : axisLeft(y).ticks(5));
-      const ly = svgEl('text', {
-        class: 'axis-label',
-        transform: `translate(${-margin.left + 14},${(height - margin.bottom + margin.top) / 2}) rotate(-90)`,
-      });
-      ly.textContent = yText;
-      gy.append(ly);
+      labelY ??= gy.appendChild(
+        svgEl('text', {
+          class: 'axis-label',
+          transform: `translate(${-margin.left + 14},${(height - margin.bottom + margin.top) / 2}) rotate(-90)`,
+        }),
+      );
+      if (labelY.textContent !== yText) labelY.textContent = yText;
     }
     const [xa, xb] = last.xDomain;
     let vertical = 0;

@@ -164,45 +164,70 @@ export function encodingSimilarity(table, span, d) {
 }
 
 /**
- * RoPE's score for random vectors, averaged over `samples` draws: for each,
- * q and k (uniform in [−1, 1], seeded) are rotated to positions p and p + k
- * by rotate(x, positions, d) (the package's applyRope) and
- * ⟨R(p)q, R(p+k)u⟩ / (|q||u|) is taken, with u = q ("same content") and with
- * u an independent vector ("unrelated content").
- * Returns { same, unrelated } (Float64Array of span + 1 each).
+ * `samples` pairs of vectors q, u of d values, uniform in [−1, 1] from `seed`
+ * (q then u, each element in order): RoPE's seeded random vectors.
  */
-export function ropeSimilarity(rotate, d, span, { samples = 64, seed = 1, p = 0 } = {}) {
-  const same = new Float64Array(span + 1);
-  const unrelated = new Float64Array(span + 1);
+export function randomPairs(d, samples = 64, seed = 1) {
   const next = random((Math.imul(seed, 0x85ebca6b) + 7) >>> 0);
-  const positions = Array.from({ length: span + 1 }, (_, k) => p + k);
-  const norm = (v) => Math.sqrt(v.reduce((s, a) => s + a * a, 0));
-  // one buffer for every vector repeated to span + 1 rows (rotate reads it, never keeps it)
-  const rows = new Float64Array(d * (span + 1));
+  const draw = () => {
+    const v = new Float64Array(d);
+    for (let c = 0; c < d; c++) v[c] = 2 * next() - 1;
+    return v;
+  };
+  const pairs = [];
   for (let s = 0; s < samples; s++) {
-    const q = Float64Array.from({ length: d }, () => 2 * next() - 1);
-    const u = Float64Array.from({ length: d }, () => 2 * next() - 1);
-    const rq = rotate(repeat(q, rows), positions, d);
-    const ru = rotate(repeat(u, rows), positions, d);
-    const nq = norm(q);
-    const nu = norm(u);
-    for (let k = 0; k <= span; k++) {
-      let a = 0;
-      let b = 0;
-      for (let c = 0; c < d; c++) {
-        a += rq[c] * rq[k * d + c];
-        b += rq[c] * ru[k * d + c];
-      }
-      same[k] += a / (nq * nq) / samples;
-      unrelated[k] += b / (nq * nu) / samples;
-    }
+    const q = draw();
+    pairs.push({ q, u: draw() });
   }
-  return { same, unrelated };
+  return pairs;
 }
 
-// v repeated over all of `out`: the copies made so far copied again (a few block copies, not one per row)
-function repeat(v, out) {
-  out.set(v);
-  for (let filled = v.length; filled < out.length; filled *= 2) out.copyWithin(filled, 0, Math.min(filled, out.length - filled));
-  return out;
+/**
+ * RoPE's score for random vectors averaged over the pairs: ⟨q, R(k)u⟩ /
+ * (|q||u|) for k = 0 … span, with u = q ("same content") and with u the
+ * pair's other vector ("unrelated content"). R(k) rotates the pairs (i, i +
+ * d/2) (transformers' rotate_half layout) by k·θ_i; `cache` holds cos and sin
+ * of k·θ_i, row k, d/2 values a row (the package's ropeCacheRows(0, span + 1,
+ * d)). Per pair, ⟨q, R(k)u⟩ = (q_i u_i + q_i' u_i') cos + (q_i' u_i − q_i u_i')
+ * sin (i' = i + d/2), so the average over the pairs is taken first, per
+ * frequency, and each k costs d/2 terms: the same numbers as rotating every
+ * vector to every position and taking the dot products, for 1/(2·samples) of
+ * the work. Returns { same, unrelated } (Float64Array of span + 1 each).
+ */
+export function ropeSimilarity(cache, d, span, pairs) {
+  const half = d / 2;
+  // per frequency i: the pairs' average weight of cos (same, unrelated) and of sin (unrelated)
+  const wSame = new Float64Array(half);
+  const wCos = new Float64Array(half);
+  const wSin = new Float64Array(half);
+  for (const { q, u } of pairs) {
+    let qq = 0;
+    let uu = 0;
+    for (let c = 0; c < d; c++) {
+      qq += q[c] * q[c];
+      uu += u[c] * u[c];
+    }
+    const qu = Math.sqrt(qq) * Math.sqrt(uu);
+    for (let i = 0; i < half; i++) {
+      const [a, b, x, y] = [q[i], q[i + half], u[i], u[i + half]];
+      wSame[i] += (a * a + b * b) / qq / pairs.length;
+      wCos[i] += (a * x + b * y) / qu / pairs.length;
+      wSin[i] += (b * x - a * y) / qu / pairs.length;
+    }
+  }
+  const same = new Float64Array(span + 1);
+  const unrelated = new Float64Array(span + 1);
+  for (let k = 0; k <= span; k++) {
+    let s = 0;
+    let o = 0;
+    for (let i = 0; i < half; i++) {
+      const cos = cache.cos[k * half + i];
+      const sin = cache.sin[k * half + i];
+      s += wSame[i] * cos;
+      o += wCos[i] * cos + wSin[i] * sin;
+    }
+    same[k] = s;
+    unrelated[k] = o;
+  }
+  return { same, unrelated };
 }

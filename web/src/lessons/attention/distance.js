@@ -1,30 +1,22 @@
 // Section 3: position information alone. The similarity of positions p and
 // p + k against the distance k: the sinusoidal encoding's dot product (the
-// package's table) and RoPE's score of seeded random vectors (the package's
-// applyRope), the same vector at both positions and unrelated pairs.
+// package's table) and RoPE's score of seeded random vectors (from the
+// package's ropeCacheRows), the same vector at both positions and unrelated pairs.
 import { h, fmt, paragraphs } from '../../lib/dom.js';
 import { section, readout } from '../../lib/lesson.js';
 import { createControls } from '../../lib/controls.js';
 import { createLineChart } from '../../lib/chart.js';
-import { encodingSimilarity, ropeSimilarity } from '../../model/attention.js';
+import { encodingSimilarity, ropeSimilarity, randomPairs } from '../../model/attention.js';
 
 export const ROPE_SAMPLES = 64;
+
+let drawn = { d: 0, pairs: [] }; // the seeded vectors of the last width (a span step keeps them)
 
 /** The curves for a width and a largest distance (what the chart draws and the questions quote). */
 export function similarityCurves(pe, d, span) {
   const sin = encodingSimilarity(pe.table(span + 1, d), span, d);
-  // the rows to rotate are copied into one of two float32 buffers, taken in turn
-  // (ropeSimilarity reads a sample's q and u rotations before it rotates the next q):
-  // a new typed array per call cost the browser more than the rotation itself
-  const buffers = [null, null];
-  let turn = 0;
-  const rotate = (x, positions, width) => {
-    turn ^= 1;
-    if (buffers[turn]?.length !== x.length) buffers[turn] = new Float32Array(x.length);
-    buffers[turn].set(x);
-    return pe.applyRope(buffers[turn], positions, width);
-  };
-  const rope = ropeSimilarity(rotate, d, span, { samples: ROPE_SAMPLES, seed: 1 });
+  if (drawn.d !== d) drawn = { d, pairs: randomPairs(d, ROPE_SAMPLES, 1) };
+  const rope = ropeSimilarity(pe.ropeCacheRows(0, span + 1, d), d, span, drawn.pairs);
   return { d, span, sin, ...rope };
 }
 
