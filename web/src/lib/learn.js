@@ -45,9 +45,9 @@ function termOf(el) {
 }
 
 // Where a use of a term is not linked: inside other interactive, tabular or figure
-// parts of the page, the questions (rewritten as they are answered) and the
-// glossary itself.
-const NOT_LINKED = 'a, pre, button, label, select, textarea, table, svg, figure, h1, h2, h3, .lesson-controls, .quiz, .glossary';
+// parts of the page, the readouts (rewritten at every cursor move), the clock's
+// dials, the questions (rewritten as they are answered) and the glossary itself.
+const NOT_LINKED = 'a, pre, button, label, select, textarea, output, table, svg, figure, h1, h2, h3, .lesson-controls, .quiz, .glossary, .dials';
 
 /** A pattern of the glossary's prose words (glossary.words: term → 'word|word'), longest first, and the term of each. */
 function proseWords(words) {
@@ -152,8 +152,11 @@ export function termLinker(container, glossary) {
     for (const r of records) {
       if (!r.addedNodes.length) continue;
       const target = r.target.nodeType === Node.ELEMENT_NODE ? r.target : r.target.parentElement;
+      // nothing inside a figure, table, readout or control is ever linked: a step's new ticks,
+      // dial marks and readout texts are not scanned
+      if (!target || target.closest(NOT_LINKED)) continue;
       // a text rewritten inside a paragraph: the whole paragraph is scanned
-      if (target) changed.add(target.closest('p, li') ?? target);
+      changed.add(target.closest('p, li') ?? target);
     }
   }
   observer.observe(container, { childList: true, subtree: true });
