@@ -146,3 +146,51 @@ test('a long formula’s form follows its box’s width: narrow on a phone, as w
   assert.deepEqual(page.problems, []);
   await page.close();
 });
+
+test('a formula typesets its narrow form when its box first needs it, and keeps fitting across steps that change it', async () => {
+  const page = await openPage(browser.context, '#lesson=embeddings&d=32');
+  // the shapes of X, P and their sum: a formula redrawn at every d step (show() keeps its box)
+  const state = () =>
+    page.evaluate(async () => {
+      for (let i = 0; i < 3; i++) await new Promise((r) => requestAnimationFrame(r));
+      const box = document.querySelector('.shapes .math-display');
+      const forms = [...box.querySelectorAll(':scope > .katex-display')];
+      const seen = (k) => getComputedStyle(k).visibility !== 'hidden';
+      return {
+        forms: forms.map((k) => [k.dataset.variant, seen(k)]),
+        shown: forms.find(seen).querySelector('annotation').textContent,
+        fits: box.scrollWidth <= box.clientWidth + 1,
+      };
+    });
+  const step = async (d) => {
+    await page.focus('input.slider[data-key="d"]');
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction((want) => window.sinpeSite.state.d === want, d);
+  };
+  const narrow = [['wide', false], ['narrow', true]];
+  const phone = await state();
+  assert.deepEqual(phone.forms, narrow, '360 px');
+  assert.ok(phone.fits, 'fits at 360 px');
+  assert.match(phone.shown, /\\times 32\}.*\\\\/s);
+  // a d step changes the formula's numbers: the new one is narrow as well
+  await step(34);
+  const stepped = await state();
+  assert.deepEqual(stepped.forms, narrow, 'after a step');
+  assert.ok(stepped.fits, 'fits after the step');
+  assert.match(stepped.shown, /\\times 34\}.*\\\\/s);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  assert.deepEqual((await state()).forms, [['wide', true], ['narrow', false]], '1280 px');
+  // a step on a desktop: the formula as written fits, its narrow form is not typeset
+  await step(36);
+  const desktop = await state();
+  assert.deepEqual(desktop.forms, [['wide', true]], 'a step at 1280 px');
+  assert.match(desktop.shown, /\\times 36\}/);
+  // back on a phone the box typesets the narrow form of what it shows now
+  await page.setViewportSize(VIEWPORT);
+  const again = await state();
+  assert.deepEqual(again.forms, narrow, '360 px again');
+  assert.ok(again.fits, 'fits at 360 px again');
+  assert.match(again.shown, /\\times 36\}.*\\\\/s);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});

@@ -2,7 +2,7 @@
 // maths is typeset by KaTeX into DOM nodes (katex.render), which the strict
 // Content-Security-Policy allows.
 import katex from 'katex';
-import { watchFormula, unwatchFormulas, refitLater } from './math-fit.js';
+import { watchFormula, unwatchFormulas, refitLater, narrowAsIn } from './math-fit.js';
 import { texIn } from './maths/words.js';
 
 /** h('div', { class: 'x', onclick: f }, child, 'text', …) */
@@ -73,13 +73,17 @@ export function tex(source, display = false, narrow = null) {
   const el = typesetCopy(source, display);
   if (!display) return el;
   el.firstElementChild?.setAttribute('data-variant', 'wide');
-  if (narrow && narrow !== source) {
-    const other = typesetCopy(narrow, true).firstElementChild;
-    other?.setAttribute('data-variant', 'narrow');
-    other?.setAttribute('data-hidden', '');
-    if (other) el.append(other);
-  }
-  watchFormula(el);
+  // the narrow form is typeset when a box first needs it (most boxes never do)
+  const later =
+    narrow && narrow !== source
+      ? () => {
+          const other = typesetCopy(narrow, true).firstElementChild;
+          other?.setAttribute('data-variant', 'narrow');
+          other?.setAttribute('data-hidden', '');
+          return other;
+        }
+      : null;
+  watchFormula(el, later);
   return el;
 }
 
@@ -188,6 +192,7 @@ function morphChildren(a, b) {
     if (a.data !== b.data) a.data = b.data;
     return;
   }
+  if (a.classList.contains('math-display')) narrowAsIn(a, b);
   if (a.childNodes.length !== b.childNodes.length) {
     a.replaceChildren(...b.childNodes);
     return;

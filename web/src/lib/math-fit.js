@@ -1,9 +1,10 @@
 // Display formulas fit their box, never hide a part of it sideways (a phone is
 // 360 px wide). A box holds the formula as written (data-variant="wide") and,
-// for a long one, a multi-line form of the same formula ("narrow"); the first
-// that fits the box's width is shown, else the narrowest set smaller, down to
-// MIN_SCALE (0.8 of the body text: KaTeX sets 1.08em). Chosen again whenever
-// the box's width changes (rotation, window resize) and when fonts arrive.
+// for a long one, a multi-line form of the same formula ("narrow", typeset when
+// the box first needs it); the first that fits the box's width is shown, else
+// the narrowest set smaller, down to MIN_SCALE (0.8 of the body text: KaTeX
+// sets 1.08em). Chosen again whenever the box's width changes (rotation, window
+// resize) and when fonts arrive.
 // Only what still does not fit scrolls, with a faded edge (lib style.css).
 
 import { whenIdle } from './idle.js';
@@ -29,6 +30,17 @@ export function fitFormula(box) {
     const widths = variants.map((v) => naturalWidth(v, scale) + slack);
     let pick = widths.findIndex((w) => w <= width);
     let next = 1;
+    const later = narrowLater.get(box);
+    if (pick < 0 && later) {
+      // the formula as written does not fit: its narrow form is typeset now, then both are measured
+      narrowLater.delete(box);
+      const narrow = later();
+      if (narrow) {
+        box.append(narrow);
+        fitFormula(box);
+        return;
+      }
+    }
     if (pick < 0) {
       pick = widths.indexOf(Math.min(...widths));
       next = Math.max(MIN_SCALE, Math.floor((1000 * width) / widths[pick]) / 1000);
@@ -58,8 +70,20 @@ const resized = new ResizeObserver((entries) => {
 // a formula's box keeps its size when KaTeX's fonts arrive, its content widens
 document.fonts?.addEventListener('loadingdone', () => document.querySelectorAll('.math-display').forEach(fitFormula));
 
-export function watchFormula(box) {
+// the boxes whose narrow form is not typeset yet: box → a function that typesets it
+const narrowLater = new WeakMap();
+
+/** Fits `box` whenever its size changes; narrowLater() typesets its narrow form, if it has one, when first needed. */
+export function watchFormula(box, later = null) {
+  if (later) narrowLater.set(box, later);
   resized.observe(box);
+}
+
+/** `box` keeps the content of `from` (lib/dom.js show()): it takes its narrow form as well. */
+export function narrowAsIn(box, from) {
+  const later = narrowLater.get(from);
+  if (later) narrowLater.set(box, later);
+  else narrowLater.delete(box);
 }
 
 const boxesIn = (root) => [...(root.classList?.contains('math-display') ? [root] : []), ...(root.querySelectorAll?.('.math-display') ?? [])];
