@@ -123,3 +123,40 @@ test('binary and rope: a step changes only the numbers of the binary table and o
   await keptAsFresh('#lesson=binary&lang=en', 'd', 2, ['.binary-table'], /d=/);
   await keptAsFresh('#lesson=rope&lang=en', 'pos', 3, ['.rope-layouts'], /pos=/);
 });
+
+test('embeddings: a step of each slider shows the four maps, the state each figure names, the shapes, the table and the readout as a fresh page draws them', async () => {
+  // a step recomputes and redraws only what it changes (a dropout step: the dropout map); the rest is kept
+  const read = (page) =>
+    page.evaluate(async () => {
+      await new Promise((r) => setTimeout(r, 300)); // a canvas is trimmed to its frame 250 ms after a draw
+      return {
+        maps: [...document.querySelectorAll('.embedding-figure')].map((box) => {
+          const figure = box.querySelector('figure.heatmap');
+          return { hidden: box.hidden, pixels: box.hidden ? null : figure.querySelector('canvas.heatmap-canvas').toDataURL(), state: box.hidden ? null : JSON.stringify(figure.figureSource.state()) };
+        }),
+        shapes: document.querySelector('.shapes annotation').textContent,
+        table: [...document.querySelectorAll('.edit-table input')].map((i) => i.value).join(' '),
+        readout: document.querySelector('.embeddings-readout').textContent,
+      };
+    });
+  const page = await openPage(browser.context, '#lesson=embeddings&lang=en&len=7');
+  await settle(page);
+  // len 7 → 6 → 5 (fewer rows than the 6 tokens: no sum) → 6
+  const steps = [['dropout', 'ArrowRight'], ['seed', 'ArrowRight'], ['scale', 'ArrowRight'], ['len', 'ArrowLeft'], ['len', 'ArrowLeft'], ['len', 'ArrowRight'], ['d', 'ArrowRight']];
+  let hidden = 0;
+  for (const [slider, key] of steps) {
+    const before = await read(page);
+    await step(page, slider, key);
+    const after = await read(page);
+    assert.notDeepEqual(after, before, `${slider} ${key}: the step changed what is shown`);
+    assert.equal(after.maps.length, 4);
+    hidden += after.maps.filter((m) => m.hidden).length;
+    const fresh = await openPage(browser.context, await hashSettled(page));
+    await settle(fresh);
+    assert.deepEqual(after, await read(fresh), `${slider} ${key}: as a fresh page at ${await hashSettled(page)} draws it`);
+    await fresh.close();
+  }
+  assert.equal(hidden, 2, 'at len 5 the sum and its dropout are not drawn');
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});

@@ -329,6 +329,10 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
     element,
     canvas,
     draw,
+    /** The figure shows `state` as drawn (a state that changes nothing it draws): its caption and file name say so. */
+    restate(state) {
+      frame = { ...frame, state };
+    },
     pixels,
     setCursor,
     cursor,

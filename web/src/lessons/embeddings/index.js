@@ -217,18 +217,28 @@ export default {
 
     return {
       figures: () => maps,
-      update(s) {
+      update(s, changed) {
+        // what a step changes, computed and drawn again; the rest kept (a dropout step redraws one map)
+        const all = !current || changed('cmap', 'lang');
+        const xNew = all || changed('tokens', 'd', 'scale', 'seed', 'edit');
+        const pNew = all || changed('tokens', 'd', 'len');
+        const sumNew = xNew || pNew;
+        const dropNew = sumNew || changed('dropout'); // (seed changes X: sumNew)
         const words = s.tokens.split(' ');
         const n = words.length;
-        const x = new Float32Array(n * s.d);
-        words.forEach((w, r) => x.set(embed(w, s.d, s.scale, s.seed), r * s.d));
-        for (const e of parseEdits(s.edit)) if (e.row < n && e.col < s.d) x[e.row * s.d + e.col] = e.value;
+        let x = current?.x;
+        if (xNew) {
+          x = new Float32Array(n * s.d);
+          words.forEach((w, r) => x.set(embed(w, s.d, s.scale, s.seed), r * s.d));
+          for (const e of parseEdits(s.edit)) if (e.row < n && e.col < s.d) x[e.row * s.d + e.col] = e.value;
+        }
         const fits = n <= s.len;
         // P[:, :seq_len] has min(seq_len, max_len) rows: a table of max_len rows has no more
         const pRows = Math.min(n, s.len);
-        const p = pe.table(pRows, s.d);
-        const sum = fits ? pe.addTo(Float32Array.from(x), s.d, { seqLen: n }) : new Float32Array(n * s.d).fill(NaN);
-        const dropped = dropout(sum, s.dropout, s.seed);
+        const p = pNew ? pe.table(pRows, s.d) : current.p;
+        let sum = current?.sum;
+        if (sumNew) sum = fits ? pe.addTo(Float32Array.from(x), s.d, { seqLen: n }) : new Float32Array(n * s.d).fill(NaN);
+        const dropped = dropNew ? dropout(sum, s.dropout, s.seed) : current.dropped;
         current = { s, words, x, p, sum, dropped };
 
         warn.textContent = fits ? '' : t('lessons.embeddings.tooShort', { n, len: s.len });
@@ -238,23 +248,31 @@ export default {
         const shapesTex = shapeList.join(',\\quad ');
         // typeset again only when it changes (KaTeX takes a few ms); on a phone, one shape a line
         show(shapes, shapesTex, () => tex(shapesTex, true, `\\begin{gathered}${shapeList.join(',\\\\ ')}\\end{gathered}`));
-        const draw = (key, values, vmax, rgba, rows = n) =>
+        // a map whose values did not change keeps its pixels and takes the new state (its caption names it)
+        const draw = (key, redraw, values, vmax, rgba, rows = n) => {
+          if (!redraw) return maps[key].restate(s);
           maps[key].draw({ rgba: rgba ?? valuesToRGBA(values, s.cmap, -vmax, vmax), columns: s.d, rows, x0: 0, y0: 0, scale: { cmap: s.cmap, vmin: -vmax, vmax, label: t(`lessons.embeddings.${key}Title`) }, state: s, values: () => ({ data: values, rows }) });
-        draw('x', x, SUM_RANGE);
-        draw('p', p, 1, pe.heatmap(0, pRows, s.d, { colormap: colormapLUT(s.cmap) }), pRows);
+        };
+        draw('x', xNew, x, SUM_RANGE);
+        draw('p', pNew, p, 1, pNew ? pe.heatmap(0, pRows, s.d, { colormap: colormapLUT(s.cmap) }) : null, pRows);
         boxes.sum.hidden = boxes.dropout.hidden = !fits;
         if (fits) {
-          draw('sum', sum, SUM_RANGE);
-          draw('dropout', dropped, SUM_RANGE);
+          draw('sum', sumNew, sum, SUM_RANGE);
+          draw('dropout', dropNew, dropped, SUM_RANGE);
         }
-        barUnit.draw(s.cmap, -1, 1);
-        barSum.draw(s.cmap, -SUM_RANGE, SUM_RANGE);
-        buildTable(words, s.d);
-        syncTable();
+        if (all) {
+          barUnit.draw(s.cmap, -1, 1);
+          barSum.draw(s.cmap, -SUM_RANGE, SUM_RANGE);
+        }
+        // the table of X (and its edit count) and the snippet change with X's tokens, width, values and edits only
+        if (xNew) {
+          buildTable(words, s.d);
+          syncTable();
+          root.querySelector('.sinpe-snippet').textContent = addToSnippet(n, s.d, (key, vars) => t(`code.addTo.${key}`, vars));
+        }
         const focused = document.activeElement?.classList?.contains('cell-input') ? document.activeElement : null;
         if (focused) describe(Number(focused.dataset.row), Number(focused.dataset.col));
         else describe(0, 0);
-        root.querySelector('.sinpe-snippet').textContent = addToSnippet(n, s.d, (key, vars) => t(`code.addTo.${key}`, vars));
       },
     };
   },
