@@ -14,9 +14,10 @@ import { drawWhenSeen } from './offscreen.js';
 const textContext = document.createElement('canvas').getContext('2d');
 
 /**
- * createHeatmap(options) → { element, canvas, draw(frame), pixels, setCursor(col,row), cursor }
- * options: xLabel, yLabel (strings), label (accessible name), filteredNote (shown under the plot while it
- * shows box-filtered means), xTickFormat(column) → tick text (default: the column number), onCursor(col, row)
+ * createHeatmap(options) → { element, canvas, draw(frame), restate(state) (the frame as drawn, now of `state`: a
+ * step that changes none of its cells; its export names the new state), pixels, setCursor(col,row), cursor }
+ * options: xLabel, yLabel (strings), label (accessible name), filteredNote (shown under the plot while it shows
+ * box-filtered means), xTickFormat(column) → tick text (default: the column number), onCursor(col, row)
  * called with cell indices within the drawn frame, onScroll(deltaRows) (keyboard), onZoom(factor, row)
  * (Ctrl/⌘ + wheel, a trackpad pinch, a two-finger pinch: the rows shown × factor, row = the row
  * under the pointer, which should stay where it is). A plain wheel is left to the page: it scrolls.
@@ -181,8 +182,7 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
       pool = new ArrayBuffer(Math.max(bytes, pool.byteLength * 2));
       image = null;
     }
-    if (!image || image.width !== columns || image.height !== rows)
-      image = new ImageData(new Uint8ClampedArray(pool, 0, bytes), columns, rows);
+    if (!image || image.width !== columns || image.height !== rows) image = new ImageData(new Uint8ClampedArray(pool, 0, bytes), columns, rows);
     return image;
   }
 
@@ -322,17 +322,13 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
     layoutAxes();
     filterDisplay();
   });
-  observer.observe(frameEl);
-  observer.observe(plot);
+  for (const el of [frameEl, plot]) observer.observe(el);
 
   return {
     element,
     canvas,
     draw,
-    /** The figure shows `state` as drawn (a state that changes nothing it draws): its caption and file name say so. */
-    restate(state) {
-      frame = { ...frame, state };
-    },
+    restate: (state) => void (frame = { ...frame, state }),
     pixels,
     setCursor,
     cursor,
