@@ -99,7 +99,8 @@ export function findRope(model) {
       if (pair && node.input[pair[0]] && node.input[pair[1]]) {
         const cos = resolve(scope, node.input[pair[0]]);
         const sin = resolve(scope, node.input[pair[1]]);
-        const consumer = { node: node.name, opType: node.opType, domain: node.domain, interleaved: intAttr(node, 'interleaved', 0) };
+        // onnxruntime reads GroupQueryAttention's layout from rotary_interleaved, RotaryEmbedding's from interleaved.
+        const consumer = { node: node.name, opType: node.opType, domain: node.domain, interleaved: intAttr(node, pair[0] === 7 ? 'rotary_interleaved' : 'interleaved', 0) };
         cos.forEach((c, i) => {
           const s = sin.find((x) => x.branch === c.branch) ?? sin[i];
           if (!s) return;
