@@ -20,7 +20,7 @@ export const SUITES = {
   'js/rope-config-errors.js': ['config-reasons', 'rope-config', 'engine-args', 'rope'],
   'js/onnx/dtype.js': ['onnx-dtype', 'onnx-models', 'onnx-extend'],
   'js/onnx/find.js': ['onnx-find', 'onnx-models', 'onnx-extend'],
-  'js/onnx/index.js': ['onnx-models', 'onnx-extend', 'onnx-cli'],
+  'js/onnx/index.js': ['onnx-api', 'onnx-models', 'onnx-extend', 'onnx-cli'],
   'js/onnx/read.js': ['onnx-read', 'onnx-models', 'onnx-extend', 'onnx-cli'],
   'js/onnx/verify.js': ['onnx-models', 'onnx-extend'],
   'js/ops.js': ['ops', 'api', 'messages', 'engine-args', 'rope', 'prepare', 'row-one-chunk', 'rope-api', 'properties', 'chunk-loop', 'hostile', 'positions-read', 'args-read'],
