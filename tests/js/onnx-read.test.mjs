@@ -112,12 +112,15 @@ test('bad arguments: a TypeError naming the argument and what it got', async () 
   assert.equal((await readModel(bytes, { externalData: undefined })).name, 'model.onnx');
   assert.equal((await readModel(bytes, { externalData: null })).name, 'model.onnx');
   // a path that does not exist
-  await assert.rejects(readModel(join(tmpdir(), 'sinpe-no-such-dir', 'm.onnx')), (e) => e.code === 'missing_external' && /sinpe-no-such-dir/.test(e.message) && /ENOENT/.test(e.message));
+  const nowhere = join(tmpdir(), 'sinpe-no-such-dir', 'm.onnx');
+  await rejectsWith(readModel(nowhere), 'missing_external', `${nowhere}: cannot read it (ENOENT)`);
 });
 
 test('not an ONNX model: bad_protobuf, with the protobuf error or "no graph"', async () => {
   const full = modelBytes(graphOf([tensor({ name: 'w', dataType: DT.FLOAT, dims: [4], floatData: [1, 2, 3, 4] })]));
   await rejectsWith(readModel(full.subarray(0, full.length - 5), { name: 'cut.onnx' }), 'bad_protobuf', /^cut\.onnx: not a valid ONNX model \(protobuf: .+\)$/);
+  // the protobuf library's error is kept as the cause, and its message shown
+  await assert.rejects(readModel(full.subarray(0, full.length - 5)), (e) => e.cause instanceof Error && e.message.endsWith(`(protobuf: ${e.cause.message})`));
   const noGraph = onnx.ModelProto.encode(onnx.ModelProto.create({ irVersion: 8 })).finish();
   await rejectsWith(readModel(noGraph, { name: 'empty.onnx' }), 'bad_protobuf', /^empty\.onnx: not an ONNX model \(no graph\)$/);
   // an empty graph is a model
