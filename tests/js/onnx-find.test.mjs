@@ -49,10 +49,13 @@ test('RotaryEmbedding (inputs 2, 3) and GroupQueryAttention with do_rotary = 1 (
         gqa('attn_none', 'cos_off', 'sin_off'),
         rotary('other_domain', 'cos_off', 'sin_off', 0, { domain: '' }),
         node('RotaryEmbedding', ['x', 'pos', 'cos_off', 'sin_off'], ['y'], { name: 'ai_onnx', domain: 'ai.onnx' }),
+        // an omitted optional input is named '' (onnx.proto), even where an initializer has no name
         rotary('no_sin', 'cos_off', '', 0),
+        rotary('no_cos', '', 'sin_off', 0),
+        gqa('gqa_no_cos', '', 'sin_off', 1),
         node('RotaryEmbedding', ['x', 'pos', 'cos_off'], ['z'], { name: 'three_inputs', domain: MS }),
       ],
-      [cacheTensor('cos_cache', 32, 8), cacheTensor('sin_cache', 32, 8), cacheTensor('cos_g', 64, 4, DT.FLOAT16), cacheTensor('sin_g', 64, 4, DT.FLOAT16), cacheTensor('cos_off', 8, 8), cacheTensor('sin_off', 8, 8)],
+      [cacheTensor('cos_cache', 32, 8), cacheTensor('sin_cache', 32, 8), cacheTensor('cos_g', 64, 4, DT.FLOAT16), cacheTensor('sin_g', 64, 4, DT.FLOAT16), cacheTensor('cos_off', 8, 8), cacheTensor('sin_off', 8, 8), cacheTensor('', 8, 8)],
     ),
   );
   const sites = findRope(m).map(plain);
@@ -286,8 +289,31 @@ test('inv_freq in a subgraph is found with its path; a branch shared by several 
   );
 });
 
+test('caches in every subgraph attribute: a GRAPHS attribute\'s graphs, named by index in the path', async () => {
+  const bodies = [graph('b0', [node('Relu', ['x'], ['y'])]), graph('b1', [rotary('deep', 'cos_cache', 'sin_cache', 1)], [cacheTensor('cos_cache', 4, 2), cacheTensor('sin_cache', 4, 2)])];
+  const m = await read(graph('g', [node('Scan', ['x'], ['y'], { name: 'multi', domain: 'my.domain', attribute: [onnx.AttributeProto.create({ name: 'bodies', type: AT.GRAPHS, graphs: bodies })] })]));
+  assert.deepEqual(
+    findRope(m).map((s) => [s.cos.name, s.cos.path, s.consumers[0].node, s.interleaved]),
+    [['cos_cache', 'graph/Scan:multi/bodies[1]', 'deep', 1]],
+  );
+});
+
 test('a graph with no RoPE: no sites; an If whose branch output is missing or a name defined by nothing: nothing found, nothing thrown', async () => {
   assert.deepEqual(findRope(await read(graph('g', [node('Relu', ['x'], ['y'])]))), []);
+  // a Constant given by value_float (no tensor), an If with one branch only
+  const oneBranch = graph('t', [constant('c1', cacheTensor('', 4, 2)), constant('s1', cacheTensor('', 4, 2))], [], ['c1', 's1']);
+  const odd = await read(
+    graph('g', [
+      node('Constant', [], ['f'], { name: 'f', attribute: [onnx.AttributeProto.create({ name: 'value_float', type: AT.FLOAT, f: 1 })] }),
+      node('If', ['cond'], ['cos_one', 'sin_one'], { name: 'half_if', attribute: [graphAttr('then_branch', oneBranch)] }),
+      rotary('r', 'cos_one', 'sin_one', 0),
+      rotary('rf', 'f', 'f', 0),
+    ]),
+  );
+  assert.deepEqual(
+    findRope(odd).map((s) => [s.cos.name, s.group, s.cos.path]),
+    [['c1', 'large', 'graph/If:half_if/then_branch']],
+  );
   const branch = graph('b', [constant('c', cacheTensor('', 4, 2))], [], ['c']);
   const m = await read(
     graph('g', [
