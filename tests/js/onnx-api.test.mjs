@@ -118,8 +118,9 @@ test('inspectModel: the model by bytes, by an OnnxModel, with external data and 
   noSites.graph.node = noSites.graph.node.filter((n) => n.opType !== 'Sin');
   const empty = await inspectModel(encode(noSites), { config: CONFIGS.llama31, encoder: pe });
   assert.deepEqual([empty.sites.length, empty.config, empty.status], [0, true, 'unchecked']);
-  // an object that only looks like a model is read as a source, and refused
-  await refused(inspectModel({ proto: {} }, { encoder: pe }), TypeError, /^model must be a Uint8Array/);
+  // an object that only looks like a model is read as a source, and refused; so are null and undefined
+  for (const fake of [{ proto: {} }, { tensorBytes: () => new Uint8Array(0) }, null, undefined])
+    for (const call of [inspectModel, extendModel]) await refused(call(fake, { encoder: pe, config: CONFIGS.llama31 }), TypeError, /^model must be a Uint8Array/);
   // without an encoder one is loaded
   const own = await inspectModel(llama(8), { config: CONFIGS.llama31 });
   assert.equal(own.status, 'match');
@@ -139,8 +140,8 @@ test('onProgress: (done, total) after each site, for inspectModel and extendMode
     [1, 2],
     [2, 2],
   ]);
-  // the callback is optional
-  assert.equal((await extendModel(gemma(8), { config: CONFIGS.gemma3, encoder: pe, rows: 12 })).replaced.length, 2);
+  // the callback is optional, and so is the encoder (one is loaded)
+  assert.equal((await extendModel(gemma(8), { config: CONFIGS.gemma3, rows: 12 })).replaced.length, 2);
 });
 
 test('extendModel: config required; recipe exact or float32; rows an integer in [1, 2^24]; each refusal before any work', async () => {
@@ -195,6 +196,18 @@ test('extendModel: the exact and float32 caches of the reference, inline (raw_da
     const sites = findRope(read);
     assert.deepEqual([sites[0].rows, sites[0].cos.storage.kind, read.proto.graph.initializer.find((t) => t.name === 'cos_cache').dims], [8, 'external', [8n, 8n]]);
   }
+  // bfloat16 caches are rebuilt too
+  const bf = decode((await extendModel(llama(8, 'exact', 'bfloat16'), { config: CONFIGS.llama31, encoder: pe, rows: 12 })).bytes);
+  for (const t of bf.graph.initializer.filter((x) => /_cache$/.test(x.name))) {
+    assert.equal(t.dataType, 16);
+    assertExact(bitsOf(t, 'bfloat16'), 12, o, 'bfloat16', `bfloat16 ${t.name}`);
+  }
+  // a cache named _small of a model that is not LongRoPE gets the rows asked for
+  const small = decode(llama(8));
+  for (const t of small.graph.initializer) if (/_cache$/.test(t.name)) t.name += '_small';
+  for (const n of small.graph.node) n.input = n.input.map((i) => (/_cache$/.test(i) ? `${i}_small` : i));
+  const smallOut = await extendModel(encode(small), { config: CONFIGS.llama31, encoder: pe, rows: 12 });
+  assert.deepEqual(smallOut.replaced.map((x) => [x.cos, x.group, x.rows]), [['cos_cache_small', 'small', 12]]);
   // a cache held in float_data / int32_data (onnx.proto's typed fields) is written as raw_data, the typed field emptied
   for (const dtype of ['float32', 'float16']) {
     const m = decode(llama(8, 'exact', dtype));
@@ -204,9 +217,11 @@ test('extendModel: the exact and float32 caches of the reference, inline (raw_da
       else t.int32Data = [...new Uint16Array(raw.buffer)];
       t.rawData = new Uint8Array(0);
     }
+    // a stray double_data beside it (one storage field per tensor, onnx.proto) is dropped as well
+    m.graph.initializer.find((x) => x.name === 'cos_cache').doubleData = [1, 2];
     const out = decode((await extendModel(encode(m), { config: CONFIGS.llama31, encoder: pe, rows: 10 })).bytes);
     for (const t of out.graph.initializer.filter((x) => /_cache$/.test(x.name))) {
-      assert.deepEqual([t.floatData.length, t.int32Data.length], [0, 0], `${dtype} ${t.name}`);
+      assert.deepEqual([t.floatData.length, t.int32Data.length, t.doubleData.length], [0, 0, 0], `${dtype} ${t.name}`);
       assertExact(bitsOf(t, dtype), 10, o, dtype, `${dtype} ${t.name}`);
     }
   }
@@ -256,13 +271,28 @@ test('extendModel: LongRoPE\'s small cache keeps L rows, the large one gets the 
   g.graph.input.push(tensorInfo('cos_cache', 1, [8, 8]));
   g.graph.output.push(tensorInfo('sin_cache', 1, [8, 8]));
   g.graph.valueInfo.push(tensorInfo('cos_cache', 1, [8, 8]));
+  // declared with no type, no shape, or no dims: left as they are
+  g.graph.valueInfo.push(onnx.ValueInfoProto.create({ name: 'sin_cache' }), onnx.ValueInfoProto.create({ name: 'sin_cache', type: { tensorType: { elemType: 1 } } }), tensorInfo('cos_cache', 1, []));
   const grown = decode((await extendModel(encode(g), { config: CONFIGS.llama31, encoder: pe, rows: 40 })).bytes);
-  assert.deepEqual([grown.graph.input.at(-1), grown.graph.output.at(-1), grown.graph.valueInfo.at(-1)].map(dims), [
+  const vis = grown.graph.valueInfo;
+  assert.deepEqual([vis.at(-3).type, vis.at(-2).type.tensorType.shape, vis.at(-1).type.tensorType.shape.dim], [null, null, []]);
+  assert.deepEqual([grown.graph.input.at(-1), grown.graph.output.at(-1), vis.at(-4)].map(dims), [
     [40, 8],
     [40, 8],
     [40, 8],
   ]);
   assert.deepEqual(grown.graph.input[0].type.tensorType.shape.dim.map((d) => d.dimParam), ['batch', 'seq', 'hidden']);
+  // …and in the graphs of a GRAPHS attribute (the llama model's graph as the second of two bodies)
+  const inner = decode(llama(8)).graph;
+  inner.output.push(tensorInfo('cos_cache', 1, [8, 8]));
+  const outer = decode(llama(8));
+  outer.graph = onnx.GraphProto.create({
+    name: 'outer',
+    node: [onnx.NodeProto.create({ name: 'multi', opType: 'Scan', domain: 'my.domain', attribute: [onnx.AttributeProto.create({ name: 'bodies', type: onnx.AttributeProto.AttributeType.GRAPHS, graphs: [onnx.GraphProto.create({ name: 'empty' }), inner] })] })],
+  });
+  const nested = await extendModel(encode(outer), { config: CONFIGS.llama31, encoder: pe, rows: 30 });
+  assert.deepEqual(nested.replaced.map((x) => [x.cos, x.rows]), [['cos_cache', 30]]);
+  assert.deepEqual(dims(decode(nested.bytes).graph.node[0].attribute[0].graphs[1].output.at(-1)), [30, 8]);
 });
 
 test('extendModel refuses what it cannot rebuild: no cache (inv_freq only), a cache not 2-D, of another type, of different types, or of another width than the config\'s', async () => {
