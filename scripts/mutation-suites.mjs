@@ -21,7 +21,7 @@ export const SUITES = {
   'js/onnx/dtype.js': ['onnx-dtype', 'onnx-models', 'onnx-extend'],
   'js/onnx/find.js': ['onnx-find', 'onnx-models', 'onnx-extend'],
   'js/onnx/index.js': ['onnx-api', 'onnx-models', 'onnx-extend', 'onnx-cli'],
-  'js/onnx/read.js': ['onnx-read', 'onnx-find', 'onnx-models', 'onnx-extend', 'onnx-cli'],
+  'js/onnx/read.js': ['onnx-read', 'onnx-find', 'onnx-dtype', 'onnx-models', 'onnx-extend', 'onnx-cli'],
   'js/onnx/verify.js': ['onnx-models', 'onnx-extend'],
   'js/ops.js': ['ops', 'api', 'messages', 'engine-args', 'rope', 'prepare', 'row-one-chunk', 'rope-api', 'properties', 'chunk-loop', 'hostile', 'positions-read', 'args-read'],
   'js/engine.js': ['engine', 'api', 'chunk-loop', 'plan-cache', 'row-one-chunk', 'messages', 'rope', 'prepare', 'rope-api', 'special-rows', 'hostile', 'reentry'],

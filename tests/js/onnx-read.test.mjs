@@ -13,7 +13,7 @@ import { mkdtempSync, writeFileSync, truncateSync, rmSync, mkdirSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import onnxProto from 'onnx-proto';
-import { readModel, findRope, OnnxError } from 'sinpe.wasm/onnx';
+import { readModel, findRope, inspectModel, OnnxError } from 'sinpe.wasm/onnx';
 
 const { onnx } = onnxProto;
 // onnx.proto TensorProto.DataType.
@@ -285,6 +285,11 @@ test('external offset and length: offset defaults to 0, length to the rest of th
       externalTensor('', DT.FLOAT, [3], ''),
       externalTensor('beyond', DT.FLOAT, [1], 'w.bin', 20),
       externalTensor('end', DT.FLOAT, [0], 'w.bin', 16, 0),
+      // offsets and lengths that are no safe integers (external_data values are strings)
+      externalTensor('nan-offset', DT.FLOAT, [2], 'w.bin', 'x', 8),
+      externalTensor('nan-length', DT.FLOAT, [2], 'w.bin', 0, 'eight'),
+      externalTensor('inf-offset', DT.FLOAT, [2], 'w.bin', '1e400', 8),
+      externalTensor('huge-length', DT.FLOAT, [2], 'w.bin', 0, 2 ** 53),
     ],
   });
   const m = await readModel(model, { externalData: { 'w.bin': data }, name: 'x.onnx' });
@@ -303,6 +308,10 @@ test('external offset and length: offset defaults to 0, length to the rest of th
   // a File's own name is the one shown
   const named = await readModel(model, { externalData: { 'w.bin': new File([data], 'weights.bin') }, name: 'x.onnx' });
   await rejectsWith(named.tensorBytes(init(named, 'wrong')), 'bad_tensor', `x.onnx: tensor 'wrong' stores 8 bytes in weights.bin for dims [3] (12 bytes)`);
+  await rejectsWith(m.tensorBytes(init(m, 'nan-offset')), 'bad_tensor', `x.onnx: tensor 'nan-offset' has external offset NaN / length 8`);
+  await rejectsWith(m.tensorBytes(init(m, 'nan-length')), 'bad_tensor', `x.onnx: tensor 'nan-length' has external offset 0 / length NaN`);
+  await rejectsWith(m.tensorBytes(init(m, 'inf-offset')), 'bad_tensor', `x.onnx: tensor 'inf-offset' has external offset Infinity / length 8`);
+  await rejectsWith(m.tensorBytes(init(m, 'huge-length')), 'bad_tensor', `x.onnx: tensor 'huge-length' has external offset 0 / length 9007199254740992`);
   await rejectsWith(m.tensorBytes(init(m, 'nowhere')), 'bad_tensor', /^x\.onnx: tensor 'nowhere' is external but names no location$/);
   await rejectsWith(m.tensorBytes(init(m, '')), 'bad_tensor', /^x\.onnx: tensor '\(unnamed\)' is external but names no location$/);
 });
@@ -324,7 +333,8 @@ test('external data missing or out of reach: missing_external naming the model, 
     await typeError(wrong.tensorBytes(init(wrong, 'a')), /^options\.externalData\["w\.bin"\] must be a Uint8Array, an ArrayBuffer, a Blob\/File or \(Node\) a path, got number$/);
     // a path that does not exist
     const gone = await readModel(model, { externalData: { 'w.bin': join(dir, 'gone.bin') }, name: 'p.onnx' });
-    await rejectsWith(gone.tensorBytes(init(gone, 'a')), 'missing_external', /gone\.bin: the external data of tensor 'a' \(model p\.onnx\) cannot be read \(ENOENT\)$/);
+    await rejectsWith(gone.tensorBytes(init(gone, 'a')), 'missing_external', `${join(dir, 'gone.bin')}: the external data of tensor 'a' (model p.onnx) cannot be read (ENOENT)`);
+    await assert.rejects(gone.tensorBytes(init(gone, 'a')), (e) => e.cause instanceof Error);
     // next to the model, absent
     writeFileSync(join(dir, 'm.onnx'), model);
     const alone = await readModel(join(dir, 'm.onnx'));
@@ -405,4 +415,42 @@ test('externalLocations: every location named by initializers, sparse initialize
   const plain = await readModel(modelBytes(graphOf([tensor({ name: 'w', dataType: DT.FLOAT, dims: [1], floatData: [1] })])));
   assert.equal(plain.externalLocations().size, 0);
   assert.deepEqual(findRope(plain), []);
+});
+
+// inv_freq → Unsqueeze → MatMul → Cos, Sin, the frequencies stored as `dataType` raw_data.
+function invFreqModel(dataType, raw) {
+  const nodes = [
+    onnx.NodeProto.create({ name: 'unsq', opType: 'Unsqueeze', input: ['inv_freq', 'axes'], output: ['col'] }),
+    onnx.NodeProto.create({ name: 'mm', opType: 'MatMul', input: ['col', 'positions'], output: ['angles'] }),
+    onnx.NodeProto.create({ name: 'cos', opType: 'Cos', input: ['angles'], output: ['c'] }),
+    onnx.NodeProto.create({ name: 'sin', opType: 'Sin', input: ['angles'], output: ['s'] }),
+  ];
+  return modelBytes(graphOf([tensor({ name: 'inv_freq', dataType, dims: [raw.length / (dataType === DT.DOUBLE ? 8 : dataType === DT.FLOAT ? 4 : 2)], rawData: new Uint8Array(raw) })], nodes));
+}
+
+test('element values as the inspector reads them: float64 inv_freq value for value (base 256, r 16: the frequencies 2^-j exactly), float32 and float16 / bfloat16 bit patterns', async () => {
+  // 256^(-2j/16) = 2^-j, exact in every float type
+  const config = { model_type: 'llama', hidden_size: 64, num_attention_heads: 4, num_key_value_heads: 4, head_dim: 16, max_position_embeddings: 64, rope_theta: 256 };
+  const f = Array.from({ length: 8 }, (_, j) => 2 ** -j);
+  const halfBitsOf = (j) => 0x3c00 - (j << 10); // float16 2^-j: exponent 15 - j, no mantissa
+  const bf16BitsOf = (j) => 0x3f80 - (j << 7); // bfloat16 2^-j: exponent 127 - j
+  const cases = [
+    ['float64', invFreqModel(DT.DOUBLE, le(Float64Array.from(f)))],
+    ['float32', invFreqModel(DT.FLOAT, le(Float32Array.from(f)))],
+    ['float16', invFreqModel(DT.FLOAT16, le(Uint16Array.from(f, (_, j) => halfBitsOf(j))))],
+    ['bfloat16', invFreqModel(DT.BFLOAT16, le(Uint16Array.from(f, (_, j) => bf16BitsOf(j))))],
+  ];
+  for (const [dtype, bytes] of cases) {
+    const rep = await inspectModel(bytes, { config });
+    assert.deepEqual([rep.sites.length, rep.sites[0].kind, rep.sites[0].dtype], [1, 'inv_freq', dtype]);
+    assert.deepEqual([rep.sites[0].verdict, rep.sites[0].maxUlp, rep.sites[0].fromExact.maxAbs], ['exact', 0, 0], `${dtype}: ${rep.sites[0].message}`);
+    // the same frequencies against another base are a mismatch
+    const other = await inspectModel(bytes, { config: { ...config, rope_theta: 10000 } });
+    assert.equal(other.sites[0].verdict, 'mismatch', `${dtype}: ${other.sites[0].message}`);
+  }
+  // the float64 values, one moved by one ulp: a mismatch, |Δ| = that ulp at that frequency
+  const moved = Float64Array.from(f);
+  moved[3] = 2 ** -3 + 2 ** -55;
+  const rep = await inspectModel(invFreqModel(DT.DOUBLE, le(moved)), { config });
+  assert.deepEqual([rep.sites[0].verdict, rep.sites[0].fromExact.maxAbs, rep.sites[0].fromExact.col], ['mismatch', 2 ** -55, 3]);
 });
