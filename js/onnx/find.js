@@ -50,7 +50,7 @@ function resolve(scope, name, seen = new Set()) {
   seen.add(hit.def);
   const { def } = hit;
   if (def.kind === 'initializer' || def.kind === 'Constant')
-    return [{ tensor: def.tensor, holder: def.kind, path: def.path, constantNode: def.node?.name ?? null, outName: def.kind === 'Constant' ? name : null, branch: null }];
+    return [{ tensor: def.tensor, holder: def.kind, path: def.path, outName: def.kind === 'Constant' ? name : null, branch: null }];
   const out = [];
   for (const branch of ['then_branch', 'else_branch']) {
     const g = attr(def.node, branch)?.g;
@@ -171,7 +171,7 @@ function inverseFrequencies(graph, path, storage, tensorRef) {
       }
     }
     if (reached.size === 2) {
-      const ref = tensorRef({ tensor: t, holder: 'initializer', path, constantNode: null }, storage);
+      const ref = tensorRef({ tensor: t, holder: 'initializer', path }, storage);
       found.push({ kind: 'inv_freq', invFreq: ref, group: groupOf(ref.name, null), consumers: via, interleaved: null, rows: 0, rotaryDim: 2 * ref.shape[0], dtype: ref.dtype });
     }
   }

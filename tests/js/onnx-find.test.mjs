@@ -54,6 +54,11 @@ test('RotaryEmbedding (inputs 2, 3) and GroupQueryAttention with do_rotary = 1 (
         rotary('no_cos', '', 'sin_off', 0),
         gqa('gqa_no_cos', '', 'sin_off', 1),
         node('RotaryEmbedding', ['x', 'pos', 'cos_off'], ['z'], { name: 'three_inputs', domain: MS }),
+        // GroupQueryAttention outside com.microsoft is another op
+        node('GroupQueryAttention', ['q', 'k', 'v', 'pk', 'pv', 'sl', 'tl', 'cos_off', 'sin_off'], ['w'], { name: 'gqa_other_domain', domain: '', attribute: [intAttr('do_rotary', 1)] }),
+        // another com.microsoft op with a do_rotary attribute (SparseAttention has one) is no
+        // GroupQueryAttention: its inputs 7 and 8 are not read as caches
+        node('SparseAttention', ['q', 'k', 'v', 'pk', 'pv', 'rows', 'cols', 'cos_off', 'sin_off', 'c9', 's9'], ['v2'], { name: 'sparse', domain: MS, attribute: [intAttr('do_rotary', 1)] }),
       ],
       [cacheTensor('cos_cache', 32, 8), cacheTensor('sin_cache', 32, 8), cacheTensor('cos_g', 64, 4, DT.FLOAT16), cacheTensor('sin_g', 64, 4, DT.FLOAT16), cacheTensor('cos_off', 8, 8), cacheTensor('sin_off', 8, 8), cacheTensor('', 8, 8)],
     ),
