@@ -173,7 +173,7 @@ test('inline tensors that do not hold dims × element size bytes, or whose type 
   const m = await readModel(
     modelBytes(
       graphOf([
-        tensor({ name: 'short', dataType: DT.FLOAT, dims: [3], rawData: new Uint8Array(8) }),
+        tensor({ name: 'short', dataType: DT.FLOAT, dims: [1, 3], rawData: new Uint8Array(8) }),
         tensor({ name: 'long', dataType: DT.FLOAT16, dims: [2], int32Data: [1, 2, 3] }),
         tensor({ name: 'floats16', dataType: DT.FLOAT16, dims: [2], floatData: [1, 2] }),
         tensor({ name: 'doubles', dataType: DT.DOUBLE, dims: [3], doubleData: [1, 2] }),
@@ -187,7 +187,7 @@ test('inline tensors that do not hold dims × element size bytes, or whose type 
     { name: 'bad.onnx' },
   );
   const cases = {
-    short: /^bad\.onnx: tensor 'short' holds 8 bytes \(raw_data\) for dims \[3\] \(12 bytes\)$/,
+    short: /^bad\.onnx: tensor 'short' holds 8 bytes \(raw_data\) for dims \[1, 3\] \(12 bytes\)$/,
     long: /^bad\.onnx: tensor 'long' holds 6 bytes \(int32_data\) for dims \[2\] \(4 bytes\)$/,
     floats16: /^bad\.onnx: tensor 'floats16' holds 8 bytes \(float_data\) for dims \[2\] \(4 bytes\)$/,
     doubles: /^bad\.onnx: tensor 'doubles' holds 16 bytes \(double_data\) for dims \[3\] \(24 bytes\)$/,
@@ -279,7 +279,7 @@ test('external offset and length: offset defaults to 0, length to the rest of th
       externalTensor('c', DT.FLOAT, [3], 'w.bin', undefined, 12),
       externalTensor('past', DT.FLOAT, [2], 'w.bin', 12, 8),
       externalTensor('negative', DT.FLOAT, [2], 'w.bin', -4, 8),
-      externalTensor('wrong', DT.FLOAT, [3], 'w.bin', 0, 8),
+      externalTensor('wrong', DT.FLOAT, [3, 1], 'w.bin', 0, 8),
       externalTensor('rest', DT.FLOAT, [3], 'w.bin', 8),
       externalTensor('nowhere', DT.FLOAT, [3]),
       externalTensor('', DT.FLOAT, [3], ''),
@@ -303,11 +303,11 @@ test('external offset and length: offset defaults to 0, length to the rest of th
   await rejectsWith(m.tensorBytes(init(m, 'past')), 'external_out_of_range', `options.externalData["w.bin"]: tensor 'past' claims bytes [12, 20) but the file holds 16 bytes (model x.onnx)`);
   await rejectsWith(m.tensorBytes(init(m, 'beyond')), 'bad_tensor', /^x\.onnx: tensor 'beyond' has external offset 20 \/ length -4$/);
   await rejectsWith(m.tensorBytes(init(m, 'negative')), 'bad_tensor', /^x\.onnx: tensor 'negative' has external offset -4 \/ length 8$/);
-  await rejectsWith(m.tensorBytes(init(m, 'wrong')), 'bad_tensor', `x.onnx: tensor 'wrong' stores 8 bytes in options.externalData["w.bin"] for dims [3] (12 bytes)`);
+  await rejectsWith(m.tensorBytes(init(m, 'wrong')), 'bad_tensor', `x.onnx: tensor 'wrong' stores 8 bytes in options.externalData["w.bin"] for dims [3, 1] (12 bytes)`);
   await rejectsWith(m.tensorBytes(init(m, 'rest')), 'bad_tensor', `x.onnx: tensor 'rest' stores 8 bytes in options.externalData["w.bin"] for dims [3] (12 bytes)`);
   // a File's own name is the one shown
   const named = await readModel(model, { externalData: { 'w.bin': new File([data], 'weights.bin') }, name: 'x.onnx' });
-  await rejectsWith(named.tensorBytes(init(named, 'wrong')), 'bad_tensor', `x.onnx: tensor 'wrong' stores 8 bytes in weights.bin for dims [3] (12 bytes)`);
+  await rejectsWith(named.tensorBytes(init(named, 'wrong')), 'bad_tensor', `x.onnx: tensor 'wrong' stores 8 bytes in weights.bin for dims [3, 1] (12 bytes)`);
   await rejectsWith(m.tensorBytes(init(m, 'nan-offset')), 'bad_tensor', `x.onnx: tensor 'nan-offset' has external offset NaN / length 8`);
   await rejectsWith(m.tensorBytes(init(m, 'nan-length')), 'bad_tensor', `x.onnx: tensor 'nan-length' has external offset 0 / length NaN`);
   await rejectsWith(m.tensorBytes(init(m, 'inf-offset')), 'bad_tensor', `x.onnx: tensor 'inf-offset' has external offset Infinity / length 8`);
@@ -447,6 +447,13 @@ test('element values as the inspector reads them: float64 inv_freq value for val
     // the same frequencies against another base are a mismatch
     const other = await inspectModel(bytes, { config: { ...config, rope_theta: 10000 } });
     assert.equal(other.sites[0].verdict, 'mismatch', `${dtype}: ${other.sites[0].message}`);
+  }
+  // float16 ±infinity (exponent 31, no mantissa) is read as ±Infinity: |Δ| infinite at that frequency
+  for (const inf of [0x7c00, 0xfc00]) {
+    const bits = Uint16Array.from(f, (_, j) => halfBitsOf(j));
+    bits[5] = inf;
+    const site = (await inspectModel(invFreqModel(DT.FLOAT16, le(bits)), { config })).sites[0];
+    assert.deepEqual([site.verdict, site.fromExact.maxAbs, site.fromExact.col], ['mismatch', Infinity, 5]);
   }
   // the float64 values, one moved by one ulp: a mismatch, |Δ| = that ulp at that frequency
   const moved = Float64Array.from(f);
