@@ -309,6 +309,7 @@ test('extendModel refuses what it cannot rebuild: no cache (inv_freq only), a ca
   await onnxError(call(edit((c, s) => (s.dims = [64]))), 'bad_tensor', /got \[8,8\] and \[64\]$/);
   await onnxError(call(edit((c, s) => (s.dims = [16, 4]))), 'bad_tensor', /got \[8,8\] and \[16,4\]$/);
   await onnxError(call(edit((c, s) => (s.dims = [2, 8, 4]))), 'bad_tensor', /got \[8,8\] and \[2,8,4\]$/);
+  await onnxError(call(edit((c) => (c.dims = [8, 8, 1]))), 'bad_tensor', /got \[8,8,1\] and \[8,8\]$/);
   // element types: int32, float64 (onnx.proto DOUBLE 11), and sin of another type than cos
   await onnxError(call(edit((c) => (c.dataType = 6))), 'bad_tensor', /^x\.onnx: cache 'cos_cache' has element type onnx type 6; a RoPE cache is float32, float16 or bfloat16$/);
   await onnxError(
