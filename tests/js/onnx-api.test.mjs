@@ -164,6 +164,13 @@ test('extendModel: config required; recipe exact or float32; rows an integer in 
   await refused(extendModel(model, { config: noMax, encoder: pe }), TypeError, 'options.rows is required: the config has no max_position_embeddings');
   assert.deepEqual((await extendModel(model, { config: noMax, encoder: pe, rows: 20 })).replaced.map((x) => x.rows), [20]);
   assert.deepEqual((await extendModel(model, { config: CONFIGS.llama31, encoder: pe })).replaced.map((x) => x.rows), [CONFIGS.llama31.max_position_embeddings]);
+  // a multimodal config: its text_config's max_position_embeddings, else the top level's (as transformers reads it)
+  const rowsFor = async (config) => (await extendModel(model, { config, encoder: pe })).replaced.map((x) => x.rows);
+  assert.deepEqual(await rowsFor({ model_type: 'llava', text_config: { ...CONFIGS.llama31, max_position_embeddings: 96 } }), [96]);
+  assert.deepEqual(await rowsFor({ model_type: 'llava', text_config: noMax, max_position_embeddings: 40 }), [40]);
+  // a max_position_embeddings that is no positive integer is none
+  for (const max of [0, 1.5, -8, '64'])
+    await refused(extendModel(model, { config: { ...noMax, max_position_embeddings: max }, encoder: pe }), TypeError, 'options.rows is required: the config has no max_position_embeddings');
 });
 
 test('extendModel: the exact and float32 caches of the reference, inline (raw_data only) with dims [rows, r/2]; every other tensor as it was; the caller\'s model untouched', async () => {
