@@ -50,7 +50,7 @@ function resolve(scope, name, seen = new Set()) {
   seen.add(hit.def);
   const { def } = hit;
   if (def.kind === 'initializer' || def.kind === 'Constant')
-    return [{ tensor: def.tensor, holder: def.kind, path: def.path, constantNode: def.node?.name ?? null, outName: def.kind === 'Constant' ? name : null, branch: null }];
+    return [{ tensor: def.tensor, holder: def.kind, path: def.path, outName: def.kind === 'Constant' ? name : null, branch: null }];
   const out = [];
   for (const branch of ['then_branch', 'else_branch']) {
     const g = attr(def.node, branch)?.g;
@@ -99,7 +99,8 @@ export function findRope(model) {
       if (pair && node.input[pair[0]] && node.input[pair[1]]) {
         const cos = resolve(scope, node.input[pair[0]]);
         const sin = resolve(scope, node.input[pair[1]]);
-        const consumer = { node: node.name, opType: node.opType, domain: node.domain, interleaved: intAttr(node, 'interleaved', 0) };
+        // onnxruntime reads GroupQueryAttention's layout from rotary_interleaved, RotaryEmbedding's from interleaved.
+        const consumer = { node: node.name, opType: node.opType, domain: node.domain, interleaved: intAttr(node, pair[0] === 7 ? 'rotary_interleaved' : 'interleaved', 0) };
         cos.forEach((c, i) => {
           const s = sin.find((x) => x.branch === c.branch) ?? sin[i];
           if (!s) return;
@@ -170,7 +171,7 @@ function inverseFrequencies(graph, path, storage, tensorRef) {
       }
     }
     if (reached.size === 2) {
-      const ref = tensorRef({ tensor: t, holder: 'initializer', path, constantNode: null }, storage);
+      const ref = tensorRef({ tensor: t, holder: 'initializer', path }, storage);
       found.push({ kind: 'inv_freq', invFreq: ref, group: groupOf(ref.name, null), consumers: via, interleaved: null, rows: 0, rotaryDim: 2 * ref.shape[0], dtype: ref.dtype });
     }
   }

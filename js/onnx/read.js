@@ -173,7 +173,7 @@ export async function readModel(model, options = {}) {
     return bytes;
   }
 
-  return { name, proto, bytes, storage, tensorBytes, externalSources: sources, externalLocations: () => externalLocations(proto.graph) };
+  return { name, proto, bytes, storage, tensorBytes, externalLocations: () => externalLocations(proto.graph) };
 }
 
 /** Every external data `location` the graph's tensors (subgraphs and Constants included) name. */
