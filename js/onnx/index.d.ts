@@ -64,7 +64,7 @@ export interface RopeSite {
   /** From the tensor names or the If branch: LongRoPE small/large, Gemma 3 global/local. */
   group: 'default' | 'small' | 'large' | 'global' | 'local';
   consumers: RopeConsumer[];
-  /** The consumers' `interleaved` attribute (null: none, or they disagree). */
+  /** The consumers' layout attribute: RotaryEmbedding's `interleaved`, GroupQueryAttention's `rotary_interleaved`, as onnxruntime reads them (null: none, or they disagree). */
   interleaved: 0 | 1 | null;
   /** The baked context length (0 for inv_freq). */
   rows: number;
