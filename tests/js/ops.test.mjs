@@ -116,3 +116,69 @@ test("positions detached by a getter of the cache's out are refused, naming posi
     }
   }
 });
+
+// The compute phase of a range row (rows, table, prepared rows, chunks,
+// ropeCacheRows): the range is the vocabulary's (bad_start, bad_count,
+// position_out_of_range: every row's position |p| < maxAbsPosition), checked
+// whole before anything is written or the out is looked at.
+const MAX_POSITION = vocabulary.limits.maxAbsPosition; // 2^24
+const SCRATCH_FLOATS = 2 ** 18; // cpp/bindings/glue.cpp kScratchFloats: rows of one chunk = 2^18 / width
+
+test('a range of rows whose last chunk passes the position limit is refused before anything is written', () => {
+  for (const f of FLAVOURS) {
+    const pe = flavours[f];
+    const d = 64;
+    const count = 2 * (SCRATCH_FLOATS / d) + 1; // three chunks
+    const start = MAX_POSITION - count + 1; // the last row is at 2^24
+    const outOfRange = new RegExp(`^sinpe: rows \\[${start}, ${start + count}\\) from start and count must satisfy \\|position\\| < 2\\^24, got ${MAX_POSITION}$`);
+    const out = new Float32Array(count * d).fill(7);
+    const untouched = (what) => assert.ok(out.every((v) => v === 7), `${f} ${what}: nothing written`);
+    refused(() => pe.rows(start, count, d, { out }), RangeError, outOfRange);
+    untouched('rows');
+    const enc = pe.prepare(d);
+    refused(() => enc.rows(start, count, out), RangeError, outOfRange);
+    untouched('prepare().rows');
+    let calls = 0;
+    refused(() => enc.chunks(start, count, () => calls++), RangeError, outOfRange);
+    assert.equal(calls, 0, `${f} chunks: no view handed out`);
+    // One row less is inside the limit: the same call is accepted.
+    assert.equal(pe.rows(start - 1, count, d, { out }), out);
+    assert.ok(out.every(Number.isFinite) && out.some((v) => v !== 7), `${f}: rows written`);
+  }
+});
+
+test('a range of no rows still has its start checked', () => {
+  for (const f of FLAVOURS) {
+    const pe = flavours[f];
+    const enc = pe.prepare(8);
+    for (const start of [1.5, NaN, Infinity]) {
+      const bad = new RegExp(`^sinpe: start must be an integer, got ${start}$`);
+      refused(() => pe.rows(start, 0, 8), RangeError, bad);
+      refused(() => pe.rows(start, 0, 8, { out: new Float32Array(0) }), RangeError, bad);
+      refused(() => enc.rows(start, 0, new Float32Array(0)), RangeError, bad);
+    }
+    for (const start of [MAX_POSITION, -MAX_POSITION]) {
+      refused(() => pe.rows(start, 0, 8), RangeError, new RegExp(`^sinpe: rows \\[${start}, ${start}\\) from start and count must satisfy \\|position\\| < 2\\^24, got ${start}$`));
+      refused(() => enc.rows(start, 0, new Float32Array(0)), RangeError, /^sinpe: rows .* must satisfy \|position\| < 2\^24/);
+    }
+    // Inside the limit, no rows is an empty result.
+    assert.equal(pe.rows(MAX_POSITION - 1, 0, 8).length, 0);
+    assert.equal(pe.table(0, 8).length, 0);
+  }
+});
+
+test('a refused range is named before the out', () => {
+  for (const f of FLAVOURS) {
+    const pe = flavours[f];
+    const outOfRange = /^sinpe: rows \[16777216, 16777217\) from start and count must satisfy \|position\| < 2\^24, got 16777216$/;
+    const short = new Float32Array(3).fill(7);
+    refused(() => pe.rows(MAX_POSITION, 1, 8, { out: short }), RangeError, outOfRange);
+    refused(() => pe.prepare(8).rows(MAX_POSITION, 1, short), RangeError, outOfRange);
+    refused(() => pe.rows(1.5, 1, 8, { out: short }), RangeError, /^sinpe: start must be an integer, got 1\.5$/);
+    refused(() => pe.table(-1, 8, { out: short }), RangeError, /^sinpe: length must be an integer in \[0, \d+\], got -1$/);
+    const cache = () => ({ cos: new Float32Array(3).fill(7), sin: new Float32Array(3).fill(7) });
+    refused(() => pe.ropeCacheRows(MAX_POSITION, 1, 8, { out: cache() }), RangeError, outOfRange);
+    refused(() => pe.prepareRope(8).cacheRows(MAX_POSITION, 1, cache()), RangeError, outOfRange);
+    assert.ok(short.every((v) => v === 7), `${f}: nothing written`);
+  }
+});
