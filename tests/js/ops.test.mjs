@@ -12,6 +12,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import sinpe, { vocabulary } from 'sinpe.wasm';
 import { refused } from './refused.mjs';
+import { referenceRow, TOLERANCE } from './reference.mjs';
 
 const MAX_WIDTH = vocabulary.limits.maxDModel; // dModel and rotaryDim: [1 or 2, maxDModel]
 const MAX_ELEMENTS = vocabulary.limits.maxElements; // one result: 2^29 values
@@ -180,5 +181,94 @@ test('a refused range is named before the out', () => {
     refused(() => pe.ropeCacheRows(MAX_POSITION, 1, 8, { out: cache() }), RangeError, outOfRange);
     refused(() => pe.prepareRope(8).cacheRows(MAX_POSITION, 1, cache()), RangeError, outOfRange);
     assert.ok(short.every((v) => v === 7), `${f}: nothing written`);
+  }
+});
+
+// addTo(x, dModel, { start, seqLen }): README's "x += PE" per sequence of
+// seqLen rows (default: x is one sequence), rows start … start+seqLen−1.
+test('addTo: without seqLen x is one sequence; a bad seqLen, x or range is named and x is left as it was', () => {
+  for (const f of FLAVOURS) {
+    const pe = flavours[f];
+    const d = 8;
+    const x0 = Float32Array.from({ length: 3 * d }, (_, i) => Math.cos(i) / 4);
+    const x = x0.slice();
+    assert.equal(pe.addTo(x, d, { start: 5 }), x);
+    for (let r = 0; r < 3; r++) {
+      const want = referenceRow(5 + r, d);
+      for (let c = 0; c < d; c++) assert.ok(Math.abs(x[r * d + c] - (x0[r * d + c] + want[c])) <= 2 * TOLERANCE, `${f} x[${r * d + c}]`);
+    }
+    const y = x0.slice();
+    const unchanged = (what) => assert.deepEqual(y, x0, `${f} ${what}: x unchanged`);
+    for (const seqLen of [0, -1, 1.5, NaN, Infinity]) {
+      refused(() => pe.addTo(y, d, { seqLen }), RangeError, new RegExp(`^sinpe: options\\.seqLen must be a positive integer, got ${seqLen}$`));
+      unchanged(`seqLen ${seqLen}`);
+    }
+    refused(() => pe.addTo(y, d, { seqLen: '3' }), TypeError, /^sinpe: options\.seqLen must be a number/);
+    refused(() => pe.addTo(y, d, { seqLen: 2 }), RangeError, /^sinpe: x\.length \(24\) must be a multiple of options\.seqLen × dModel \(16\)$/);
+    refused(() => pe.addTo(y, 16), RangeError, /^sinpe: x\.length \(24\) must be a positive multiple of dModel \(16\)$/);
+    refused(() => pe.addTo(new Float32Array(0), d), RangeError, /^sinpe: x\.length \(0\) must be a positive multiple of dModel \(8\)$/);
+    refused(() => pe.addTo(y, d, { start: 1.5 }), RangeError, /^sinpe: options\.start must be an integer, got 1\.5$/);
+    refused(() => pe.addTo(y, d, { start: MAX_POSITION - 2 }), RangeError, new RegExp(`^sinpe: rows \\[${MAX_POSITION - 2}, ${MAX_POSITION + 1}\\) from options\\.start and options\\.seqLen must satisfy`));
+    refused(() => pe.addTo(y, d, { start: '0' }), TypeError, /^sinpe: options\.start must be a number/);
+    unchanged('refused');
+    // seqLen 1: every row of x is a sequence at position start.
+    const z = x0.slice();
+    pe.addTo(z, d, { seqLen: 1, start: MAX_POSITION - 1 });
+    const want = referenceRow(MAX_POSITION - 1, d);
+    for (let i = 0; i < z.length; i++) assert.ok(Math.abs(z[i] - (x0[i] + want[i % d])) <= 2 * TOLERANCE, `${f} seqLen 1: z[${i}]`);
+  }
+});
+
+// heatmap(start, count, dModel, options): README's window columnStart /
+// columns (default: the rest of the row from columnStart), range vmin … vmax
+// (default −1 … 1), and docs/maths.md §4's entry: ⌊v·a + b⌋ clamped to
+// [0, 255], a = 255/(vmax − vmin), b = 0.5 − vmin·a. Without a colormap the
+// pixels are gray (R = G = B = the entry, A = 255).
+test('heatmap: its defaults (gray, the rest of the row, −1 … 1) and an out', () => {
+  const entryOf = (v, vmin, vmax) => {
+    const a = 255 / (vmax - vmin);
+    const t = v * a + (0.5 - vmin * a);
+    return t <= 0 ? 0 : t >= 255 ? 255 : Math.floor(t);
+  };
+  for (const f of FLAVOURS) {
+    const pe = flavours[f];
+    const d = 16;
+    const start = 30;
+    const count = 5;
+    const check = (px, col0, cols, vmin, vmax, what) => {
+      assert.ok(px instanceof Uint8ClampedArray, what);
+      assert.equal(px.length, count * cols * 4, `${what}: length`);
+      for (let r = 0; r < count; r++) {
+        const row = referenceRow(start + r, d);
+        for (let c = 0; c < cols; c++) {
+          const k = (r * cols + c) * 4;
+          const want = entryOf(row[col0 + c], vmin, vmax);
+          // float32 a, b and t: one entry either side of an exact bin edge.
+          assert.ok(Math.abs(px[k] - want) <= 1, `${what}: row ${r} column ${c}: entry ${px[k]}, want ${want}`);
+          assert.deepEqual([px[k + 1], px[k + 2], px[k + 3]], [px[k], px[k], 255], `${what}: gray, opaque`);
+        }
+      }
+    };
+    check(pe.heatmap(start, count, d), 0, d, -1, 1, `${f} no options`);
+    check(pe.heatmap(start, count, d, { columnStart: 5 }), 5, d - 5, -1, 1, `${f} columnStart 5`);
+    check(pe.heatmap(start, count, d, { columns: 3 }), 0, 3, -1, 1, `${f} columns 3`);
+    check(pe.heatmap(start, count, d, { vmin: 0 }), 0, d, 0, 1, `${f} vmin 0`);
+    check(pe.heatmap(start, count, d, { vmax: 3 }), 0, d, -1, 3, `${f} vmax 3`);
+    // Each default is one value: vmin alone past the default vmax, vmax alone below the default vmin.
+    refused(() => pe.heatmap(start, count, d, { vmin: 1 }), RangeError, /^sinpe: options\.vmin \(1\) must be less than options\.vmax \(1\)/);
+    refused(() => pe.heatmap(start, count, d, { vmax: -1 }), RangeError, /^sinpe: options\.vmin \(-1\) must be less than options\.vmax \(-1\)/);
+    // An out is filled and returned; with no rows or no columns it is returned as it is.
+    const out = new Uint8ClampedArray(count * 4 * 4).fill(9);
+    assert.equal(pe.heatmap(start, count, d, { columnStart: 2, columns: 4, out }), out);
+    check(out, 2, 4, -1, 1, `${f} out`);
+    const empty = new Uint8ClampedArray(0);
+    assert.equal(pe.heatmap(start, 0, d, { out: empty }), empty);
+    assert.equal(pe.heatmap(start, count, d, { columnStart: d, columns: 0, out: empty }), empty);
+    refused(() => pe.heatmap(start, count, d, { out: new Uint8ClampedArray(4) }), RangeError, new RegExp(`^sinpe: options\\.out must have length ${count * d * 4}, got 4$`));
+    refused(() => pe.heatmap(start, count, d, { colormap: new Uint8Array(1020) }), TypeError, /^sinpe: options\.colormap must be a Uint8Array of 256 RGBA entries \(length 1024\), got length 1020$/);
+    for (const [key, v] of [['start', '0'], ['count', null]]) {
+      const args = { start, count, [key]: v };
+      refused(() => pe.heatmap(args.start, args.count, d), TypeError, new RegExp(`^sinpe: ${key} must be a number`));
+    }
   }
 });
