@@ -13,6 +13,7 @@ import assert from 'node:assert/strict';
 import sinpe, { vocabulary } from 'sinpe.wasm';
 import { refused } from './refused.mjs';
 import { referenceRow, TOLERANCE } from './reference.mjs';
+import { ropeRotate, pairMagnitudes } from './rope-reference.mjs';
 
 const MAX_WIDTH = vocabulary.limits.maxDModel; // dModel and rotaryDim: [1 or 2, maxDModel]
 const MAX_ELEMENTS = vocabulary.limits.maxElements; // one result: 2^29 values
@@ -270,5 +271,57 @@ test('heatmap: its defaults (gray, the rest of the row, −1 … 1) and an out',
       const args = { start, count, [key]: v };
       refused(() => pe.heatmap(args.start, args.count, d), TypeError, new RegExp(`^sinpe: ${key} must be a number`));
     }
+  }
+});
+
+// applyRope(x, positions, headDim, options) and prepareRope(r).apply(x,
+// positions, headDim, { layout }): README's RoPE section; the layouts are
+// the vocabulary's ropeLayouts (the first is the default), the rotation
+// rope-reference.mjs's ropeRotate.
+test('applyRope and apply: the layout option, empty positions and x lengths', () => {
+  const ROTATION_TOLERANCE = 5e-7; // × (|x_a| + |x_b|), as chunk-loop
+  const near = (got, x0, positions, headDim, o, what) => {
+    const want = ropeRotate(x0, positions, headDim, o);
+    const scale = pairMagnitudes(x0, headDim, o.rotaryDim ?? headDim, o.layout ?? 'half');
+    for (let i = 0; i < want.length; i++)
+      if (!(Math.abs(got[i] - want[i]) <= ROTATION_TOLERANCE * scale[i] + 1e-30)) assert.fail(`${what}: x[${i}] = ${got[i]}, reference ${want[i]}`);
+  };
+  const [first, second] = vocabulary.ropeLayouts;
+  for (const f of FLAVOURS) {
+    const pe = flavours[f];
+    const hd = 8;
+    const positions = [3, 1000, 7];
+    const x0 = Float32Array.from({ length: positions.length * 2 * hd }, (_, i) => Math.sin(i + 1));
+    const rope = pe.prepareRope(hd);
+    const calls = {
+      applyRope: (x, p, headDim, o) => pe.applyRope(x, p, headDim, o),
+      apply: (x, p, headDim, o) => rope.apply(x, p, headDim, o),
+    };
+    for (const [what, call] of Object.entries(calls)) {
+      for (const o of [undefined, { layout: first }, { layout: second }]) {
+        const x = x0.slice();
+        assert.equal(call(x, positions, hd, o), x);
+        near(x, x0, positions, hd, { layout: o?.layout ?? first }, `${f} ${what} ${JSON.stringify(o)}`);
+      }
+      const y = x0.slice();
+      refused(() => call(y, positions, hd, { layout: 'concat' }), RangeError, new RegExp(`^sinpe: options\\.layout must be one of .*${first}.*${second}.* for RoPE; got "concat"$`));
+      refused(() => call(y, positions, hd, { layout: 1 }), TypeError, /^sinpe: options\.layout must be a string, got 1$/);
+      refused(() => call(y, positions, '8'), TypeError, /^sinpe: headDim must be a number/);
+      // No positions: only an empty x matches; an empty x with positions is refused.
+      const empty = new Float32Array(0);
+      assert.equal(call(empty, [], hd), empty);
+      refused(() => call(y, [], hd), RangeError, new RegExp(`^sinpe: x\\.length \\(${y.length}\\) must be a positive multiple of positions × headDim \\(0\\)$`));
+      refused(() => call(empty, positions, hd), RangeError, /^sinpe: x\.length \(0\) must be a positive multiple of positions × headDim \(24\)$/);
+      refused(() => call(y.subarray(0, 36), positions, hd), RangeError, /^sinpe: x\.length \(36\) must be a positive multiple of positions × headDim \(24\)$/);
+      refused(() => call(Array.from(y), positions, hd), TypeError, /^sinpe: x must be a Float32Array/);
+      assert.deepEqual(y, x0, `${f} ${what}: x unchanged after the refusals`);
+    }
+    // A prepared RoPE's apply takes the layout only; the plan's options were given to prepareRope.
+    refused(() => rope.apply(x0.slice(), positions, hd, { rotaryDim: 4 }), TypeError, /^sinpe: unknown option "rotaryDim"; apply takes: layout$/);
+    // applyRope: rotaryDim below headDim leaves the rest of each head as it was.
+    const x = x0.slice();
+    pe.applyRope(x, positions, hd, { rotaryDim: 4 });
+    near(x, x0, positions, hd, { rotaryDim: 4 }, `${f} rotaryDim 4`);
+    for (let i = 0; i < x.length; i++) if (i % hd >= 4) assert.equal(x[i], x0[i], `${f} rotaryDim 4: x[${i}] passes through`);
   }
 });
