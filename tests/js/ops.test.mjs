@@ -325,3 +325,22 @@ test('applyRope and apply: the layout option, empty positions and x lengths', ()
     for (let i = 0; i < x.length; i++) if (i % hd >= 4) assert.equal(x[i], x0[i], `${f} rotaryDim 4: x[${i}] passes through`);
   }
 });
+
+test("a grid's height and width are named when they are not numbers", () => {
+  const pe = flavours.simd;
+  const rope = pe.prepareRope(8, { ropeAxes: 'pixtral' });
+  const calls = {
+    grid2d: (h, w) => pe.grid2d(h, w, 8),
+    ropeCacheGrid: (h, w) => pe.ropeCacheGrid(h, w, 8, { ropeAxes: 'pixtral' }),
+    'prepareRope().grid': (h, w) => rope.grid(h, w),
+  };
+  for (const [what, call] of Object.entries(calls)) {
+    refused(() => call('2', 2), TypeError, /^sinpe: height must be a number, got "2"$/);
+    refused(() => call(2, '2'), TypeError, /^sinpe: width must be a number, got "2"$/);
+    refused(() => call(2, 2n), TypeError, /^sinpe: width must be a number, got 2n$/);
+    assert.ok(call(2, 3) !== undefined, `${what}: accepted with numbers`);
+  }
+  refused(() => pe.grid2d(2, 2, 8, { clsToken: 1 }), TypeError, /^sinpe: options\.clsToken must be a boolean, got 1$/);
+  assert.equal(pe.grid2d(2, 3, 8, { clsToken: true }).length, (2 * 3 + 1) * 8);
+  assert.equal(pe.grid2d(2, 3, 8, { clsToken: false }).length, 2 * 3 * 8);
+});
