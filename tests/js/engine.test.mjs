@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import sinpe from 'sinpe.wasm';
 import { refused } from './refused.mjs';
 import { referenceRow, TOLERANCE } from './reference.mjs';
-import { ropeCache as referenceCache } from './rope-reference.mjs';
+import { ropeCache as referenceCache, ropeAttention } from './rope-reference.mjs';
 import { loadWithMemory } from './wasm-memory.mjs';
 
 const FLAVOURS = [true, false];
@@ -115,5 +115,26 @@ test('plans dropped from the per-call cache are released: the memory does not gr
     // The last request's plan is still a good one.
     const got = pe.encode([3], 512, { base: 100 + 169 });
     assertClose(got, referenceRow(3, 512, { base: 269 }), 'after the cycle');
+  }
+});
+
+test("a plan made after others were released never gets a released plan's axes or attention factor", async () => {
+  for (const simd of FLAVOURS) {
+    const pe = await sinpe({ simd });
+    // Distinct requests, more than the cache keeps: dropped plans are released
+    // and the module hands their slots to new plans. Each result must carry
+    // its own plan's facts: the attention factor (rope-reference.mjs) and the
+    // position axes per token (mropeSection's entries: 6 positions are 6/axes
+    // tokens of rotaryDim/2 values).
+    for (let i = 0; i < 40; i++) {
+      const yarn = { ropeType: 'yarn', factor: 2 + i / 8, originalMaxPositions: 4096 };
+      const got = pe.ropeCache([0], 8, yarn);
+      const want = ropeAttention(8, yarn);
+      assert.ok(Math.abs(got.attentionFactor - want) <= 1e-15 * want, `request ${i}: attentionFactor ${got.attentionFactor}, want ${want}`);
+      const section = i % 3 === 0 ? [4] : i % 3 === 1 ? [2, 2] : [2, 1, 1];
+      const multi = pe.ropeCache([0, 1, 2, 3, 4, 5], 8, { mropeSection: section, base: 1000 + i });
+      assert.equal(multi.cos.length, (6 / section.length) * 4, `request ${i}: ${section.length} axes`);
+      assert.equal(multi.attentionFactor, 1, `request ${i}: default RoPE has attention factor 1`);
+    }
   }
 });
