@@ -10,7 +10,7 @@
 // (cpp/include/sinpe/vocabulary.def), never from sinpe's output.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import sinpe from 'sinpe.wasm';
+import sinpe, { vocabulary } from 'sinpe.wasm';
 import { refused } from './refused.mjs';
 import { referenceRow, TOLERANCE } from './reference.mjs';
 import { ropeCache as referenceCache, ropeAttention } from './rope-reference.mjs';
@@ -136,5 +136,27 @@ test("a plan made after others were released never gets a released plan's axes o
       assert.equal(multi.cos.length, (6 / section.length) * 4, `request ${i}: ${section.length} axes`);
       assert.equal(multi.attentionFactor, 1, `request ${i}: default RoPE has attention factor 1`);
     }
+  }
+});
+
+test('a range of rows past the position limit shows the row that is past it', async () => {
+  const MAX = vocabulary.limits.maxAbsPosition; // |position| < 2^24 (vocabulary.def, position_out_of_range)
+  for (const simd of FLAVOURS) {
+    const pe = await sinpe({ simd });
+    const message = (start, end, got, names = 'start and count') =>
+      new RegExp(`^sinpe: rows \\[${start}, ${end}\\) from ${names} must satisfy \\|position\\| < 2\\^24, got ${got}$`);
+    // Below: the first row is the one out of range (the last, −2^24 + 1, is inside).
+    refused(() => pe.rows(-MAX, 2, 8), RangeError, message(-MAX, -MAX + 2, -MAX));
+    refused(() => pe.ropeCacheRows(-MAX, 3, 8), RangeError, message(-MAX, -MAX + 3, -MAX));
+    refused(() => pe.heatmap(-MAX, 2, 8), RangeError, message(-MAX, -MAX + 2, -MAX));
+    refused(() => pe.addTo(new Float32Array(16), 8, { start: -MAX }), RangeError, message(-MAX, -MAX + 2, -MAX, 'options\\.start and options\\.seqLen'));
+    refused(() => pe.prepare(8).rows(-MAX - 5, 3, new Float32Array(24)), RangeError, message(-MAX - 5, -MAX - 2, -MAX - 5));
+    // Above: the last row.
+    refused(() => pe.rows(MAX - 1, 2, 8), RangeError, message(MAX - 1, MAX + 1, MAX));
+    refused(() => pe.ropeCacheRows(MAX - 2, 5, 8), RangeError, message(MAX - 2, MAX + 3, MAX + 2));
+    // No rows: the start.
+    refused(() => pe.rows(-MAX, 0, 8), RangeError, message(-MAX, -MAX, -MAX));
+    // Inside on both ends: accepted.
+    assert.equal(pe.rows(-MAX + 1, 2, 8).length, 16);
   }
 });
