@@ -160,3 +160,15 @@ test('a range of rows past the position limit shows the row that is past it', as
     assert.equal(pe.rows(-MAX + 1, 2, 8).length, 16);
   }
 });
+
+test("a bad array option's first element is named by its index, 0", async () => {
+  for (const simd of FLAVOURS) {
+    const pe = await sinpe({ simd });
+    // longrope's factors: rotaryDim/2 positive finite numbers (vocabulary.def, bad_short_factor, bad_long_factor).
+    const longrope = { ropeType: 'longrope', originalMaxPositions: 4096, maxPositions: 16384 };
+    refused(() => pe.ropeCache([5], 8, { ...longrope, shortFactor: [-1, 1, 1, 1], longFactor: [2, 2, 2, 2] }), RangeError, /^sinpe: options\.shortFactor must be an array of rotaryDim\/2 = 4 positive finite numbers, got options\.shortFactor\[0\] = -1$/);
+    refused(() => pe.ropeCacheRows(0, 1, 16, { ...longrope, shortFactor: [1, 1, 1, 1, 1, 1, 1, 1], longFactor: [0, 2, 2, 2, 2, 2, 2, 2] }), RangeError, /^sinpe: options\.longFactor must be an array of rotaryDim\/2 = 8 positive finite numbers, got options\.longFactor\[0\] = 0$/);
+    // mropeSection: integers in [1, 2^24) (bad_mrope_section).
+    refused(() => pe.ropeCache([0, 0], 8, { mropeSection: [0, 4] }), RangeError, /^sinpe: options\.mropeSection must be an array of integers in \[1, 2\^24\), got options\.mropeSection\[0\] = 0$/);
+  }
+});
