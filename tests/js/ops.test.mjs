@@ -14,6 +14,7 @@ import sinpe, { vocabulary } from 'sinpe.wasm';
 import { refused } from './refused.mjs';
 import { referenceRow, TOLERANCE } from './reference.mjs';
 import { ropeRotate, pairMagnitudes } from './rope-reference.mjs';
+import { multiAxisCache, rotateHalf } from './mrope-reference.mjs';
 
 const MAX_WIDTH = vocabulary.limits.maxDModel; // dModel and rotaryDim: [1 or 2, maxDModel]
 const MAX_ELEMENTS = vocabulary.limits.maxElements; // one result: 2^29 values
@@ -343,4 +344,47 @@ test("a grid's height and width are named when they are not numbers", () => {
   refused(() => pe.grid2d(2, 2, 8, { clsToken: 1 }), TypeError, /^sinpe: options\.clsToken must be a boolean, got 1$/);
   assert.equal(pe.grid2d(2, 3, 8, { clsToken: true }).length, (2 * 3 + 1) * 8);
   assert.equal(pe.grid2d(2, 3, 8, { clsToken: false }).length, 2 * 3 * 8);
+});
+
+test("applyRope names its options and options.rotaryDim when they are not what they must be", () => {
+  const pe = flavours.simd;
+  const x = new Float32Array(8).fill(3);
+  for (const options of ['half', 5, null]) {
+    refused(() => pe.applyRope(x, [1], 8, options), TypeError, /^sinpe: options must be/);
+    refused(() => pe.prepareRope(8).apply(x, [1], 8, options), TypeError, /^sinpe: options must be/);
+  }
+  refused(() => pe.applyRope(x, [1], 8, { rotaryDim: '4' }), TypeError, /^sinpe: options\.rotaryDim must be a number, got "4"$/);
+  assert.ok(x.every((v) => v === 3), 'x unchanged');
+});
+
+test('tokens wider than the scratch with several position axes: each token rotated at its own positions', () => {
+  // Qwen2-VL's sectioned RoPE (mrope-reference.mjs): mropeSection [2, 2] of
+  // rotaryDim 8, two positions per token. One token of 2^15 + 1 heads of 8 is
+  // wider than the module's scratch (2^18 floats), so each token's heads are
+  // rotated group by group at that token's positions.
+  const hd = 8;
+  const section = [2, 2];
+  const numHeads = SCRATCH_FLOATS / hd + 1;
+  const positions = [3, 70, 1000, 5, 12, 40000];
+  const n = positions.length / section.length;
+  const x0 = Float32Array.from({ length: n * numHeads * hd }, (_, i) => Math.sin(i * 0.37));
+  const { cos, sin } = multiAxisCache(positions, hd, 'sectioned', section);
+  const want = rotateHalf(x0, cos, sin, n, hd, hd);
+  for (const f of FLAVOURS) {
+    const pe = flavours[f];
+    const calls = {
+      applyRope: (x) => pe.applyRope(x, positions, hd, { mropeSection: section }),
+      apply: (x) => pe.prepareRope(hd, { mropeSection: section }).apply(x, positions, hd),
+    };
+    for (const [what, call] of Object.entries(calls)) {
+      const x = x0.slice();
+      assert.equal(call(x), x);
+      for (let i = 0; i < x.length; i++) {
+        const j = i % hd;
+        const mate = i - j + (j < hd / 2 ? j + hd / 2 : j - hd / 2);
+        const bound = 5e-7 * (Math.abs(x0[i]) + Math.abs(x0[mate])) + 1e-30; // as chunk-loop
+        if (!(Math.abs(x[i] - want[i]) <= bound)) assert.fail(`${f} ${what}: x[${i}] (token ${Math.floor(i / (numHeads * hd))}) = ${x[i]}, reference ${want[i]}`);
+      }
+    }
+  }
 });
