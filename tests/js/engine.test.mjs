@@ -156,6 +156,8 @@ test('a range of rows past the position limit shows the row that is past it', as
     refused(() => pe.ropeCacheRows(MAX - 2, 5, 8), RangeError, message(MAX - 2, MAX + 3, MAX + 2));
     // No rows: the start.
     refused(() => pe.rows(-MAX, 0, 8), RangeError, message(-MAX, -MAX, -MAX));
+    // Both ends near the limit: the one past it (the last row, 2^24 − 1, is inside).
+    refused(() => pe.rows(-MAX, 2 * MAX, 8), RangeError, message(-MAX, MAX, -MAX));
     // Inside on both ends: accepted.
     assert.equal(pe.rows(-MAX + 1, 2, 8).length, 16);
   }
