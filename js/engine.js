@@ -212,9 +212,11 @@ export class Engine {
     }
   }
 
+  // The row named in a position_out_of_range message: the end of the range farther from 0.
   #rowRangeContext(start, count, startName, countName) {
     const end = start + count;
-    return { startName, countName, start, count, position: `rows [${start}, ${end}) from ${startName} and ${countName}`, value: count > 0 ? end - 1 : start };
+    const value = count > 0 && Math.abs(end - 1) > Math.abs(start) ? end - 1 : start;
+    return { startName, countName, start, count, position: `rows [${start}, ${end}) from ${startName} and ${countName}`, value };
   }
 
   checkRows(h, start, count, width, context, startName = 'start', countName = 'count') {

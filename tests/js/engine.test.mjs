@@ -10,10 +10,10 @@
 // (cpp/include/sinpe/vocabulary.def), never from sinpe's output.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import sinpe from 'sinpe.wasm';
+import sinpe, { vocabulary } from 'sinpe.wasm';
 import { refused } from './refused.mjs';
 import { referenceRow, TOLERANCE } from './reference.mjs';
-import { ropeCache as referenceCache } from './rope-reference.mjs';
+import { ropeCache as referenceCache, ropeAttention } from './rope-reference.mjs';
 import { loadWithMemory } from './wasm-memory.mjs';
 
 const FLAVOURS = [true, false];
@@ -115,5 +115,62 @@ test('plans dropped from the per-call cache are released: the memory does not gr
     // The last request's plan is still a good one.
     const got = pe.encode([3], 512, { base: 100 + 169 });
     assertClose(got, referenceRow(3, 512, { base: 269 }), 'after the cycle');
+  }
+});
+
+test("a plan made after others were released never gets a released plan's axes or attention factor", async () => {
+  for (const simd of FLAVOURS) {
+    const pe = await sinpe({ simd });
+    // Distinct requests, more than the cache keeps: dropped plans are released
+    // and the module hands their slots to new plans. Each result must carry
+    // its own plan's facts: the attention factor (rope-reference.mjs) and the
+    // position axes per token (mropeSection's entries: 6 positions are 6/axes
+    // tokens of rotaryDim/2 values).
+    for (let i = 0; i < 40; i++) {
+      const yarn = { ropeType: 'yarn', factor: 2 + i / 8, originalMaxPositions: 4096 };
+      const got = pe.ropeCache([0], 8, yarn);
+      const want = ropeAttention(8, yarn);
+      assert.ok(Math.abs(got.attentionFactor - want) <= 1e-15 * want, `request ${i}: attentionFactor ${got.attentionFactor}, want ${want}`);
+      const section = i % 3 === 0 ? [4] : i % 3 === 1 ? [2, 2] : [2, 1, 1];
+      const multi = pe.ropeCache([0, 1, 2, 3, 4, 5], 8, { mropeSection: section, base: 1000 + i });
+      assert.equal(multi.cos.length, (6 / section.length) * 4, `request ${i}: ${section.length} axes`);
+      assert.equal(multi.attentionFactor, 1, `request ${i}: default RoPE has attention factor 1`);
+    }
+  }
+});
+
+test('a range of rows past the position limit shows the row that is past it', async () => {
+  const MAX = vocabulary.limits.maxAbsPosition; // |position| < 2^24 (vocabulary.def, position_out_of_range)
+  for (const simd of FLAVOURS) {
+    const pe = await sinpe({ simd });
+    const message = (start, end, got, names = 'start and count') =>
+      new RegExp(`^sinpe: rows \\[${start}, ${end}\\) from ${names} must satisfy \\|position\\| < 2\\^24, got ${got}$`);
+    // Below: the first row is the one out of range (the last, −2^24 + 1, is inside).
+    refused(() => pe.rows(-MAX, 2, 8), RangeError, message(-MAX, -MAX + 2, -MAX));
+    refused(() => pe.ropeCacheRows(-MAX, 3, 8), RangeError, message(-MAX, -MAX + 3, -MAX));
+    refused(() => pe.heatmap(-MAX, 2, 8), RangeError, message(-MAX, -MAX + 2, -MAX));
+    refused(() => pe.addTo(new Float32Array(16), 8, { start: -MAX }), RangeError, message(-MAX, -MAX + 2, -MAX, 'options\\.start and options\\.seqLen'));
+    refused(() => pe.prepare(8).rows(-MAX - 5, 3, new Float32Array(24)), RangeError, message(-MAX - 5, -MAX - 2, -MAX - 5));
+    // Above: the last row.
+    refused(() => pe.rows(MAX - 1, 2, 8), RangeError, message(MAX - 1, MAX + 1, MAX));
+    refused(() => pe.ropeCacheRows(MAX - 2, 5, 8), RangeError, message(MAX - 2, MAX + 3, MAX + 2));
+    // No rows: the start.
+    refused(() => pe.rows(-MAX, 0, 8), RangeError, message(-MAX, -MAX, -MAX));
+    // Both ends near the limit: the one past it (the last row, 2^24 − 1, is inside).
+    refused(() => pe.rows(-MAX, 2 * MAX, 8), RangeError, message(-MAX, MAX, -MAX));
+    // Inside on both ends: accepted.
+    assert.equal(pe.rows(-MAX + 1, 2, 8).length, 16);
+  }
+});
+
+test("a bad array option's first element is named by its index, 0", async () => {
+  for (const simd of FLAVOURS) {
+    const pe = await sinpe({ simd });
+    // longrope's factors: rotaryDim/2 positive finite numbers (vocabulary.def, bad_short_factor, bad_long_factor).
+    const longrope = { ropeType: 'longrope', originalMaxPositions: 4096, maxPositions: 16384 };
+    refused(() => pe.ropeCache([5], 8, { ...longrope, shortFactor: [-1, 1, 1, 1], longFactor: [2, 2, 2, 2] }), RangeError, /^sinpe: options\.shortFactor must be an array of rotaryDim\/2 = 4 positive finite numbers, got options\.shortFactor\[0\] = -1$/);
+    refused(() => pe.ropeCacheRows(0, 1, 16, { ...longrope, shortFactor: [1, 1, 1, 1, 1, 1, 1, 1], longFactor: [0, 2, 2, 2, 2, 2, 2, 2] }), RangeError, /^sinpe: options\.longFactor must be an array of rotaryDim\/2 = 8 positive finite numbers, got options\.longFactor\[0\] = 0$/);
+    // mropeSection: integers in [1, 2^24) (bad_mrope_section).
+    refused(() => pe.ropeCache([0, 0], 8, { mropeSection: [0, 4] }), RangeError, /^sinpe: options\.mropeSection must be an array of integers in \[1, 2\^24\), got options\.mropeSection\[0\] = 0$/);
   }
 });
