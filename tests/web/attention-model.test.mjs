@@ -78,7 +78,7 @@ test('orders offered: all permutations up to 4 tokens, swaps, reversal and rotat
   assert.equal(isPermutation([0, 1, 3], 3), false);
 });
 
-test('position only: the encodings\' dot product is Σ cos(ω_i k), and RoPE\'s same-vector score follows the pairs\' cosines', () => {
+test('position only: the encodings\' dot product is Σ cos(ω_i k)', () => {
   const d = 32;
   const span = 40;
   const table = Float64Array.from({ length: (span + 1) * d }, (_, i) => sinusoid(d)(Math.floor(i / d), i % d));
@@ -129,5 +129,4 @@ test('RoPE\'s scores are the averages of ⟨R(p)q, R(p+k)u⟩ / (|q||u|) of the 
   }
   assert.ok(Math.abs(same[0] - 1) < 1e-15);
   assert.ok(Math.abs(unrelated[5]) > 1e-3, 'unrelated pairs are not orthogonal by chance here');
-
 });
