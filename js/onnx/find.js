@@ -93,14 +93,14 @@ export function findRope(model) {
     const scope = scopeOf(graph, path, parent);
     for (const node of graph.node) {
       const ms = node.domain === 'com.microsoft';
+      // the cos and sin cache inputs, and the attribute onnxruntime reads the op's layout from
       let pair = null;
-      if (ms && node.opType === 'RotaryEmbedding') pair = [2, 3];
-      else if (ms && node.opType === 'GroupQueryAttention' && intAttr(node, 'do_rotary', 0) === 1) pair = [7, 8];
+      if (ms && node.opType === 'RotaryEmbedding') pair = [2, 3, 'interleaved'];
+      else if (ms && node.opType === 'GroupQueryAttention' && intAttr(node, 'do_rotary', 0) === 1) pair = [7, 8, 'rotary_interleaved'];
       if (pair && node.input[pair[0]] && node.input[pair[1]]) {
         const cos = resolve(scope, node.input[pair[0]]);
         const sin = resolve(scope, node.input[pair[1]]);
-        // onnxruntime reads GroupQueryAttention's layout from rotary_interleaved, RotaryEmbedding's from interleaved.
-        const consumer = { node: node.name, opType: node.opType, domain: node.domain, interleaved: intAttr(node, pair[0] === 7 ? 'rotary_interleaved' : 'interleaved', 0) };
+        const consumer = { node: node.name, opType: node.opType, domain: node.domain, interleaved: intAttr(node, pair[2], 0) };
         cos.forEach((c, i) => {
           const s = sin.find((x) => x.branch === c.branch) ?? sin[i];
           if (!s) return;
