@@ -18,7 +18,9 @@ let idle = null; // cancels the pending flush (null: none pending)
 const idleLater = (fn) => idleTask(fn, IDLE_TIMEOUT_MS);
 
 function unmark(element) {
-  if (marked.delete(element)) element.removeAttribute('aria-busy');
+  if (!marked.delete(element)) return;
+  element.removeAttribute('aria-busy');
+  element.removeAttribute('data-drawn-later');
 }
 
 function run(element) {
@@ -68,6 +70,8 @@ export function drawWhenSeen(element, draw, key = 'draw') {
   if (element.getAttribute('aria-busy') !== 'true') {
     marked.add(element);
     element.setAttribute('aria-busy', 'true');
+    // not dimmed (style.css): no one sees it, and a running transition asks for frames of its own
+    element.setAttribute('data-drawn-later', '');
   }
   idle ??= idleLater(flush);
 }
