@@ -9,6 +9,7 @@ import { colorOf, colormapLUT } from '../../lib/colormap.js';
 import { createDials, createStrip, dialPairs } from '../../lib/clock.js';
 import { createControls } from '../../lib/controls.js';
 import { section, readout } from '../../lib/lesson.js';
+import { drawWhenSeen } from '../../lib/offscreen.js';
 
 const TRAIL = 4; // earlier positions shown as fading dots
 const DEG = 180 / Math.PI;
@@ -45,6 +46,11 @@ export function mount(root, ctx) {
 
   function update(s) {
     controls.sync(s);
+    // out of view (a step of d or base above it), drawn after the frame (lib/offscreen.js)
+    drawWhenSeen(element, () => draw(s));
+  }
+
+  function draw(s) {
     const key = [s.pos, s.d, s.base, s.cmap, s.lang].join();
     if (key === drawn) return;
     drawn = key;
