@@ -149,16 +149,18 @@ export default {
         peMap.draw({ rgba: pe.heatmap(0, count, s.d, { base: s.base, colormap: colormapLUT(s.cmap) }), columns: s.d, rows: count, x0: 0, y0: 0, scale: { cmap: s.cmap, vmin: -1, vmax: 1, label: t('axis.value') }, state: s, values: () => ({ data: table, rows: count }) });
         if (changed('cmap')) bar.draw(s.cmap, -1, 1);
         describe(Math.min(5, count - 1), { bitColumn: s.bits - 1 });
-        showParagraphs(explainBox, t('lessons.binary.explain', { ratio: fmt(s.base ** (2 / s.d), 2), d: s.d, baseValue: s.base }));
+        // texts out of view are written after the frame too (their inline formulas are typeset anew when a number changes)
+        drawWhenSeen(explainBox, () => showParagraphs(explainBox, t('lessons.binary.explain', { ratio: fmt(s.base ** (2 / s.d), 2), d: s.d, baseValue: s.base })));
 
         const [c0, c1] = CHART_COLUMNS.map((c) => ({ column: c, i: c / 2, wavelength: fmt((2 * Math.PI) / omega[c / 2], 2) }));
         const chartCount = Math.min(count, CHART_POSITIONS);
-        showParagraphs(chartText, [
+        const chartParagraphs = [
           ...t('lessons.binary.chartText').map((p) =>
             p.replace(/\{(\w+)\}/g, (m, k) => String({ b0: CHART_BITS[0], b1: CHART_BITS[1], p0: 2 ** (CHART_BITS[0] + 1), p1: 2 ** (CHART_BITS[1] + 1), c0: c0.column, c1: c1.column, i0: c0.i, i1: c1.i, w0: c0.wavelength, w1: c1.wavelength, d: s.d, base: Number.isInteger(s.base) ? formatInteger(s.base) : s.base }[k] ?? m)),
           ),
           ...(count > chartCount ? [t('lessons.binary.chartWindow', { last: chartCount - 1, count })] : []),
-        ]);
+        ];
+        drawWhenSeen(chartText, () => showParagraphs(chartText, chartParagraphs));
         // out of view, the chart's series and the table are computed after the frame (lib/offscreen.js)
         drawWhenSeen(chart.element, () => drawChart(s, table, chartCount), 'series');
         if (changed('bits', 'd', 'base')) drawWhenSeen(tableBox, () => drawTable(s, table, count));
