@@ -84,6 +84,7 @@ export default {
       },
     });
 
+    const chartSection = section(t('lessons.variants.chartTitle'), ...paragraphs(t('lessons.variants.chartText')), chart.element, ...paragraphs(t('lessons.variants.ratioText')), ratioChart.element);
     root.append(
       ...lessonHeader(ctx, 'variants'),
       h('div', { class: 'lesson-controls' }, layoutToggle.element, ctx.controls),
@@ -92,7 +93,7 @@ export default {
       bar.element,
       info,
       section(t('lessons.variants.snippetTitle'), ...paragraphs(t('lessons.variants.snippetText')), h('pre', {}, snippet), h('div', { class: 'copy-row' }, copyButton, copyStatus), exportBar),
-      section(t('lessons.variants.chartTitle'), ...paragraphs(t('lessons.variants.chartText')), chart.element, ...paragraphs(t('lessons.variants.ratioText')), ratioChart.element),
+      chartSection,
       section(t('lessons.variants.diffTitle'), differences),
     );
 
@@ -117,10 +118,10 @@ export default {
     // MAE's are per axis of its 2-D grid (each axis is a 1-D encoding of width
     // d/2), so d/4 of them, drawn with their dots.
     function drawFrequencies(s) {
-      const oneD = PRESETS.filter((preset) => preset !== 'mae' && !cards[preset].refused);
+      const oneD = PRESETS.filter((preset) => preset !== 'mae' && !refusalOf(preset, s));
       const groups = mergeEqualSeries(oneD.map((preset) => ({ name: preset, values: pe.frequencies(s.d, { preset }) })));
       const series = groups.map((g) => ({ name: g.names.join(', '), points: Array.from(g.values, (w, i) => [i, w]) }));
-      if (!cards.mae.refused) {
+      if (!refusalOf('mae', s)) {
         const perAxis = pe.frequencies(s.d / 2, { preset: 'mae' });
         const points = Array.from(perAxis, (w, i) => [i, w]);
         series.push({ name: t('lessons.variants.maeSeries', { count: perAxis.length }), points, dots: points });
@@ -142,15 +143,33 @@ export default {
       ratioChart.draw({ series: ratios, xDomain: [0, longest], yDomain: [lo - pad, hi + pad], marks: [{ y: 1, label: t('lessons.variants.ratioOne') }], state: { d: s.d } });
     }
 
-    /** Sets card.refused (and shows the package's reason) from what `call` throws. */
-    function refuse(card, s, call) {
+    /** The package's reason (null: none) when `call` throws a RangeError. */
+    function reasonOf(call) {
       try {
         call();
-        card.refused = null;
+        return null;
       } catch (error) {
         if (!(error instanceof RangeError)) throw error;
-        card.refused = ctx.reason(error);
+        return ctx.reason(error);
       }
+    }
+
+    // Whether a preset takes the state's d_model and layout: one row of its call (its rule does not
+    // depend on the rows), remembered per preset, d, layout and language (a slider going back and forth
+    // meets the same few values; the cards and the frequency chart ask alike).
+    const refusals = new Map();
+    function refusalOf(preset, s) {
+      const key = [preset, s.d, s.layout, s.lang].join();
+      if (!refusals.has(key)) {
+        const call = presetCall(preset, s.len, s.d, s.layout);
+        refusals.set(key, reasonOf(() => (call.heatmap ? pe.table(1, s.d, call.options) : pe.grid2d(1, 1, s.d, call.options))));
+      }
+      return refusals.get(key);
+    }
+
+    /** Sets card.refused (and shows the package's reason) from what `call` throws (a function) or a reason already known. */
+    function refuse(card, s, call) {
+      card.refused = typeof call === 'function' ? reasonOf(call) : call;
       card.map.element.hidden = Boolean(card.refused);
       card.refusal.textContent = card.refused ? t('lessons.variants.refused', { d: s.d, message: card.refused }) : '';
     }
@@ -195,14 +214,15 @@ export default {
           for (const preset of PRESETS) {
             const call = presetCall(preset, s.len, s.d, s.layout);
             const card = cards[preset];
-            // whether the preset takes this d_model: one row of its call (its rule does not depend on the rows)
-            refuse(card, s, () => (call.heatmap ? pe.table(1, s.d, call.options) : pe.grid2d(1, 1, s.d, call.options)));
-            // the card's table: now if on or near the screen, else after the frame (lib/offscreen.js;
-            // a later state's draw replaces this one)
-            drawWhenSeen(card.card, () => card.refused || drawCard(card, preset, call, s, lut));
+            // the card (whether its preset takes this d_model, and its table): now if on or near the
+            // screen, else after the frame (lib/offscreen.js; a later state's draw replaces this one)
+            drawWhenSeen(card.card, () => {
+              refuse(card, s, refusalOf(preset, s));
+              if (!card.refused) drawCard(card, preset, call, s, lut);
+            });
           }
           bar.draw(s.cmap, -1, 1);
-          drawFrequencies(s);
+          drawWhenSeen(chartSection, () => drawFrequencies(s));
         }
         for (const preset of PRESETS) {
           const on = preset === s.preset;
