@@ -52,10 +52,15 @@ export function renderMessages(messages, ctx) {
       if (slot.parentElement.contains(document.activeElement)) {
         // in a task after that frame's paint, when its layout is done: scrolling from the
         // frame's own callbacks laid the page out a second time within the frame (a variants
-        // d step, whose odd values its preset refuses, spent 3.7 ms a step on it)
-        const show = () => requestAnimationFrame(() => setTimeout(() => slot.scrollIntoView({ block: 'nearest' })));
-        show();
-        document.fonts?.ready.then(show);
+        // d step, whose odd values its preset refuses, spent 3.7 ms a step on it); asking for
+        // document.fonts.ready lays the page out too, so it is asked there as well
+        const show = () => slot.scrollIntoView({ block: 'nearest' });
+        requestAnimationFrame(() =>
+          setTimeout(() => {
+            show();
+            document.fonts?.ready.then(show);
+          }),
+        );
       }
     } else unplaced++;
   }
