@@ -7,18 +7,45 @@
 // new numbers, the page dims the old ones, and tests and the site benchmark
 // wait until no part of the page is busy.
 
+// The slices of every job on the page share one budget between two frames:
+// several figures computed across frames (the rope lesson's late sections,
+// its precision and half-precision charts) together take at most one
+// budget's time before the next frame, not one budget each. The time spent
+// since the frame whose timestamp is `frameTime`:
+let frameTime = -1;
+let spent = 0;
+
+// fn() in a task after the current frame's paint: posted from its
+// requestAnimationFrame callback, a message is delivered after the frame's
+// style, layout and paint (and, unlike a timer's, in the order posted)
+const queue = [];
+let channel = null;
+function afterPaint(fn) {
+  if (!channel) {
+    channel = new MessageChannel();
+    channel.port1.onmessage = () => queue.shift()();
+  }
+  queue.push(fn);
+  channel.port2.postMessage(0);
+}
+
 /**
  * createSlicedWork({ busy, budget, eager }) → { start(step, finish), cancel(), running }
  * busy: the elements marked aria-busy while a job runs; budget: the ms of
- * slices per frame (and of the first slices, run at once by start unless
- * eager is false: then the first slice waits for the next frame).
+ * slices between two frames, shared with every other job (and of the first
+ * slices, run at once by start unless eager is false: then the first slice
+ * waits for the next frame).
  * step() does one slice (a few ms at most) and returns true when nothing is
  * left; finish() then shows the result. An eager job that fits the budget
  * finishes inside start(), in the same frame as the step that caused it.
+ * The later slices run in a task after a frame's paint, not in its
+ * requestAnimationFrame callback: the frame that shows a step's new state
+ * paints first.
  */
 export function createSlicedWork({ busy = [], budget = 8, eager = true } = {}) {
   let job = null;
   let frame = 0;
+  let ticket = 0; // the scheduled slices' (a stopped schedule's message finds a newer ticket and does nothing)
 
   function mark(on) {
     for (const el of busy) {
@@ -27,8 +54,8 @@ export function createSlicedWork({ busy = [], budget = 8, eager = true } = {}) {
     }
   }
 
-  // slices until the job is done or the budget is spent; true when done
-  function run(current) {
+  // slices until the job is done or `ms` are spent; true when done
+  function run(current, ms) {
     const t0 = performance.now();
     for (;;) {
       if (current.step()) {
@@ -37,26 +64,49 @@ export function createSlicedWork({ busy = [], budget = 8, eager = true } = {}) {
         current.finish();
         return true;
       }
-      if (performance.now() - t0 >= budget) return false;
+      if (performance.now() - t0 >= ms) return false;
     }
   }
 
-  function next() {
+  // after the paint of the frame stamped `time`, what is left of the budget shared since that frame
+  function slices(time) {
+    if (!job) return;
+    if (time !== frameTime) [frameTime, spent] = [time, 0];
+    const left = budget - spent;
+    if (left > 0) {
+      const t0 = performance.now();
+      const done = run(job, left);
+      spent += performance.now() - t0;
+      if (done) return;
+    }
+    later();
+  }
+
+  function later() {
+    const mine = ++ticket;
+    frame = requestAnimationFrame((time) => {
+      frame = 0;
+      afterPaint(() => mine === ticket && slices(time));
+    });
+  }
+
+  function stop() {
+    cancelAnimationFrame(frame);
     frame = 0;
-    if (job && !run(job)) frame = requestAnimationFrame(next);
+    ticket++;
   }
 
   return {
     start(step, finish) {
-      cancelAnimationFrame(frame);
+      stop();
       const current = { step, finish };
       job = current;
-      if (eager && run(current)) return;
+      if (eager && run(current, budget)) return;
       mark(true);
-      frame = requestAnimationFrame(next);
+      later();
     },
     cancel() {
-      cancelAnimationFrame(frame);
+      stop();
       job = null;
       mark(false);
     },
