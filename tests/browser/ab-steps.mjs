@@ -1,12 +1,14 @@
 // Two builds of the site side by side (a tool, not a test): the same
-// keyboard steps (as in fps-bench.mjs: keydown → the frame after the one
-// that drew the new state; "settled": until no part of the page is aria-busy)
+// keyboard steps (timed as fps-bench.mjs times them, key-step.mjs: keydown →
+// the end of the paint that shows the new state; "settled": until no part of
+// the page is aria-busy)
 // and first renders, alternating between build A and build B step by step,
 // so that both meet the same load of a shared machine.
 //
 // Usage: node tests/browser/ab-steps.mjs URL_A URL_B [steps] 'hash slider' …
 // e.g. node tests/browser/ab-steps.mjs http://127.0.0.1:1/ http://127.0.0.1:2/ 6 '#lesson=rope base' '#lesson=waves&d=512&len=1024 len'
 import { launch } from './helpers.mjs';
+import { timedKeyStep } from './key-step.mjs';
 
 const [urlA, urlB, stepsArg, ...cases] = process.argv.slice(2);
 const STEPS = Number(stepsArg);
@@ -33,27 +35,15 @@ try {
     for (let i = 0; i < STEPS; i++) {
       for (const [name, [page]] of Object.entries(pages)) {
         await page.bringToFront();
-        await page.evaluate(() => {
-          window.benchStep = { t0: 0, renders: window.sinpeSite.renders.length };
-          document.activeElement.addEventListener('keydown', () => (window.benchStep.t0 = performance.now()), { once: true, capture: true });
-        });
         // left first: a lesson at its largest sizes has no step to the right
-        await page.keyboard.press(i % 2 === 0 ? 'ArrowLeft' : 'ArrowRight');
-        const [step, settled] = await page.evaluate(
+        const step = await timedKeyStep(page, i % 2 === 0 ? 'ArrowLeft' : 'ArrowRight');
+        const settled = await page.evaluate(
           () =>
             new Promise((resolve) => {
-              let step = NaN;
               const wait = () => {
                 const t = performance.now() - window.benchStep.t0;
-                if (Number.isNaN(step) && window.sinpeSite.renders.length > window.benchStep.renders) {
-                  requestAnimationFrame(() => {
-                    step = performance.now() - window.benchStep.t0;
-                    wait();
-                  });
-                  return;
-                }
-                if (!Number.isNaN(step) && !document.querySelector('[aria-busy="true"]')) resolve([step, t]);
-                else if (t > 60000) resolve([step, NaN]);
+                if (!document.querySelector('[aria-busy="true"]')) resolve(t);
+                else if (t > 60000) resolve(NaN);
                 else requestAnimationFrame(wait);
               };
               wait();
