@@ -10,6 +10,8 @@
 // frames (a drag's input events, a held key) render once a frame, at the
 // frame's start.
 
+import { frameCallback } from './after-paint.js';
+
 export const LONG_RENDER_MS = 8;
 
 /** createRenderScheduler(render) → { schedule(), run() }: run renders now, schedule as above. */
@@ -31,7 +33,7 @@ export function createRenderScheduler(render) {
     schedule() {
       if (queued) return;
       queued = true;
-      if (renderedThisFrame || lastMs > LONG_RENDER_MS) requestAnimationFrame(run);
+      if (renderedThisFrame || lastMs > LONG_RENDER_MS) frameCallback(run);
       else queueMicrotask(run);
     },
     run,
