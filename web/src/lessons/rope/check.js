@@ -10,6 +10,9 @@ import { CHECK_HEAD_DIM } from '../../model/rope-lesson.js';
 import { OFFSET_SCORE } from '../../lib/maths/rope.js';
 import { sci, strings, figure } from './format.js';
 
+// the state's fields this section draws from (the lesson draws it later, when out of view, only when one changed)
+const SHOWS = ['k', 'seed', 'base'];
+
 const CHECK_SPAN = 256; // positions p = 0 … 255 of the offset check
 export function mount(root, ctx) {
   const L = strings(ctx);
@@ -86,9 +89,10 @@ export function mount(root, ctx) {
   }
 
   return {
+    shows: SHOWS,
     update(s, changed) {
       controls.sync(s);
-      if (changed('k', 'seed', 'base')) {
+      if (changed(...SHOWS)) {
         current = draw(s);
         describe(0);
       }

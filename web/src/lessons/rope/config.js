@@ -10,6 +10,9 @@ import { wavelengthText, strings, figure, thresholdMarksOf } from './format.js';
 import { mergeMarks } from '../../model/rope-thresholds.js';
 import { formatInteger, formatSignificant } from '../../lib/numbers.js';
 
+// the state's fields this section draws from (the lesson draws it later, when out of view, only when one changed)
+const SHOWS = ['model'];
+
 // Six significant digits, never fewer than the integer part has, without grouping or exponent
 // (the sentence above the table writes wavelengths the same way).
 const significant = (v) => formatSignificant(v, 6);
@@ -164,12 +167,13 @@ export function mount(root, ctx) {
   }
 
   return {
+    shows: SHOWS,
     update(s, changed) {
       if (memory.configText !== undefined && textarea.value === '') {
         // first draw after a rebuild: the text the learner left, read again
         textarea.value = memory.configText;
         readConfig();
-      } else if (changed('model') && CONFIG_EXAMPLES[s.model] && textarea.value !== CONFIG_EXAMPLES[s.model]) {
+      } else if (changed(...SHOWS) && CONFIG_EXAMPLES[s.model] && textarea.value !== CONFIG_EXAMPLES[s.model]) {
         textarea.value = CONFIG_EXAMPLES[s.model];
         readConfig();
       }

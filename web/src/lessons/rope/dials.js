@@ -7,6 +7,9 @@ import { pairIndices, seededVector } from '../../model/rope.js';
 import { DIAL_HEAD_DIM } from '../../model/rope-lesson.js';
 import { DEG, wrapAngle, strings } from './format.js';
 
+// the state's fields this section draws from (the lesson draws it later, when out of view, only when one changed)
+const SHOWS = ['pos', 'base', 'seed'];
+
 export function mount(root, ctx) {
   const L = strings(ctx);
   const controls = createControls(['pos', 'base'], ctx, ctx.lesson);
@@ -51,9 +54,10 @@ export function mount(root, ctx) {
   }
 
   return {
+    shows: SHOWS,
     update(s, changed) {
       controls.sync(s);
-      if (changed('pos', 'base', 'seed')) draw(s);
+      if (changed(...SHOWS)) draw(s);
     },
     figures: () => ({ dials }),
   };

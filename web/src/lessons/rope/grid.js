@@ -11,6 +11,9 @@ import { PIXTRAL_ANGLE } from '../../lib/maths/rope-multimodal.js';
 import { GRID_BASE, GRID_ROTARY_DIM } from '../../model/rope-multimodal.js';
 import { strings } from './format.js';
 
+// the state's fields this section draws from (the lesson draws it later, when out of view, only when one changed)
+const SHOWS = ['gridH', 'gridW', 'patch', 'lang'];
+
 const R = 14; // hand length of a patch's little dial, in SVG units
 const HALF = GRID_ROTARY_DIM / 2;
 const ROW_PAIRS = GRID_ROTARY_DIM / 4;
@@ -132,9 +135,10 @@ export function mount(root, ctx) {
   }
 
   return {
+    shows: SHOWS,
     update(s, changed) {
       controls.sync(s);
-      if (!drawn || changed('gridH', 'gridW', 'patch', 'lang')) drawn = draw(s);
+      if (!drawn || changed(...SHOWS)) drawn = draw(s);
     },
     figures: () => ({ patchDials: dials }),
   };

@@ -17,6 +17,9 @@ import { createSlicedWork } from '../../lib/sliced.js';
 import { formatInteger, formatSignificant } from '../../lib/numbers.js';
 import { strings } from './format.js';
 
+// the state's fields this section draws from (the lesson draws it later, when out of view, only when one changed)
+const SHOWS = ['upto', 'base', 'lang'];
+
 // The two correctly rounded lines lie on each other near half an ulp: float16's is drawn
 // wide and solid under bfloat16's narrow dashed one, so both show (their swatches alike).
 const ROUNDED_STYLE = { rounded: { float16: { width: 6, dash: '' }, bfloat16: { width: 2, dash: '6 4' } } };
@@ -111,10 +114,11 @@ export function mount(root, ctx) {
   }
 
   return {
+    shows: SHOWS,
     update(s, changed) {
       controls.sync(s);
       baseNote.textContent = L('baseShared', { base: s.base });
-      if (changed('upto', 'base', 'lang')) draw(s);
+      if (changed(...SHOWS)) draw(s);
     },
     figures: () => ({ halfChart: chart }),
   };

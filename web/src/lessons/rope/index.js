@@ -1,14 +1,15 @@
 // The rope lesson: rotary position embedding (RoPE), on the package's RoPE
 // API. Nine sections, each a component of this folder with the lessons' one
-// contract, mount(root, ctx) → { update(state, changed), figures() }: the dials, the offset
+// contract, mount(root, ctx) → { update(state, changed), figures(), shows }: the dials, the offset
 // check, the two layouts, long-context scaling, a model's config.json, a
 // text + image sequence's 3-axis positions, a patch grid's 2-D RoPE, the
 // precision of float32 and bfloat16 angles at long positions, and float16 /
 // bfloat16 caches rounded once.
 //
 // A render draws at once the sections on (or near) the screen, and the
-// first two on the first render; the others follow one a slice in the frames
-// after it (lib/sliced.js), each aria-busy until it shows the state, so a
+// first two on the first render; the others, when a field they show changed
+// (each section's `shows`), follow one a slice after the frame that shows
+// the render (lib/sliced.js), each aria-busy until it shows the state, so a
 // step of a lesson-wide control (the base) repaints within a frame and the
 // lesson shows at once.
 import { h, paragraphs, formula } from '../../lib/dom.js';
@@ -80,7 +81,9 @@ export default {
         let behind = false;
         for (const section of sections) {
           if (section.seen === s) continue;
-          if (onScreen(section)) draw(section, s);
+          // out of view, a section none of whose fields changed is brought up to date at once (its
+          // update draws nothing): only those with something to draw are marked busy and drawn later
+          if (onScreen(section) || !changedSince(section.seen, s)(...section.shows)) draw(section, s);
           else {
             busy(section, true);
             behind = true;

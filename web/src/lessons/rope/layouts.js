@@ -6,6 +6,9 @@ import { pairIndices } from '../../model/rope.js';
 import { DIAL_HEAD_DIM } from '../../model/rope-lesson.js';
 import { sci, strings } from './format.js';
 
+// the state's fields this section draws from (the lesson draws it later, when out of view, only when one changed)
+const SHOWS = ['pos', 'base'];
+
 export function mount(root, ctx) {
   const L = strings(ctx);
   const box = h('div', { class: 'rope-layouts side-by-side' });
@@ -70,8 +73,9 @@ export function mount(root, ctx) {
   }
 
   return {
+    shows: SHOWS,
     update(s, changed) {
-      if (changed('pos', 'base')) draw(s);
+      if (changed(...SHOWS)) draw(s);
     },
     figures: () => ({}),
   };

@@ -10,6 +10,10 @@ import { MROPE_POSITIONS, MROPE_AXIS } from '../../lib/maths/rope-multimodal.js'
 import { AXIS_NAMES, MROPE_AXES, MROPE_BASE, MROPE_ROTARY_DIM, QWEN_TOKENS, buildSequence, sectionOf } from '../../model/rope-multimodal.js';
 import { strings } from './format.js';
 
+// the state's fields each figure of this section draws from (the lesson draws a section out of view later only when one changed)
+const POSITIONS = ['textBefore', 'textAfter', 'imgT', 'imgRows', 'imgCols', 'merge', 'lang'];
+const AXES = ['msec', 'lang'];
+
 const csvButton = (label, className, onclick) => h('button', { type: 'button', class: `button export-csv ${className}`, onclick }, label);
 
 // the mrope_section of the models each layout's strip names
@@ -131,11 +135,12 @@ export function mount(root, ctx) {
   }
 
   return {
+    shows: [...POSITIONS, ...AXES],
     update(s, changed) {
       controls.sync(s);
       axesControls.sync(s);
-      if (!drawn || changed('textBefore', 'textAfter', 'imgT', 'imgRows', 'imgCols', 'merge', 'lang')) drawn = { ...drawn, positions: drawPositions(s) };
-      if (!drawn.axes || changed('msec', 'lang')) drawn = { ...drawn, axes: drawStrips(s) };
+      if (!drawn || changed(...POSITIONS)) drawn = { ...drawn, positions: drawPositions(s) };
+      if (!drawn.axes || changed(...AXES)) drawn = { ...drawn, axes: drawStrips(s) };
     },
     figures: () => ({}),
   };

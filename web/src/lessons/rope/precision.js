@@ -10,6 +10,9 @@ import { sci, strings, figure } from './format.js';
 import { formatInteger } from '../../lib/numbers.js';
 import { createSlicedWork } from '../../lib/sliced.js';
 
+// the state's fields this section draws from (the lesson draws it later, when out of view, only when one changed)
+const SHOWS = ['at', 'base'];
+
 const OCTAVES = Array.from({ length: 9 }, (_, e) => 2 ** (12 + e)); // 4096 … 1 048 576
 const PIPELINES = ['exact', 'float32', 'bf16', 'sinpe'];
 
@@ -132,10 +135,11 @@ export function mount(root, ctx) {
   }
 
   return {
+    shows: SHOWS,
     update(s, changed) {
       controls.sync(s);
       baseNote.textContent = L('baseShared', { base: s.base });
-      if (!changed('at', 'base')) return;
+      if (!changed(...SHOWS)) return;
       const inv = defaultInvFreq(PRECISION_ROTARY_DIM, s.base);
       const invF = hfInvFreqF32(PRECISION_ROTARY_DIM, s.base);
       if (drawnBase !== s.base) drawChart(s, inv, invF);

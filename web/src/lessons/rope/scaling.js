@@ -12,6 +12,9 @@ import { mergeMarks } from '../../model/rope-thresholds.js';
 import { wavelengthText, strings, figure, thresholdMarksOf } from './format.js';
 import { formatInteger } from '../../lib/numbers.js';
 
+// the state's fields this section draws from (the lesson draws it later, when out of view, only when one changed)
+const SHOWS = ['factor', 'ctx', 'measure', 'base'];
+
 export function mount(root, ctx) {
   const L = strings(ctx);
   const controls = createControls(['factor', 'ctx', 'base'], ctx, ctx.lesson);
@@ -104,11 +107,12 @@ export function mount(root, ctx) {
   }
 
   return {
+    shows: SHOWS,
     update(s, changed) {
       controls.sync(s);
       baseNote.textContent = L('baseShared', { base: s.base });
       measureToggle.sync(s);
-      if (changed('factor', 'ctx', 'measure', 'base')) {
+      if (changed(...SHOWS)) {
         current = draw(s);
         describe(0);
       }
