@@ -55,6 +55,8 @@ try {
     }
     const row = (n) => `${n}: first render ${median(result[n].first)} ms, step median ${median(result[n].step)} ms (max ${Math.max(...result[n].step).toFixed(1)}), settled median ${median(result[n].settled)} ms (max ${Math.max(...result[n].settled).toFixed(1)})`;
     console.log(`${hash} ${key} (${STEPS} steps each)\n  ${row('A')}\n  ${row('B')}`);
+    // AB_JSON=1: every time measured, for pooling several runs
+    if (process.env.AB_JSON) console.log(`AB_JSON ${JSON.stringify({ hash, key, ...result })}`);
   }
 } finally {
   await browser.close();
