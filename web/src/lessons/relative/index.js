@@ -7,6 +7,7 @@ import { createHeatmap, createColorBar } from '../../lib/heatmap.js';
 import { valuesToRGBA } from '../../lib/colormap.js';
 import { lessonHeader, section, readout } from '../../lib/lesson.js';
 import { createSlicedWork } from '../../lib/sliced.js';
+import { drawWhenSeen } from '../../lib/offscreen.js';
 import { SHIFT, DOT } from '../../lib/maths/sinusoidal.js';
 import { questions } from './questions.js';
 
@@ -178,20 +179,23 @@ export default {
           if (kept.table.length !== s.len * s.d) kept = { table: new Float32Array(s.len * s.d), rows: new Float64Array(s.len * s.d) };
           const rows = kept.rows;
           rows.set(pe.table(s.len, s.d, { base: s.base, out: kept.table }));
-          const dot = new Float32Array(s.len * s.len);
-          let done = 0;
-          dotWork.start(
-            () => {
-              // rows from `done` on until about SLICE_PRODUCTS products (row i has len − i of them)
-              let to = done;
-              for (let products = 0; to < s.len && products < SLICE_PRODUCTS; to++) products += (s.len - to) * s.d;
-              dotRows(rows, s.len, s.d, dot, done, to);
-              done = to;
-              return done === s.len;
-            },
-            () => showDots(s, dot),
-          );
-        } else if (!dotWork.running) current.s = s;
+          // out of view (the defaults' d step), started after the frame (lib/offscreen.js)
+          drawWhenSeen(map.element, () => {
+            const dot = new Float32Array(s.len * s.len);
+            let done = 0;
+            dotWork.start(
+              () => {
+                // rows from `done` on until about SLICE_PRODUCTS products (row i has len − i of them)
+                let to = done;
+                for (let products = 0; to < s.len && products < SLICE_PRODUCTS; to++) products += (s.len - to) * s.d;
+                dotRows(rows, s.len, s.d, dot, done, to);
+                done = to;
+                return done === s.len;
+              },
+              () => showDots(s, dot),
+            );
+          }, 'dots');
+        } else if (!dotWork.running && current) current.s = s;
       },
     };
   },
