@@ -174,3 +174,23 @@ test("a bad array option's first element is named by its index, 0", async () => 
     refused(() => pe.ropeCache([0, 0], 8, { mropeSection: [0, 4] }), RangeError, /^sinpe: options\.mropeSection must be an array of integers in \[1, 2\^24\), got options\.mropeSection\[0\] = 0$/);
   }
 });
+
+test('a range of rows refused past its first 4096 rows writes nothing, though its chunk is larger than the positions scratch', async () => {
+  // rows(start, count, 8): 5001 rows of 8 values fit one chunk of the 2^18-float scratch, more rows than the
+  // 4096 positions a positions list loads per chunk. Its last row, 2^24, is past the limit |position| < 2^24
+  // (vocabulary.limits.maxAbsPosition), so the whole call is refused and options.out keeps every value.
+  const MAX = vocabulary.limits.maxAbsPosition;
+  const start = MAX - 5000;
+  const count = 5001;
+  for (const simd of FLAVOURS) {
+    const pe = await sinpe({ simd });
+    const out = new Float32Array(count * 8).fill(7);
+    refused(() => pe.rows(start, count, 8, { out }), RangeError, new RegExp(`^sinpe: rows \\[${start}, ${start + count}\\) from start and count must satisfy \\|position\\| < 2\\^24, got ${MAX}$`));
+    const written = out.findIndex((v) => v !== 7);
+    assert.equal(written, -1, `options.out written at ${written}`);
+    // One row fewer is accepted, and every row is computed (row 0 at position start: sin/cos of start × 1, …).
+    const rows = pe.rows(start, count - 1, 8, { out: new Float32Array((count - 1) * 8) });
+    assertClose(rows.subarray(0, 8), referenceRow(start, 8, {}), 'first row');
+    assertClose(rows.subarray((count - 2) * 8), referenceRow(MAX - 1, 8, {}), 'last row');
+  }
+});
