@@ -174,3 +174,63 @@ test("a bad array option's first element is named by its index, 0", async () => 
     refused(() => pe.ropeCache([0, 0], 8, { mropeSection: [0, 4] }), RangeError, /^sinpe: options\.mropeSection must be an array of integers in \[1, 2\^24\), got options\.mropeSection\[0\] = 0$/);
   }
 });
+
+test('a range of rows refused past its first 4096 rows writes nothing, though its chunk is larger than the positions scratch', async () => {
+  // rows(start, count, 8): 5001 rows of 8 values fit one chunk of the 2^18-float scratch, more rows than the
+  // 4096 positions a positions list loads per chunk. Its last row, 2^24, is past the limit |position| < 2^24
+  // (vocabulary.limits.maxAbsPosition), so the whole call is refused and options.out keeps every value.
+  const MAX = vocabulary.limits.maxAbsPosition;
+  const start = MAX - 5000;
+  const count = 5001;
+  for (const simd of FLAVOURS) {
+    const pe = await sinpe({ simd });
+    const out = new Float32Array(count * 8).fill(7);
+    refused(() => pe.rows(start, count, 8, { out }), RangeError, new RegExp(`^sinpe: rows \\[${start}, ${start + count}\\) from start and count must satisfy \\|position\\| < 2\\^24, got ${MAX}$`));
+    const written = out.findIndex((v) => v !== 7);
+    assert.equal(written, -1, `options.out written at ${written}`);
+    // One row fewer is accepted, and every row is computed (row 0 at position start: sin/cos of start × 1, …).
+    const rows = pe.rows(start, count - 1, 8, { out: new Float32Array((count - 1) * 8) });
+    assertClose(rows.subarray(0, 8), referenceRow(start, 8, {}), 'first row');
+    assertClose(rows.subarray((count - 2) * 8), referenceRow(MAX - 1, 8, {}), 'last row');
+  }
+});
+
+test('rows, addTo, heatmap and ropeCacheRows past one chunk: each chunk computes its own rows and lands at its own place', async () => {
+  // Of width 1024 the 2^18-float scratch holds 256 rows of rows(), addTo() and heatmap() (1024 columns), and 512 of
+  // ropeCacheRows(…, 1024) (512 cos and 512 sin values a row): 300 and 600 rows take two chunks. Row r is
+  // position start + r, checked in the first chunk, at the boundary and in the last row.
+  const d = 1024;
+  const start = 1000;
+  const lut = new Uint8Array(1024);
+  for (let i = 0; i < 256; i++) lut.set([i, 255 - i, 7, 255], 4 * i);
+  for (const simd of FLAVOURS) {
+    const pe = await sinpe({ simd });
+    const rows = pe.rows(start, 300, d);
+    for (const r of [0, 255, 256, 299]) assertClose(rows.subarray(r * d, (r + 1) * d), referenceRow(start + r, d), `rows: row ${r}`);
+    // addTo: x (one sequence of 300 rows, each 0.5 everywhere) += row start + r.
+    const x = new Float32Array(300 * d).fill(0.5);
+    pe.addTo(x, d, { start });
+    for (const r of [0, 255, 256, 299]) {
+      assertClose(x.subarray(r * d, (r + 1) * d), Array.from(referenceRow(start + r, d), (v) => v + 0.5), `addTo: row ${r}`);
+    }
+    // heatmap: entry ⌊(v − vmin) · 255 / (vmax − vmin) + 0.5⌋ of the colormap (docs/maths.md §4), vmin −1, vmax 1.
+    const px = pe.heatmap(start, 300, d, { colormap: lut });
+    assert.equal(px.length, 300 * d * 4);
+    for (let r = 0; r < 300; r++) {
+      const row = referenceRow(start + r, d);
+      for (let c = 0; c < d; c++) {
+        const at = 4 * (r * d + c);
+        const t = ((row[c] + 1) / 2) * 255;
+        if (!(Math.abs(px[at] - t) <= 0.5 + 1e-4) || px[at + 1] !== 255 - px[at] || px[at + 2] !== 7 || px[at + 3] !== 255) {
+          assert.fail(`heatmap: row ${r} column ${c}: ${px.slice(at, at + 4).join()}, want entry ${t}`);
+        }
+      }
+    }
+    const cache = pe.ropeCacheRows(start, 600, d);
+    for (const r of [0, 511, 512, 599]) {
+      const want = referenceCache([start + r], d);
+      assertClose(cache.cos.subarray(r * 512, (r + 1) * 512), want.cos, `ropeCacheRows: cos row ${r}`);
+      assertClose(cache.sin.subarray(r * 512, (r + 1) * 512), want.sin, `ropeCacheRows: sin row ${r}`);
+    }
+  }
+});

@@ -398,6 +398,7 @@ describe("transformers.js's get_rope_index on the same cases (a comparison, not 
 // Bad batches
 // ---------------------------------------------------------------------------
 
+const MAX_TOKENS = vocabulary.limits.maxAbsPosition;
 const FORMS = 'an array or a typed array \\(one sequence, or an array of rows\\), or a tensor \\{ data, dims: \\[rows, columns\\] \\}';
 // A typed array whose buffer was transferred away.
 const detached = () => {
@@ -420,6 +421,31 @@ describe('getRopeIndex: bad batches name the argument; nothing is kept between c
     assert.equal(reads, 1);
     // 4 is text: positions 0, 1, 2 on every axis (a 9 would be an image run without a grid)
     assert.deepEqual(Array.from(got.positions), [0, 0, 0, 1, 1, 1, 2, 2, 2]);
+  });
+
+  test("a batch's first row is read once, and its length once: the row read to tell a sequence from a batch is reused", () => {
+    let rowReads = 0;
+    let lengthReads = 0;
+    // Row 0 counts the reads of its length; a second read would see 3, not the 2 entries it has.
+    const row0 = new Proxy([4, 5], {
+      get(target, key, receiver) {
+        if (key === 'length') return ++lengthReads === 1 ? 2 : 3;
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    const ids = [undefined, [6, 7]];
+    Object.defineProperty(ids, 0, {
+      get() {
+        rowReads++;
+        return rowReads === 1 ? row0 : [9, 9]; // a second read would see another row
+      },
+    });
+    const got = getRopeIndex(ids, { imageTokenId: 9 });
+    assert.equal(rowReads, 1, 'inputIds[0] read once');
+    assert.equal(lengthReads, 1, 'inputIds[0].length read once');
+    // Two text rows of two tokens: positions 0, 1 on every axis (a 9 would be an image run without a grid).
+    assert.equal(got.length, 2);
+    for (const r of got) assert.deepEqual(Array.from(r.positions), [0, 0, 0, 1, 1, 1]);
   });
 
   const I = IDS.imageTokenId;
@@ -462,6 +488,15 @@ describe('getRopeIndex: bad batches name the argument; nothing is kept between c
     ['a bigint id past 2^53 − 1', () => getRopeIndex([2n ** 53n]), RangeError, /^sinpe: inputIds\[0\] must be a safe integer, got 9007199254740992n$/],
     ['a bigint id below −(2^53 − 1)', () => getRopeIndex([-(2n ** 53n)]), RangeError, /^sinpe: inputIds\[0\] must be a safe integer, got -9007199254740992n$/],
     ['bigint dims of 2^53 − 1 columns: past the token limit', () => getRopeIndex({ data: [1], dims: [1n, 2n ** 53n - 1n] }), RangeError, new RegExp(`^sinpe: inputIds must hold at most ${vocabulary.limits.maxAbsPosition} tokens, got 9007199254740991$`)],
+    // A tensor of no tokens: either size 0, each named with the dims.
+    ['tensor dims [0, 3]: no rows', () => getRopeIndex({ data: [], dims: [0, 3] }), RangeError, /^sinpe: inputIds must hold at least one token \(dims \[0, 3\]\)$/],
+    ['tensor dims [2, 0]: no columns', () => getRopeIndex({ data: [], dims: [2, 0] }), RangeError, /^sinpe: inputIds must hold at least one token \(dims \[2, 0\]\)$/],
+    // The token limit of a row is maxAbsPosition tokens, that many included (positions 0 … maxAbsPosition − 1):
+    // such dims pass it and are refused only for data short of them; one more is past it, "a row" in a batch.
+    ['tensor dims of maxAbsPosition columns: within the token limit', () => getRopeIndex({ data: [1], dims: [1, MAX_TOKENS] }), RangeError, new RegExp(`^sinpe: inputIds\\.data must hold 1 × ${MAX_TOKENS} values \\(its dims\\), got 1$`)],
+    ['tensor dims of two rows of maxAbsPosition + 1 columns', () => getRopeIndex({ data: [1], dims: [2, MAX_TOKENS + 1] }), RangeError, new RegExp(`^sinpe: inputIds must hold at most ${MAX_TOKENS} tokens a row, got ${MAX_TOKENS + 1}$`)],
+    // The first row is read as a list under its own name.
+    ['a first row detached', () => getRopeIndex([detached(), [1, 2]]), TypeError, /^sinpe: inputIds\[0\] is detached/],
     ['bigint dims of −(2^53 − 1) rows: negative', () => getRopeIndex({ data: [1], dims: [-(2n ** 53n - 1n), 1n] }), RangeError, /^sinpe: inputIds\.dims must be \[rows, columns\], got \[-9007199254740991, 1\]$/],
   ];
   for (const [label, call, ErrorClass, pattern] of cases) {
@@ -522,4 +557,31 @@ test('ids, mask and grids over a SharedArrayBuffer are read (copied) like any ty
   });
   assert.deepEqual(fromShared, plain);
   assert.equal(plain.ropeDelta, 3 + 1 - 6);
+});
+
+test("output 'tensors' holds positions past 2^32 exactly (Qwen2.5-VL frames far apart in time)", () => {
+  // get_mrope_index's layout of a video run: t ids current + (arange(t) × interval).long(), interval
+  // tokensPerSecond × int(secondPerGridTs), h and w ids current + arange(h / merge), arange(w / merge); the text
+  // after it from current + max(h, w) / merge. A video of 2 frames of 1 × 1 at interval 3 · 2^31 (exact in float32):
+  // t ids 0 and 3 · 2^31 = 0x1_8000_0000, whose int64 has a high half of 1 and a low half with its top bit set.
+  // The text token that follows (position 1) comes after it on the same axis.
+  const V = IDS.videoTokenId;
+  const far = 3 * 2 ** 31;
+  const ids = [[V, V, 7], [7, V, V]];
+  const opts = { videoTokenId: V, model: 'qwen2.5-vl', spatialMergeSize: 1, videoGridThw: [[2, 1, 1], [2, 1, 1]], tokensPerSecond: far, secondPerGridTs: [1, 1] };
+  // Row 0: t [0, far, 1], h [0, 0, 1], w [0, 0, 1]; row 1: text at 0, the video from 1: t [0, 1, 1 + far], h w [0, 1, 1].
+  const want = [
+    [[0, far, 1], [0, 1, 1 + far]],
+    [[0, 0, 1], [0, 1, 1]],
+    [[0, 0, 1], [0, 1, 1]],
+  ];
+  const { positionIds, ropeDeltas } = getRopeIndex(ids, { ...opts, output: 'tensors' });
+  assert.deepEqual(positionIds.dims, [3, 2, 3]);
+  assert.deepEqual(Array.from(positionIds.data), want.flat(2).map(BigInt));
+  // Each row's delta: its largest position + 1 − its 3 tokens.
+  assert.deepEqual(Array.from(ropeDeltas.data), [BigInt(far + 1 - 3), BigInt(far + 1 + 1 - 3)]);
+  const rows = getRopeIndex(ids, opts);
+  rows.forEach((r, b) => {
+    assert.deepEqual(Array.from(r.positions), [0, 1, 2].flatMap((j) => [0, 1, 2].map((a) => want[a][b][j])), `row ${b}`);
+  });
 });
