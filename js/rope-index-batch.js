@@ -335,6 +335,18 @@ function layoutRow(ids, maskRow, layout, tokenName, maskName) {
       for (let ti = 0; ti < t; ti++) {
         // torch: arange(t) * interval in float32, truncated to an integer
         const dt = Math.trunc(Math.fround(Math.fround(ti) * Math.fround(interval)));
+        // positions are exact integers below 2^53; past float32's range the product is infinite (torch's .long()
+        // of it is garbage): either way, refused rather than a NaN, an infinity or a rounded position
+        if (!Number.isSafeInteger(current + dt)) {
+          fail(
+            RangeError,
+            `the ${KIND_NAME[kind]} run at ${first}: frame ${ti} of ${GRID_NAME[kind]}[${index}] at temporal interval ${interval} ` +
+              `(options.tokensPerSecond × options.secondPerGridTs[${index}]) gets ` +
+              (Number.isFinite(dt)
+                ? `position ${current} + ${dt}, past the largest exact integer 2^53 − 1`
+                : `no position: frame × interval is past float32's range, in which transformers computes it`),
+          );
+        }
         for (let hi = 0; hi < gh; hi++) {
           for (let wi = 0; wi < gw; wi++) put(valid[k++], current + dt, current + hi, current + wi);
         }

@@ -585,3 +585,31 @@ test("output 'tensors' holds positions past 2^32 exactly (Qwen2.5-VL frames far 
     assert.deepEqual(Array.from(r.positions), [0, 1, 2].flatMap((j) => [0, 1, 2].map((a) => want[a][b][j])), `row ${b}`);
   });
 });
+
+test('a Qwen2.5-VL temporal interval whose positions pass 2^53 − 1 (or float32, where torch gives garbage) is refused, naming it', () => {
+  // get_mrope_index: frame k of a video at position current + int(float32(k × interval)); positions are exact
+  // integers only below 2^53, and float32's k × interval is infinite past about 3.4e38 (and 0 × inf is NaN).
+  const V = IDS.videoTokenId;
+  const ids = [V, V, 7];
+  const base = { videoTokenId: V, model: 'qwen2.5-vl', spatialMergeSize: 1, videoGridThw: [[2, 1, 1]] };
+  for (const [tokensPerSecond, secondPerGridTs, interval, frame, why] of [
+    [2 ** 60, [1], 2 ** 60, 1, 'past the largest exact integer 2^53 − 1'], // finite, exact in float32, but frame 1 lands at 2^60
+    [2e38, [2], 4e38, 0, "past float32's range"], // an infinite interval in float32: frame 0 × it is already NaN
+  ]) {
+    for (const output of ['rows', 'tensors']) {
+      assert.throws(
+        () => getRopeIndex(ids, { ...base, tokensPerSecond, secondPerGridTs, output }),
+        (e) =>
+          e instanceof RangeError &&
+          e.message.startsWith('sinpe: ') &&
+          e.message.includes(`temporal interval ${interval} (options.tokensPerSecond × options.secondPerGridTs[0])`) &&
+          e.message.includes(`frame ${frame} of options.videoGridThw[0]`) &&
+          e.message.includes(why),
+        `${output}, interval ${interval}`,
+      );
+    }
+  }
+  // just below the limit: frame 1 at 2^52 (exact in float32 and in float64), then the text token after it at 1
+  const near = getRopeIndex(ids, { ...base, tokensPerSecond: 2 ** 52, secondPerGridTs: [1] });
+  assert.deepEqual(Array.from(near.positions), [0, 0, 0, 2 ** 52, 0, 0, 1, 1, 1]);
+});
