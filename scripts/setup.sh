@@ -46,3 +46,25 @@ if [ -n "$npm_pid" ]; then
   wait "$npm_pid" || { cat "$npm_log"; echo "setup: npm install failed" >&2; exit 1; }
   cat "$npm_log"
 fi
+
+# The suites that install the packed tarball into a new project (consumers,
+# package API, faults, WebKitGTK) do so offline, from npm's cache. `npm
+# install` above fetched the dependencies' tarballs by the lockfile's
+# addresses but not their registry documents, which resolving the tarball's
+# own ranges ("onnx-buf": "^1.20.0-1") needs: on a machine whose cache never
+# saw them the offline install fails (ENOTCACHED). `npm cache add` fetches
+# both for the package's own dependencies (those package-lock.json does not
+# mark dev), once per lockfile.
+primed=node_modules/.sinpe-cache-primed
+if [ ! -f "$primed" ] || [ package-lock.json -nt "$primed" ]; then
+  mapfile -t runtime < <(node -e '
+    const lock = require("./package-lock.json");
+    for (const [path, p] of Object.entries(lock.packages))
+      if (path.startsWith("node_modules/") && !p.dev && !p.optional) console.log(`${path.slice(path.lastIndexOf("node_modules/") + 13)}@${p.version}`);
+  ')
+  if [ ${#runtime[@]} -gt 0 ]; then
+    echo "setup: npm cache add ${runtime[*]}"
+    npm cache add "${runtime[@]}" --loglevel=error
+  fi
+  touch "$primed"
+fi
