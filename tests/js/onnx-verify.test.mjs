@@ -14,10 +14,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import sinpe from 'sinpe.wasm';
-import { inspectModel } from 'sinpe.wasm/onnx';
-import { ropeCache, ropeAttention } from './rope-reference.mjs';
+import { inspectModel, OnnxError } from 'sinpe.wasm/onnx';
+import onnxProto from 'onnx-proto';
+import { ropeCache, ropeAttention, ropeInvFreq } from './rope-reference.mjs';
 import { halfBits } from './mrope-reference.mjs';
-import { CONFIGS, OPTIONS, ROTARY_DIM, exactCache, float32Cache, makeGenaiModel } from './fixtures/make-genai-model.mjs';
+import { CONFIGS, OPTIONS, ROTARY_DIM, bake, exactCache, float32Cache, makeGenaiModel, makeInvFreqModel } from './fixtures/make-genai-model.mjs';
 
 const pe = await sinpe();
 const r = ROTARY_DIM;
@@ -230,4 +231,271 @@ test('the loose absolute bound is float32\'s: a bfloat16 cache with a tiny value
   assert.equal(s.verdict, 'mismatch', s.message);
   assert.equal(s.diagnosis.mistake, 'unknown', s.message);
   assert.equal(s.maxUlp, tiny);
+});
+
+// ---- the diagnoses: each mistake's detail says what was expected and what the cache fits
+
+// Bakes the first group of `model` as `how` (the others exact), float16, at the rows the config expects.
+async function diagnose(model, how, { dtype = 'float16', config = CONFIGS[model], options = OPTIONS[model], rows = 1024 } = {}) {
+  const groups = Object.keys(options);
+  const caches = {};
+  for (const [i, g] of groups.entries()) {
+    const n = typeof rows === 'number' ? rows : rows[g];
+    const peer = options[g === 'small' ? 'large' : 'small'];
+    caches[g] = { ...bake(i === 0 ? how : 'exact', n, r, options[g], dtype, peer), rows: n };
+  }
+  const report = await inspect(caches, dtype, config, `${model}-${how}.onnx`);
+  return siteOf(report, groups[0]);
+}
+
+test('each mistake\'s diagnosis: its detail and message', async () => {
+  const cases = [
+    ['llama31', 'default-rope-type', "rope scaling 'llama3' ignored: the cache is plain RoPE (ropeType 'default', base 500000)"],
+    ['llama31', 'wrong-base', 'base 500000 expected, the cache fits base 10000'],
+    ['llama31', 'wrong-factor', 'factor 8 expected, the cache fits factor 4'],
+    ['qwen25', 'wrong-attention-factor', `attention factor ${ropeAttention(r, OPTIONS.qwen25.default)} expected, the cache's position 0 holds 1`],
+    ['llama31', 'layout-half-vs-interleaved', 'the cache was sliced from an interleaved (repeat_interleave) table: column c holds frequency ⌊c/2⌋, where onnxruntime reads frequency c'],
+    ['llama31', 'cos-sin-swapped', 'the cos cache holds the sines and the sin cache the cosines'],
+    ['qwen25', 'rounded-twice', 'rounded twice: the exact values rounded to float32, then to float16'],
+    ['phi3', 'short-long-exchanged', 'the small cache holds the long factors (short and long LongRoPE caches exchanged)', { rows: { small: 64, large: 512 } }],
+  ];
+  for (const [model, how, detail, extra] of cases) {
+    const s = await diagnose(model, how, extra);
+    assert.equal(s.verdict, 'mismatch', `${model} ${how}: ${s.message}`);
+    assert.deepEqual(s.diagnosis, { mistake: how, detail, recipe: 'exact' }, `${model} ${how}: ${s.message}`);
+    assert.equal(s.message, `${s.cos.name}: mismatch — ${detail} (exact recipe)`);
+  }
+});
+
+test('wrong base: the base read off the cache (pair 1 at position 1), rounded to two figures, is tried besides the usual ones', async () => {
+  const plain = { ...copy(CONFIGS.llama31), rope_scaling: undefined };
+  delete plain.rope_scaling;
+  for (const base of [120000, 25000, 3500]) {
+    const o = { ropeType: 'default', base };
+    const s = await diagnose('llama31', 'exact', { config: plain, options: { default: o }, rows: 64 });
+    assert.equal(s.verdict, 'mismatch', s.message);
+    assert.deepEqual(s.diagnosis, { mistake: 'wrong-base', detail: `base 500000 expected, the cache fits base ${base}`, recipe: 'exact' }, s.message);
+  }
+});
+
+test('a config without rope_theta expects base 10000: the diagnoses say so', async () => {
+  const plain = copy(CONFIGS.llama31);
+  delete plain.rope_scaling;
+  delete plain.rope_theta;
+  let s = await diagnose('llama31', 'exact', { config: plain, options: { default: { ropeType: 'default', base: 500000 } }, rows: 64 });
+  assert.deepEqual(s.diagnosis, { mistake: 'wrong-base', detail: 'base 10000 expected, the cache fits base 500000', recipe: 'exact' }, s.message);
+  // An exact base-10000 cache is exact; 10000 is not tried as a wrong base.
+  s = await diagnose('llama31', 'exact', { config: plain, options: { default: { ropeType: 'default', base: 10000 } }, rows: 64 });
+  assert.equal(s.verdict, 'exact', s.message);
+  const scaled = copy(CONFIGS.llama31);
+  delete scaled.rope_theta;
+  s = await diagnose('llama31', 'default-rope-type', { config: scaled, options: { default: { ...OPTIONS.llama31.default, base: undefined } } });
+  assert.deepEqual(s.diagnosis, { mistake: 'default-rope-type', detail: "rope scaling 'llama3' ignored: the cache is plain RoPE (ropeType 'default', base 10000)", recipe: 'exact' }, s.message);
+});
+
+// ---- the report of a cache: messages, fromExact, short
+
+test('a cache of one row (cos 1, sin 0): exact, bit-identical, both recipes; nothing from exact at row 0, col 0 (cos); short', async () => {
+  const cos = new Uint32Array(half).fill(f32Bits(1));
+  const sin = new Uint32Array(half);
+  const s = (await inspect({ default: { cos, sin, rows: 1 } }, 'float32', CONFIGS.llama31, 'one.onnx')).sites[0];
+  assert.equal(s.verdict, 'exact', s.message);
+  assert.equal(s.maxUlp, 0);
+  assert.equal(s.matchesBoth, true);
+  assert.equal(s.short, true);
+  assert.deepEqual(s.fromExact, { maxAbs: 0, row: 0, col: 0, which: 'cos' });
+  assert.equal(s.message, 'cos_cache: exact (bit-identical; at this dtype and length the two recipes agree); max |Δ| from exact 0.00e+0 at row 0, col 0 (cos); 1 rows, 1024 expected (max_position_embeddings)');
+  assert.equal(s.diagnosis, null);
+});
+
+test('fromExact: the largest |cache − exact|, its row, column and array', async () => {
+  const o = OPTIONS.llama31.default;
+  const rows = 16;
+  const ref = exactCache(rows, r, o, 'float32');
+  for (const [which, row, col, add] of [
+    ['cos', 5, 3, 0.01],
+    ['sin', 7, 6, -0.02],
+    ['sin', 15, 7, 0.03],
+  ]) {
+    const c = { cos: ref.cos.slice(), sin: ref.sin.slice() };
+    const i = row * half + col;
+    const v = Math.fround(ref.values[which][i] + add);
+    c[which][i] = f32Bits(v);
+    const s = (await inspect({ default: { ...c, rows } }, 'float32', CONFIGS.llama31, 'placed.onnx')).sites[0];
+    assert.deepEqual([s.fromExact.row, s.fromExact.col, s.fromExact.which], [row, col, which], s.message);
+    assert.ok(Math.abs(s.fromExact.maxAbs - Math.abs(v - ref.values[which][i])) <= 3e-7, `${s.fromExact.maxAbs} (${s.message})`);
+    assert.equal(s.verdict, 'mismatch');
+    assert.match(s.diagnosis.detail, new RegExp(`^no known mistake reproduces it; \\d+ ulp from exact at row ${row}, col ${col} \\(${which}\\); position 0 holds 1 \\(attention factor 1 expected\\)`));
+  }
+});
+
+test('the message of a matching cache: the recipe, how close, how far from exact, and whether it is short', async () => {
+  const o = OPTIONS.llama31.default;
+  // float16 at 64 rows: both recipes give the same bits (the fixtures' own recipes).
+  const e16 = exactCache(64, r, o, 'float16');
+  const f16 = float32Cache(64, r, o, 'float16');
+  assert.deepEqual([...f16.cos, ...f16.sin], [...e16.cos, ...e16.sin]);
+  let s = (await inspect({ default: { cos: e16.cos, sin: e16.sin, rows: 64 } }, 'float16', CONFIGS.llama31, 'e16.onnx')).sites[0];
+  assert.equal(s.verdict, 'exact');
+  assert.equal(s.matchesBoth, true);
+  assert.match(s.message, /^cos_cache: exact \(bit-identical; at this dtype and length the two recipes agree\); max \|Δ\| from exact \d\.\d\de-\d+ at row \d+, col \d \((cos|sin)\); 64 rows, 1024 expected \(max_position_embeddings\)$/);
+  // float32 at 8 rows: the float32 recipe (bit-identical) is also within 4e-7 of exact, and differs from it in bits.
+  const e32 = exactCache(8, r, o, 'float32');
+  const f32 = float32Cache(8, r, o, 'float32');
+  assert.notDeepEqual([...f32.cos, ...f32.sin], [...e32.cos, ...e32.sin]);
+  const v32 = [...new Float32Array(f32.cos.buffer), ...new Float32Array(f32.sin.buffer)];
+  const ref = [...e32.values.cos, ...e32.values.sin];
+  assert.ok(v32.every((v, i) => Math.abs(v - ref[i]) <= 1.4e-7), 'the float32 recipe is within 1.4e-7 of the float64 values at 8 rows');
+  s = (await inspect({ default: { ...f32, rows: 8 } }, 'float32', CONFIGS.llama31, 'f32.onnx')).sites[0];
+  assert.equal(s.verdict, 'float32', s.message);
+  assert.equal(s.maxUlp, 0);
+  assert.equal(s.matchesBoth, true);
+  assert.match(s.message, /^cos_cache: float32 recipe \(bit-identical; at this dtype and length the two recipes agree\); max \|Δ\| from exact \d\.\d\de-\d+ at row \d, col \d \((cos|sin)\); 8 rows, 1024 expected \(max_position_embeddings\)$/);
+  // float32 at 1024 rows: only the float32 recipe; full length, nothing about rows.
+  const long = float32Cache(1024, r, o, 'float32');
+  s = (await inspect({ default: { ...long, rows: 1024 } }, 'float32', CONFIGS.llama31, 'f32-long.onnx')).sites[0];
+  assert.equal(s.verdict, 'float32', s.message);
+  assert.equal(s.matchesBoth, false);
+  assert.equal(s.short, false);
+  assert.match(s.message, /^cos_cache: float32 recipe \(bit-identical\); max \|Δ\| from exact \d\.\d\de-\d+ at row \d+, col \d \((cos|sin)\)$/);
+  // LongRoPE's small cache is short against L.
+  const small = exactCache(32, r, OPTIONS.phi3.small, 'float16');
+  const large = exactCache(512, r, OPTIONS.phi3.large, 'float16');
+  const rep = await inspect({ small: { ...small, rows: 32 }, large: { ...large, rows: 512 } }, 'float16', CONFIGS.phi3, 'phi3-short.onnx');
+  s = siteOf(rep, 'small');
+  assert.equal(s.short, true);
+  assert.match(s.message, /; 32 rows, 64 expected \(max_position_embeddings L\)$/);
+  assert.equal(siteOf(rep, 'large').short, false);
+  // A mismatch says it is short too.
+  const wrong = bake('wrong-base', 64, r, o, 'float16');
+  s = (await inspect({ default: { ...wrong, rows: 64 } }, 'float16', CONFIGS.llama31, 'wrong-short.onnx')).sites[0];
+  assert.equal(s.message, 'cos_cache: mismatch — base 500000 expected, the cache fits base 10000 (exact recipe); 64 rows, 1024 expected (max_position_embeddings)');
+});
+
+test('without a config: every site unchecked, with its size and type', async () => {
+  const o = OPTIONS.llama31.default;
+  const { model } = makeGenaiModel({ caches: { default: { ...exactCache(64, r, o, 'float16'), rows: 64 } }, dtype: 'float16' });
+  const s = (await inspectModel(model, { encoder: pe })).sites[0];
+  const nulls = { layerType: null, expected: null, short: false, diagnosis: null, fromExact: null, maxUlp: null };
+  assert.deepEqual({ verdict: s.verdict, layerType: s.layerType, expected: s.expected, short: s.short, diagnosis: s.diagnosis, fromExact: s.fromExact, maxUlp: s.maxUlp }, { verdict: 'unchecked', ...nulls });
+  assert.equal(s.message, 'cos_cache: 64 rows × 8, float16 (no config: not checked)');
+  const f = (await inspectModel(makeInvFreqModel(new Uint32Array(Float32Array.from(ropeInvFreq(r, o)).buffer)), { encoder: pe })).sites[0];
+  assert.deepEqual({ verdict: f.verdict, layerType: f.layerType, expected: f.expected, short: f.short, diagnosis: f.diagnosis, fromExact: f.fromExact, maxUlp: f.maxUlp }, { verdict: 'unchecked', ...nulls });
+  assert.equal(f.message, 'inv_freq: 8 frequencies, float32 (no config: not checked)');
+});
+
+test('a cache or inv_freq of another rotary dim than the config\'s: wrong-rotary-dim', async () => {
+  const config = { ...copy(CONFIGS.llama31), hidden_size: 128, head_dim: 32 };
+  const o = OPTIONS.llama31.default;
+  const s = (await inspect({ default: { ...exactCache(64, r, o, 'float32'), rows: 64 } }, 'float32', config, 'dim.onnx')).sites[0];
+  assert.equal(s.verdict, 'mismatch');
+  assert.equal(s.layerType, null);
+  assert.deepEqual(s.expected, { rotaryDim: 32, options: o, maxPositions: 1024 });
+  assert.deepEqual(s.diagnosis, { mistake: 'wrong-rotary-dim', detail: 'the cache is 8 wide (rotary dim 16); the config says rotary dim 32', recipe: null });
+  assert.equal(s.message, 'cos_cache: mismatch — the cache is 8 wide (rotary dim 16); the config says rotary dim 32');
+  const f = (await inspectModel(makeInvFreqModel(new Uint32Array(Float32Array.from(ropeInvFreq(r, o)).buffer)), { config, encoder: pe })).sites[0];
+  assert.equal(f.verdict, 'mismatch');
+  assert.deepEqual(f.expected, { rotaryDim: 32, options: o, maxPositions: 1024 });
+  assert.deepEqual(f.diagnosis, { mistake: 'wrong-rotary-dim', detail: '8 frequencies; the config says rotary dim 32', recipe: null });
+  assert.equal(f.message, 'inv_freq: mismatch — 8 frequencies; the config says rotary dim 32');
+});
+
+test('a cache of no rows: a mismatch that says so', async () => {
+  const s = (await inspect({ default: { cos: new Uint16Array(0), sin: new Uint16Array(0), rows: 0 } }, 'float16', CONFIGS.llama31, 'empty.onnx')).sites[0];
+  assert.equal(s.verdict, 'mismatch');
+  assert.deepEqual(s.diagnosis, { mistake: 'unknown', detail: 'the cache has no rows', recipe: null });
+  assert.equal(s.message, 'cos_cache: mismatch — the cache has no rows');
+  assert.equal(s.short, true);
+});
+
+test('inspect refuses caches it cannot read as RoPE caches: not two 2-D tensors of one shape, not float32 / float16 / bfloat16, or two types', async () => {
+  const { onnx } = onnxProto;
+  const o = OPTIONS.llama31.default;
+  const edit = (f) => {
+    const m = onnx.ModelProto.decode(makeGenaiModel({ caches: { default: { ...exactCache(8, r, o, 'float32'), rows: 8 } } }).model);
+    const t = (n) => m.graph.initializer.find((x) => x.name === n);
+    f(t('cos_cache'), t('sin_cache'));
+    return onnx.ModelProto.encode(m).finish();
+  };
+  const refused = (bytes, message) =>
+    assert.rejects(inspectModel(bytes, { config: CONFIGS.llama31, encoder: pe, name: 'x.onnx' }), (e) => {
+      assert.ok(e instanceof OnnxError, String(e));
+      assert.equal(e.code, 'bad_tensor');
+      assert.equal(e.message, message);
+      return true;
+    });
+  const shape = (a, b) => `x.onnx: cache 'cos_cache' / 'sin_cache' must be two 2-D tensors of the same shape (rows, rotaryDim/2), got [${a}] and [${b}]`;
+  await refused(edit((c, s) => (s.dims = [4, 8])), shape('8,8', '4,8'));
+  await refused(edit((c, s) => (s.dims = [16, 4])), shape('8,8', '16,4'));
+  await refused(edit((c) => (c.dims = [2, 4, 8])), shape('2,4,8', '8,8'));
+  await refused(edit((c, s) => (s.dims = [64])), shape('8,8', '64'));
+  const type = (cos, sin) => `x.onnx: cache 'cos_cache' has element type ${cos} (sin: ${sin}); a RoPE cache is float32, float16 or bfloat16`;
+  await refused(
+    edit((c, s) => {
+      for (const t of [c, s]) {
+        t.dataType = 11;
+        t.dims = [4, 8];
+      }
+    }),
+    type('float64', 'float64'),
+  );
+  await refused(
+    edit((c, s) => {
+      s.dataType = 10;
+      s.dims = [16, 8];
+      s.dims = [8, 16];
+    }),
+    shape('8,8', '8,16'),
+  );
+  await refused(
+    edit((c, s) => {
+      s.dataType = 16;
+      s.dims = [8, 8];
+      s.rawData = s.rawData.subarray(0, 128);
+    }),
+    type('float32', 'bfloat16'),
+  );
+});
+
+test('inv_freq: exact within one ulp; each mistake\'s detail; the worst frequency of an unknown one', async () => {
+  const o = OPTIONS.llama31.default;
+  const bits = (f) => new Uint32Array(Float32Array.from(f).buffer);
+  const check = async (b, config = CONFIGS.llama31) => (await inspectModel(makeInvFreqModel(b), { config, encoder: pe, name: 'f.onnx' })).sites[0];
+  const good = bits(ropeInvFreq(r, o));
+  let s = await check(good);
+  assert.equal(s.verdict, 'exact');
+  assert.equal(s.message, 'inv_freq: the frequencies match (bit-identical of the float64 values rounded to float32, which is also what the float32 recipe uses)');
+  assert.deepEqual([s.fromExact.row, s.fromExact.which], [0, 'inv_freq']);
+  assert.ok(s.fromExact.maxAbs <= 2 ** -24 * ropeInvFreq(r, o)[s.fromExact.col]);
+  const one = good.slice();
+  one[3] += 1;
+  s = await check(one);
+  assert.equal(s.verdict, 'exact');
+  assert.equal(s.maxUlp, 1);
+  assert.match(s.message, /\(within 1 ulp of the float64 values rounded to float32, which is also what the float32 recipe uses\)$/);
+  const detail = async (f, config) => {
+    const x = await check(bits(f), config);
+    assert.equal(x.verdict, 'mismatch', x.message);
+    assert.equal(x.message, `inv_freq: mismatch — ${x.diagnosis.detail}`);
+    return x.diagnosis;
+  };
+  assert.deepEqual(await detail(ropeInvFreq(r, { base: 500000 })), { mistake: 'default-rope-type', detail: "rope scaling 'llama3' ignored", recipe: 'exact' });
+  assert.deepEqual(await detail(ropeInvFreq(r, { ...o, base: 10000 })), { mistake: 'wrong-base', detail: 'base 500000 expected, the frequencies fit base 10000', recipe: 'exact' });
+  assert.deepEqual(await detail(ropeInvFreq(r, { ...o, factor: 4 })), { mistake: 'wrong-factor', detail: 'factor 8 expected, the frequencies fit factor 4', recipe: 'exact' });
+  // The base read off frequency 1 (base^(-2/r)), rounded to two figures.
+  const plain = copy(CONFIGS.llama31);
+  delete plain.rope_scaling;
+  assert.deepEqual(await detail(ropeInvFreq(r, { base: 120000 }), plain), { mistake: 'wrong-base', detail: 'base 500000 expected, the frequencies fit base 120000', recipe: 'exact' });
+  delete plain.rope_theta;
+  assert.deepEqual(await detail(ropeInvFreq(r, { base: 500000 }), plain), { mistake: 'wrong-base', detail: 'base 10000 expected, the frequencies fit base 500000', recipe: 'exact' });
+  // Two frequencies off: the detail names the one most ulps off (6), fromExact the one farthest in value (1, ~0.19, 2 ulps
+  // = 3e-8; frequency 6 is ~7e-6, 9 ulps = 4e-12; the others' own rounding is at most 2e-9).
+  const off = good.slice();
+  off[1] += 2;
+  off[6] -= 9;
+  s = await check(off);
+  assert.equal(s.maxUlp, 9);
+  assert.deepEqual(s.diagnosis, { mistake: 'unknown', detail: 'no known mistake reproduces it; 9 ulp off at frequency 6', recipe: null });
+  assert.equal(s.fromExact.col, 1);
+  assert.ok(Math.abs(s.fromExact.maxAbs - 2 * 2 ** -26) < 2 ** -26, `${s.fromExact.maxAbs}`);
 });
