@@ -187,6 +187,7 @@ test('strict exact for float32: within 4e-7 × max(1, att) of the exact cache; p
     assert.equal(s.verdict, verdict, `${model} sin[0] = ${x}: ${s.message}`);
     assert.equal(s.fromExact.maxAbs, x, `${model}: the placed value is the worst (${s.message})`);
     if (verdict === 'mismatch') assert.equal(s.diagnosis.mistake, 'unknown', s.message);
+    else assert.equal(s.message, `cos_cache: exact (within ${x.toExponential(1)}); max |Δ| from exact ${x.toExponential(2)} at row 0, col 0 (sin); 64 rows, 1024 expected (max_position_embeddings)`);
   }
 });
 
@@ -425,9 +426,11 @@ test('inspect refuses caches it cannot read as RoPE caches: not two 2-D tensors 
       return true;
     });
   const shape = (a, b) => `x.onnx: cache 'cos_cache' / 'sin_cache' must be two 2-D tensors of the same shape (rows, rotaryDim/2), got [${a}] and [${b}]`;
+  // each of the four conditions alone
+  await refused(edit((c) => (c.dims = [8, 8, 1])), shape('8,8,1', '8,8'));
+  await refused(edit((c, s) => (s.dims = [8, 8, 1])), shape('8,8', '8,8,1'));
   await refused(edit((c, s) => (s.dims = [4, 8])), shape('8,8', '4,8'));
-  await refused(edit((c, s) => (s.dims = [16, 4])), shape('8,8', '16,4'));
-  await refused(edit((c) => (c.dims = [2, 4, 8])), shape('2,4,8', '8,8'));
+  await refused(edit((c, s) => (s.dims = [8, 16])), shape('8,8', '8,16'));
   await refused(edit((c, s) => (s.dims = [64])), shape('8,8', '64'));
   const type = (cos, sin) => `x.onnx: cache 'cos_cache' has element type ${cos} (sin: ${sin}); a RoPE cache is float32, float16 or bfloat16`;
   await refused(
@@ -438,14 +441,6 @@ test('inspect refuses caches it cannot read as RoPE caches: not two 2-D tensors 
       }
     }),
     type('float64', 'float64'),
-  );
-  await refused(
-    edit((c, s) => {
-      s.dataType = 10;
-      s.dims = [16, 8];
-      s.dims = [8, 16];
-    }),
-    shape('8,8', '8,16'),
   );
   await refused(
     edit((c, s) => {
@@ -498,4 +493,47 @@ test('inv_freq: exact within one ulp; each mistake\'s detail; the worst frequenc
   assert.deepEqual(s.diagnosis, { mistake: 'unknown', detail: 'no known mistake reproduces it; 9 ulp off at frequency 6', recipe: null });
   assert.equal(s.fromExact.col, 1);
   assert.ok(Math.abs(s.fromExact.maxAbs - 2 * 2 ** -26) < 2 ** -26, `${s.fromExact.maxAbs}`);
+});
+
+test('an unknown mismatch reports position 0 and the base pair 1 fits (none when its angle at position 1 is not positive)', async () => {
+  const plain = copy(CONFIGS.llama31);
+  delete plain.rope_scaling;
+  const o = { ropeType: 'default', base: 500000 };
+  const rows = 64;
+  const ref = exactCache(rows, r, o, 'float16');
+  const run = async (f) => {
+    const c = { cos: ref.cos.slice(), sin: ref.sin.slice() };
+    f(c);
+    return (await inspect({ default: { ...c, rows } }, 'float16', plain, 'unknown.onnx')).sites[0];
+  };
+  let s = await run((c) => (c.cos[10 * half + 4] += 6));
+  assert.deepEqual(s.diagnosis, { mistake: 'unknown', detail: 'no known mistake reproduces it; 6 ulp from exact at row 10, col 4 (cos); position 0 holds 1 (attention factor 1 expected); pair 1 fits base ≈ 5.000e+5', recipe: null });
+  assert.equal(s.message, `cos_cache: mismatch — ${s.diagnosis.detail}; 64 rows, 1024 expected (max_position_embeddings)`);
+  // sin at row 1, col 1 zero (angle 0) or negative: no base.
+  for (const bits of [0x0000, ref.sin[half + 1] | 0x8000]) {
+    s = await run((c) => (c.sin[half + 1] = bits));
+    assert.equal(s.diagnosis.mistake, 'unknown', s.message);
+    assert.match(s.diagnosis.detail, /\(attention factor 1 expected\)$/);
+  }
+  // position 0 holding something else than the attention factor, with a mismatch elsewhere too
+  s = await run((c) => {
+    c.cos[0] = 0x3a00; // 0.75
+    c.sin[20 * half + 2] += 9;
+  });
+  assert.match(s.diagnosis.detail, /; position 0 holds 0\.75 \(attention factor 1 expected\); pair 1 fits base ≈ 5\.000e\+5$/);
+});
+
+test('a half cache one ulp off where no double rounding explains it: exact, loosely (within 1 ulp)', async () => {
+  const o = OPTIONS.llama31.default;
+  const rows = 64;
+  const ref = exactCache(rows, r, o, 'float16');
+  // An element far from a midpoint of float16 neighbours (rounding twice cannot move it), positive.
+  const i = ref.values.cos.findIndex((v, k) => k > half && v > 0.1 && !halfBits(v, 'float16', 2 ** -14).near);
+  assert.ok(i > 0);
+  const cos = ref.cos.slice();
+  cos[i] += 1;
+  const s = (await inspect({ default: { cos, sin: ref.sin, rows } }, 'float16', CONFIGS.llama31, 'one-ulp.onnx')).sites[0];
+  assert.equal(s.verdict, 'exact', s.message);
+  assert.equal(s.maxUlp, 1);
+  assert.match(s.message, /^cos_cache: exact \(within 1 ulp; at this dtype and length the two recipes agree\); /);
 });
