@@ -537,3 +537,105 @@ test('a half cache one ulp off where no double rounding explains it: exact, loos
   assert.equal(s.maxUlp, 1);
   assert.match(s.message, /^cos_cache: exact \(within 1 ulp; at this dtype and length the two recipes agree\); /);
 });
+
+test('LongRoPE without max_position_embeddings (factor given): a small cache holding the long factors is diagnosed', async () => {
+  const config = copy(CONFIGS.phi3);
+  delete config.max_position_embeddings;
+  config.rope_scaling.factor = 8;
+  const large = { ...OPTIONS.phi3.large, maxPositions: undefined, factor: 8, seqLen: 65 };
+  const report = await inspect(phi3Caches(large, large, { small: 64, large: 128 }), 'float32', config, 'phi3-no-mpe.onnx');
+  const s = siteOf(report, 'small');
+  assert.equal(s.expected.maxPositions, 64);
+  assert.deepEqual(s.diagnosis, { mistake: 'short-long-exchanged', detail: 'the small cache holds the long factors (short and long LongRoPE caches exchanged)', recipe: 'exact' }, s.message);
+  const l = siteOf(report, 'large');
+  assert.equal(l.expected.options.seqLen, 65);
+  assert.equal(l.expected.maxPositions, null);
+  assert.equal(l.verdict, 'exact', l.message);
+});
+
+test('a float64 inv_freq: equal to the float64 frequencies or not (2 ulps, a mismatch)', async () => {
+  // Base 256, r = 16: the frequencies 256^(-2j/16) = 2^-j are exact in float64, whatever the pow.
+  const config = { ...copy(CONFIGS.llama31), rope_theta: 256 };
+  delete config.rope_scaling;
+  const { onnx } = onnxProto;
+  const model = (f) => {
+    const m = onnx.ModelProto.decode(makeInvFreqModel(new Uint32Array(half)));
+    const t = m.graph.initializer.find((x) => x.name === 'inv_freq');
+    t.dataType = onnx.TensorProto.DataType.DOUBLE;
+    t.rawData = new Uint8Array(Float64Array.from(f).buffer);
+    return onnx.ModelProto.encode(m).finish();
+  };
+  const exact = Array.from({ length: half }, (_, j) => 2 ** -j);
+  assert.deepEqual(ropeInvFreq(r, { base: 256 }), Float64Array.from(exact));
+  let s = (await inspectModel(model(exact), { config, encoder: pe })).sites[0];
+  assert.equal(s.dtype, 'float64');
+  assert.equal(s.verdict, 'exact', s.message);
+  assert.equal(s.maxUlp, 0);
+  assert.deepEqual(s.fromExact, { maxAbs: 0, row: 0, col: 0, which: 'inv_freq' });
+  const off = exact.slice();
+  off[3] *= 1 + 2 ** -52;
+  s = (await inspectModel(model(off), { config, encoder: pe })).sites[0];
+  assert.equal(s.verdict, 'mismatch', s.message);
+  assert.equal(s.maxUlp, 2);
+  assert.deepEqual(s.diagnosis, { mistake: 'unknown', detail: 'no known mistake reproduces it; 2 ulp off at frequency 3', recipe: null });
+  assert.equal(s.fromExact.col, 3);
+});
+
+// ulps between two bit patterns of the same width (sign-magnitude ordered as values), written out.
+function ulpsBetween(a, b, wide) {
+  const sign = wide ? 0x80000000 : 0x8000;
+  const ordered = (x) => (x & sign ? -(x & (sign - 1)) : x);
+  return Math.abs(ordered(a) - ordered(b));
+}
+const maxUlps = (c, ref, wide) => Math.max(...[...c.cos].map((b, i) => ulpsBetween(b, ref.cos[i], wide)), ...[...c.sin].map((b, i) => ulpsBetween(b, ref.sin[i], wide)));
+
+test('a mistake made by the float32 recipe is diagnosed as such; maxUlp is the distance from the nearer recipe', async () => {
+  const o = OPTIONS.llama31.default;
+  const rows = 1024;
+  // float32: a wrong base by torch's float32 steps (far from exact at 1024 rows).
+  const c32 = float32Cache(rows, r, { ...o, base: 10000 }, 'float32');
+  let s = (await inspect({ default: { ...c32, rows } }, 'float32', CONFIGS.llama31, 'f32-wrong-base.onnx')).sites[0];
+  assert.deepEqual(s.diagnosis, { mistake: 'wrong-base', detail: 'base 500000 expected, the cache fits base 10000', recipe: 'float32' }, s.message);
+  assert.equal(s.message, 'cos_cache: mismatch — base 500000 expected, the cache fits base 10000 (float32 recipe)');
+  // float16: the exact and float32-recipe caches differ here (the references', which the package's are bit for bit).
+  const e16 = exactCache(rows, r, o, 'float16');
+  const f16 = float32Cache(rows, r, o, 'float16');
+  assert.ok(maxUlps(f16, e16, false) > 0);
+  for (const [how, cache] of [
+    ['wrong base', exactCache(rows, r, { ...o, base: 10000 }, 'float16')],
+    ['float32 recipe, one value moved', { cos: f16.cos.map((b, i) => (i === 9 * half + 2 ? b + 3 : b)), sin: f16.sin }],
+    ['exact, one value moved', { cos: e16.cos, sin: e16.sin.map((b, i) => (i === 700 * half + 1 ? b + 4 : b)) }],
+  ]) {
+    s = (await inspect({ default: { ...cache, rows } }, 'float16', CONFIGS.llama31, 'f16.onnx')).sites[0];
+    assert.equal(s.verdict, 'mismatch', `${how}: ${s.message}`);
+    const want = Math.min(maxUlps(cache, e16, false), maxUlps(cache, f16, false));
+    assert.equal(s.maxUlp, want, `${how}: maxUlp ${s.maxUlp}, from exact ${maxUlps(cache, e16, false)}, from the float32 recipe ${maxUlps(cache, f16, false)}`);
+    if (how !== 'wrong base') assert.notEqual(maxUlps(cache, e16, false), maxUlps(cache, f16, false), `${how}: the two distances differ`);
+  }
+});
+
+test('the mistakes are looked for in the first 2048 rows only', async () => {
+  const config = { ...copy(CONFIGS.llama31), max_position_embeddings: 2560 };
+  const o = OPTIONS.llama31.default;
+  const rows = 2560;
+  const c = exactCache(rows, r, { ...o, base: 10000 }, 'float16');
+  // rows 2048 on: zeros, which no recipe or mistake gives
+  c.cos.fill(0, 2048 * half);
+  c.sin.fill(0, 2048 * half);
+  const s = (await inspect({ default: { cos: c.cos, sin: c.sin, rows } }, 'float16', config, 'long.onnx')).sites[0];
+  assert.deepEqual(s.diagnosis, { mistake: 'wrong-base', detail: 'base 500000 expected, the cache fits base 10000', recipe: 'exact' }, s.message);
+  assert.equal(s.short, false);
+});
+
+test('inv_freq: scaling ignored without rope_theta (base 10000), and a wrong base one ulp off still diagnosed', async () => {
+  const bits = (f) => new Uint32Array(Float32Array.from(f).buffer);
+  const check = async (b, config) => (await inspectModel(makeInvFreqModel(b), { config, encoder: pe, name: 'f.onnx' })).sites[0];
+  const noTheta = copy(CONFIGS.llama31);
+  delete noTheta.rope_theta;
+  let s = await check(bits(ropeInvFreq(r, { base: 10000 })), noTheta);
+  assert.deepEqual(s.diagnosis, { mistake: 'default-rope-type', detail: "rope scaling 'llama3' ignored", recipe: 'exact' }, s.message);
+  const b = bits(ropeInvFreq(r, { ...OPTIONS.llama31.default, base: 10000 }));
+  b[3] += 1;
+  s = await check(b, CONFIGS.llama31);
+  assert.deepEqual(s.diagnosis, { mistake: 'wrong-base', detail: 'base 500000 expected, the frequencies fit base 10000', recipe: 'exact' }, s.message);
+});
