@@ -639,3 +639,41 @@ test('inv_freq: scaling ignored without rope_theta (base 10000), and a wrong bas
   s = await check(b, CONFIGS.llama31);
   assert.deepEqual(s.diagnosis, { mistake: 'wrong-base', detail: 'base 500000 expected, the frequencies fit base 10000', recipe: 'exact' }, s.message);
 });
+
+test('a diagnosed mistake\'s maxUlp is its distance from the nearer recipe (Qwen2.5 rounded twice: 1 from exact)', async () => {
+  const o = OPTIONS.qwen25.default;
+  const rows = 1024;
+  const c = bake('rounded-twice', rows, r, o, 'float16');
+  const fromExact = maxUlps(c, exactCache(rows, r, o, 'float16'), false);
+  const fromF32 = maxUlps(c, float32Cache(rows, r, o, 'float16'), false);
+  assert.ok(fromExact < fromF32, `${fromExact} < ${fromF32}`);
+  const s = (await inspect({ default: { ...c, rows } }, 'float16', CONFIGS.qwen25, 'twice.onnx')).sites[0];
+  assert.equal(s.diagnosis?.mistake, 'rounded-twice', s.message);
+  assert.equal(s.maxUlp, fromExact);
+});
+
+test('LongRoPE with max_position_embeddings = L: a small cache holding the long factors (seqLen L + 1) is diagnosed', async () => {
+  const config = { ...copy(CONFIGS.phi3), max_position_embeddings: 64 };
+  const large = { ...OPTIONS.phi3.large, maxPositions: 64, seqLen: 65 };
+  const report = await inspect(phi3Caches(large, large, { small: 64, large: 64 }), 'float32', config, 'phi3-64-exchanged.onnx');
+  const s = siteOf(report, 'small');
+  assert.deepEqual(s.diagnosis, { mistake: 'short-long-exchanged', detail: 'the small cache holds the long factors (short and long LongRoPE caches exchanged)', recipe: 'exact' }, s.message);
+  assert.equal(siteOf(report, 'large').verdict, 'exact');
+});
+
+test('short-long-exchanged is LongRoPE\'s only: _small / _large caches of a dynamic model are not diagnosed so', async () => {
+  const config = { ...copy(CONFIGS.qwen25), rope_scaling: { type: 'dynamic', factor: 2 } };
+  const o = { ropeType: 'dynamic', base: 1000000, factor: 2, maxPositions: 1024 };
+  const rows = 256;
+  // the small cache computed for a sequence of 1025 (NTK base grown); the large one as expected
+  const report = await inspect(
+    { small: { ...exactCache(rows, r, { ...o, seqLen: 1025 }, 'float32'), rows }, large: { ...exactCache(rows, r, o, 'float32'), rows } },
+    'float32',
+    config,
+    'dynamic.onnx',
+  );
+  const s = siteOf(report, 'small');
+  assert.equal(s.verdict, 'mismatch', s.message);
+  assert.equal(s.diagnosis.mistake, 'unknown', s.message);
+  assert.equal(siteOf(report, 'large').verdict, 'exact');
+});
