@@ -679,3 +679,53 @@ test('short-long-exchanged is LongRoPE\'s only: _small / _large caches of a dyna
   assert.equal(s.diagnosis.mistake, 'unknown', s.message);
   assert.equal(siteOf(report, 'large').verdict, 'exact');
 });
+
+test('LongRoPE\'s attention factor: another factor\'s is a wrong attention factor, or a wrong factor where the config gives one', async () => {
+  const large = OPTIONS.phi3.large;
+  const att4 = ropeAttention(r, { ...large, factor: 4 }); // sqrt(1 + ln 4 / ln 64)
+  const caches = phi3Caches(OPTIONS.phi3.small, { ...large, attentionFactor: att4 });
+  let l = siteOf(await inspect(caches, 'float32', CONFIGS.phi3, 'phi3-att.onnx'), 'large');
+  assert.equal(l.diagnosis?.mistake, 'wrong-attention-factor', l.message);
+  assert.equal(l.diagnosis.detail, `attention factor ${ropeAttention(r, large)} expected, the cache's position 0 holds ${Math.fround(att4)}`);
+  const withFactor = copy(CONFIGS.phi3);
+  withFactor.rope_scaling.factor = 8;
+  l = siteOf(await inspect(caches, 'float32', withFactor, 'phi3-factor.onnx'), 'large');
+  assert.deepEqual(l.diagnosis, { mistake: 'wrong-factor', detail: 'factor 8 expected, the cache fits factor 4', recipe: 'exact' }, l.message);
+});
+
+test('a cache negated or all zeros is no wrong attention factor (position 0 not positive): unknown', async () => {
+  const o = OPTIONS.llama31.default;
+  const rows = 16;
+  const e = exactCache(rows, r, o, 'float16');
+  for (const [how, cos, sin] of [
+    ['negated', e.cos.map((b) => b ^ 0x8000), e.sin.map((b) => (b === 0 ? 0 : b ^ 0x8000))],
+    ['zeros', new Uint16Array(e.cos.length), new Uint16Array(e.sin.length)],
+  ]) {
+    const s = (await inspect({ default: { cos, sin, rows } }, 'float16', CONFIGS.llama31, `${how}.onnx`)).sites[0];
+    assert.equal(s.verdict, 'mismatch', `${how}: ${s.message}`);
+    assert.equal(s.diagnosis.mistake, 'unknown', `${how}: ${s.message}`);
+  }
+});
+
+test('a cache one column wide (rotary dim 2): no pair 1, no base read off it', async () => {
+  const { onnx } = onnxProto;
+  const config = { model_type: 'llama', hidden_size: 8, num_attention_heads: 4, num_key_value_heads: 4, head_dim: 2, max_position_embeddings: 64, rope_theta: 10000 };
+  const rows = 16;
+  const c = ropeCache(Array.from({ length: rows }, (_, i) => i), 2, { base: 10000 });
+  const cos = Float32Array.from(c.cos);
+  cos[5] = -cos[5]; // cos 5 is not −cos 5: unknown
+  const m = onnx.ModelProto.decode(makeGenaiModel({ caches: { default: { ...exactCache(rows, r, OPTIONS.llama31.default, 'float32'), rows } } }).model);
+  for (const [name, values] of [
+    ['cos_cache', cos],
+    ['sin_cache', Float32Array.from(c.sin)],
+  ]) {
+    const t = m.graph.initializer.find((x) => x.name === name);
+    t.dims = [rows, 1];
+    t.rawData = new Uint8Array(values.buffer);
+  }
+  const s = (await inspectModel(onnx.ModelProto.encode(m).finish(), { config, encoder: pe })).sites[0];
+  assert.equal(s.rotaryDim, 2);
+  assert.equal(s.verdict, 'mismatch', s.message);
+  assert.equal(s.diagnosis.mistake, 'unknown', s.message);
+  assert.match(s.diagnosis.detail, /^no known mistake reproduces it; \d+ ulp from exact at row 5, col 0 \(cos\); position 0 holds 1 \(attention factor 1 expected\)$/);
+});
