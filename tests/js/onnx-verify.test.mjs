@@ -729,3 +729,21 @@ test('a cache one column wide (rotary dim 2): no pair 1, no base read off it', a
   assert.equal(s.diagnosis.mistake, 'unknown', s.message);
   assert.match(s.diagnosis.detail, /^no known mistake reproduces it; \d+ ulp from exact at row 5, col 0 \(cos\); position 0 holds 1 \(attention factor 1 expected\)$/);
 });
+
+test('an attention factor within 1e-6 (relative) of the expected one is not called wrong', async () => {
+  const o = OPTIONS.qwen25.default;
+  const att = ropeAttention(r, o);
+  const rows = 64;
+  // 0.9e-6 relative: position 0 is ~1.02e-6 from att, inside 1e-6 × att (1.14e-6), outside 1e-6 / att (0.88e-6);
+  // every value moves by up to 1.02e-6, more than exact's 4e-7 × att.
+  const c = exactCache(rows, r, { ...o, attentionFactor: att * (1 + 0.9e-6) }, 'float32');
+  const p0 = new Float32Array(c.cos.buffer)[0];
+  assert.ok(Math.abs(p0 - att) > 1e-6 / att && Math.abs(p0 - att) <= 1e-6 * att, `${p0 - att}`);
+  const s = (await inspect({ default: { ...c, rows } }, 'float32', CONFIGS.qwen25, 'att-close.onnx')).sites[0];
+  assert.equal(s.verdict, 'mismatch', s.message);
+  assert.equal(s.diagnosis.mistake, 'unknown', s.message);
+  // 2e-6 off: wrong-attention-factor.
+  const d = exactCache(rows, r, { ...o, attentionFactor: att * (1 + 2e-6) }, 'float32');
+  const t = (await inspect({ default: { ...d, rows } }, 'float32', CONFIGS.qwen25, 'att-off.onnx')).sites[0];
+  assert.equal(t.diagnosis?.mistake, 'wrong-attention-factor', t.message);
+});
