@@ -383,6 +383,10 @@ test('without a config: every site unchecked, with its size and type', async () 
   const f = (await inspectModel(makeInvFreqModel(new Uint32Array(Float32Array.from(ropeInvFreq(r, o)).buffer)), { encoder: pe })).sites[0];
   assert.deepEqual({ verdict: f.verdict, layerType: f.layerType, expected: f.expected, short: f.short, diagnosis: f.diagnosis, fromExact: f.fromExact, maxUlp: f.maxUlp }, { verdict: 'unchecked', ...nulls });
   assert.equal(f.message, 'inv_freq: 8 frequencies, float32 (no config: not checked)');
+  // the report holds no live tensor (JSON-able), as for a cache
+  assert.equal(f.invFreq.tensor, undefined);
+  assert.equal(f.invFreq.name, 'inv_freq');
+  assert.deepEqual(JSON.parse(JSON.stringify(f.invFreq)), f.invFreq);
 });
 
 test('a cache or inv_freq of another rotary dim than the config\'s: wrong-rotary-dim', async () => {
