@@ -495,8 +495,15 @@ test('inv_freq: exact within one ulp; each mistake\'s detail; the worst frequenc
   s = await check(off);
   assert.equal(s.maxUlp, 9);
   assert.deepEqual(s.diagnosis, { mistake: 'unknown', detail: 'no known mistake reproduces it; 9 ulp off at frequency 6', recipe: null });
+  assert.equal(s.message, 'inv_freq: mismatch — no known mistake reproduces it; 9 ulp off at frequency 6');
   assert.equal(s.fromExact.col, 1);
   assert.ok(Math.abs(s.fromExact.maxAbs - 2 * 2 ** -26) < 2 ** -26, `${s.fromExact.maxAbs}`);
+  // equally many ulps off: the first named
+  const tie = good.slice();
+  tie[4] += 6;
+  tie[6] -= 6;
+  s = await check(tie);
+  assert.equal(s.diagnosis.detail, 'no known mistake reproduces it; 6 ulp off at frequency 4');
 });
 
 test('an unknown mismatch reports position 0 and the base pair 1 fits (none when its angle at position 1 is not positive)', async () => {
@@ -750,4 +757,18 @@ test('an attention factor within 1e-6 (relative) of the expected one is not call
   const d = exactCache(rows, r, { ...o, attentionFactor: att * (1 + 2e-6) }, 'float32');
   const t = (await inspect({ default: { ...d, rows } }, 'float32', CONFIGS.qwen25, 'att-off.onnx')).sites[0];
   assert.equal(t.diagnosis?.mistake, 'wrong-attention-factor', t.message);
+});
+
+test('float32 inv_freq ulps are counted on 32-bit patterns: one step across a 16-bit boundary (…7fff → …8000) is one ulp', async () => {
+  // rope_theta 13497: frequency 3, 13497^(-6/16), is 0x3ce77fff in float32.
+  const config = { ...copy(CONFIGS.llama31), rope_theta: 13497 };
+  delete config.rope_scaling;
+  const b = new Uint32Array(Float32Array.from(ropeInvFreq(r, { base: 13497 })).buffer);
+  assert.equal(b[3], 0x3ce77fff);
+  let s = (await inspectModel(makeInvFreqModel(b), { config, encoder: pe })).sites[0];
+  assert.equal(s.maxUlp, 0, s.message);
+  b[3] += 1;
+  s = (await inspectModel(makeInvFreqModel(b), { config, encoder: pe })).sites[0];
+  assert.equal(s.verdict, 'exact', s.message);
+  assert.equal(s.maxUlp, 1, s.message);
 });
