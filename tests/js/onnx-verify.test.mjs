@@ -772,3 +772,11 @@ test('float32 inv_freq ulps are counted on 32-bit patterns: one step across a 16
   assert.equal(s.verdict, 'exact', s.message);
   assert.equal(s.maxUlp, 1, s.message);
 });
+
+test('inv_freq whose frequency 1 reads as a base just above 1 (rounded to 1, refused by the package): that try is skipped, unknown', async () => {
+  const f = Float32Array.from(ropeInvFreq(r, OPTIONS.llama31.default));
+  f[1] = 0.995; // 0.995^(-8) ≈ 1.04, two figures: 1
+  const s = (await inspectModel(makeInvFreqModel(new Uint32Array(f.buffer)), { config: CONFIGS.llama31, encoder: pe })).sites[0];
+  assert.equal(s.verdict, 'mismatch', s.message);
+  assert.equal(s.diagnosis.mistake, 'unknown', s.message);
+});
