@@ -22,7 +22,7 @@ export const SUITES = {
   'js/onnx/find.js': ['onnx-find', 'onnx-models', 'onnx-extend'],
   'js/onnx/index.js': ['onnx-api', 'onnx-models', 'onnx-extend', 'onnx-cli'],
   'js/onnx/read.js': ['onnx-read', 'onnx-find', 'onnx-dtype', 'onnx-models', 'onnx-extend', 'onnx-cli'],
-  'js/onnx/verify.js': ['onnx-models', 'onnx-extend'],
+  'js/onnx/verify.js': ['onnx-verify', 'onnx-api', 'onnx-models', 'onnx-dtype', 'onnx-extend'],
   'js/ops.js': ['ops', 'api', 'messages', 'engine-args', 'rope', 'prepare', 'row-one-chunk', 'rope-api', 'properties', 'chunk-loop', 'hostile', 'positions-read', 'args-read'],
   'js/engine.js': ['engine', 'ops', 'api', 'chunk-loop', 'plan-cache', 'row-one-chunk', 'messages', 'rope', 'prepare', 'rope-api', 'special-rows', 'hostile', 'reentry'],
 };

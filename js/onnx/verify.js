@@ -354,15 +354,20 @@ async function verifyFrequencies(pe, model, site, config, rope, report) {
     let max = 0;
     let maxAbs = 0;
     let at = 0;
+    let worst = 0;
     for (let j = 0; j < f.length; j++) {
       const d = site.invFreq.dataType === 11 ? (got.values[j] === f[j] ? 0 : 2) : ulps(got.bits[j], bits[j], wide);
-      if (d > max) max = d;
+      if (d > max) {
+        max = d;
+        worst = j;
+      }
       if (Math.abs(got.values[j] - f[j]) > maxAbs) {
         maxAbs = Math.abs(got.values[j] - f[j]);
         at = j;
       }
     }
-    return { maxUlp: max, maxAbs, at };
+    // at: the largest |Δ| (fromExact); worst: the most ulps off (the diagnosis).
+    return { maxUlp: max, maxAbs, at, worst };
   };
   if (site.rotaryDim !== expected.rotaryDim) {
     report.verdict = 'mismatch';
@@ -399,7 +404,7 @@ async function verifyFrequencies(pe, model, site, config, rope, report) {
       return report;
     }
   }
-  report.diagnosis = { mistake: 'unknown', detail: `no known mistake reproduces it; ${d.maxUlp} ulp off at frequency ${d.at}`, recipe: null };
+  report.diagnosis = { mistake: 'unknown', detail: `no known mistake reproduces it; ${d.maxUlp} ulp off at frequency ${d.worst}`, recipe: null };
   report.message = `${site.invFreq.name}: mismatch — ${report.diagnosis.detail}`;
   return report;
 }
