@@ -24,7 +24,7 @@ export const SUITES = {
   'js/onnx/read.js': ['onnx-read', 'onnx-find', 'onnx-dtype', 'onnx-models', 'onnx-extend', 'onnx-cli'],
   'js/onnx/verify.js': ['onnx-models', 'onnx-extend'],
   'js/ops.js': ['ops', 'api', 'messages', 'engine-args', 'rope', 'prepare', 'row-one-chunk', 'rope-api', 'properties', 'chunk-loop', 'hostile', 'positions-read', 'args-read'],
-  'js/sinpe.js': ['api', 'prepare', 'messages', 'rope-api', 'rope', 'hostile', 'properties', 'reentry'],
+  'js/sinpe.js': ['api', 'ops', 'prepare', 'messages', 'rope-api', 'rope', 'engine-args', 'hostile', 'properties', 'reentry'],
   'js/engine.js': ['engine', 'ops', 'api', 'chunk-loop', 'plan-cache', 'row-one-chunk', 'messages', 'rope', 'prepare', 'rope-api', 'special-rows', 'hostile', 'reentry'],
 };
 

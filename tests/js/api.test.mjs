@@ -1,7 +1,8 @@
 // The package API as users get it: imported by name from the installed tarball.
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
-import sinpe from 'sinpe.wasm';
+import { spawnSync } from 'node:child_process';
+import sinpe, { ropeOptionsFromConfig } from 'sinpe.wasm';
 import { referenceRow, referenceGrid, maxError, TOLERANCE } from './reference.mjs';
 import { ErrorTracker } from './errors-helper.mjs';
 import { loadWithMemory } from './wasm-memory.mjs';
@@ -239,4 +240,103 @@ test('large requests do not grow the wasm heap', async () => {
   assert.equal(heapBytes(), before);
   const rows = [0, 40000, 65535];
   assert.ok(maxError(rows.flatMap((r) => Array.from(big.subarray(r * 512, r * 512 + 512))), rows, 512) <= TOLERANCE);
+});
+
+// The package's surface (js/sinpe.js) as README and sinpe.d.ts give it: the
+// fields of Encoder, PreparedEncoder and PreparedRope (sinpe.d.ts) are each
+// object's own enumerable keys, in that order; every method is an own,
+// non-enumerable bound copy of the class's ("Methods are bound: `const { table }
+// = pe; table(3, 4)` works"), named as the method, and the class's own is a
+// non-enumerable, writable, configurable property of its prototype, as a class
+// method is; the objects are frozen.
+describe('surface of the encoder and the prepared objects', () => {
+  const ENCODER = ['encode', 'rows', 'table', 'grid2d', 'addTo', 'frequencies', 'heatmap', 'prepare', 'ropeFrequencies', 'ropeCache', 'ropeCacheRows', 'ropeCacheGrid', 'prepareRope', 'applyRope', 'ropeOptionsFromConfig', 'getRopeIndex'];
+  const checkMethods = (object, names, what) => {
+    const proto = Object.getPrototypeOf(object);
+    assert.deepEqual(Object.getOwnPropertyNames(proto).filter((n) => n !== 'constructor').sort(), [...names].sort(), `${what}: the prototype's methods`);
+    for (const name of names) {
+      const own = Object.getOwnPropertyDescriptor(object, name);
+      assert.equal(typeof own?.value, 'function', `${what}.${name}: an own method`);
+      assert.equal(own.enumerable, false, `${what}.${name}: own copy not enumerable`);
+      assert.notEqual(own.value, proto[name], `${what}.${name}: a bound copy, not the prototype's`);
+      const shared = Object.getOwnPropertyDescriptor(proto, name);
+      assert.deepEqual([shared.enumerable, shared.writable, shared.configurable], [false, true, true], `${what}.${name}: the prototype's, as a class method`);
+      assert.equal(shared.value.name, name, `${what}.${name}: its name`);
+    }
+    assert.ok(Object.isFrozen(object), `${what} is frozen`);
+  };
+
+  test('the encoder', () => {
+    const pe = flavours.simd;
+    assert.deepEqual(Object.keys(pe), ['simd', 'version', 'presets', 'layouts', 'ropeTypes', 'ropeLayouts']);
+    checkMethods(pe, ENCODER, 'pe');
+    const { table } = pe;
+    const t = table(3, 4);
+    assert.equal(t.length, 12);
+    assert.ok(Math.abs(t[4] - Math.sin(1)) <= TOLERANCE);
+  });
+
+  test('a prepared encoder and a prepared RoPE', () => {
+    const pe = flavours.simd;
+    const enc = pe.prepare(8, { dtype: 'float16' });
+    assert.deepEqual(Object.keys(enc), ['dModel', 'dtype']);
+    assert.deepEqual([enc.dModel, enc.dtype], [8, 'float16']);
+    checkMethods(enc, ['rows', 'encode', 'chunks'], 'pe.prepare(8)');
+    const rope = pe.prepareRope(8, { dtype: 'bfloat16', recipe: 'float32' });
+    assert.deepEqual(Object.keys(rope), ['rotaryDim', 'axes', 'attentionFactor', 'frequencies', 'dtype', 'recipe']);
+    assert.deepEqual([rope.rotaryDim, rope.axes, rope.attentionFactor, rope.dtype, rope.recipe], [8, 1, 1, 'bfloat16', 'float32']);
+    // Default RoPE, base 10000: θ_i = 10000^(−2i/r).
+    assert.ok(rope.frequencies instanceof Float64Array && rope.frequencies.length === 4);
+    [0, 1, 2, 3].forEach((i) => assert.ok(Math.abs(rope.frequencies[i] - 10000 ** (-(2 * i) / 8)) <= 1e-15, `frequencies[${i}]`));
+    checkMethods(rope, ['cache', 'cacheRows', 'grid', 'apply'], 'pe.prepareRope(8)');
+    const plain = pe.prepareRope(8);
+    assert.deepEqual([plain.dtype, plain.recipe], ['float32', 'exact'], 'the defaults (sinpe.d.ts)');
+  });
+});
+
+// ropeOptionsFromConfig's check of the options it read: the module's, which
+// makes a plan for them and releases it (the module's memory does not grow
+// over 2000 calls: plans not released grow it by about 5 MB), and which, like every method
+// of the encoder, refuses to run inside a chunks() callback.
+describe('ropeOptionsFromConfig and the module', () => {
+  const CONFIG = { hidden_size: 64, num_attention_heads: 4 };
+  const WANT = { headDim: 16, rotaryDim: 16 };
+
+  test('the named export before any sinpe() is a TypeError saying so (README)', () => {
+    const script = `
+      import { ropeOptionsFromConfig } from 'sinpe.wasm';
+      try {
+        console.log(JSON.stringify({ accepted: ropeOptionsFromConfig(${JSON.stringify(CONFIG)}) }));
+      } catch (e) {
+        console.log(JSON.stringify({ name: e.constructor.name, message: e.message }));
+      }`;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+    assert.equal(run.status, 0, run.stderr.slice(0, 400));
+    const result = JSON.parse(run.stdout.trim());
+    assert.equal(result.name, 'TypeError', run.stdout);
+    assert.match(result.message, /^sinpe: ropeOptionsFromConfig checks the options it reads with the module: await sinpe\(\) once before calling it/);
+  });
+
+  test('each check releases its plan', async () => {
+    const { module: pe, heapBytes } = await loadWithMemory(() => sinpe({ simd: true }));
+    for (const read of [pe.ropeOptionsFromConfig, ropeOptionsFromConfig]) {
+      const got = read(CONFIG);
+      assert.deepEqual([got.headDim, got.rotaryDim], [WANT.headDim, WANT.rotaryDim]);
+      const before = heapBytes();
+      for (let i = 0; i < 2000; i++) read({ ...CONFIG, rope_theta: 1000 + i });
+      assert.equal(heapBytes(), before);
+    }
+  });
+
+  test('refused inside a chunks() callback', async () => {
+    const pe = await sinpe({ simd: false }); // the module the named export checks with from here on
+    let inside = 0;
+    pe.prepare(8).chunks(0, 1, () => {
+      inside++;
+      assert.throws(() => pe.ropeOptionsFromConfig(CONFIG), { name: 'TypeError', message: /cannot be called inside a chunks\(\) callback/ });
+      assert.throws(() => ropeOptionsFromConfig(CONFIG), { name: 'TypeError', message: /cannot be called inside a chunks\(\) callback/ });
+    });
+    assert.equal(inside, 1);
+    assert.equal(ropeOptionsFromConfig(CONFIG).rotaryDim, WANT.rotaryDim, 'and accepted after it');
+  });
 });
