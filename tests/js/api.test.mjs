@@ -2,7 +2,7 @@
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import sinpe, { ropeOptionsFromConfig } from 'sinpe.wasm';
+import sinpe, { ropeOptionsFromConfig, vocabulary } from 'sinpe.wasm';
 import { referenceRow, referenceGrid, maxError, TOLERANCE } from './reference.mjs';
 import { ErrorTracker } from './errors-helper.mjs';
 import { loadWithMemory } from './wasm-memory.mjs';
@@ -391,4 +391,43 @@ test('per-call plans are handed back: the memory does not grow over distinct req
     for (let i = 20; i < 170; i++) call(i);
     assert.ok(heapBytes() - before < 2 ** 20, `${name}: the module's memory grew from ${before} to ${heapBytes()} bytes`);
   }
+});
+
+// The options each method takes besides its formula's (sinpe.d.ts: OutputOptions,
+// AddToOptions, HeatmapOptions, PrepareOptions, RopeCacheOptions,
+// PrepareRopeOptions, ApplyRopeOptions; none for frequencies and
+// ropeFrequencies), as an unknown option's error lists them after the family's
+// keys and what the default preset or RoPE type reads (the vocabulary's).
+test('the options each method takes', () => {
+  const pe = flavours.simd;
+  const bogus = { bogus: 1 };
+  const preset = ['preset', 'layout', ...vocabulary.presets[0].reads];
+  const rope = ['ropeType', 'ropeAxes', ...vocabulary.ropeTypes[0].reads];
+  const x = new Float32Array(8);
+  const cases = [
+    ['encode', () => pe.encode([0], 8, bogus), [...preset, 'out', 'dtype']],
+    ['rows', () => pe.rows(0, 1, 8, bogus), [...preset, 'out', 'dtype']],
+    ['table', () => pe.table(1, 8, bogus), [...preset, 'out', 'dtype']],
+    ['addTo', () => pe.addTo(x, 8, bogus), [...preset, 'start', 'seqLen']],
+    ['frequencies', () => pe.frequencies(8, bogus), preset],
+    ['heatmap', () => pe.heatmap(0, 1, 8, bogus), [...preset, 'out', 'colormap', 'columnStart', 'columns', 'vmin', 'vmax']],
+    ['prepare', () => pe.prepare(8, bogus), [...preset, 'dtype']],
+    ['ropeFrequencies', () => pe.ropeFrequencies(8, bogus), rope],
+    ['ropeCache', () => pe.ropeCache([0], 8, bogus), [...rope, 'out', 'dtype', 'recipe']],
+    ['ropeCacheRows', () => pe.ropeCacheRows(0, 1, 8, bogus), [...rope, 'out', 'dtype', 'recipe']],
+    ['ropeCacheGrid', () => pe.ropeCacheGrid(1, 1, 8, { ...bogus, ropeAxes: 'pixtral' }), [...rope, 'out', 'dtype', 'recipe']],
+    ['prepareRope', () => pe.prepareRope(8, bogus), [...rope, 'dtype', 'recipe']],
+    ['applyRope', () => pe.applyRope(x, [0], 8, bogus), [...rope, 'rotaryDim', 'layout']],
+  ];
+  for (const [name, call, want] of cases) {
+    assert.ok(want.length > 2, name);
+    assert.throws(call, (e) => {
+      assert.equal(e.name, 'TypeError', `${name}: ${e.message}`);
+      const m = /^sinpe: unknown option "bogus"; (?:preset|ropeType) '[a-z-]+' takes: (.*)$/.exec(e.message);
+      assert.ok(m, `${name}: ${e.message}`);
+      assert.deepEqual(m[1].split(', ').sort(), [...new Set(want)].sort(), `${name}: ${e.message}`);
+      return true;
+    });
+  }
+  assert.throws(() => pe.prepareRope(8).apply(x, [0], 8, bogus), { name: 'TypeError', message: /^sinpe: unknown option "bogus"; apply takes: layout$/ });
 });
