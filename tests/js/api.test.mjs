@@ -431,3 +431,15 @@ test('the options each method takes', () => {
   }
   assert.throws(() => pe.prepareRope(8).apply(x, [0], 8, bogus), { name: 'TypeError', message: /^sinpe: unknown option "bogus"; apply takes: layout$/ });
 });
+
+// The prepared methods name their count argument as sinpe.d.ts does
+// (rows(start, count, out), chunks(start, count, callback), cacheRows(start, count, out)).
+test('prepared methods name their count', () => {
+  const pe = flavours.simd;
+  const enc = pe.prepare(8);
+  const rope = pe.prepareRope(8);
+  const calls = { rows: () => enc.rows(0, 'x'), chunks: () => enc.chunks(0, 'x', () => {}), cacheRows: () => rope.cacheRows(0, 'x') };
+  for (const [name, call] of Object.entries(calls)) assert.throws(call, { name: 'TypeError', message: /^sinpe: count must be a number, got "x"$/ }, name);
+  for (const [name, call] of Object.entries({ rows: () => enc.rows(0, -1), cacheRows: () => rope.cacheRows(0, -1) }))
+    assert.throws(call, { name: 'RangeError', message: /^sinpe: count must be an integer in \[0, \d+\], got -1$/ }, name);
+});
