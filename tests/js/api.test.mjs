@@ -443,3 +443,20 @@ test('prepared methods name their count', () => {
   for (const [name, call] of Object.entries({ rows: () => enc.rows(0, -1), cacheRows: () => rope.cacheRows(0, -1) }))
     assert.throws(call, { name: 'RangeError', message: /^sinpe: count must be an integer in \[0, \d+\], got -1$/ }, name);
 });
+
+// A method called on another object, null included, is README's TypeError
+// naming the method and the object it belongs to (README's table of errors:
+// `sinpe: encode must be called on the encoder sinpe() resolves to, got Object`).
+test('a method called on another object or on null names the object it belongs to', () => {
+  const pe = flavours.simd;
+  const enc = pe.prepare(8);
+  const rope = pe.prepareRope(8);
+  const cases = [
+    [Object.getPrototypeOf(pe).encode, 'encode', 'the encoder sinpe() resolves to'],
+    [Object.getPrototypeOf(enc).rows, 'rows', 'an encoder pe.prepare() returned'],
+    [Object.getPrototypeOf(rope).cache, 'cache', 'an object pe.prepareRope() returned'],
+  ];
+  for (const [method, name, what] of cases)
+    for (const [self, got] of [[null, 'null'], [{}, 'Object']])
+      assert.throws(() => method.call(self, [0], 1), { name: 'TypeError', message: `sinpe: ${name} must be called on ${what}, got ${got}` }, `${name} on ${got}`);
+});
