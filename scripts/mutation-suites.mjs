@@ -24,6 +24,7 @@ export const SUITES = {
   'js/onnx/read.js': ['onnx-read', 'onnx-find', 'onnx-dtype', 'onnx-models', 'onnx-extend', 'onnx-cli'],
   'js/onnx/verify.js': ['onnx-verify', 'onnx-api', 'onnx-models', 'onnx-dtype', 'onnx-extend'],
   'js/ops.js': ['ops', 'api', 'messages', 'engine-args', 'rope', 'prepare', 'row-one-chunk', 'rope-api', 'properties', 'chunk-loop', 'hostile', 'positions-read', 'args-read'],
+  'js/sinpe.js': ['api', 'ops', 'prepare', 'messages', 'rope-api', 'rope', 'engine-args', 'hostile', 'properties', 'reentry'],
   'js/engine.js': ['engine', 'ops', 'api', 'chunk-loop', 'plan-cache', 'row-one-chunk', 'messages', 'rope', 'prepare', 'rope-api', 'special-rows', 'hostile', 'reentry'],
 };
 

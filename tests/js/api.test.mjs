@@ -1,7 +1,8 @@
 // The package API as users get it: imported by name from the installed tarball.
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
-import sinpe from 'sinpe.wasm';
+import { spawnSync } from 'node:child_process';
+import sinpe, { ropeOptionsFromConfig, vocabulary } from 'sinpe.wasm';
 import { referenceRow, referenceGrid, maxError, TOLERANCE } from './reference.mjs';
 import { ErrorTracker } from './errors-helper.mjs';
 import { loadWithMemory } from './wasm-memory.mjs';
@@ -239,4 +240,223 @@ test('large requests do not grow the wasm heap', async () => {
   assert.equal(heapBytes(), before);
   const rows = [0, 40000, 65535];
   assert.ok(maxError(rows.flatMap((r) => Array.from(big.subarray(r * 512, r * 512 + 512))), rows, 512) <= TOLERANCE);
+});
+
+// The package's surface (js/sinpe.js) as README and sinpe.d.ts give it: the
+// fields of Encoder, PreparedEncoder and PreparedRope (sinpe.d.ts) are each
+// object's own enumerable keys, in that order; every method is an own,
+// non-enumerable bound copy of the class's ("Methods are bound: `const { table }
+// = pe; table(3, 4)` works"), named as the method, and the class's own is a
+// non-enumerable, writable, configurable property of its prototype, as a class
+// method is; the objects are frozen.
+describe('surface of the encoder and the prepared objects', () => {
+  const ENCODER = ['encode', 'rows', 'table', 'grid2d', 'addTo', 'frequencies', 'heatmap', 'prepare', 'ropeFrequencies', 'ropeCache', 'ropeCacheRows', 'ropeCacheGrid', 'prepareRope', 'applyRope', 'ropeOptionsFromConfig', 'getRopeIndex'];
+  const checkMethods = (object, names, what) => {
+    const proto = Object.getPrototypeOf(object);
+    assert.deepEqual(Object.getOwnPropertyNames(proto).filter((n) => n !== 'constructor').sort(), [...names].sort(), `${what}: the prototype's methods`);
+    for (const name of names) {
+      const own = Object.getOwnPropertyDescriptor(object, name);
+      assert.equal(typeof own?.value, 'function', `${what}.${name}: an own method`);
+      assert.equal(own.enumerable, false, `${what}.${name}: own copy not enumerable`);
+      assert.notEqual(own.value, proto[name], `${what}.${name}: a bound copy, not the prototype's`);
+      const shared = Object.getOwnPropertyDescriptor(proto, name);
+      assert.deepEqual([shared.enumerable, shared.writable, shared.configurable], [false, true, true], `${what}.${name}: the prototype's, as a class method`);
+      assert.equal(shared.value.name, name, `${what}.${name}: its name`);
+    }
+    assert.ok(Object.isFrozen(object), `${what} is frozen`);
+  };
+
+  test('the encoder', () => {
+    const pe = flavours.simd;
+    assert.deepEqual(Object.keys(pe), ['simd', 'version', 'presets', 'layouts', 'ropeTypes', 'ropeLayouts']);
+    checkMethods(pe, ENCODER, 'pe');
+    const { table } = pe;
+    const t = table(3, 4);
+    assert.equal(t.length, 12);
+    assert.ok(Math.abs(t[4] - Math.sin(1)) <= TOLERANCE);
+  });
+
+  test('a prepared encoder and a prepared RoPE', () => {
+    const pe = flavours.simd;
+    const enc = pe.prepare(8, { dtype: 'float16' });
+    assert.deepEqual(Object.keys(enc), ['dModel', 'dtype']);
+    assert.deepEqual([enc.dModel, enc.dtype], [8, 'float16']);
+    checkMethods(enc, ['rows', 'encode', 'chunks'], 'pe.prepare(8)');
+    const rope = pe.prepareRope(8, { dtype: 'bfloat16', recipe: 'float32' });
+    assert.deepEqual(Object.keys(rope), ['rotaryDim', 'axes', 'attentionFactor', 'frequencies', 'dtype', 'recipe']);
+    assert.deepEqual([rope.rotaryDim, rope.axes, rope.attentionFactor, rope.dtype, rope.recipe], [8, 1, 1, 'bfloat16', 'float32']);
+    // Default RoPE, base 10000: θ_i = 10000^(−2i/r).
+    assert.ok(rope.frequencies instanceof Float64Array && rope.frequencies.length === 4);
+    [0, 1, 2, 3].forEach((i) => assert.ok(Math.abs(rope.frequencies[i] - 10000 ** (-(2 * i) / 8)) <= 1e-15, `frequencies[${i}]`));
+    checkMethods(rope, ['cache', 'cacheRows', 'grid', 'apply'], 'pe.prepareRope(8)');
+    const plain = pe.prepareRope(8);
+    assert.deepEqual([plain.dtype, plain.recipe], ['float32', 'exact'], 'the defaults (sinpe.d.ts)');
+  });
+});
+
+// ropeOptionsFromConfig's check of the options it read: the module's, which
+// makes a plan for them and releases it (the module's memory does not grow
+// over 2000 calls: plans not released grow it by about 5 MB), and which, like every method
+// of the encoder, refuses to run inside a chunks() callback.
+describe('ropeOptionsFromConfig and the module', () => {
+  const CONFIG = { hidden_size: 64, num_attention_heads: 4 };
+  const WANT = { headDim: 16, rotaryDim: 16 };
+
+  test('the named export before any sinpe() is a TypeError saying so (README)', () => {
+    const script = `
+      import { ropeOptionsFromConfig } from 'sinpe.wasm';
+      try {
+        console.log(JSON.stringify({ accepted: ropeOptionsFromConfig(${JSON.stringify(CONFIG)}) }));
+      } catch (e) {
+        console.log(JSON.stringify({ name: e.constructor.name, message: e.message }));
+      }`;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+    assert.equal(run.status, 0, run.stderr.slice(0, 400));
+    const result = JSON.parse(run.stdout.trim());
+    assert.equal(result.name, 'TypeError', run.stdout);
+    assert.match(result.message, /^sinpe: ropeOptionsFromConfig checks the options it reads with the module: await sinpe\(\) once before calling it/);
+  });
+
+  test('each check releases its plan', async () => {
+    const { module: pe, heapBytes } = await loadWithMemory(() => sinpe({ simd: true }));
+    for (const read of [pe.ropeOptionsFromConfig, ropeOptionsFromConfig]) {
+      const got = read(CONFIG);
+      assert.deepEqual([got.headDim, got.rotaryDim], [WANT.headDim, WANT.rotaryDim]);
+      const before = heapBytes();
+      for (let i = 0; i < 2000; i++) read({ ...CONFIG, rope_theta: 1000 + i });
+      assert.equal(heapBytes(), before);
+    }
+  });
+
+  test("a rule the module refuses is worded with the config's keys (README)", () => {
+    const config = { ...CONFIG, rope_scaling: { rope_type: 'llama3', factor: 8, low_freq_factor: 4, high_freq_factor: 1, original_max_position_embeddings: 8192 } };
+    for (const read of [flavours.simd.ropeOptionsFromConfig, ropeOptionsFromConfig])
+      assert.throws(() => read(config), {
+        name: 'RangeError',
+        message: /^sinpe: config\.rope_scaling\.low_freq_factor \(4\) must be less than config\.rope_scaling\.high_freq_factor \(1\)/,
+      });
+  });
+
+  test('refused inside a chunks() callback', async () => {
+    const pe = await sinpe({ simd: false }); // the module the named export checks with from here on
+    let inside = 0;
+    pe.prepare(8).chunks(0, 1, () => {
+      inside++;
+      assert.throws(() => pe.ropeOptionsFromConfig(CONFIG), { name: 'TypeError', message: /cannot be called inside a chunks\(\) callback/ });
+      assert.throws(() => ropeOptionsFromConfig(CONFIG), { name: 'TypeError', message: /cannot be called inside a chunks\(\) callback/ });
+    });
+    assert.equal(inside, 1);
+    assert.equal(ropeOptionsFromConfig(CONFIG).rotaryDim, WANT.rotaryDim, 'and accepted after it');
+  });
+});
+
+// A prepared encoder's plan is the object's own, released when the object is
+// collected (sinpe.d.ts): in a child process with --expose-gc, 400 prepared
+// encoders and RoPEs made and dropped leave the module's memory as it was
+// (never released, they grow it by about 3.6 MB a round of 40).
+test('prepared objects release their plans when collected', () => {
+  const helper = new URL('./wasm-memory.mjs', import.meta.url).href;
+  const script = `
+    import { loadWithMemory } from ${JSON.stringify(helper)};
+    import sinpe from 'sinpe.wasm';
+    const { module: pe, heapBytes } = await loadWithMemory(() => sinpe({ simd: true }));
+    const settle = async () => { for (let i = 0; i < 3; i++) { global.gc(); await new Promise((r) => setTimeout(r, 0)); } };
+    const round = () => { for (let i = 0; i < 20; i++) { pe.prepare(512).rows(0, 1); pe.prepareRope(128).cacheRows(0, 1); } };
+    round(); await settle(); round(); await settle();
+    const before = heapBytes();
+    for (let r = 0; r < 10; r++) { round(); await settle(); }
+    console.log(JSON.stringify({ grown: heapBytes() - before }));`;
+  const run = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(run.status, 0, run.stderr.slice(0, 400));
+  assert.equal(JSON.parse(run.stdout.trim()).grown, 0);
+});
+
+// Every method hands its plan back to the per-call cache when done, so plans
+// the cache drops are released (engine.js use/unuse): over 150 distinct
+// requests of each kind of method the module's memory grows by less than
+// 1 MiB (plans never handed back grow it by megabytes).
+test('per-call plans are handed back: the memory does not grow over distinct requests', async () => {
+  const { module: pe, heapBytes } = await loadWithMemory(() => sinpe({ simd: true }));
+  const x = new Float32Array(512);
+  const calls = {
+    table: (i) => pe.table(1, 512, { base: 100 + i }),
+    frequencies: (i) => pe.frequencies(512, { base: 100 + i }),
+    addTo: (i) => pe.addTo(x, 512, { base: 100 + i }),
+    heatmap: (i) => pe.heatmap(0, 1, 512, { base: 100 + i }),
+    applyRope: (i) => pe.applyRope(x, [1], 512, { base: 100 + i }),
+  };
+  for (const [name, call] of Object.entries(calls)) {
+    for (let i = 0; i < 20; i++) call(i);
+    const before = heapBytes();
+    for (let i = 20; i < 170; i++) call(i);
+    assert.ok(heapBytes() - before < 2 ** 20, `${name}: the module's memory grew from ${before} to ${heapBytes()} bytes`);
+  }
+});
+
+// The options each method takes besides its formula's (sinpe.d.ts: OutputOptions,
+// AddToOptions, HeatmapOptions, PrepareOptions, RopeCacheOptions,
+// PrepareRopeOptions, ApplyRopeOptions; none for frequencies and
+// ropeFrequencies), as an unknown option's error lists them after the family's
+// keys and what the default preset or RoPE type reads (the vocabulary's).
+test('the options each method takes', () => {
+  const pe = flavours.simd;
+  const bogus = { bogus: 1 };
+  const preset = ['preset', 'layout', ...vocabulary.presets[0].reads];
+  const rope = ['ropeType', 'ropeAxes', ...vocabulary.ropeTypes[0].reads];
+  const x = new Float32Array(8);
+  const cases = [
+    ['encode', () => pe.encode([0], 8, bogus), [...preset, 'out', 'dtype']],
+    ['rows', () => pe.rows(0, 1, 8, bogus), [...preset, 'out', 'dtype']],
+    ['table', () => pe.table(1, 8, bogus), [...preset, 'out', 'dtype']],
+    ['addTo', () => pe.addTo(x, 8, bogus), [...preset, 'start', 'seqLen']],
+    ['frequencies', () => pe.frequencies(8, bogus), preset],
+    ['heatmap', () => pe.heatmap(0, 1, 8, bogus), [...preset, 'out', 'colormap', 'columnStart', 'columns', 'vmin', 'vmax']],
+    ['prepare', () => pe.prepare(8, bogus), [...preset, 'dtype']],
+    ['ropeFrequencies', () => pe.ropeFrequencies(8, bogus), rope],
+    ['ropeCache', () => pe.ropeCache([0], 8, bogus), [...rope, 'out', 'dtype', 'recipe']],
+    ['ropeCacheRows', () => pe.ropeCacheRows(0, 1, 8, bogus), [...rope, 'out', 'dtype', 'recipe']],
+    ['ropeCacheGrid', () => pe.ropeCacheGrid(1, 1, 8, { ...bogus, ropeAxes: 'pixtral' }), [...rope, 'out', 'dtype', 'recipe']],
+    ['prepareRope', () => pe.prepareRope(8, bogus), [...rope, 'dtype', 'recipe']],
+    ['applyRope', () => pe.applyRope(x, [0], 8, bogus), [...rope, 'rotaryDim', 'layout']],
+  ];
+  for (const [name, call, want] of cases) {
+    assert.ok(want.length > 2, name);
+    assert.throws(call, (e) => {
+      assert.equal(e.name, 'TypeError', `${name}: ${e.message}`);
+      const m = /^sinpe: unknown option "bogus"; (?:preset|ropeType) '[a-z-]+' takes: (.*)$/.exec(e.message);
+      assert.ok(m, `${name}: ${e.message}`);
+      assert.deepEqual(m[1].split(', ').sort(), [...new Set(want)].sort(), `${name}: ${e.message}`);
+      return true;
+    });
+  }
+  assert.throws(() => pe.prepareRope(8).apply(x, [0], 8, bogus), { name: 'TypeError', message: /^sinpe: unknown option "bogus"; apply takes: layout$/ });
+});
+
+// The prepared methods name their count argument as sinpe.d.ts does
+// (rows(start, count, out), chunks(start, count, callback), cacheRows(start, count, out)).
+test('prepared methods name their count', () => {
+  const pe = flavours.simd;
+  const enc = pe.prepare(8);
+  const rope = pe.prepareRope(8);
+  const calls = { rows: () => enc.rows(0, 'x'), chunks: () => enc.chunks(0, 'x', () => {}), cacheRows: () => rope.cacheRows(0, 'x') };
+  for (const [name, call] of Object.entries(calls)) assert.throws(call, { name: 'TypeError', message: /^sinpe: count must be a number, got "x"$/ }, name);
+  for (const [name, call] of Object.entries({ rows: () => enc.rows(0, -1), cacheRows: () => rope.cacheRows(0, -1) }))
+    assert.throws(call, { name: 'RangeError', message: /^sinpe: count must be an integer in \[0, \d+\], got -1$/ }, name);
+});
+
+// A method called on another object, null included, is README's TypeError
+// naming the method and the object it belongs to (README's table of errors:
+// `sinpe: encode must be called on the encoder sinpe() resolves to, got Object`).
+test('a method called on another object or on null names the object it belongs to', () => {
+  const pe = flavours.simd;
+  const enc = pe.prepare(8);
+  const rope = pe.prepareRope(8);
+  const cases = [
+    [Object.getPrototypeOf(pe).encode, 'encode', 'the encoder sinpe() resolves to'],
+    [Object.getPrototypeOf(enc).rows, 'rows', 'an encoder pe.prepare() returned'],
+    [Object.getPrototypeOf(rope).cache, 'cache', 'an object pe.prepareRope() returned'],
+  ];
+  for (const [method, name, what] of cases)
+    for (const [self, got] of [[null, 'null'], [{}, 'Object']])
+      assert.throws(() => method.call(self, [0], 1), { name: 'TypeError', message: `sinpe: ${name} must be called on ${what}, got ${got}` }, `${name} on ${got}`);
 });
