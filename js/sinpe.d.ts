@@ -89,7 +89,9 @@ export interface PrepareOptions extends EncodingOptions {
   dtype?: Dtype;
 }
 
-export interface Grid2dOptions extends OutputOptions {
+export interface Grid2dOptions extends EncodingOptions {
+  /** Write into this array (exact length required) instead of a new one; it is returned. */
+  out?: Float32Array;
   /** Prepend one all-zero row (MAE's class token). Default false. */
   clsToken?: boolean;
 }

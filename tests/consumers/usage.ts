@@ -109,6 +109,8 @@ pe.rows(0, 1, '8');
 pe.rows(0, 1, 8, { out: new Float64Array(8) });
 // @ts-expect-error: heatmap's out is a Uint8ClampedArray
 pe.heatmap(0, 1, 8, { out: new Float32Array(32) });
+// @ts-expect-error: grid2d takes no dtype (the package refuses it as an unknown option)
+pe.grid2d(2, 2, 8, { dtype: 'float32' });
 // @ts-expect-error: results are read-only facts
 pe.simd = false;
 // @ts-expect-error: init.simd is 'auto' | boolean
