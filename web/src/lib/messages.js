@@ -2,6 +2,7 @@
 import { h, clear } from './dom.js';
 import { FIELDS, formatField } from '../model/fields.js';
 import { reasonText } from './reasons.js';
+import { afterPaint } from './after-paint.js';
 
 /** The text of one message, with the field's allowed range when it has one. */
 function messageText(m, { t, state, rangeOf }) {
@@ -50,17 +51,15 @@ export function renderMessages(messages, ctx) {
       // (after the redraw queued for this frame, which may move it, and again
       // once the page's fonts have arrived, which move it too: 简体中文's)
       if (slot.parentElement.contains(document.activeElement)) {
-        // in a task after that frame's paint, when its layout is done: scrolling from the
-        // frame's own callbacks laid the page out a second time within the frame (a variants
-        // d step, whose odd values its preset refuses, spent 3.7 ms a step on it); asking for
-        // document.fonts.ready lays the page out too, so it is asked there as well
+        // in a task after the frame's paint, when its layout is done (lib/after-paint.js):
+        // scrolling from the frame's own callbacks laid the page out a second time within the
+        // frame (a variants d step, whose odd values its preset refuses, spent 3.7 ms a step
+        // on it); asking for document.fonts.ready lays the page out too, so it is asked there as well
         const show = () => slot.scrollIntoView({ block: 'nearest' });
-        requestAnimationFrame(() =>
-          setTimeout(() => {
-            show();
-            document.fonts?.ready.then(show);
-          }),
-        );
+        afterPaint(() => {
+          show();
+          document.fonts?.ready.then(show);
+        });
       }
     } else unplaced++;
   }
