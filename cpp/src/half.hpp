@@ -253,56 +253,128 @@ struct HalfTestNear {
 };
 
 #if SINPE_SIMD
-// HalfTest::pattern on a whole float32 vector: the lanes' patterns (in the low
-// 16 bits of each lane; an undecided lane's is garbage) and which lanes are
-// undecided. The same test in fewer operations: |v| is clamped up to the
-// format's first midpoint above lo, and (when values can reach it) down to
-// its last midpoint below hi, so a lane outside [lo, hi) sits on a midpoint
-// and fails |a - m| > e by itself (|a - m| = 0); the only lanes the clamps
-// move inside [lo, hi) are those between lo and that first midpoint, which
-// are left undecided too. Infinite or NaN lanes fail the comparison (NaN).
+// HalfTest::pattern on whole float32 vectors: the lanes' patterns (an
+// undecided lane's is garbage) and which lanes are undecided. The same test
+// in fewer operations: |v| is clamped up to the format's first midpoint above
+// lo, and (when values can reach it) down to its last midpoint below hi, so a
+// lane outside [lo, hi) sits on a midpoint and fails |a - m| > e by itself
+// (|a - m| = 0); the only lanes the clamps move inside [lo, hi) are those
+// between lo and that first midpoint, which are left undecided too. Infinite
+// or NaN lanes fail the comparison (NaN).
+//
+// The comparison is (a - m)^2 > e^2 in float32, e2 = fl(e e): a - m is exact
+// (Sterbenz, see HalfTest), and rounding is monotonic, so a - m <= e would
+// give fl((a - m)^2) <= fl(e^2); a lane that passes has |a - m| > e. (Squares
+// that underflow only leave more lanes undecided.) A multiply is one x64
+// instruction where V8 makes an abs of three.
+//
+// Operations are counted because the float32 loop they are added to is so
+// short (docs/half-precision-cost.md): bfloat16's sign rides along
+// (|v| + half an ulp stays below 2^31); float16's pattern is made from |v|,
+// and the sign is put in by store or store_pairs, for eight values at once.
+// The integer constants are members read from memory (kInMemory): V8's newer
+// compiler (Chromium's) makes a vector constant again at each use inside a
+// loop, three x64 instructions each, but keeps a value it loaded in a
+// register.
+template <std::uint32_t X>
+inline volatile std::uint32_t kInMemory = X;  // volatile: read, never folded
+
 template <class Test, bool ClampHi>
 struct HalfLanes {
   using bf = xsimd::batch<float>;
   using bu = xsimd::batch<std::uint32_t>;
   static constexpr std::size_t W = bf::size;
-  bf e, floor_, ceil_;
+  static constexpr bool kSignAlong = Test::kDrop == 16 && Test::kRebias == 0;
+  bf e2, floor_, ceil_;
+  bu abs_, keep_, mid_, round_, hi_, sign_;
 
-  explicit HalfLanes(const Test& t) : e(t.e), floor_(t.lo_mid), ceil_(t.hi_mid) {}
+  explicit HalfLanes(const Test& t)
+      : e2(t.e * t.e),
+        floor_(t.lo_mid),
+        ceil_(t.hi_mid),
+        abs_(kInMemory<0x7fffffffu>),
+        keep_(kInMemory<~Test::kMask>),
+        mid_(kInMemory<Test::kMid>),
+        round_(kInMemory<Test::kRound>),
+        hi_(kInMemory<0xffff0000u>),
+        sign_(kInMemory<0x80008000u>) {}
 
+  // The pattern in the lower 16 bits of each lane of p, or with Hi in the
+  // upper 16 (the other half is garbage: store_pairs blends). float16's
+  // patterns are of |v|; the upper bits of an undecided lane's are garbage.
+  template <bool Hi = false>
   xsimd::batch_bool<float> operator()(const bf& v, bu& p) const {
     const bu u = xsimd::bitwise_cast<std::uint32_t>(v);
-    const bf a = xsimd::abs(v);
-    const bu au = xsimd::bitwise_cast<std::uint32_t>(a);
-    if constexpr (Test::kDrop == 16 && Test::kRebias == 0) {
-      // bfloat16: the sign rides along (|v| + half an ulp stays below 2^31).
-      p = (u + bu(Test::kMid)) >> 16;
+    const bu au = u & abs_;
+    if constexpr (kSignAlong) {
+      p = Hi ? u + mid_ : (u + mid_) >> 16;
     } else {
-      p = ((au + bu(Test::kRound)) >> int(Test::kDrop)) | ((u >> 16) & bu(0x8000u));
+      // |v|'s bits + kRound: below 2^28 when decided (HalfTestNear::rounded).
+      p = Hi ? (au + round_) << int(16 - Test::kDrop) : (au + round_) >> int(Test::kDrop);
     }
-    bf c = xsimd::max(a, floor_);
+    bf c = xsimd::max(xsimd::bitwise_cast<float>(au), floor_);
     if constexpr (ClampHi) c = xsimd::min(c, ceil_);
-    const bf m = xsimd::bitwise_cast<float>((xsimd::bitwise_cast<std::uint32_t>(c) & bu(~Test::kMask)) |
-                                            bu(Test::kMid));
-    return xsimd::abs(c - m) > e;
+    const bf m = xsimd::bitwise_cast<float>((xsimd::bitwise_cast<std::uint32_t>(c) & keep_) | mid_);
+    const bf d = c - m;
+    return d * d > e2;
+  }
+
+  // out[l] = the pattern of lane l of v0 (l < W), then of v1; p0, p1 from
+  // operator() on them.
+  void store(std::uint16_t* out, const bf& v0, const bf& v1, const bu& p0, const bu& p1) const {
+#if defined(__wasm_simd128__)
+    static_assert(W == 4, "one v128 of float32");
+    // Unsigned saturation keeps every pattern (<= 0xffff) as it is.
+    v128_t q = wasm_u16x8_narrow_i32x4(v128_t(p0), v128_t(p1));
+    if constexpr (!kSignAlong) {
+      // Signed saturation of a float32's bits keeps its sign in bit 15: a
+      // negative one's are below -32768 (or a NaN's, still negative), a
+      // positive one's at least 0 and at most 0x7fff after saturation.
+      const v128_t signs = wasm_i16x8_narrow_i32x4(v128_t(v0), v128_t(v1));
+      q = wasm_v128_or(q, wasm_v128_and(signs, v128_t(sign_)));
+    }
+    wasm_v128_store(out, q);
+#else
+    alignas(64) std::uint32_t tmp[2 * W];
+    alignas(64) float vs[2 * W];
+    p0.store_aligned(tmp);
+    p1.store_aligned(tmp + W);
+    v0.store_aligned(vs);
+    v1.store_aligned(vs + W);
+    for (std::size_t l = 0; l < 2 * W; ++l)
+      out[l] = std::uint16_t(tmp[l] | (kSignAlong || !std::signbit(vs[l]) ? 0u : 0x8000u));
+#endif
+  }
+
+  // out[2l], out[2l + 1] = the patterns of lane l of s and of c; ps from
+  // operator() on s, pc from operator()<true> on c.
+  void store_pairs(std::uint16_t* out, const bf& s, const bf& c, const bu& ps, const bu& pc) const {
+#if defined(__wasm_simd128__)
+    // The low halves of the first, the high ones of the second: one blend.
+    const auto blend = [](const bu& lo, const bu& hi) {
+      return bu(wasm_i16x8_shuffle(v128_t(lo), v128_t(hi), 0, 9, 2, 11, 4, 13, 6, 15));
+    };
+#else
+    const auto blend = [this](const bu& lo, const bu& hi) {
+      return xsimd::bitwise_andnot(lo, hi_) | (hi & hi_);
+    };
+#endif
+    bu w = blend(ps, pc);
+    // float16: the sine's sign from bit 31 to bit 15, the cosine's stays at 31.
+    if constexpr (!kSignAlong)
+      w = w |
+          (blend(xsimd::bitwise_cast<std::uint32_t>(s) >> 16, xsimd::bitwise_cast<std::uint32_t>(c)) & sign_);
+    // Little-endian lanes: the sine's 16 bits first.
+    static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "a lane's low half is stored first");
+#if defined(__wasm_simd128__)
+    wasm_v128_store(out, v128_t(w));
+#else
+    alignas(64) std::uint32_t tmp[W];
+    w.store_aligned(tmp);
+    std::memcpy(out, tmp, sizeof tmp);
+#endif
   }
 };
-
-// out[l] = the low 16 bits of lane l of p0 (l < W), then of p1.
-inline void store_narrow(std::uint16_t* out, const xsimd::batch<std::uint32_t>& p0,
-                         const xsimd::batch<std::uint32_t>& p1) {
-  constexpr std::size_t W = xsimd::batch<std::uint32_t>::size;
-#if defined(__wasm_simd128__)
-  static_assert(W == 4, "one v128 of float32");
-  // Unsigned saturation keeps every pattern (<= 0xffff) as it is.
-  wasm_v128_store(out, wasm_u16x8_narrow_i32x4(v128_t(p0), v128_t(p1)));
-#else
-  alignas(64) std::uint32_t tmp[2 * W];
-  p0.store_aligned(tmp);
-  p1.store_aligned(tmp + W);
-  for (std::size_t l = 0; l < 2 * W; ++l) out[l] = std::uint16_t(tmp[l]);
-#endif
-}
 
 // out[i] = the pattern of v[i] for i < n; lanes the test leaves undecided get
 // exact(i) instead.
@@ -316,9 +388,10 @@ inline std::size_t to_half_vectors(const Test& t, const float* v, std::size_t n,
   std::size_t i = 0;
   for (; i + 2 * W <= n; i += 2 * W) {
     bu p0, p1;
-    const auto ok0 = lanes(bf::load_unaligned(v + i), p0);
-    const auto ok1 = lanes(bf::load_unaligned(v + i + W), p1);
-    store_narrow(out + i, p0, p1);
+    const bf v0 = bf::load_unaligned(v + i), v1 = bf::load_unaligned(v + i + W);
+    const auto ok0 = lanes(v0, p0);
+    const auto ok1 = lanes(v1, p1);
+    lanes.store(out + i, v0, v1, p0, p1);
     if (!xsimd::all(ok0 & ok1)) {
       const std::uint64_t decided = ok0.mask() | (ok1.mask() << W);
       for (std::size_t l = 0; l < 2 * W; ++l)

@@ -489,8 +489,7 @@ struct HalfFix {
 };
 
 // A step of the vector loop with undecided lanes: its first pair and which
-// lanes were decided (bit l: lane l of the step's sines, or of its
-// interleaved output; of its cosines).
+// lanes were decided (bit i: the sine, or the cosine, of the step's pair i).
 struct Pending {
   std::size_t k;
   std::uint64_t sin_ok, cos_ok;
@@ -498,8 +497,9 @@ struct Pending {
 
 #if SINPE_SIMD
 // Pairs [0, h) of row j as patterns, a vector at a time while one fits;
-// returns where it stopped. Interleaved: sine then cosine per pair at 2k;
-// split: sines at sin_out[k], cosines at cos_out[k], two vectors a step.
+// returns where it stopped. Interleaved: sine then cosine per pair at 2k
+// (a vector of sines and one of cosines a step); split: sines at
+// sin_out[k], cosines at cos_out[k], two vectors of each a step.
 // Undecided lanes are listed in pending (room for one entry per step) and
 // fixed after the loop, which so holds no call (V8 then keeps its vectors in
 // registers: fixing them in the loop cost as much as all the rest).
@@ -510,9 +510,9 @@ inline std::size_t half_pairs_vectors(const Test& test, std::size_t h, const flo
   std::size_t n = 0;
   using V = simd::FloatBatch;
   using bu = xsimd::batch<std::uint32_t>;
+  using Lanes = HalfLanes<Test, ClampHi>;
   constexpr std::size_t W = simd::lanes<V>;
-  constexpr std::uint64_t kLanes = 2 * W == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << (2 * W)) - 1;
-  const HalfLanes<Test, ClampHi> L(test);  // here, not passed in: its vectors stay out of memory
+  const Lanes L(test);  // here, not passed in: its vectors stay out of memory
   std::size_t k = 0;
   if constexpr (Interleaved) {
     for (; k + W <= h; k += W) {
@@ -520,17 +520,12 @@ inline std::size_t half_pairs_vectors(const Test& test, std::size_t h, const flo
       const V vc = simd::load<V>(C + k), vs = simd::load<V>(S + k);
       const V sin_v = va * vc + vb * vs;
       const V cos_v = vb * vc - va * vs;
-      bu p0, p1;
-      const auto ok0 = L(xsimd::zip_lo(sin_v, cos_v), p0);
-      const auto ok1 = L(xsimd::zip_hi(sin_v, cos_v), p1);
-      store_narrow(sin_out + 2 * k, p0, p1);
-      if (!xsimd::all(ok0 & ok1)) pending[n++] = {k, ok0.mask() | (ok1.mask() << W), 0};
+      bu ps, pc;
+      const auto oks = L(sin_v, ps);
+      const auto okc = L.template operator()<true>(cos_v, pc);
+      L.store_pairs(sin_out + 2 * k, sin_v, cos_v, ps, pc);
+      if (!xsimd::all(oks & okc)) pending[n++] = {k, oks.mask(), okc.mask()};
     }
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::uint64_t u = ~pending[i].sin_ok & kLanes; u != 0; u &= u - 1) {
-        const std::size_t l = std::size_t(__builtin_ctzll(u));
-        sin_out[2 * pending[i].k + l] = fix(j, pending[i].k + l / 2, (l & 1) != 0);
-      }
   } else {
     for (; k + 2 * W <= h; k += 2 * W) {
       V sv[2], cv[2];
@@ -544,21 +539,26 @@ inline std::size_t half_pairs_vectors(const Test& test, std::size_t h, const flo
       bu ps0, ps1, pc0, pc1;
       const auto oks0 = L(sv[0], ps0), oks1 = L(sv[1], ps1);
       const auto okc0 = L(cv[0], pc0), okc1 = L(cv[1], pc1);
-      store_narrow(sin_out + k, ps0, ps1);
-      store_narrow(cos_out + k, pc0, pc1);
+      L.store(sin_out + k, sv[0], sv[1], ps0, ps1);
+      L.store(cos_out + k, cv[0], cv[1], pc0, pc1);
       if (!xsimd::all(oks0 & oks1 & okc0 & okc1))
         pending[n++] = {k, oks0.mask() | (oks1.mask() << W), okc0.mask() | (okc1.mask() << W)};
     }
-    for (std::size_t i = 0; i < n; ++i) {
-      const std::size_t k0 = pending[i].k;
-      for (std::uint64_t u = ~pending[i].sin_ok & kLanes; u != 0; u &= u - 1) {
-        const std::size_t kl = k0 + std::size_t(__builtin_ctzll(u));
-        sin_out[kl] = fix(j, kl, false);
-      }
-      for (std::uint64_t u = ~pending[i].cos_ok & kLanes; u != 0; u &= u - 1) {
-        const std::size_t kl = k0 + std::size_t(__builtin_ctzll(u));
-        cos_out[kl] = fix(j, kl, true);
-      }
+  }
+  // Bit i of a pending step's masks: its pair k + i.
+  constexpr std::size_t pairs = Interleaved ? W : 2 * W;
+  constexpr std::uint64_t kPairs = pairs == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << pairs) - 1;
+  constexpr std::size_t step = Interleaved ? 2 : 1;
+  std::uint16_t* const cos_at = Interleaved ? sin_out + 1 : cos_out;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t k0 = pending[i].k;
+    for (std::uint64_t u = ~pending[i].sin_ok & kPairs; u != 0; u &= u - 1) {
+      const std::size_t kl = k0 + std::size_t(__builtin_ctzll(u));
+      sin_out[step * kl] = fix(j, kl, false);
+    }
+    for (std::uint64_t u = ~pending[i].cos_ok & kPairs; u != 0; u &= u - 1) {
+      const std::size_t kl = k0 + std::size_t(__builtin_ctzll(u));
+      cos_at[step * kl] = fix(j, kl, true);
     }
   }
   return k;
