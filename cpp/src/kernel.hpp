@@ -471,14 +471,16 @@ struct HalfFix {
     return cosine ? b * C - a * S : a * C + b * S;
   }
 
+  // The pattern, decided by near where it can (inline: most are), else by decide.
   std::uint16_t operator()(int j, std::size_t k, bool cosine) const {
-    return decide(value(j, k, cosine), j, k, cosine);
-  }
-
-  std::uint16_t decide(double t, int j, std::size_t k, bool cosine) const {
+    const double t = value(j, k, cosine);
     bool decided;
     const std::uint16_t p = near.pattern(t, &decided);
-    if (decided) return p;
+    return decided ? p : decide(t, j, k, cosine);
+  }
+
+  // The pattern of T' = t that near left undecided.
+  std::uint16_t decide(double t, int j, std::size_t k, bool cosine) const {
     // Near zero, subnormal, beyond the range: both ends of T' -+ E rounded.
     const std::uint16_t lo = Test::round(t - E), hi = Test::round(t + E);
     if (lo == hi) return lo;
