@@ -207,11 +207,12 @@ function mistakes(pe, site, expected, rows, cache, est) {
       mistake: 'rounded-twice',
       detail: `rounded twice: the exact values rounded to float32, then to ${site.dtype}`,
       // Double rounding moves a value one ulp only where its float32 rounding
-      // lands on the midpoint of two neighbours of the dtype. The exact cache
-      // with those elements taken from the cache, where the float64 value
-      // (the package's float32, within 2.5e-7 of it) is that close to a
-      // midpoint, is the candidate; it equals the cache when every
-      // difference is a double rounding.
+      // lands on the midpoint of two neighbours of the dtype, and then the tie
+      // goes to the even one (its pattern's last bit 0). The exact cache with
+      // those elements taken from the cache, where the cache holds the even
+      // neighbour and the float64 value (the package's float32, within
+      // 2.5e-7 of it) is that close to the midpoint, is the candidate; it
+      // equals the cache when every difference is a double rounding.
       make: (recipe) => {
         if (recipe !== 'exact') return null;
         const ex = generate(pe, site, rows, o, 'exact');
@@ -222,7 +223,7 @@ function mistakes(pe, site, expected, rows, cache, est) {
           const out = bits.slice();
           const got = cache[which].bits;
           for (let i = 0; i < out.length; i++) {
-            if (got[i] === out[i] || ulps(got[i], out[i], false) !== 1) continue;
+            if (got[i] === out[i] || (got[i] & 1) !== 0 || ulps(got[i], out[i], false) !== 1) continue;
             const mid = (value(got[i]) + value(out[i])) / 2;
             const slack = 2.5e-7 * Math.max(1, Math.abs(est.expectedAttention)) + Math.abs(mid) * 2 ** -24;
             if (Math.abs(f[which][i] - mid) <= slack) {

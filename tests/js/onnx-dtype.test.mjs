@@ -227,3 +227,25 @@ test('a cache rounded twice (through float32) is diagnosed in float16 and bfloat
     assert.equal(site.maxUlp, 1);
   }
 });
+
+// A second rounding resolves a tie to the even neighbour, so a value one ulp
+// off towards an odd pattern is no double rounding: sin(0) = 0 stored as the
+// smallest subnormal (pattern 1, odd) is the exact cache within 1 ulp, not a
+// cache rounded twice (the margin of the double-rounding test, 2.5e-7, is
+// wider than a subnormal ulp, so the parity is what tells them apart).
+test('a cache one ulp off towards an odd pattern, at a zero, is not called rounded twice', async () => {
+  for (const [dtype, model, rows] of [
+    ['float16', 'llama31', 64],
+    ['bfloat16', 'qwen25', 64],
+  ]) {
+    const c = ropeCache(Array.from({ length: rows }, (_, i) => i), ROTARY_DIM, OPTIONS[model].default);
+    const cos = round(c.cos, dtype);
+    const sin = round(c.sin, dtype);
+    assert.equal(sin[0], 0, `${dtype}: sin at position 0 is +0`);
+    sin[0] = 1;
+    const { model: bytes } = makeGenaiModel({ caches: { default: { cos, sin, rows } }, dtype });
+    const site = (await inspectModel(bytes, { config: CONFIGS[model], encoder: pe })).sites[0];
+    assert.equal(site.verdict, 'exact', `${dtype}: ${site.message}`);
+    assert.equal(site.maxUlp, 1, `${dtype}: ${site.message}`);
+  }
+});
