@@ -4,7 +4,8 @@
 // paint of the frame that shows a step; the slices of every job together
 // take one budget between two frames (oldest job first); a new job drops the
 // unfinished one; a render that waits for a frame (frameCallback) asks for no
-// second frame to schedule its slices.
+// second frame to schedule its slices; afterPaint's cancel, before the
+// frame or between the frame and its task, keeps the work from running.
 import { test, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { setImmediate as turn } from 'node:timers/promises';
@@ -15,7 +16,7 @@ performance.now = () => now;
 let frames = []; // requestAnimationFrame callbacks waiting for the next frame
 let log = []; // what happened, in order
 globalThis.requestAnimationFrame = (fn) => frames.push(fn);
-globalThis.cancelAnimationFrame = () => {};
+globalThis.cancelAnimationFrame = (id) => (frames[id - 1] = () => log.push('cancelled frame callback'));
 // a message is a task of its own, delivered in posting order (Node's own MessageChannel would keep the process alive)
 globalThis.MessageChannel = class {
   port1 = { onmessage: null };
@@ -23,7 +24,7 @@ globalThis.MessageChannel = class {
 };
 
 const { createSlicedWork } = await import('../../web/src/lib/sliced.js');
-const { frameCallback } = await import('../../web/src/lib/after-paint.js');
+const { afterPaint, frameCallback } = await import('../../web/src/lib/after-paint.js');
 
 /** One frame: its callbacks, its paint, then the tasks posted until the page is idle. */
 async function frame() {
@@ -119,4 +120,20 @@ test('after-paint: a job started in a frame callback runs after that frame, aski
   await frame();
   assert.deepEqual(log, ['frame', 'render', 'paint', 'late:0', 'late done']);
   assert.equal(frames.length, 0, 'no animation frame was asked for');
+});
+
+test('after-paint: afterPaint runs after the paint; cancelled before the frame or before its task, it does not run', async () => {
+  afterPaint(() => log.push('a'));
+  afterPaint(() => log.push('b'))(); // cancelled before the frame
+  await frame();
+  assert.deepEqual(log, ['frame', 'cancelled frame callback', 'paint', 'a']);
+  log = [];
+  const cancel = afterPaint(() => log.push('c'));
+  frameCallback(() => {
+    log.push('render');
+    cancel(); // its task is posted (its frame callback ran first), not yet run
+  });
+  afterPaint(() => log.push('d'));
+  await frame();
+  assert.deepEqual(log, ['frame', 'render', 'paint', 'd']);
 });

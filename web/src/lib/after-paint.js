@@ -32,8 +32,19 @@ export function frameCallback(fn) {
   });
 }
 
-/** fn() in a task after the current (or next) frame's paint. */
+/** fn() in a task after the current (or next) frame's paint; returns cancel(). */
 export function afterPaint(fn) {
-  if (inFrame) post(fn);
-  else requestAnimationFrame(() => post(fn));
+  let cancelled = false;
+  let frame = 0;
+  const run = () => cancelled || fn();
+  if (inFrame) post(run);
+  else
+    frame = requestAnimationFrame(() => {
+      frame = 0;
+      post(run);
+    });
+  return () => {
+    cancelled = true;
+    if (frame) cancelAnimationFrame(frame);
+  };
 }
