@@ -149,6 +149,16 @@ test('extend: to another folder copies the data file, refuses to overwrite one t
   const taken = join(dir, 'taken', 'out.onnx');
   await refused([[['extend', model, '--config', config, '-o', taken], /^sinpe: .*taken[/\\]model\.onnx\.data exists: not overwriting an external data file\n/]], join(dir, 'taken'));
   assert.equal(readFileSync(join(dir, 'taken', exact.location), 'utf8'), 'not mine');
+  // The output named as the model's data file, in its folder or another: refused, the data file left as it is.
+  mkdirSync(join(dir, 'data-out'));
+  await refused(
+    [
+      [['extend', model, '--config', config, '-o', join(dir, 'm', exact.location)], /^sinpe: -o .*[/\\]m[/\\]model\.onnx\.data: must not overwrite the external data file model\.onnx\.data\n/],
+      [['extend', model, '--config', config, '-o', join(dir, 'data-out', exact.location)], /^sinpe: -o .*[/\\]data-out[/\\]model\.onnx\.data: must not overwrite the external data file model\.onnx\.data\n/],
+    ],
+    join(dir, 'data-out'),
+  );
+  assert.deepEqual(readFileSync(join(dir, 'm', exact.location)), Buffer.from(exact.data));
   // The same folder: the output reads the model's own data file, which is left as it is.
   const before = readdirSync(join(dir, 'm')).sort();
   const same = join(dir, 'm', 'one-row.onnx');
