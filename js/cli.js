@@ -118,6 +118,9 @@ async function main(argv) {
   }
   if (args.recipe !== undefined && !['exact', 'float32'].includes(args.recipe)) throw new Usage(`--recipe must be exact or float32, got ${args.recipe}`);
   if (resolve(args.output) === resolve(modelPath)) throw new Usage(`-o ${args.output}: must not overwrite the model`);
+  // Nor a data file the output's folder holds or receives under the same name.
+  const clash = [...model.externalLocations()].find((location) => resolve(dirname(resolve(args.output)), location) === resolve(args.output));
+  if (clash !== undefined) throw new Usage(`-o ${args.output}: must not overwrite the external data file ${clash}`);
   const result = await onnx.extendModel(model, { config, rows, recipe: args.recipe, onProgress: progress('extending') });
   // External data files the model reads, copied next to the output when it goes elsewhere.
   const from = dirname(resolve(modelPath));

@@ -13,6 +13,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, existsSync, rmSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { pathToFileURL } from 'node:url';
 import { join, relative } from 'node:path';
 import { spawnSync, execFile } from 'node:child_process';
 import { ropeInvFreq } from './rope-reference.mjs';
@@ -127,6 +128,8 @@ test('bad arguments: exit 2 naming the argument, nothing written', async () => {
   // (1e3, ' 12', '12 ' are integers to Number(), not digits only.)
   for (const rows of ['0', '16777217', '1e3', ' 12', '12 '])
     cases.push([['extend', model, '--config', config, '--rows', rows, '-o', out], new RegExp(`^sinpe: --rows must be an integer in \\[1, 16777216\\], got ${rows}\\n`)]);
+  // 2^24 itself is in the range: the refusal is the next check's (--recipe), not --rows'.
+  cases.push([['extend', model, '--config', config, '--rows', '16777216', '--recipe', 'float16', '-o', out], /^sinpe: --recipe must be exact or float32, got float16\n/]);
   cases.push([['extend', model, '--config', config, '--recipe', 'float16', '-o', out], /^sinpe: --recipe must be exact or float32, got float16\n/]);
   // The output must not be the model, however it is written.
   cases.push([['extend', model, '--config', config, '-o', model], /^sinpe: -o .*model\.onnx: must not overwrite the model\n/]);
@@ -146,6 +149,16 @@ test('extend: to another folder copies the data file, refuses to overwrite one t
   const taken = join(dir, 'taken', 'out.onnx');
   await refused([[['extend', model, '--config', config, '-o', taken], /^sinpe: .*taken[/\\]model\.onnx\.data exists: not overwriting an external data file\n/]], join(dir, 'taken'));
   assert.equal(readFileSync(join(dir, 'taken', exact.location), 'utf8'), 'not mine');
+  // The output named as the model's data file, in its folder or another: refused, the data file left as it is.
+  mkdirSync(join(dir, 'data-out'));
+  await refused(
+    [
+      [['extend', model, '--config', config, '-o', join(dir, 'm', exact.location)], /^sinpe: -o .*[/\\]m[/\\]model\.onnx\.data: must not overwrite the external data file model\.onnx\.data\n/],
+      [['extend', model, '--config', config, '-o', join(dir, 'data-out', exact.location)], /^sinpe: -o .*[/\\]data-out[/\\]model\.onnx\.data: must not overwrite the external data file model\.onnx\.data\n/],
+    ],
+    join(dir, 'data-out'),
+  );
+  assert.deepEqual(readFileSync(join(dir, 'm', exact.location)), Buffer.from(exact.data));
   // The same folder: the output reads the model's own data file, which is left as it is.
   const before = readdirSync(join(dir, 'm')).sort();
   const same = join(dir, 'm', 'one-row.onnx');
@@ -167,6 +180,23 @@ test('extend: to another folder copies the data file, refuses to overwrite one t
   assert.equal(res2.code, 0, res2.err);
   assert.equal(res2.out, `cos_cache / sin_cache: 256 → 1024 rows (float16, exact)\nwrote ${full}\n`);
   assert.deepEqual(readFileSync(join(dir, 'full', exact.location)), Buffer.from(exact.data));
+});
+
+test('an internal error (no code, not bad input): exit 3, the message then its stack on stderr, nothing on stdout', () => {
+  // Simulated: a preload makes fs/promises' writeFile (the output's) throw a plain Error.
+  const hook = join(dir, 'fail-write.mjs');
+  writeFileSync(
+    hook,
+    "import { createRequire, syncBuiltinESMExports } from 'node:module';\n" +
+      "createRequire(import.meta.url)('node:fs/promises').writeFile = async function failingWrite() { throw new Error('disk on fire'); };\n" +
+      'syncBuiltinESMExports();\n',
+  );
+  const out = join(dir, 'internal.onnx');
+  const res = spawnSync(process.execPath, ['--import', pathToFileURL(hook).href, bin, 'extend', model, '--config', config, '--rows', '4', '-o', out], { encoding: 'utf8', timeout: 120000 });
+  assert.equal(res.status, 3, res.stderr);
+  assert.equal(res.stdout, '');
+  assert.match(res.stderr, /^sinpe: disk on fire\nError: disk on fire\n {4}at failingWrite /);
+  assert.equal(existsSync(out), false);
 });
 
 test('inspect: the table names each cache, its rows, width, dtype, group, layer type, layout, where its bytes are, its readers and the verdict', () => {
