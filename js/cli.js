@@ -3,7 +3,7 @@
 //   sinpe inspect model.onnx [--config config.json] [--data file ...] [--json]
 //   sinpe extend model.onnx --config config.json [--rows N] [--recipe exact|float32] -o out.onnx
 // Exit codes: 0 everything matches, 1 a mismatch was found, 2 bad input.
-import { readFile, writeFile, copyFile, stat } from 'node:fs/promises';
+import { readFile, writeFile, copyFile, mkdir, stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 
 const HELP = `usage:
@@ -136,7 +136,11 @@ async function main(argv) {
     }
   }
   await writeFile(args.output, result.bytes);
-  for (const [a, b] of copies) await copyFile(a, b);
+  // A location may name a subfolder (weights/model.onnx.data): made in the output's folder as in the model's.
+  for (const [a, b] of copies) {
+    await mkdir(dirname(b), { recursive: true });
+    await copyFile(a, b);
+  }
   for (const r of result.replaced) process.stdout.write(`${r.cos} / ${r.sin}: ${r.rowsBefore} → ${r.rows} rows (${r.dtype}, ${r.recipe})\n`);
   process.stdout.write(`wrote ${args.output}\n`);
   return 0;

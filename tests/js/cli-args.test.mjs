@@ -182,6 +182,23 @@ test('extend: to another folder copies the data file, refuses to overwrite one t
   assert.deepEqual(readFileSync(join(dir, 'full', exact.location)), Buffer.from(exact.data));
 });
 
+test('extend into another folder: an external data file in a subfolder of the model folder is copied into the same subfolder there', () => {
+  const nested = makeGenaiModel({ caches: { default: { ...bake('exact', 256, r, o, 'float16'), rows: 256 } }, dtype: 'float16', external: 'weights/rope.bin' });
+  mkdirSync(join(dir, 'nested', 'weights'), { recursive: true });
+  const from = join(dir, 'nested', 'model.onnx');
+  writeFileSync(from, nested.model);
+  writeFileSync(join(dir, 'nested', 'weights', 'rope.bin'), nested.data);
+  mkdirSync(join(dir, 'nested-out'));
+  const to = join(dir, 'nested-out', 'model.onnx');
+  const res = sinpeCli(['extend', from, '--config', config, '--rows', '512', '-o', to]);
+  assert.equal(res.code, 0, res.err);
+  assert.equal(res.out, `cos_cache / sin_cache: 256 → 512 rows (float16, exact)\nwrote ${to}\n`);
+  assert.deepEqual(readFileSync(join(dir, 'nested-out', 'weights', 'rope.bin')), Buffer.from(nested.data));
+  const check = sinpeCli(['inspect', to, '--config', config, '--json']);
+  assert.equal(check.code, 0, check.err);
+  assert.equal(JSON.parse(check.out).sites[0].rows, 512);
+});
+
 test('an internal error (no code, not bad input): exit 3, the message then its stack on stderr, nothing on stdout', () => {
   // Simulated: a preload makes fs/promises' writeFile (the output's) throw a plain Error.
   const hook = join(dir, 'fail-write.mjs');
