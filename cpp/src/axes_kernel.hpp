@@ -175,7 +175,7 @@ inline void axis_rows(const AxisTarget& t, AxisBlocks& kept, std::int32_t rows, 
 inline void axes_cache_rows(const AxisTarget* targets, AxisBlocks* blocks, std::size_t axes,
                             const double* positions, std::size_t n, std::size_t half, float* cos, float* sin,
                             bool simd) {
-  constexpr std::size_t kChunk = 16;
+  constexpr std::size_t kChunk = 64;  // at rotary dim 128: 64 rows of 128 floats, 32 KB
   thread_local std::vector<float> tmp;
   thread_local std::vector<std::int32_t> rows;
   rows.resize(axes);
