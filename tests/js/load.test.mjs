@@ -329,11 +329,14 @@ describe('a copy of the package missing some of its files', () => {
 });
 
 describe('init options of the wrong kind (README: { simd, wasmBinary, locateFile })', () => {
-  test('an unknown option, a simd that is not \'auto\' or a boolean, a locateFile that is not a function: TypeErrors naming them', async () => {
+  test('an init that is no object, an unknown option, a simd that is not \'auto\' or a boolean, a locateFile that is not a function: TypeErrors naming them', async () => {
     const cases = [
       [{ simd: true, wasmBinarry: new Uint8Array(8) }, 'sinpe: unknown init option "wasmBinarry"; known: simd, wasmBinary, locateFile'],
       [{ simd: 'yes' }, 'sinpe: init.simd must be \'auto\', true or false, got "yes"'],
       [{ simd: true, locateFile: '/assets/' }, 'sinpe: init.locateFile must be a function, got "/assets/"'],
+      // init itself, when it is no object: named as init
+      [42, 'sinpe: init must be an object, got 42'],
+      ['simd', 'sinpe: init must be an object, got "simd"'],
     ];
     for (const [init, message] of cases)
       await assert.rejects(sinpe(init), (e) => {
