@@ -2,7 +2,7 @@
 // sinpe: inspect and extend the RoPE caches of an ONNX model (docs/onnx.md).
 //   sinpe inspect model.onnx [--config config.json] [--data file ...] [--json]
 //   sinpe extend model.onnx --config config.json [--rows N] [--recipe exact|float32] -o out.onnx
-// Exit codes: 0 everything matches, 1 a mismatch was found, 2 bad input.
+// Exit codes: 0 everything matches, 1 a mismatch was found, 2 bad input, 3 an internal error.
 import { readFile, writeFile, copyFile, mkdir, stat } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 
