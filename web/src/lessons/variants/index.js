@@ -167,9 +167,9 @@ export default {
       return refusals.get(key);
     }
 
-    /** Sets card.refused (and shows the package's reason) from what `call` throws (a function) or a reason already known. */
-    function refuse(card, s, call) {
-      card.refused = typeof call === 'function' ? reasonOf(call) : call;
+    /** Sets card.refused to the package's reason (null: none) and shows it. */
+    function refuse(card, s, reason) {
+      card.refused = reason;
       card.map.element.hidden = Boolean(card.refused);
       card.refusal.textContent = card.refused ? t('lessons.variants.refused', { d: s.d, message: card.refused }) : '';
     }
@@ -179,7 +179,7 @@ export default {
       const pixels = card.map.plotPixels;
       const step = pixels > 0 && call.rows > 2 * pixels ? Math.ceil(call.rows / pixels) : 1;
       let frame = null;
-      refuse(card, s, () => {
+      refuse(card, s, reasonOf(() => {
         if (step === 1) {
           // grid2d has no fused heatmap: its table is coloured with the kernel's rule
           frame = { rgba: call.heatmap ? call.heatmap(pe, lut) : valuesToRGBA(call.run(pe), s.cmap), rows: call.rows };
@@ -195,7 +195,7 @@ export default {
           for (let r = 0; r < count; r++) values.set(table.subarray(r * step * s.d, (r * step + 1) * s.d), r * s.d);
         }
         frame = { rgba: valuesToRGBA(values, s.cmap), rows: count, rowStep: step, full: () => ({ rgba: call.heatmap ? call.heatmap(pe, lut) : valuesToRGBA(call.run(pe), s.cmap), rows: call.rows }) };
-      });
+      }));
       // the card's figure: this preset's table (the selected preset is another card's)
       const state = { d: s.d, len: s.len, layout: s.layout, cmap: s.cmap, preset };
       // every row's values, box-filtered where the cells outnumber the card's pixels
