@@ -117,14 +117,15 @@ async function main(argv) {
     if (!/^\d+$/.test(args.rows) || !Number.isInteger(rows) || rows < 1 || rows > 2 ** 24) throw new Usage(`--rows must be an integer in [1, 16777216], got ${args.rows}`);
   }
   if (args.recipe !== undefined && !['exact', 'float32'].includes(args.recipe)) throw new Usage(`--recipe must be exact or float32, got ${args.recipe}`);
-  if (resolve(args.output) === resolve(modelPath)) throw new Usage(`-o ${args.output}: must not overwrite the model`);
+  const output = resolve(args.output);
+  if (output === resolve(modelPath)) throw new Usage(`-o ${args.output}: must not overwrite the model`);
   // Nor a data file the output's folder holds or receives under the same name.
-  const clash = [...model.externalLocations()].find((location) => resolve(dirname(resolve(args.output)), location) === resolve(args.output));
+  const from = dirname(resolve(modelPath));
+  const to = dirname(output);
+  const clash = [...model.externalLocations()].find((location) => resolve(to, location) === output);
   if (clash !== undefined) throw new Usage(`-o ${args.output}: must not overwrite the external data file ${clash}`);
   const result = await onnx.extendModel(model, { config, rows, recipe: args.recipe, onProgress: progress('extending') });
   // External data files the model reads, copied next to the output when it goes elsewhere.
-  const from = dirname(resolve(modelPath));
-  const to = dirname(resolve(args.output));
   const copies = [];
   if (from !== to) for (const location of model.externalLocations()) copies.push([resolve(from, location), resolve(to, location)]);
   for (const [, b] of copies) {
