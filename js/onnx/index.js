@@ -5,8 +5,9 @@ import { ModelProtoSchema, TensorProto_DataLocation } from 'onnx-buf';
 import sinpe from '../sinpe.js';
 import { readModel, OnnxError, DTYPE_NAMES } from './read.js';
 import { findRope } from './find.js';
-import { verifySite, expectedFor, ropeOf } from './verify.js';
-import { bitsOf } from './dtype.js';
+import { verifySite, expectedFor, expectationOf, ropeOf } from './verify.js';
+import { bitsOf, roundTo, FLOAT } from './dtype.js';
+import { float32Rows, exactRows } from './fit.js';
 
 export { readModel, findRope, OnnxError };
 export { TOLERANCE_ULPS } from './verify.js';
@@ -82,19 +83,56 @@ function setTensor(tensor, array, rows, width) {
   tensor.doubleData = [];
 }
 
+// The bit patterns of a cache's values (a dtype's values as numbers, Float64Array).
+function bitsOfValues(values, dataType) {
+  return roundTo(values, dataType);
+}
+
+// Rows [from, to) of a site's cache as bit patterns: the exact values (float64
+// rounded once: the package's half-precision caches, float32 here from the
+// float64 values), the float32 recipe continued with the fitted inv_freq of
+// each column, or the package's float32 recipe (inv_freq rounded once).
+function newRows(pe, site, options, exp, how, fit, from, to) {
+  const dataType = site.cos.dataType;
+  const dtype = DTYPE_NAMES[dataType];
+  if (to <= from) return { cos: dataType === FLOAT ? new Uint32Array(0) : new Uint16Array(0), sin: dataType === FLOAT ? new Uint32Array(0) : new Uint16Array(0) };
+  if (how === 'float32-fit') {
+    const v = float32Rows(fit.columns, exp.att, from, to, dataType);
+    return { cos: bitsOfValues(v.cos, dataType), sin: bitsOfValues(v.sin, dataType) };
+  }
+  if (how === 'exact' && dataType === FLOAT) {
+    const v = exactRows(exp.inv, exp.att, from, to, dataType);
+    return { cos: bitsOfValues(v.cos, dataType), sin: bitsOfValues(v.sin, dataType) };
+  }
+  const c = pe.ropeCacheRows(from, to - from, site.rotaryDim, { ...options, dtype, recipe: how === 'exact' ? 'exact' : 'float32' });
+  return { cos: bitsOf(c.cos), sin: bitsOf(c.sin) };
+}
+
+// The old rows kept (bits), then the new ones.
+function joined(old, keep, width, fresh, rows) {
+  const out = new old.constructor(rows * width);
+  out.set(old.subarray(0, keep * width));
+  out.set(fresh, keep * width);
+  return out;
+}
+
 /**
- * The model with every RoPE cache rebuilt: options.rows rows (default the
- * config's max_position_embeddings; LongRoPE's small cache keeps L rows) by
- * options.recipe ('exact' default, or 'float32'), in each cache's dtype, inline.
- * @returns {Promise<{ bytes: Uint8Array, replaced: object[], before: object }>}
+ * The model with every RoPE cache extended (or cut) to options.rows rows
+ * (default the config's max_position_embeddings; LongRoPE's small cache keeps
+ * L rows), in each cache's dtype, inline. A cache that matches its config
+ * keeps its rows byte for byte and continues by the recipe it matched (exact,
+ * or the float32 recipe with the inv_freq fitted to each column); one that
+ * does not is rebuilt whole, by options.recipe ('exact' default, or
+ * 'float32'). An explicit options.recipe also rebuilds a cache that matched
+ * the other recipe.
+ * @returns {Promise<{ bytes: Uint8Array, replaced: object[] }>}
  */
 export async function extendModel(model, options) {
   const o = readOptions(options, ['config', 'rows', 'recipe', 'encoder', 'externalData', 'name', 'onProgress']);
   const config = configArg(o.config);
   progressArg(o.onProgress);
   if (config === null) throw new TypeError('options.config is required: the caches are rebuilt from the model\'s config.json');
-  const recipe = o.recipe ?? 'exact';
-  if (!RECIPES.includes(recipe)) throw new RangeError(`options.recipe must be one of 'exact', 'float32'; got ${JSON.stringify(recipe)}`);
+  if (o.recipe !== undefined && !RECIPES.includes(o.recipe)) throw new RangeError(`options.recipe must be one of 'exact', 'float32'; got ${JSON.stringify(o.recipe)}`);
   if (o.rows !== undefined && !(Number.isInteger(o.rows) && o.rows >= 1 && o.rows <= 2 ** 24))
     throw new RangeError(`options.rows must be an integer in [1, 2^24], got ${String(o.rows)}`);
   const pe = o.encoder ?? (await sinpe());
@@ -116,18 +154,35 @@ export async function extendModel(model, options) {
       throw new OnnxError('bad_tensor', `${m.name}: cache '${site.cos.name}' is ${width} wide (rotary dim ${site.rotaryDim}) but the config says rotary dim ${expected.rotaryDim}`);
     const rows = site.group === 'small' && expected.options.ropeType === 'longrope' ? expected.rows : (o.rows ?? expected.rows);
     if (rows === null) throw new TypeError(`options.rows is required: the config has no max_position_embeddings`);
+    // What the cache is now: its old rows are kept where it matches (and, with an explicit recipe, matches that one).
+    const report = await verifySite(pe, copy, site, config, rope);
+    const matched = report.verdict === 'exact' || report.verdict === 'float32' ? report.verdict : null;
+    const keepOld = matched !== null && (o.recipe === undefined || o.recipe === matched || (o.recipe === 'float32' && report.fit !== null));
+    const recipe = keepOld ? (o.recipe ?? matched) : (o.recipe ?? 'exact');
+    const how = keepOld && recipe === 'float32' ? 'float32-fit' : recipe;
+    const exp = expectationOf(pe, site, expected.options);
+    const keep = keepOld ? Math.min(site.rows, rows) : 0;
     // Everything is computed before anything is replaced: an error leaves no half-edited model.
-    plans.push({ site, rows, width, cache: pe.ropeCacheRows(0, rows, site.rotaryDim, { ...expected.options, dtype: DTYPE_NAMES[site.cos.dataType], recipe }) });
+    const fresh = newRows(pe, site, expected.options, exp, how, report.fit, keep, rows);
+    let cos = fresh.cos;
+    let sin = fresh.sin;
+    if (keep > 0) {
+      // a copy of the bytes (a Node Buffer's slice() would be a view of a shared pool)
+      const asBits = (bytes) => (site.cos.dataType === FLOAT ? new Uint32Array(new Uint8Array(bytes).buffer) : new Uint16Array(new Uint8Array(bytes).buffer));
+      cos = joined(asBits(await copy.tensorBytes(site.cos.tensor)), keep, width, fresh.cos, rows);
+      sin = joined(asBits(await copy.tensorBytes(site.sin.tensor)), keep, width, fresh.sin, rows);
+    }
+    plans.push({ site, rows, width, cache: { cos, sin }, recipe, kept: keep, variant: how === 'float32-fit' ? report.fit.variant : null });
     o.onProgress?.(i + 1, sites.length);
   }
   const replaced = [];
   const names = new Map();
-  for (const { site, rows, width, cache } of plans) {
+  for (const { site, rows, width, cache, recipe, kept, variant } of plans) {
     setTensor(site.cos.tensor, cache.cos, rows, width);
     setTensor(site.sin.tensor, cache.sin, rows, width);
     names.set(site.cos.name, rows);
     names.set(site.sin.name, rows);
-    replaced.push({ cos: site.cos.name, sin: site.sin.name, group: site.group, rowsBefore: site.rows, rows, rotaryDim: site.rotaryDim, dtype: site.dtype, recipe });
+    replaced.push({ cos: site.cos.name, sin: site.sin.name, group: site.group, rowsBefore: site.rows, rows, kept, rotaryDim: site.rotaryDim, dtype: site.dtype, recipe, variant });
   }
   // Shapes declared for the replaced tensors follow their new row count.
   for (const vi of valueInfos(copy.proto.graph)) {

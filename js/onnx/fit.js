@@ -1,0 +1,232 @@
+// What a cache's values are, column by column: the exact values (the float64
+// cos(p·inv_j)·att rounded once to the cache's dtype) or torch's float32
+// recipe with some float32 inv_freq per column — the one that reproduces the
+// column's angles, found near the correctly rounded inv_j.
+//
+// The float32 recipe, as transformers' rotary embeddings and
+// onnxruntime-genai's make_rotary_embedding_caches_from_scratch compute it:
+//   angle = fround(p · f_j)            t and inv_freq float32, one float32 product
+//   c     = cos(angle), s = sin(angle) torch's / numpy's float32 cos and sin:
+//                                      within COS_ULPS ulp of the correctly rounded value
+//   c, s  = fround(c · fround(att))    the magnitude scale in float32
+//   cache = c rounded to the dtype     one cast
+// f_j itself is float32 arithmetic (a float32 pow, a reciprocal, the scaling
+// rule op by op): exporters' pow functions differ by an ulp or two, so f_j
+// is fitted, not assumed: the float32 values within FIT_ULPS of
+// fround(inv_j) are tried, nearest first.
+import { FLOAT, FLOAT16 } from './read.js';
+
+/** torch's and numpy's float32 cos/sin are within this many ulp of the correctly rounded value. */
+export const COS_ULPS = 2;
+/** A column's float32 inv_freq is searched within this many ulp of the correctly rounded inv_j. */
+export const FIT_ULPS = 64;
+
+const f32 = new Float32Array(1);
+const u32 = new Uint32Array(f32.buffer);
+const f64 = new Float64Array(1);
+const hi32 = new Uint32Array(f64.buffer);
+const HI = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0; // the high word's index (little-endian: 1)
+
+// float32 values as integers that order like the values, and back.
+function ord32(x) {
+  f32[0] = x;
+  const b = u32[0];
+  return b & 0x80000000 ? -(b & 0x7fffffff) : b;
+}
+function fromOrd32(k) {
+  u32[0] = k < 0 ? (-k | 0x80000000) >>> 0 : k;
+  return f32[0];
+}
+/** The float32 value k steps above x (a float32 value), below for k < 0. */
+export const step32 = (x, k) => fromOrd32(ord32(x) + k);
+
+// Round-to-nearest-even of a float64 to a binary format with `bits`
+// significand bits after the point, minimum normal exponent `emin`, largest
+// finite value `max`; as a number.
+function rounder(bits, emin, max) {
+  const sub = 2 ** (emin - bits);
+  const pow = new Float64Array(2100);
+  for (let e = 0; e < 2100; e++) pow[e] = 2 ** (e - 1075);
+  const limit = max + 2 ** (Math.floor(Math.log2(max)) - bits - 1); // the halfway point to overflow
+  return (x) => {
+    const a = Math.abs(x);
+    if (!(a < limit)) return Number.isNaN(x) ? x : x > 0 ? Infinity : -Infinity;
+    if (a === 0) return x;
+    f64[0] = a;
+    const e = ((hi32[HI] >>> 20) & 0x7ff) - 1023; // a's binary exponent (a is normal in float64 here)
+    const q = e < emin ? sub : pow[e - bits + 1075];
+    const n = a / q; // exact: a scaled by a power of two
+    let m = Math.floor(n + 0.5);
+    if (m - n === 0.5 && m % 2 === 1) m -= 1; // ties to even
+    const r = m * q;
+    return x < 0 ? -r : r;
+  };
+}
+const roundHalf = rounder(10, -14, 65504);
+const roundBfloat = rounder(7, -126, 3.3895313892515355e38);
+
+/** float64 → the cache's dtype, rounded once, as a number. */
+export function roundOf(dataType) {
+  if (dataType === FLOAT) return Math.fround;
+  return dataType === FLOAT16 ? roundHalf : roundBfloat;
+}
+
+/**
+ * What a cache should hold, column by column: inv (Float64Array(width), the
+ * float64 inv_j of the frequency each column holds), att (the attention
+ * factor), swap (cos and sin exchanged), twice (rounded to float32 before the
+ * dtype: a double rounding).
+ */
+export const expectation = (inv, att, extra = {}) => ({ inv, att, swap: false, twice: false, ...extra });
+
+/**
+ * Whether the cache (its values, rows × width, row-major) is the exact one:
+ * every value within maxUlp ulp of the float64 value rounded once (a float64
+ * exporter's cos differs from this one's in rare last-bit cases), or within
+ * absTol of the float64 value. Stops at the first value too far. { ok, maxUlp, at: { row, col, which } | null }.
+ */
+export function checkExact(cache, rows, width, exp, maxUlp, absTol = 0) {
+  const round = roundOf(cache.dataType);
+  const ulp = ulpOf(cache.dataType);
+  let worst = 0;
+  let at = null;
+  for (let col = 0; col < width; col++) {
+    const w = exp.inv[col];
+    for (let p = 0; p < rows; p++) {
+      const angle = p * w;
+      for (const which of ['cos', 'sin']) {
+        const v = (which === 'cos') !== exp.swap ? Math.cos(angle) : Math.sin(angle);
+        let x = v * exp.att;
+        if (exp.twice) x = Math.fround(x);
+        const want = round(x);
+        const got = cache[which].values[p * width + col];
+        if (got === want) continue;
+        const d = Math.abs(got - want) / ulp(want);
+        if (d > worst) {
+          worst = d;
+          at = { row: p, col, which };
+        }
+        if (d > maxUlp && !(Math.abs(got - x) <= absTol)) return { ok: false, maxUlp: worst, at };
+      }
+    }
+  }
+  return { ok: true, maxUlp: worst, at };
+}
+
+// The ulp of the dtype at a value (the spacing above |v|'s binade start).
+function ulpOf(dataType) {
+  const [bits, emin] = dataType === FLOAT ? [23, -126] : dataType === FLOAT16 ? [10, -14] : [7, -126];
+  return (v) => {
+    const a = Math.abs(v);
+    if (a === 0 || !Number.isFinite(a)) return 2 ** (emin - bits);
+    const e = Math.max(Math.floor(Math.log2(a)), emin);
+    return 2 ** (e - bits);
+  };
+}
+
+// Whether column col of the cache, at rows `list` (or all rows), is the float32
+// recipe with inv_freq f (a float32 value).
+function columnFits(cache, width, col, f, exp, rowsList, rows) {
+  const round = roundOf(cache.dataType);
+  const att = Math.fround(exp.att);
+  const scaled = att !== 1;
+  const cosV = exp.swap ? cache.sin.values : cache.cos.values;
+  const sinV = exp.swap ? cache.cos.values : cache.sin.values;
+  const n = rowsList ? rowsList.length : rows;
+  for (let i = 0; i < n; i++) {
+    const p = rowsList ? rowsList[i] : i;
+    const angle = Math.fround(p * f); // p·f is exact in float64 (24 × 24 bits); one rounding to float32
+    for (let k = 0; k < 2; k++) {
+      const exact = k === 0 ? Math.cos(angle) : Math.sin(angle);
+      const got = (k === 0 ? cosV : sinV)[p * width + col];
+      const c = Math.fround(exact);
+      let lo = step32(c, -COS_ULPS);
+      let hi = step32(c, COS_ULPS);
+      if (scaled) {
+        lo = Math.fround(lo * att);
+        hi = Math.fround(hi * att);
+      }
+      if (got < round(lo) || got > round(hi)) return false;
+    }
+  }
+  return true;
+}
+
+// Rows the search tries first: the last rows (where a wrong inv_freq shows
+// most) and a spread of others.
+function screenRows(rows) {
+  const set = new Set();
+  for (let p = rows - 1; p >= Math.max(0, rows - 24); p--) set.add(p);
+  for (let k = 1; k < 16; k++) set.add(Math.floor((rows * k) / 16));
+  return Int32Array.from([...set].sort((a, b) => a - b));
+}
+
+/**
+ * Fits the float32 recipe to every column: for each, the float32 inv_freq
+ * nearest fround(inv_j) (within FIT_ULPS) whose recipe values the column
+ * holds. { ok, columns: [{ col, invFreq, ulps }] (ulps: steps from the
+ * correctly rounded inv_j), failed: the first column no inv_freq fits, or -1 }.
+ */
+export function fitFloat32(cache, rows, width, exp) {
+  const screen = screenRows(rows);
+  const columns = [];
+  for (let col = 0; col < width; col++) {
+    const center = Math.fround(exp.inv[col]);
+    let found = null;
+    for (let d = 0; d <= FIT_ULPS && found === null; d++) {
+      for (const k of d === 0 ? [0] : [-d, d]) {
+        const f = center === 0 ? (k === 0 ? 0 : NaN) : step32(center, k);
+        if (!(f >= 0)) continue;
+        if (!columnFits(cache, width, col, f, exp, screen, rows)) continue;
+        if (!columnFits(cache, width, col, f, exp, null, rows)) continue;
+        found = { col, invFreq: f, ulps: k };
+        break;
+      }
+    }
+    if (found === null) return { ok: false, columns, failed: col };
+    columns.push(found);
+  }
+  return { ok: true, columns, failed: -1 };
+}
+
+/**
+ * Rows [from, to) of a cache by the float32 recipe with the fitted
+ * inv_freq of each column, as the dtype's values (Float64Array each).
+ * cos/sin evaluated in float64 and rounded to float32: the correctly rounded
+ * member of the family the fit accepts.
+ */
+export function float32Rows(columns, att, from, to, dataType) {
+  const width = columns.length;
+  const round = roundOf(dataType);
+  const a = Math.fround(att);
+  const cos = new Float64Array((to - from) * width);
+  const sin = new Float64Array((to - from) * width);
+  for (let p = from; p < to; p++)
+    for (let j = 0; j < width; j++) {
+      const angle = Math.fround(p * columns[j].invFreq);
+      let c = Math.fround(Math.cos(angle));
+      let s = Math.fround(Math.sin(angle));
+      if (a !== 1) {
+        c = Math.fround(c * a);
+        s = Math.fround(s * a);
+      }
+      cos[(p - from) * width + j] = round(c);
+      sin[(p - from) * width + j] = round(s);
+    }
+  return { cos, sin };
+}
+
+/** Rows [from, to) of the exact cache (float64 cos(p·inv_j)·att rounded once to the dtype), as values. */
+export function exactRows(inv, att, from, to, dataType) {
+  const width = inv.length;
+  const round = roundOf(dataType);
+  const cos = new Float64Array((to - from) * width);
+  const sin = new Float64Array((to - from) * width);
+  for (let p = from; p < to; p++)
+    for (let j = 0; j < width; j++) {
+      const angle = p * inv[j];
+      cos[(p - from) * width + j] = round(Math.cos(angle) * att);
+      sin[(p - from) * width + j] = round(Math.sin(angle) * att);
+    }
+  return { cos, sin };
+}
