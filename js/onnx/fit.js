@@ -15,6 +15,7 @@
 // is fitted, not assumed: the float32 values within FIT_ULPS of
 // fround(inv_j) are tried, nearest first.
 import { FLOAT, FLOAT16 } from './read.js';
+import { toFloat16Bits, toBfloat16Bits, ulps } from './dtype.js';
 
 /** torch's and numpy's float32 cos/sin are within this many ulp of the correctly rounded value. */
 export const COS_ULPS = 2;
@@ -87,41 +88,46 @@ export const expectation = (inv, att, extra = {}) => ({ inv, att, swap: false, t
  */
 export function checkExact(cache, rows, width, exp, maxUlp, absTol = 0) {
   const round = roundOf(cache.dataType);
-  const ulp = ulpOf(cache.dataType);
+  const ulp = ulpsApart(cache.dataType);
   let worst = 0;
   let at = null;
-  for (let col = 0; col < width; col++) {
-    const w = exp.inv[col];
-    for (let p = 0; p < rows; p++) {
-      const angle = p * w;
-      for (const which of ['cos', 'sin']) {
-        const v = (which === 'cos') !== exp.swap ? Math.cos(angle) : Math.sin(angle);
-        let x = v * exp.att;
+  // cos before sin, row-major: of equally bad values the first is named
+  for (const which of ['cos', 'sin']) {
+    const trig = (which === 'cos') !== exp.swap ? Math.cos : Math.sin;
+    const values = cache[which].values;
+    for (let p = 0; p < rows; p++)
+      for (let col = 0; col < width; col++) {
+        let x = trig(p * exp.inv[col]) * exp.att;
         if (exp.twice) x = Math.fround(x);
         const want = round(x);
-        const got = cache[which].values[p * width + col];
+        const got = values[p * width + col];
         if (got === want) continue;
-        const d = Math.abs(got - want) / ulp(want);
+        const d = ulp(got, want);
         if (d > worst) {
           worst = d;
           at = { row: p, col, which };
         }
         if (d > maxUlp && !(Math.abs(got - x) <= absTol)) return { ok: false, maxUlp: worst, at };
       }
-    }
   }
   return { ok: true, maxUlp: worst, at };
 }
 
-// The ulp of the dtype at a value (the spacing above |v|'s binade start).
-function ulpOf(dataType) {
-  const [bits, emin] = dataType === FLOAT ? [23, -126] : dataType === FLOAT16 ? [10, -14] : [7, -126];
-  return (v) => {
-    const a = Math.abs(v);
-    if (a === 0 || !Number.isFinite(a)) return 2 ** (emin - bits);
-    const e = Math.max(Math.floor(Math.log2(a)), emin);
-    return 2 ** (e - bits);
-  };
+/** Ulps of the dtype from the cache to the float32 recipe with these columns' inv_freq (all rows). */
+export function ulpsFromFloat32(cache, rows, width, columns, att) {
+  const v = float32Rows(columns, att, 0, rows, cache.dataType);
+  const ulp = ulpsApart(cache.dataType);
+  let worst = 0;
+  for (const which of ['cos', 'sin'])
+    for (let i = 0; i < rows * width; i++) if (cache[which].values[i] !== v[which][i]) worst = Math.max(worst, ulp(cache[which].values[i], v[which][i]));
+  return worst;
+}
+
+// Ulps between two values of the dtype: the distance of their bit patterns ordered as values.
+function ulpsApart(dataType) {
+  if (dataType === FLOAT) return (a, b) => Math.abs(ord32(a) - ord32(b));
+  const bits = dataType === FLOAT16 ? toFloat16Bits : toBfloat16Bits;
+  return (a, b) => ulps(bits(a), bits(b), false);
 }
 
 // Whether column col of the cache, at rows `list` (or all rows), is the float32

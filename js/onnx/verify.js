@@ -5,7 +5,7 @@
 // plausible mistakes, each as exact values and as the float32 recipe.
 import { decodeFloats, FLOAT, DTYPE_NAMES, OnnxError } from './read.js';
 import { roundTo, ulps, isHalf } from './dtype.js';
-import { expectation, checkExact, fitFloat32, roundOf, FIT_ULPS } from './fit.js';
+import { expectation, checkExact, fitFloat32, roundOf, ulpsFromFloat32, FIT_ULPS } from './fit.js';
 
 /** Within this many ulps of the cache's dtype a cache is the exact one (a float64 exporter's cos/sin differ from another's in rare last bits). */
 export const TOLERANCE_ULPS = 1;
@@ -217,7 +217,7 @@ export async function verifySite(pe, model, site, config, rope) {
   const exp = expectationOf(pe, site, expected.options);
   const fe = fromExact(cache, rows, width, exp);
   report.fromExact = fe;
-  const feText = `max |Δ| from exact ${fe.maxAbs === 0 ? '0' : fe.maxAbs.toExponential(2)}${fe.maxAbs === 0 ? '' : ` at row ${fe.row}, col ${fe.col} (${fe.which})`}`;
+  const feText = `max |Δ| from exact ${fe.maxAbs.toExponential(2)} at row ${fe.row}, col ${fe.col} (${fe.which})`;
   const wide = site.cos.dataType === FLOAT;
   const absTol = wide ? EXACT_FLOAT32 * Math.max(1, Math.abs(exp.att)) : 0;
   const ex = checkExact(cache, rows, width, exp, TOLERANCE_ULPS, absTol);
@@ -228,17 +228,17 @@ export async function verifySite(pe, model, site, config, rope) {
     report.maxUlp = ex.maxUlp;
     report.matchesBoth = fit.ok;
     if (fit.ok) report.fit = fitted;
-    const how = ex.maxUlp === 0 ? 'bit-identical' : ex.maxUlp <= TOLERANCE_ULPS ? `within ${ex.maxUlp.toPrecision(2)} ulp` : `within ${EXACT_FLOAT32} × max(1, att) of the float64 values, not correctly rounded`;
-    report.message = `${site.cos.name}: exact (${how}${fit.ok ? '; at this dtype and length the float32 recipe gives the same values' : ''}); ${feText}${shortText}`;
+    const how = ex.maxUlp === 0 ? 'bit-identical' : ex.maxUlp <= TOLERANCE_ULPS ? `within ${ex.maxUlp} ulp` : `within ${fe.maxAbs.toExponential(1)}`;
+    report.message = `${site.cos.name}: exact (${how}${fit.ok ? '; at this dtype and length the two recipes agree' : ''}); ${feText}${shortText}`;
     return report;
   };
   if (ex.ok && ex.maxUlp === 0) return exactReport();
   if (fit.ok) {
     report.verdict = 'float32';
     report.fit = fitted;
-    report.maxUlp = ex.maxUlp;
+    report.maxUlp = ulpsFromFloat32(cache, rows, width, fit.columns, exp.att);
     report.matchesBoth = ex.ok;
-    report.message = `${site.cos.name}: float32 recipe (${fitText(fitted, width)}); ${feText}${shortText}`;
+    report.message = `${site.cos.name}: float32 recipe (${fitText(fitted, width)}${ex.ok ? '; at this dtype and length the two recipes agree' : ''}); ${feText}${shortText}`;
     return report;
   }
   // Which mistake reproduces the first rows (every mistake shows there)? A
@@ -248,6 +248,8 @@ export async function verifySite(pe, model, site, config, rope) {
   const n = Math.min(rows, DIAGNOSIS_ROWS);
   const est = estimates(cache, rows, width, site.rotaryDim);
   const list = mistakes(pe, site, expected, rope, est);
+  // How far the cache is from the nearer recipe: exact, or the float32 recipe with inv_freq rounded once.
+  const nearest = () => Math.min(checkExact(cache, rows, width, exp, Infinity).maxUlp, ulpsFromFloat32(cache, rows, width, Array.from(exp.inv, (v) => ({ invFreq: Math.fround(v) })), exp.att));
   for (const strict of [true, false]) {
     if (!strict && ex.ok) return exactReport();
     for (const m of list) {
@@ -259,20 +261,20 @@ export async function verifySite(pe, model, site, config, rope) {
       else if (strict && !m.exactOnly && fitFloat32(cache, n, width, m.e).ok) recipe = 'float32';
       if (recipe === null) continue;
       report.verdict = 'mismatch';
-      report.maxUlp = ex.maxUlp;
+      report.maxUlp = nearest();
       report.diagnosis = { mistake: m.mistake, detail: m.detail, recipe };
-      report.message = `${site.cos.name}: mismatch — ${m.detail} (${recipe === 'exact' ? 'exact values' : 'float32 recipe'})${shortText}`;
+      report.message = `${site.cos.name}: mismatch — ${m.detail} (${recipe} recipe)${shortText}`;
       return report;
     }
   }
   const worst = checkExact(cache, rows, width, exp, Infinity);
   report.verdict = 'mismatch';
-  report.maxUlp = worst.maxUlp;
+  report.maxUlp = nearest();
   const where = worst.at;
   const column = fit.failed;
   report.diagnosis = {
     mistake: 'unknown',
-    detail: `no known mistake reproduces it; ${Math.round(worst.maxUlp)} ulp from exact at row ${where.row}, col ${where.col} (${where.which}); column ${column} fits no float32 inv_freq within ${FIT_ULPS} ulp of ${exp.inv[column].toPrecision(6)}; position 0 holds ${est.attentionFactor} (attention factor ${exp.att} expected)${est.base ? `; pair 1 fits base ≈ ${est.base.toPrecision(4)}` : ''}`,
+    detail: `no known mistake reproduces it; ${Math.round(worst.maxUlp)} ulp from exact at row ${where.row}, col ${where.col} (${where.which}); position 0 holds ${est.attentionFactor} (attention factor ${exp.att} expected)${est.base ? `; pair 1 fits base ≈ ${est.base.toPrecision(4)}` : ''}; column ${column} fits no float32 inv_freq within ${FIT_ULPS} ulp of ${exp.inv[column].toPrecision(6)}`,
     recipe: null,
   };
   report.message = `${site.cos.name}: mismatch — ${report.diagnosis.detail}${shortText}`;

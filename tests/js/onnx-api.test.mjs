@@ -182,7 +182,12 @@ test('extendModel: the exact and float32 caches of the reference, inline (raw_da
     const before = [...read.bytes];
     for (const recipe of ['exact', 'float32']) {
       const out = await extendModel(read, { config: CONFIGS.llama31, encoder: pe, rows: 24, recipe });
-      assert.deepEqual(out.replaced, [{ cos: 'cos_cache', sin: 'sin_cache', group: 'default', rowsBefore: 8, rows: 24, rotaryDim: 16, dtype, recipe }]);
+      // the 8 rows match both recipes: they are kept byte for byte, and the float32 recipe continues with the inv_freq fitted to them
+      const [{ kept, variant, ...rest }] = out.replaced;
+      assert.deepEqual(rest, { cos: 'cos_cache', sin: 'sin_cache', group: 'default', rowsBefore: 8, rows: 24, rotaryDim: 16, dtype, recipe });
+      // exact: kept; float32: kept where the exact rows fit the float32 recipe too (the float16 ones do), else rebuilt
+      assert.deepEqual([kept, variant], recipe === 'exact' ? [8, null] : kept === 8 ? [8, 'float64-inv'] : [0, null], `${dtype} ${recipe}`);
+      if (recipe === 'float32' && dtype === 'float16') assert.equal(kept, 8);
       const m = decode(out.bytes);
       const want = recipe === 'float32' && float32Cache(24, r, o, dtype);
       for (const which of ['cos', 'sin']) {

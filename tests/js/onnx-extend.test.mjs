@@ -143,7 +143,8 @@ test('extend a float32 model by the exact recipe: onnxruntime-node within the co
   const built = makeGenaiModel({ caches: { default: { ...bake('float32', 256, r, o, 'float32'), rows: 256 } }, dtype: 'float32' });
   const report = await inspectModel(built.model, { config: CONFIGS.qwen25, encoder: pe });
   assert.equal(report.sites[0].verdict, 'float32', report.sites[0].message);
-  const out = await extendModel(built.model, { config: CONFIGS.qwen25, encoder: pe });
+  // recipe 'exact' given: without it a cache that is the float32 recipe keeps its rows and continues by that recipe
+  const out = await extendModel(built.model, { config: CONFIGS.qwen25, encoder: pe, recipe: 'exact' });
   assert.equal(out.replaced[0].rows, 1024, 'default rows: max_position_embeddings');
   const after = await inspectModel(out.bytes, { config: CONFIGS.qwen25, encoder: pe });
   assert.equal(after.sites[0].verdict, 'exact', after.sites[0].message);
@@ -171,9 +172,11 @@ test('LongRoPE If branches: extend rebuilds the large cache to N rows and the sm
   const built = makeGenaiModel({ caches, dtype: 'float32' });
   // onProgress: (done, total) after each cache is computed, the last one (total, total)
   const calls = [];
-  const out = await extendModel(built.model, { config: CONFIGS.phi3, encoder: pe, onProgress: (done, total) => calls.push([done, total]) });
+  // recipe 'exact': the large cache (the float32 recipe) is rebuilt exact, the small one (exact) kept
+  const out = await extendModel(built.model, { config: CONFIGS.phi3, encoder: pe, recipe: 'exact', onProgress: (done, total) => calls.push([done, total]) });
   assert.deepEqual(out.replaced.map((x) => [x.group, x.rows]).sort(), [['large', 512], ['small', 64]]);
   assert.deepEqual(calls, [[1, 2], [2, 2]], 'extendModel reports its progress');
+  assert.deepEqual(out.replaced.map((x) => [x.group, x.kept, x.recipe]).sort(), [['large', 0, 'exact'], ['small', 64, 'exact']]);
   const after = await inspectModel(out.bytes, { config: CONFIGS.phi3, encoder: pe });
   assert.deepEqual(after.sites.map((s) => [s.group, s.verdict, s.cos.holder, s.short]).sort(), [['large', 'exact', 'Constant', false], ['small', 'exact', 'Constant', false]]);
   const session = await ort.InferenceSession.create(out.bytes);
