@@ -81,6 +81,7 @@ export type Mistake =
   | 'cos-sin-swapped'
   | 'rounded-twice'
   | 'short-long-exchanged'
+  | 'other-layer-type'
   | 'wrong-rotary-dim'
   | 'unknown';
 
@@ -88,12 +89,19 @@ export interface SiteReport extends RopeSite {
   verdict: 'exact' | 'float32' | 'mismatch' | 'unchecked';
   layerType: string | null;
   expected: { rotaryDim: number; options: RopeOptions; maxPositions: number | null } | null;
-  /** Largest |cache − exact| and where. */
+  /** Largest |cache − exact| and where; exact: the float64 value rounded once to the cache's dtype (0 for a bit-exact cache). */
   fromExact: { maxAbs: number; row: number; col: number; which: 'cos' | 'sin' | 'inv_freq' } | null;
-  /** Ulps of the dtype from the named recipe (the closer recipe for a mismatch). */
+  /** Ulps of the dtype from the named recipe (for 'float32', from the recipe with the fitted inv_freq; for a mismatch, the closer of exact and the float32 recipe with inv_freq rounded once). */
   maxUlp: number | null;
   /** Both recipes within tolerance (a short or half-precision cache cannot tell them apart). */
   matchesBoth?: boolean;
+  /**
+   * The float32 recipe fitted to the cache, column by column (verdict 'float32', or 'exact' with matchesBoth):
+   * the float32 inv_freq each column was computed with, and its distance in ulps from the correctly rounded
+   * inv_j. variant 'float64-inv' when every column is the correctly rounded one (inv_freq computed in float64,
+   * rounded once), else 'float32' (torch's float32 arithmetic).
+   */
+  fit: { variant: 'float32' | 'float64-inv'; columns: { col: number; invFreq: number; ulps: number }[] } | null;
   /** Fewer rows than the config says (max_position_embeddings; L for LongRoPE's small cache). */
   short: boolean;
   diagnosis: { mistake: Mistake; detail: string; recipe: Recipe | null } | null;
@@ -120,14 +128,18 @@ export interface ExtendOptions extends InspectOptions {
   config: object;
   /** Rows of every cache (LongRoPE's small cache keeps L). Default: max_position_embeddings. */
   rows?: number;
-  /** Default `'exact'`. */
+  /**
+   * Without it, a cache that matches its config keeps its rows byte for byte and continues by the recipe it
+   * matched; one that does not is rebuilt exact. Given, a cache that does not match this recipe is rebuilt by it.
+   */
   recipe?: Recipe;
 }
 
 export interface ExtendResult {
   /** The new model: every cache replaced inline (raw_data), everything else unchanged. */
   bytes: Uint8Array;
-  replaced: { cos: string; sin: string; group: string; rowsBefore: number; rows: number; rotaryDim: number; dtype: string; recipe: Recipe }[];
+  /** kept: the old rows kept byte for byte; variant: the fitted float32 recipe's, when it was continued. */
+  replaced: { cos: string; sin: string; group: string; rowsBefore: number; rows: number; kept: number; rotaryDim: number; dtype: string; recipe: Recipe; variant: 'float32' | 'float64-inv' | null }[];
 }
 
 /** An error reading or checking a model; the message names the file and the tensor. */
