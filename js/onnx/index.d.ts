@@ -102,6 +102,8 @@ export interface SiteReport extends RopeSite {
    * rounded once), else 'float32' (torch's float32 arithmetic).
    */
   fit: { variant: 'float32' | 'float64-inv'; columns: { col: number; invFreq: number; ulps: number }[] } | null;
+  /** Without a config: the rope type and config.json keys that reproduce the cache (recipe null: LongRoPE factors that come close), or null. */
+  guess: { ropeType: string; rotaryDim: number; options: RopeOptions; config: object; recipe: Recipe | null; variant: 'float32' | 'float64-inv' | null } | null;
   /** Fewer rows than the config says (max_position_embeddings; L for LongRoPE's small cache). */
   short: boolean;
   diagnosis: { mistake: Mistake; detail: string; recipe: Recipe | null } | null;

@@ -6,6 +6,7 @@
 import { decodeFloats, FLOAT, DTYPE_NAMES, OnnxError } from './read.js';
 import { roundTo, ulps, isHalf } from './dtype.js';
 import { expectation, checkExact, fitFloat32, roundOf, ulpsFromFloat32, FIT_ULPS } from './fit.js';
+import { guessCache, guessText } from './guess.js';
 
 /** Within this many ulps of the cache's dtype a cache is the exact one (a float64 exporter's cos/sin differ from another's in rare last bits). */
 export const TOLERANCE_ULPS = 1;
@@ -192,8 +193,11 @@ export async function verifySite(pe, model, site, config, rope) {
   report.fromExact = null;
   report.maxUlp = null;
   report.fit = null;
+  report.guess = null;
   if (!config) {
-    report.message = `${site.cos.name}: ${site.rows} rows × ${width}, ${site.dtype} (no config: not checked)`;
+    // Without a config, a guess: the parameters that reproduce the cache.
+    report.guess = guessCache(pe, cache, site.rows, width, site.group);
+    report.message = `${site.cos.name}: ${site.rows} rows × ${width}, ${site.dtype} (no config: not checked${report.guess ? `; ${guessText(report.guess)}` : '; no rope type reproduces it'})`;
     return report;
   }
   const expected = expectedFor(site, rope, config);

@@ -220,8 +220,46 @@ test('extend keeps a numpy-baked cache byte for byte and continues its recipe wi
   }
 });
 
+test('without a config: the guess names the rope type and the config keys that reproduce each numpy-baked cache', async () => {
+  // What each model's caches were baked with (the bake cases above), in config.json terms.
+  const want = {
+    llama: { default: { type: 'default', theta: 10000 } },
+    llama31: { default: { type: 'llama3', theta: 500000, scaling: { factor: 8, original_max_position_embeddings: 512 } } },
+    linear: { default: { type: 'linear', theta: 10000, scaling: { factor: 4 } } },
+    dynamic: { default: { type: 'default', theta: 10000 } }, // at max_position_embeddings dynamic NTK leaves the base as it is
+    qwen25: { default: { type: 'yarn', theta: 1000000, scaling: { factor: 4, original_max_position_embeddings: 512 } } },
+    gemma3: { global: { type: 'linear', theta: 1000000, scaling: { factor: 8 } }, local: { type: 'default', theta: 10000 } },
+    partial: { default: { type: 'default', theta: 10000, r: 32 } },
+    phi3: { small: { type: 'longrope', theta: 10000, longrope: true }, large: { type: 'longrope', theta: 10000, longrope: true } },
+  };
+  for (const model of Object.keys(MODELS))
+    for (const dtype of ['float32', 'float16']) {
+      const { model: bytes } = modelOf(model, dtype, (group) => baked.get(`${model}/${dtype}/${group}`));
+      const report = await inspectModel(bytes, { encoder: pe });
+      assert.equal(report.status, 'unchecked');
+      for (const site of report.sites) {
+        const w = want[model][site.group];
+        const g = site.guess;
+        assert.ok(g, `${model} ${dtype} ${site.group}: a guess (${site.message})`);
+        table.push(`| ${model} | ${dtype} | numpy float32, no config | ${site.group} | ${g.recipe ?? 'approximately'}: ${JSON.stringify(g.config)} |`);
+        assert.equal(g.ropeType, w.type, site.message);
+        assert.equal(g.config.rope_theta, w.theta, site.message);
+        assert.equal(g.rotaryDim, w.r ?? R, site.message);
+        for (const [k, v] of Object.entries(w.scaling ?? {})) assert.equal(g.config.rope_scaling[k], v, `${k}: ${site.message}`);
+        if (w.longrope) {
+          // LongRoPE's factors, read off the cache, within 1e-3 of the baked ones
+          const f = g.config.rope_scaling[site.group === 'small' ? 'short_factor' : 'long_factor'];
+          const baked = site.group === 'small' ? SHORT : LONG;
+          assert.ok(f.every((x, j) => Math.abs(x - baked[j]) <= 1e-3 * baked[j]), `${site.group} factors ${f}`);
+          // read to 6 digits: the recipe reproduces them (then they are the baked ones) or comes close
+          assert.ok(g.recipe === null || f.every((x, j) => Math.abs(x - baked[j]) <= 1e-5 * baked[j]), site.message);
+        } else assert.ok(g.recipe === 'exact' || g.recipe === 'float32', site.message);
+      }
+    }
+});
+
 test('the table of what was baked and what the inspector said', () => {
-  assert.ok(table.length >= 28, `${table.length} rows`);
+  assert.ok(table.length >= 48, `${table.length} rows`);
   if (process.env.SINPE_SUMMARY) appendFileSync(process.env.SINPE_SUMMARY, `numpy-baked models: ${table.length} verdicts checked\n`);
   console.log(['| model | dtype | baked | group | verdict |', '|---|---|---|---|---|', ...table].join('\n'));
 });
