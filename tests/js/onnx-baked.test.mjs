@@ -16,6 +16,7 @@ import { inspectModel, extendModel, readModel } from 'sinpe.wasm/onnx';
 import { makeGenaiModel, round } from './fixtures/make-genai-model.mjs';
 import { ropeCache } from './rope-reference.mjs';
 import { runPython } from './python-reference.mjs';
+import ort from 'onnxruntime-node';
 
 const pe = await sinpe();
 const R = 64;
@@ -217,8 +218,42 @@ test('extend keeps a numpy-baked cache byte for byte and continues its recipe wi
       if (d > 2) far++;
     }
     assert.equal(far, 0, `${dtype}: the new rows continue numpy's float32 pipeline (first new row ${ROWS})`);
+
+    // onnxruntime-node runs the extended model past the old length; the rotation there against one
+    // computed here in float64 from numpy's own longer cache (rotate_half, pairs j and j + 32).
+    const session = await ort.InferenceSession.create(out);
+    const positions = [ROWS, ROWS + 1, ROWS + 777, 2 * ROWS - 1];
+    const hidden = 2 * R; // two heads
+    const x = Float64Array.from({ length: positions.length * hidden }, (_, i) => Math.fround(Math.sin(0.37 * i + 0.1)));
+    const fed = dtype === 'float32' ? new ort.Tensor('float32', Float32Array.from(x), [1, positions.length, hidden]) : new ort.Tensor('float16', round(x, 'float16'), [1, positions.length, hidden]);
+    const xs = dtype === 'float32' ? x : Float64Array.from(round(x, 'float16'), fromHalf);
+    const res = await session.run({ input: fed, position_ids: new ort.Tensor('int64', BigInt64Array.from(positions, BigInt), [1, positions.length]) });
+    const got = dtype === 'float32' ? res.rotated.data : Float64Array.from(res.rotated.data, fromHalf);
+    const value = dtype === 'float32' ? (b) => new Float32Array(Uint32Array.of(b).buffer)[0] : fromHalf;
+    let worst = 0;
+    positions.forEach((p, t) => {
+      for (let h = 0; h < 2; h++)
+        for (let j = 0; j < 32; j++) {
+          const c = value(longer.cos[p * 32 + j]);
+          const sn = value(longer.sin[p * 32 + j]);
+          const a = t * hidden + h * R + j;
+          const b = a + 32;
+          const scale = Math.abs(xs[a]) + Math.abs(xs[b]);
+          worst = Math.max(worst, Math.abs(got[a] - (xs[a] * c - xs[b] * sn)) / scale, Math.abs(got[b] - (xs[b] * c + xs[a] * sn)) / scale);
+        }
+    });
+    // float32: the cache 2 ulp of numpy's plus float32 arithmetic; float16: the cache's and the output's rounding.
+    assert.ok(worst <= (dtype === 'float32' ? 2e-6 : 2 ** -9), `${dtype}: onnxruntime-node past the old length within the bound, worst ${worst}·(|x_a|+|x_b|)`);
   }
 });
+
+// float16 bits → value.
+function fromHalf(b) {
+  const e = (b >> 10) & 31;
+  const m = b & 1023;
+  const v = e === 0 ? m * 2 ** -24 : e === 31 ? (m ? NaN : Infinity) : (1 + m / 1024) * 2 ** (e - 15);
+  return b & 0x8000 ? -v : v;
+}
 
 test('without a config: the guess names the rope type and the config keys that reproduce each numpy-baked cache', async () => {
   // What each model's caches were baked with (the bake cases above), in config.json terms.
