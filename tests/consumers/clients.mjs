@@ -330,9 +330,9 @@ let packageOnnx;
 async function installedOnnx() {
   if (!packageOnnx) {
     const fromProject = createRequire(join(project, 'package.json'));
-    const { extendModel } = await import(pathToFileURL(fromProject.resolve('sinpe.wasm/onnx')).href);
+    const { extendModel, readModel } = await import(pathToFileURL(fromProject.resolve('sinpe.wasm/onnx')).href);
     const { default: load } = await import(pathToFileURL(fromProject.resolve('sinpe.wasm')).href);
-    packageOnnx = { extendModel, encoder: await load() };
+    packageOnnx = { extendModel, readModel, encoder: await load() };
   }
   return packageOnnx;
 }
@@ -362,12 +362,20 @@ for (const dtype of ['float32', 'float16']) {
   const original = `models/genai-${dtype}-${OLD_ROWS}.onnx`;
   const extended = `models/genai-${dtype}-${OLD_ROWS}-to-${NEW_ROWS}.onnx`;
   await check(`onnxruntime-web runs a ${dtype} model extended by sinpe.wasm/onnx from ${OLD_ROWS} to ${NEW_ROWS} rows, positions ${span(EXT_POSITIONS)}, within ${bound} of the float64 rotation`, async () => {
-    const built = makeGenaiModel({ caches: { default: { ...bake('exact', OLD_ROWS, ROTARY_DIM, options, dtype), rows: OLD_ROWS } }, dtype });
+    const baked = bake('exact', OLD_ROWS, ROTARY_DIM, options, dtype);
+    const built = makeGenaiModel({ caches: { default: { ...baked, rows: OLD_ROWS } }, dtype });
     writeFileSync(join(site, original), built.model);
-    const { extendModel, encoder } = await installedOnnx();
+    const { extendModel, readModel, encoder } = await installedOnnx();
     const out = await extendModel(built.model, { config, rows: NEW_ROWS, encoder });
-    const replaced = out.replaced.map((r) => `${r.cos}/${r.sin}: ${r.rowsBefore} → ${r.rows}`).join('; ');
-    if (replaced !== `cos_cache/sin_cache: ${OLD_ROWS} → ${NEW_ROWS}`) throw new Error(`extendModel replaced ${replaced || 'nothing'}`);
+    const replaced = out.replaced.map((r) => `${r.cos}/${r.sin}: ${r.rowsBefore} → ${r.rows}, ${r.kept} kept`).join('; ');
+    if (replaced !== `cos_cache/sin_cache: ${OLD_ROWS} → ${NEW_ROWS}, ${OLD_ROWS} kept`) throw new Error(`extendModel replaced ${replaced || 'nothing'}`);
+    // The old rows, byte for byte the original's.
+    const m = await readModel(out.bytes);
+    for (const which of ['cos', 'sin']) {
+      const bytes = new Uint8Array(await m.tensorBytes(m.proto.graph.initializer.find((t) => t.name === `${which}_cache`)));
+      const old = new Uint8Array(baked[which].buffer, baked[which].byteOffset, baked[which].byteLength);
+      if (old.some((b, i) => b !== bytes[i])) throw new Error(`${which}_cache: the first ${OLD_ROWS} rows changed`);
+    }
     writeFileSync(join(site, extended), out.bytes);
     const { x, fed } = extendInput(dtype);
     const got = await runModel(extended, dtype, fed);
@@ -386,7 +394,7 @@ for (const dtype of ['float32', 'float16']) {
     }
     if (problems.length) throw new Error(problems.join('\n'));
     extendWorst[dtype] = worst;
-    return `${x.length} values (${out.bytes.length} bytes), largest |ORT − float64| ${worst.toFixed(3)} of the bound`;
+    return `${x.length} values (${out.bytes.length} bytes; the old ${OLD_ROWS} rows byte-identical), largest |ORT − float64| ${worst.toFixed(3)} of the bound`;
   });
   // onnxruntime-node refuses such a run (tests/js/onnx-extend.test.mjs); so does the
   // web build's RotaryEmbedding kernel, naming the first position past the cache.
