@@ -90,9 +90,20 @@ ok(pkg.license === 'MIT' && /^MIT License/m.test(licence) && /Permission is here
 
 // 3. Metadata that is true.
 ok(pkg.repository === undefined && pkg.homepage === undefined && pkg.bugs === undefined, 'no repository/homepage/bugs URLs (there is none to point to)');
-// One runtime dependency, for the ./onnx subpath only: the main entry's import
+// The runtime dependencies, for the ./onnx subpath only: the main entry's import
 // graph (followed above without marking anything external) reaches no package.
-ok(JSON.stringify(Object.keys(pkg.dependencies ?? {})) === JSON.stringify(['onnx-buf']), `the only runtime dependency is onnx-buf (for sinpe.wasm/onnx), got ${Object.keys(pkg.dependencies ?? {})}`);
+// Every package a shipped file imports is declared (a strict install, pnpm's
+// hoist: false, finds nothing else: tests/consumers/pnpm.mjs), and nothing else is:
+// the packages the onnx subpath and the command import, every bare specifier
+// left external by esbuild, reduced to its package name.
+const importedPackages = new Set();
+for (const entry of ['js/onnx/index.js', 'js/cli.js']) {
+  const { metafile } = await esbuild.build({ absWorkingDir: shipped, entryPoints: [entry], bundle: true, write: false, metafile: true, format: 'esm', platform: 'node', packages: 'external', outdir: 'graph', logLevel: 'silent' });
+  for (const input of Object.values(metafile.inputs))
+    for (const i of input.imports) if (i.external && !i.path.startsWith('node:')) importedPackages.add(i.path.startsWith('@') ? i.path.split('/').slice(0, 2).join('/') : i.path.split('/')[0]);
+}
+ok(JSON.stringify([...importedPackages].sort()) === JSON.stringify(Object.keys(pkg.dependencies ?? {}).sort()), `the packages the shipped files import (${[...importedPackages].sort()}) are the declared dependencies (${Object.keys(pkg.dependencies ?? {})})`);
+ok(JSON.stringify(Object.keys(pkg.dependencies ?? {}).sort()) === JSON.stringify(['@bufbuild/protobuf', 'onnx-buf']), `the runtime dependencies are onnx-buf and @bufbuild/protobuf (for sinpe.wasm/onnx), got ${Object.keys(pkg.dependencies ?? {})}`);
 ok(loaded.every((f) => !f.includes('node_modules') && !f.startsWith('js/onnx/') && f !== 'js/cli.js'), `the main entry loads no dependency and not the onnx subpath: ${loaded.join(', ')}`);
 ok(typeof pkg.engines?.node === 'string', 'engines.node is set');
 const minMajor = Number(/>=\s*(\d+)/.exec(pkg.engines.node)?.[1]);

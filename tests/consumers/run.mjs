@@ -14,6 +14,7 @@
 //   engines: the same four apps in Debian's Firefox ESR, driven by
 //   puppeteer-core over WebDriver BiDi;
 //   Deno, Bun and onnxruntime-web (clients.mjs) on the same project;
+//   pnpm with hoist: false (pnpm.mjs) on the same tarball;
 //   package hygiene (hygiene.mjs) on the same tarball.
 // Prints one line per check and appends the counts to $SINPE_SUMMARY (or the
 // file after --summary). No network: every tool is a repository devDependency.
@@ -215,6 +216,9 @@ await check('consumer', 'Deno, Bun and onnxruntime-web (clients.mjs)', () =>
   run('node', [join(here, 'clients.mjs'), '--project', esm, ...(SUMMARY ? ['--summary', SUMMARY] : [])], root),
 );
 
+// --- The same tarball installed by pnpm, strictly (hoist: false), offline.
+await check('consumer', 'pnpm, hoist: false (pnpm.mjs)', () => run('node', [join(here, 'pnpm.mjs'), '--project', esm, ...(SUMMARY ? ['--summary', SUMMARY] : [])], root));
+
 // --- Hygiene of the same tarball.
 await check('hygiene', 'package hygiene', () => run('node', [join(here, 'hygiene.mjs'), '--project', esm, ...(SUMMARY ? ['--summary', SUMMARY] : [])], root));
 
@@ -230,7 +234,7 @@ const engineLine = engines
   })
   .join(', ');
 const line =
-  `consumers: ${count('consumer')} passed (Node ESM, CJS, baseline = SIMD, tsc node16/nodenext/bundler, Vite + worker, webpack, esbuild, Rollup, Deno + Bun + onnxruntime-web); ` +
+  `consumers: ${count('consumer')} passed (Node ESM, CJS, baseline = SIMD, tsc node16/nodenext/bundler, Vite + worker, webpack, esbuild, Rollup, Deno + Bun + onnxruntime-web, pnpm strict); ` +
   `engines: ${engineLine}; hygiene: ${count('hygiene')}${failed.length ? `; FAILED: ${failed.join('; ')}` : ''}`;
 console.log(line);
 if (SUMMARY) appendFileSync(SUMMARY, `${line}\n`);
