@@ -4,7 +4,7 @@
 //   sinpe extend model.onnx --config config.json [--rows N] [--recipe exact|float32] -o out.onnx
 // Exit codes: 0 everything matches, 1 a mismatch was found, 2 bad input, 3 an internal error.
 import { readFile, writeFile, copyFile, mkdir, stat } from 'node:fs/promises';
-import { basename, dirname, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 
 const HELP = `usage:
   sinpe inspect MODEL.onnx [--config CONFIG.json] [--data FILE ...] [--json]
@@ -17,7 +17,10 @@ inspect  finds every RoPE cache (RotaryEmbedding / GroupQueryAttention caches,
          or a mismatch with a diagnosis. --json prints the report (docs/onnx.md).
 extend   rebuilds every cache with N rows (default max_position_embeddings)
          by the recipe (default exact) and writes OUT.onnx; external data files
-         are copied next to it unchanged when OUT is in another folder.
+         are copied next to it unchanged when OUT is in another folder, and
+         onnxruntime-genai's genai_config.json beside the model is written
+         there with model.context_length and search.max_length set to N;
+         OUT's folder is made when missing.
 --data   an external data file (default: the files the model names, next to it).
 
 exit codes: 0 everything matches, 1 a mismatch was found, 2 bad input.`;
@@ -66,6 +69,46 @@ async function readConfig(path) {
     return JSON.parse(text);
   } catch (e) {
     throw new Usage(`--config ${path}: not JSON (${e.message})`);
+  }
+}
+
+const GENAI_CONFIG = 'genai_config.json';
+
+async function exists(path) {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// onnxruntime-genai's genai_config.json at `path`: { json } or null when there is none.
+async function readGenaiConfig(path) {
+  let text;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    if (e.code === 'ENOENT') return null;
+    throw new Usage(`${path}: cannot read it (${e.code ?? e.message})`);
+  }
+  let json;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new Usage(`${path}: not JSON (${e.message})`);
+  }
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new Usage(`${path}: not a genai_config.json object`);
+  return { json };
+}
+
+// A write of the output (or next to it): a system error (it has a code) is bad input naming -o.
+async function writeOutput(output, write) {
+  try {
+    await write();
+  } catch (e) {
+    if (e.code === undefined) throw e;
+    throw new Usage(`-o ${output}: cannot write it (${e.message})`);
   }
 }
 
@@ -124,6 +167,8 @@ async function main(argv) {
   const to = dirname(output);
   const clash = [...model.externalLocations()].find((location) => resolve(to, location) === output);
   if (clash !== undefined) throw new Usage(`-o ${args.output}: must not overwrite the external data file ${clash}`);
+  // onnxruntime-genai's genai_config.json beside the model: read now (bad JSON is bad input, before anything is written).
+  const genai = await readGenaiConfig(join(from, GENAI_CONFIG));
   const result = await onnx.extendModel(model, { config, rows, recipe: args.recipe, onProgress: progress('extending') });
   // External data files the model reads, copied next to the output when it goes elsewhere.
   const copies = [];
@@ -136,7 +181,13 @@ async function main(argv) {
       if (e instanceof Usage) throw e;
     }
   }
-  await writeFile(args.output, result.bytes);
+  // The genai config goes next to the output, with the new context length; beside the model
+  // itself it is the model's, left as it is.
+  const genaiOut = genai !== null && from !== to ? join(to, GENAI_CONFIG) : null;
+  if (genaiOut !== null && (await exists(genaiOut))) throw new Usage(`${genaiOut} exists: not overwriting a genai_config.json`);
+  // The output's folder is made when missing (mkdir -p); a write that fails names -o.
+  await writeOutput(args.output, () => mkdir(to, { recursive: true }));
+  await writeOutput(args.output, () => writeFile(args.output, result.bytes));
   // A location may name a subfolder (weights/model.onnx.data): made in the output's folder as in the model's.
   for (const [a, b] of copies) {
     await mkdir(dirname(b), { recursive: true });
@@ -144,6 +195,14 @@ async function main(argv) {
   }
   for (const r of result.replaced) process.stdout.write(`${r.cos} / ${r.sin}: ${r.rowsBefore} → ${r.rows} rows (${r.dtype}, ${r.recipe})\n`);
   process.stdout.write(`wrote ${args.output}\n`);
+  if (genaiOut !== null) {
+    // The builder writes context_length and search.max_length both as the context length (base.py make_genai_config).
+    const length = Math.max(...result.replaced.map((r) => r.rows));
+    genai.json.model = { ...genai.json.model, context_length: length };
+    genai.json.search = { ...genai.json.search, max_length: length };
+    await writeOutput(args.output, () => writeFile(genaiOut, `${JSON.stringify(genai.json, null, 4)}\n`));
+    process.stdout.write(`wrote ${genaiOut} (model.context_length and search.max_length ${length})\n`);
+  } else if (genai !== null) process.stdout.write(`${GENAI_CONFIG} beside the model not changed: it is the model's own (write -o to another folder for one with the new length)\n`);
   return 0;
 }
 
@@ -153,7 +212,8 @@ main(process.argv.slice(2)).then(
   },
   (e) => {
     const known = e instanceof Usage || e instanceof TypeError || e instanceof RangeError || e?.name === 'OnnxError' || e?.name === 'ConfigError' || e?.code !== undefined;
-    process.stderr.write(`sinpe: ${e.message}\n`);
+    // The package's own messages already start with "sinpe: " (a ConfigError's, the core's): once is enough.
+    process.stderr.write(`sinpe: ${String(e.message).replace(/^sinpe: /, '')}\n`);
     process.exitCode = known ? 2 : 3;
     if (!known) process.stderr.write(`${e.stack}\n`);
   },

@@ -134,10 +134,11 @@ test('bad arguments: exit 2 naming the argument, nothing written', async () => {
   // The output must not be the model, however it is written.
   cases.push([['extend', model, '--config', config, '-o', model], /^sinpe: -o .*model\.onnx: must not overwrite the model\n/]);
   cases.push([['extend', model, '--config', config, '--output', relative(process.cwd(), model)], /must not overwrite the model/]);
-  // The output's folder missing: the system's error (it has a code), naming the file; exit 2, not an internal error.
-  cases.push([['extend', model, '--config', config, '-o', join(dir, 'no-such-folder', 'out.onnx')], /^sinpe: ENOENT: .*no-such-folder[/\\]out\.onnx/]);
-  // A config the package refuses (a ConfigError): exit 2 naming the key.
-  cases.push([['extend', model, '--config', join(dir, 'bad-theta.json'), '-o', out], /rope_theta/]);
+  // An output that cannot be written (its "folder" is a file): the system's error, after -o and the path; exit 2, not an internal error.
+  cases.push([['extend', model, '--config', config, '-o', join(dir, 'broken.json', 'out.onnx')], /^sinpe: -o .*broken\.json[/\\]out\.onnx: cannot write it \((ENOTDIR|EEXIST): /]);
+  // A config the package refuses (a ConfigError): exit 2 naming the key, "sinpe: " said once.
+  cases.push([['extend', model, '--config', join(dir, 'bad-theta.json'), '-o', out], /^sinpe: (?!sinpe:)[^\n]*rope_theta/]);
+  cases.push([['inspect', model, '--config', join(dir, 'bad-theta.json')], /^sinpe: (?!sinpe:)[^\n]*rope_theta/]);
   await refused(cases);
   assert.equal(existsSync(out), false);
 });
@@ -180,6 +181,18 @@ test('extend: to another folder copies the data file, refuses to overwrite one t
   assert.equal(res2.code, 0, res2.err);
   assert.equal(res2.out, `cos_cache / sin_cache: 256 → 1024 rows (float16, exact)\nwrote ${full}\n`);
   assert.deepEqual(readFileSync(join(dir, 'full', exact.location)), Buffer.from(exact.data));
+});
+
+test('extend -o into folders that do not exist yet: they are made (mkdir -p), the data file copied there', () => {
+  const to = join(dir, 'made', 'deeper', 'out.onnx');
+  assert.equal(existsSync(join(dir, 'made')), false);
+  const res = sinpeCli(['extend', model, '--config', config, '--rows', '300', '-o', to]);
+  assert.equal(res.code, 0, res.err);
+  assert.equal(res.out, `cos_cache / sin_cache: 256 → 300 rows (float16, exact)\nwrote ${to}\n`);
+  assert.deepEqual(readFileSync(join(dir, 'made', 'deeper', exact.location)), Buffer.from(exact.data));
+  const check = sinpeCli(['inspect', to, '--config', config, '--json']);
+  assert.equal(check.code, 0, check.err);
+  assert.equal(JSON.parse(check.out).sites[0].rows, 300);
 });
 
 test('extend into another folder: an external data file in a subfolder of the model folder is copied into the same subfolder there', () => {

@@ -96,3 +96,88 @@ test('bad input: exit 2, the message names the file or argument, nothing written
   assert.match(res.err, /model\.onnx\.data/);
   assert.match(res.err, /tensor '(scale|cos_cache|sin_cache)'/);
 });
+
+// onnxruntime-genai's model folder: genai_config.json beside model.onnx, as the
+// builder writes it (src/python/py/models/builders/base.py, make_genai_config:
+// model.context_length and search.max_length both the context length, every
+// other key its own; json.dump indent 4). extend writes one next to the output
+// with both set to the new row count and every other key as it was.
+test('extend: a genai_config.json beside the model is written next to the output with model.context_length and search.max_length = the new rows, every other key kept', () => {
+  const genai = {
+    model: {
+      bos_token_id: 128000,
+      context_length: 256,
+      decoder: {
+        session_options: { log_id: 'onnxruntime-genai', provider_options: [] },
+        filename: 'model.onnx',
+        head_size: 16,
+        hidden_size: 64,
+        inputs: { input_ids: 'input_ids', attention_mask: 'attention_mask', position_ids: 'position_ids', past_key_names: 'past_key_values.%d.key', past_value_names: 'past_key_values.%d.value' },
+        outputs: { logits: 'logits', present_key_names: 'present.%d.key', present_value_names: 'present.%d.value' },
+        num_attention_heads: 4,
+        num_hidden_layers: 1,
+        num_key_value_heads: 4,
+      },
+      eos_token_id: [128001, 128008, 128009],
+      pad_token_id: 128001,
+      type: 'llama',
+      vocab_size: 128256,
+    },
+    search: {
+      diversity_penalty: 0.0,
+      do_sample: true,
+      early_stopping: true,
+      length_penalty: 1.0,
+      max_length: 256,
+      min_length: 0,
+      no_repeat_ngram_size: 0,
+      num_beams: 1,
+      num_return_sequences: 1,
+      past_present_share_buffer: true,
+      repetition_penalty: 1.0,
+      temperature: 0.6,
+      top_k: 50,
+      top_p: 0.9,
+    },
+  };
+  const folder = join(dir, 'genai');
+  mkdirSync(folder);
+  writeFileSync(join(folder, 'model.onnx'), exact.model);
+  writeFileSync(join(folder, exact.location), exact.data);
+  const original = JSON.stringify(genai, null, 4);
+  writeFileSync(join(folder, 'genai_config.json'), original);
+  const out = join(dir, 'genai-out', 'model.onnx');
+  const res = sinpeCli('extend', join(folder, 'model.onnx'), '--config', join(dir, 'config.json'), '--rows', '4096', '-o', out);
+  assert.equal(res.code, 0, res.err);
+  const written = JSON.parse(readFileSync(join(dir, 'genai-out', 'genai_config.json'), 'utf8'));
+  const expected = structuredClone(genai);
+  expected.model.context_length = 4096;
+  expected.search.max_length = 4096;
+  assert.deepEqual(written, expected);
+  assert.deepEqual(Object.keys(written.model), Object.keys(genai.model), 'the keys keep their order');
+  assert.match(res.out, /genai-out[/\\]genai_config\.json \(model\.context_length and search\.max_length 4096\)/);
+  assert.equal(readFileSync(join(folder, 'genai_config.json'), 'utf8'), original, "the model's own is untouched");
+  // Into the model's own folder: its genai_config.json stays the model's, and says so.
+  const same = sinpeCli('extend', join(folder, 'model.onnx'), '--config', join(dir, 'config.json'), '--rows', '512', '-o', join(folder, 'longer.onnx'));
+  assert.equal(same.code, 0, same.err);
+  assert.match(same.out, /genai_config\.json beside the model not changed/);
+  assert.equal(readFileSync(join(folder, 'genai_config.json'), 'utf8'), original);
+  // A folder that has one already: refused, nothing written there.
+  const taken = join(dir, 'genai-taken');
+  mkdirSync(taken);
+  writeFileSync(join(taken, 'genai_config.json'), '{}');
+  const refused = sinpeCli('extend', join(folder, 'model.onnx'), '--config', join(dir, 'config.json'), '-o', join(taken, 'model.onnx'));
+  assert.equal(refused.code, 2, refused.err);
+  assert.match(refused.err, /^sinpe: .*genai-taken[/\\]genai_config\.json exists: not overwriting a genai_config\.json\n$/);
+  assert.equal(existsSync(join(taken, 'model.onnx')), false);
+  // One that is not JSON: bad input naming it, nothing written.
+  const broken = join(dir, 'genai-broken');
+  mkdirSync(broken);
+  writeFileSync(join(broken, 'model.onnx'), exact.model);
+  writeFileSync(join(broken, exact.location), exact.data);
+  writeFileSync(join(broken, 'genai_config.json'), '{ "model": ');
+  const bad = sinpeCli('extend', join(broken, 'model.onnx'), '--config', join(dir, 'config.json'), '-o', join(dir, 'genai-never', 'model.onnx'));
+  assert.equal(bad.code, 2, bad.err);
+  assert.match(bad.err, /^sinpe: .*genai-broken[/\\]genai_config\.json: not JSON \(/);
+  assert.equal(existsSync(join(dir, 'genai-never')), false);
+});
