@@ -83,6 +83,8 @@ export type Mistake =
   | 'short-long-exchanged'
   | 'other-layer-type'
   | 'wrong-rotary-dim'
+  /** A reader's `interleaved` / `rotary_interleaved` says another layout than the model family's own code (js/onnx/family.js), whatever the cache values. */
+  | 'layout-attribute'
   | 'unknown';
 
 export interface SiteReport extends RopeSite {

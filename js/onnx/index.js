@@ -8,6 +8,7 @@ import { findRope } from './find.js';
 import { verifySite, expectedFor, expectationOf, ropeOf } from './verify.js';
 import { bitsOf, roundTo, FLOAT } from './dtype.js';
 import { float32Rows, exactRows } from './fit.js';
+import { checkLayout } from './family.js';
 
 export { readModel, findRope, OnnxError };
 export { TOLERANCE_ULPS } from './verify.js';
@@ -55,6 +56,8 @@ export async function inspectModel(model, options) {
     reports.push(await verifySite(pe, m, sites[i], config, rope));
     o.onProgress?.(i + 1, sites.length);
   }
+  // The readers' layout attribute against the model family's own code (family.js).
+  for (const r of reports) checkLayout(r, config);
   const verdicts = reports.map((r) => r.verdict);
   const status = verdicts.includes('mismatch') ? 'mismatch' : verdicts.length === 0 || verdicts.includes('unchecked') ? 'unchecked' : 'match';
   return { model: m.name, config: config !== null, status, sites: reports };

@@ -71,14 +71,15 @@ mkdirSync(join(dir, 'm'));
 const model = join(dir, 'm', 'model.onnx');
 writeFileSync(model, exact.model);
 writeFileSync(join(dir, 'm', exact.location), exact.data);
-// Gemma 3: a global (linear ×8) and a local cache, float32, inline, interleaved.
+// Gemma 3: a global (linear ×8) and a local cache, float32, inline, read with
+// interleaved = 0 (modeling_gemma3.py rotate_half rotates halves; the builder's default).
 const gemma = makeGenaiModel({
   caches: {
     global: { ...bake('exact', 1024, r, OPTIONS.gemma3.global, 'float32'), rows: 1024 },
     local: { ...bake('exact', 1024, r, OPTIONS.gemma3.local, 'float32'), rows: 1024 },
   },
   dtype: 'float32',
-  interleaved: true,
+  interleaved: false,
 });
 writeFileSync(join(dir, 'gemma.onnx'), gemma.model);
 writeFileSync(join(dir, 'gemma.json'), JSON.stringify(CONFIGS.gemma3));
@@ -245,13 +246,13 @@ test('inspect: the table names each cache, its rows, width, dtype, group, layer 
   const g = sinpeCli(['inspect', join(dir, 'gemma.onnx'), '--config', join(dir, 'gemma.json')]);
   assert.equal(g.code, 0, g.err);
   assert.match(g.out, /^.*gemma\.onnx: 2 RoPE site\(s\), match\n/);
-  assert.match(g.out, /\n {2}cos_cache_global \/ sin_cache_global\n {4}1024 rows × 8, float32, group global \(full_attention\), interleaved 1, raw_data\n/);
-  assert.match(g.out, /\n {2}cos_cache_local \/ sin_cache_local\n {4}1024 rows × 8, float32, group local \(sliding_attention\), interleaved 1, raw_data\n/);
+  assert.match(g.out, /\n {2}cos_cache_global \/ sin_cache_global\n {4}1024 rows × 8, float32, group global \(full_attention\), interleaved 0, raw_data\n/);
+  assert.match(g.out, /\n {2}cos_cache_local \/ sin_cache_local\n {4}1024 rows × 8, float32, group local \(sliding_attention\), interleaved 0, raw_data\n/);
   // Without a config: no layer type, not checked.
   const u = sinpeCli(['inspect', join(dir, 'gemma.onnx')]);
   assert.equal(u.code, 0, u.err);
   assert.match(u.out, /^.*gemma\.onnx: 2 RoPE site\(s\), unchecked\n/);
-  assert.match(u.out, /group global, interleaved 1, raw_data\n/);
+  assert.match(u.out, /group global, interleaved 0, raw_data\n/);
   assert.match(u.out, /\n {4}UNCHECKED: cos_cache_global: 1024 rows × 8, float32 \(no config: not checked\)\n/);
 
   // An inv_freq graph: its frequencies, no rows; no layout attribute.
