@@ -114,13 +114,15 @@ async function writeOutput(output, write) {
 
 function table(report) {
   const lines = [`${report.model}: ${report.sites.length} RoPE site(s), ${report.status}`];
+  if (report.finding) lines.push(`  ${report.status.toUpperCase()}: ${report.finding.detail}`);
   for (const s of report.sites) {
     const name = s.kind === 'cache' ? `${s.cos.name} / ${s.sin.name}` : s.invFreq.name;
     const where = s.kind === 'cache' ? s.cos.storage : s.invFreq.storage;
     const bytes = where.kind === 'external' ? `external ${where.location} @${where.offset}+${where.length}` : where.kind;
     lines.push(`  ${name}`);
     lines.push(`    ${s.kind === 'cache' ? `${s.rows} rows × ${s.rotaryDim / 2}` : `${s.rotaryDim / 2} frequencies`}, ${s.dtype}, group ${s.group}${s.layerType ? ` (${s.layerType})` : ''}, interleaved ${s.interleaved ?? '-'}, ${bytes}`);
-    lines.push(`    read by: ${s.consumers.map((c) => `${c.opType} ${c.node}`).join(', ')}`);
+    if (s.segments) lines.push(`    segments: ${s.segments.map((g) => `${g.group} rows ${g.start}…${g.start + g.rows - 1}`).join(', ')}`);
+    lines.push(`    read by: ${s.consumers.map((c) => `${c.opType} ${c.node}`).join(', ')}${s.through?.length ? ` (through ${s.through.join(' → ')})` : ''}`);
     lines.push(`    ${s.verdict.toUpperCase()}: ${s.message}`);
   }
   return lines.join('\n');

@@ -1,11 +1,16 @@
 // Where exporters put RoPE in an ONNX graph: the cos/sin cache inputs of
-// com.microsoft RotaryEmbedding (inputs 2, 3) and GroupQueryAttention with
-// do_rotary = 1 (inputs 7, 8) — initializers, Constant nodes, or the outputs
-// of an If whose branches hold them (onnxruntime-genai's LongRoPE
-// cos_cache_small / cos_cache_large) — and graphs that compute the angles
-// on the fly from an inv_freq tensor (→ MatMul/Mul … → Cos and Sin).
+// com.microsoft RotaryEmbedding (inputs 2, 3), of the ONNX standard
+// RotaryEmbedding (opset 23; inputs 1, 2) and of GroupQueryAttention with
+// do_rotary = 1 (inputs 7, 8) — initializers, Constant nodes, the outputs of
+// an If whose branches hold them (onnxruntime-genai's LongRoPE
+// cos_cache_small / cos_cache_large), or a baked cache reached back through
+// Gather / Where / Reshape / Cast / Squeeze / Unsqueeze / Slice / Identity
+// (caches gathered by position ids before the op: onnxruntime's mobius, the
+// builder's Qwen3.5 M-RoPE) — and graphs that compute the angles on the fly
+// from an inv_freq tensor (→ MatMul/Mul … → Cos and Sin).
 import { AttributeProto_AttributeType } from 'onnx-buf';
 import { DTYPE_NAMES } from './read.js';
+import { ropeOptionsFromConfig } from '../rope-config.js';
 
 const attr = (node, name) => node.attribute.find((a) => a.name === name);
 const intAttr = (node, name, fallback) => {
@@ -22,13 +27,26 @@ function groupOf(name, branch) {
   return 'default';
 }
 
+const standard = (node) => node.domain === '' || node.domain === 'ai.onnx';
+
+// The ops a baked cache passes through between its initializer and the op
+// that reads it, and which of their inputs carry it: Gather's data (rows
+// picked by position ids), both values of a Where (the builder's Qwen3.5
+// M-RoPE picks each column's axis with Where(h_mask, h, Where(w_mask, w, t))),
+// and the one data input of the shape and type ops.
+const TRACE = { Gather: [0], Where: [1, 2], Reshape: [0], Cast: [0], Squeeze: [0], Unsqueeze: [0], Slice: [0], Identity: [0] };
+
 // What defines a name in a graph (with its enclosing scopes): an
-// initializer, a Constant node's value, or an If node's output.
+// initializer, a Constant node's value, an If node's output, or (to trace
+// back) the output of a TRACE op.
 function scopeOf(graph, path, parent) {
   const defs = new Map();
+  for (const node of graph.node) {
+    if (standard(node) && node.opType in TRACE) node.output.forEach((out) => out && defs.set(out, { kind: 'node', node, path }));
+  }
   for (const t of graph.initializer) defs.set(t.name, { kind: 'initializer', tensor: t, path });
   for (const node of graph.node) {
-    if (node.opType === 'Constant' && (node.domain === '' || node.domain === 'ai.onnx')) {
+    if (node.opType === 'Constant' && standard(node)) {
       const v = attr(node, 'value');
       if (v?.t) defs.set(node.output[0], { kind: 'Constant', tensor: v.t, node, path });
     } else if (node.opType === 'If') {
@@ -37,6 +55,10 @@ function scopeOf(graph, path, parent) {
   }
   return { graph, path, defs, parent };
 }
+
+// A cache reached through TRACE ops is a 2-D tensor of a float type; anything
+// else met on the way (a mask, an index table) is not one.
+const cacheLike = (t) => t.dims.length === 2 && t.dataType in DTYPE_NAMES;
 
 function lookup(scope, name) {
   for (let s = scope; s; s = s.parent) if (s.defs.has(name)) return { def: s.defs.get(name), scope: s };
@@ -50,7 +72,16 @@ function resolve(scope, name, seen = new Set()) {
   seen.add(hit.def);
   const { def } = hit;
   if (def.kind === 'initializer' || def.kind === 'Constant')
-    return [{ tensor: def.tensor, holder: def.kind, path: def.path, outName: def.kind === 'Constant' ? name : null, branch: null }];
+    return [{ tensor: def.tensor, holder: def.kind, path: def.path, outName: def.kind === 'Constant' ? name : null, branch: null, through: [] }];
+  if (def.kind === 'node') {
+    const out = [];
+    for (const k of TRACE[def.node.opType]) {
+      const input = def.node.input[k];
+      if (!input) continue;
+      for (const r of resolve(hit.scope, input, seen)) if (cacheLike(r.tensor)) out.push({ ...r, through: [...r.through, def.node.opType] });
+    }
+    return out;
+  }
   const out = [];
   for (const branch of ['then_branch', 'else_branch']) {
     const g = attr(def.node, branch)?.g;
@@ -73,10 +104,32 @@ function subgraphs(node) {
 }
 
 /**
- * Every RoPE site of a model read by readModel.
+ * LongRoPE's short and long caches concatenated into one (the builder's
+ * torch.cat((cos_cache_small, cos_cache_large), dim=0) for EPs without If;
+ * mobius' LongRope np.concatenate([short, long])): the segments of a cache
+ * site when the config is LongRoPE and the site has original + max rows, else
+ * null. rope: ropeOptionsFromConfig's result for the config.
+ */
+export function concatSegments(site, rope) {
+  if (site.kind !== 'cache' || !rope || rope.options?.ropeType !== 'longrope') return null;
+  const L = rope.options.originalMaxPositions;
+  const M = rope.options.maxPositions;
+  if (!Number.isInteger(L) || !Number.isInteger(M) || L === M || site.rows !== L + M) return null;
+  return [
+    { group: 'small', start: 0, rows: L },
+    { group: 'large', start: L, rows: M },
+  ];
+}
+
+/**
+ * Every RoPE site of a model read by readModel. options.config (the parsed
+ * config.json) lets a concatenated LongRoPE cache be told as one (group 'concat', segments).
  * @returns {object[]} sites (see docs/onnx.md, RopeSite)
  */
-export function findRope(model) {
+export function findRope(model, options = {}) {
+  if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object, got ${options === null ? 'null' : typeof options}`);
+  // Only the numbers are read here (the module's rule checks are inspectModel's): no check.
+  const rope = options.config === undefined || options.config === null ? null : ropeOptionsFromConfig(options.config, () => undefined);
   const sites = new Map();
   const freqSites = [];
   const tensorRef = (r, storage) => ({
@@ -96,6 +149,8 @@ export function findRope(model) {
       // the cos and sin cache inputs, and the attribute onnxruntime reads the op's layout from
       let pair = null;
       if (ms && node.opType === 'RotaryEmbedding') pair = [2, 3, 'interleaved'];
+      // ONNX's own RotaryEmbedding (opset 23): X, cos_cache, sin_cache, position_ids.
+      else if (standard(node) && node.opType === 'RotaryEmbedding') pair = [1, 2, 'interleaved'];
       else if (ms && node.opType === 'GroupQueryAttention' && intAttr(node, 'do_rotary', 0) === 1) pair = [7, 8, 'rotary_interleaved'];
       if (pair && node.input[pair[0]] && node.input[pair[1]]) {
         const cos = resolve(scope, node.input[pair[0]]);
@@ -118,6 +173,7 @@ export function findRope(model) {
               rows: cosRef.shape[0] ?? 0,
               rotaryDim: 2 * (cosRef.shape[1] ?? 0),
               dtype: cosRef.dtype,
+              through: c.through,
             });
           }
           sites.get(key).consumers.push(consumer);
@@ -132,6 +188,11 @@ export function findRope(model) {
   for (const s of out) {
     const modes = new Set(s.consumers.map((c) => c.interleaved));
     s.interleaved = modes.size === 1 ? [...modes][0] : null;
+    const segments = concatSegments(s, rope);
+    if (segments !== null) {
+      s.group = 'concat';
+      s.segments = segments;
+    }
   }
   return [...out, ...freqSites];
 }
@@ -176,4 +237,29 @@ function inverseFrequencies(graph, path, storage, tensorRef) {
     }
   }
   return found;
+}
+
+/**
+ * After the sites are verified (inspectModel): a concatenated LongRoPE cache
+ * gets group 'concat' and its segments; its values are not judged as one
+ * cache of the default group (verdict 'unchecked' until they are checked per segment).
+ */
+export function markConcat(report, rope) {
+  const segments = concatSegments(report, rope);
+  if (segments === null) return report;
+  report.group = 'concat';
+  report.segments = segments;
+  report.verdict = 'unchecked';
+  report.diagnosis = null;
+  report.message = `${report.cos.name}: LongRoPE's short (${segments[0].rows} rows) and long (${segments[1].rows} rows) caches concatenated: not checked`;
+  return report;
+}
+
+/**
+ * A config with RoPE (a rotary dim) and a model where no site was found: the
+ * report's top-level finding, or null. rope: ropeOptionsFromConfig's result.
+ */
+export function noRopeFinding(reports, rope) {
+  if (!rope || !(rope.rotaryDim > 0) || reports.length > 0) return null;
+  return { mistake: 'no-rope-found', detail: `no RoPE found; the config says ${rope.options.ropeType} rotary dim ${rope.rotaryDim}, base ${rope.options.base}` };
 }

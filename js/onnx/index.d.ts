@@ -61,8 +61,12 @@ export interface RopeSite {
   cos?: TensorRef;
   sin?: TensorRef;
   invFreq?: TensorRef;
-  /** From the tensor names or the If branch: LongRoPE small/large, Gemma 3 global/local. */
-  group: 'default' | 'small' | 'large' | 'global' | 'local';
+  /** From the tensor names or the If branch: LongRoPE small/large, Gemma 3 global/local; 'concat' for LongRoPE's short and long caches in one tensor (see segments). */
+  group: 'default' | 'small' | 'large' | 'global' | 'local' | 'concat';
+  /** Group 'concat' only: the rows of each cache in the one tensor (small: rows 0 … L−1, large: L … L+M−1). */
+  segments?: { group: 'small' | 'large'; start: number; rows: number }[];
+  /** Kind 'cache': the ops between the baked tensor and its reader, from the tensor on (e.g. ['Gather', 'Cast']); [] when the reader takes it directly. */
+  through?: string[];
   consumers: RopeConsumer[];
   /** The consumers' layout attribute: RotaryEmbedding's `interleaved`, GroupQueryAttention's `rotary_interleaved`, as onnxruntime reads them (null: none, or they disagree). */
   interleaved: 0 | 1 | null;
@@ -116,7 +120,14 @@ export interface InspectReport {
   model: string;
   config: boolean;
   status: 'match' | 'mismatch' | 'unchecked';
+  /** A finding about the model as a whole: the config has RoPE (a rotary dim) but no site was found (status 'mismatch'). */
+  finding?: { mistake: 'no-rope-found'; detail: string };
   sites: SiteReport[];
+}
+
+export interface FindOptions {
+  /** The model's parsed config.json: a LongRoPE cache of original + max rows is told as group 'concat' with its segments. */
+  config?: object;
 }
 
 export interface InspectOptions extends ReadOptions {
@@ -156,7 +167,7 @@ export declare const OnnxError: { new (code: string, message: string, options?: 
 export declare const TOLERANCE_ULPS: number;
 
 export declare function readModel(model: ByteSource, options?: ReadOptions): Promise<OnnxModel>;
-export declare function findRope(model: OnnxModel): RopeSite[];
+export declare function findRope(model: OnnxModel, options?: FindOptions): RopeSite[];
 export declare function inspectModel(model: OnnxModel | ByteSource, options?: InspectOptions): Promise<InspectReport>;
 export declare function extendModel(model: OnnxModel | ByteSource, options: ExtendOptions): Promise<ExtendResult>;
 /** Node: writes the bytes to a path. */

@@ -4,7 +4,7 @@ import { fromBinary, toBinary } from '@bufbuild/protobuf';
 import { ModelProtoSchema, TensorProto_DataLocation } from 'onnx-buf';
 import sinpe from '../sinpe.js';
 import { readModel, OnnxError, DTYPE_NAMES } from './read.js';
-import { findRope } from './find.js';
+import { findRope, markConcat, noRopeFinding } from './find.js';
 import { verifySite, expectedFor, expectationOf, ropeOf } from './verify.js';
 import { bitsOf, roundTo, FLOAT } from './dtype.js';
 import { float32Rows, exactRows } from './fit.js';
@@ -56,11 +56,13 @@ export async function inspectModel(model, options) {
     reports.push(await verifySite(pe, m, sites[i], config, rope));
     o.onProgress?.(i + 1, sites.length);
   }
-  // The readers' layout attribute against the model family's own code (family.js).
-  for (const r of reports) checkLayout(r, config);
+  // A concatenated LongRoPE cache (find.js), the readers' layout attribute against the model
+  // family's own code (family.js), and a config with RoPE where no site was found.
+  for (const r of reports) checkLayout(markConcat(r, rope), config);
+  const finding = noRopeFinding(reports, rope);
   const verdicts = reports.map((r) => r.verdict);
-  const status = verdicts.includes('mismatch') ? 'mismatch' : verdicts.length === 0 || verdicts.includes('unchecked') ? 'unchecked' : 'match';
-  return { model: m.name, config: config !== null, status, sites: reports };
+  const status = finding || verdicts.includes('mismatch') ? 'mismatch' : verdicts.length === 0 || verdicts.includes('unchecked') ? 'unchecked' : 'match';
+  return { model: m.name, config: config !== null, status, ...(finding ? { finding } : {}), sites: reports };
 }
 
 // Every ValueInfoProto of every graph (subgraphs included) named `name`.

@@ -112,12 +112,15 @@ test('inspectModel: the model by bytes, by an OnnxModel, with external data and 
   // bytes with external data through the options
   const viaBytes = await inspectModel(built.model, { config: CONFIGS.llama31, encoder: pe, externalData: { [built.location]: new Blob([built.data]) }, name: 'b.onnx' });
   assert.deepEqual([viaBytes.model, viaBytes.status], ['b.onnx', 'match']);
-  // a model with no RoPE: nothing checked, whatever the config
+  // a model with no RoPE: without a config nothing is checked; with a config
+  // that has RoPE, finding none is a mismatch (onnx-find-sites.test.mjs)
   const none = makeInvFreqModel(new Uint32Array(2));
   const noSites = decode(none);
   noSites.graph.node = noSites.graph.node.filter((n) => n.opType !== 'Sin');
   const empty = await inspectModel(encode(noSites), { config: CONFIGS.llama31, encoder: pe });
-  assert.deepEqual([empty.sites.length, empty.config, empty.status], [0, true, 'unchecked']);
+  assert.deepEqual([empty.sites.length, empty.config, empty.status, empty.finding?.mistake], [0, true, 'mismatch', 'no-rope-found']);
+  const emptyNoConfig = await inspectModel(encode(noSites), { encoder: pe });
+  assert.deepEqual([emptyNoConfig.sites.length, emptyNoConfig.config, emptyNoConfig.status, emptyNoConfig.finding], [0, false, 'unchecked', undefined]);
   // an object that only looks like a model is read as a source, and refused; so are null and undefined
   for (const fake of [{ proto: {} }, { tensorBytes: () => new Uint8Array(0) }, null, undefined])
     for (const call of [inspectModel, extendModel]) await refused(call(fake, { encoder: pe, config: CONFIGS.llama31 }), TypeError, /^model must be a Uint8Array/);

@@ -78,6 +78,7 @@ test('RotaryEmbedding (inputs 2, 3) and GroupQueryAttention with do_rotary = 1 (
       rows: 32,
       rotaryDim: 16,
       dtype: 'float32',
+      through: [],
     },
     {
       kind: 'cache',
@@ -89,6 +90,7 @@ test('RotaryEmbedding (inputs 2, 3) and GroupQueryAttention with do_rotary = 1 (
       rows: 64,
       rotaryDim: 8,
       dtype: 'float16',
+      through: [],
     },
   ]);
   // the live tensors are the model's own
