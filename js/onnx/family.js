@@ -19,8 +19,18 @@ const FAMILIES = {
   llama: HALF,
   // modeling_mistral.py rotate_half ("Copied from transformers.models.llama.modeling_llama.rotate_half").
   mistral: HALF,
-  // modeling_qwen2.py rotate_half (halves) used by apply_rotary_pos_emb.
+  // modeling_mixtral.py rotate_half (halves) used by apply_rotary_pos_emb.
+  mixtral: HALF,
+  // modeling_qwen2.py rotate_half (halves) used by apply_rotary_pos_emb (Qwen2 and Qwen2.5).
   qwen2: HALF,
+  // modeling_qwen3.py rotate_half (halves) used by apply_rotary_pos_emb.
+  qwen3: HALF,
+  // modeling_granite.py rotate_half ("Copied from transformers.models.llama.modeling_llama.rotate_half").
+  granite: HALF,
+  // modeling_olmo.py RotaryEmbedding.rotate_half: x.view(B, nh, T, 2, hs // 2).unbind: the two halves.
+  olmo: HALF,
+  // modeling_gemma2.py apply_rotary_pos_emb: (q * cos) + (rotate_half(q) * sin), cos of cat((freqs, freqs)).
+  gemma2: HALF,
   // modeling_phi3.py rotate_half (halves) on q[..., :rotary_dim] in apply_rotary_pos_emb (Phi-3, Phi-3.5, Phi-4 mini).
   phi3: HALF,
   // modeling_gemma3.py rotate_half (halves) in apply_rotary_pos_emb (Gemma3TextConfig 'gemma3_text'; the multimodal 'gemma3' wraps it).
@@ -50,7 +60,12 @@ const FAMILIES = {
 const ARCHITECTURES = {
   LlamaForCausalLM: 'llama',
   MistralForCausalLM: 'mistral',
+  MixtralForCausalLM: 'mixtral',
   Qwen2ForCausalLM: 'qwen2',
+  Qwen3ForCausalLM: 'qwen3',
+  GraniteForCausalLM: 'granite',
+  OlmoForCausalLM: 'olmo',
+  Gemma2ForCausalLM: 'gemma2',
   Phi3ForCausalLM: 'phi3',
   Gemma3ForCausalLM: 'gemma3_text',
   Gemma3ForConditionalGeneration: 'gemma3',

@@ -7,6 +7,7 @@
 // transformers (written out below with the function), not from sinpe:
 //   llama    modeling_llama.py rotate_half: halves            → interleaved 0
 //   qwen2    modeling_qwen2.py rotate_half: halves            → 0
+//   qwen3, mixtral, granite  their modeling files' rotate_half: halves → 0
 //   glm      modeling_glm.py rotate_half on x[..., 0::2]      → 1
 //   gptj     modeling_gptj.py rotate_every_two                → 1
 //   deepseek_v3  rope_interleave (default true) → apply_rotary_pos_emb_interleave → 1; false → 0
@@ -57,6 +58,9 @@ test('each family by its own code: model_type, else architectures; GroupQueryAtt
     // [config changes, interleaved attribute, layout-attribute expected, the family's words]
     [{ model_type: 'qwen2' }, true, 'qwen2 rotates halves'],
     [{ model_type: 'qwen2' }, false, null],
+    [{ model_type: 'qwen3' }, true, 'qwen3 rotates halves'],
+    [{ model_type: 'mixtral' }, true, 'mixtral rotates halves'],
+    [{ architectures: ['GraniteForCausalLM'] }, true, 'granite rotates halves'],
     [{ model_type: 'glm', partial_rotary_factor: 1 }, false, 'glm rotates interleaved pairs \\(2j and 2j \\+ 1\\)'],
     [{ model_type: 'glm', partial_rotary_factor: 1 }, true, null],
     [{ model_type: 'gptj' }, false, 'gptj rotates interleaved pairs'],
