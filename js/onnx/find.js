@@ -250,7 +250,13 @@ export function markConcat(report, rope) {
   report.group = 'concat';
   report.segments = segments;
   report.verdict = 'unchecked';
+  // What was measured against one cache of the default group says nothing about this one.
+  report.expected = null;
+  report.fromExact = null;
+  report.maxUlp = null;
+  report.short = false;
   report.diagnosis = null;
+  delete report.matchesBoth;
   report.message = `${report.cos.name}: LongRoPE's short (${segments[0].rows} rows) and long (${segments[1].rows} rows) caches concatenated: not checked`;
   return report;
 }

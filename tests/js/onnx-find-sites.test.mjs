@@ -279,6 +279,10 @@ test('(d) LongRoPE\'s concatenated cache (rows = original + max): group concat, 
   assert.deepEqual([plain.group, plain.segments], ['default', undefined]);
   const report = await inspectModel(model, { config: CONFIGS.phi3, encoder: pe });
   assert.deepEqual([report.sites[0].group, report.sites[0].segments, report.sites[0].verdict], ['concat', segments, 'unchecked']);
+  // Nothing measured as if it were one cache: no expectation, distance or diagnosis.
+  const s = report.sites[0];
+  assert.deepEqual([s.expected, s.fromExact, s.maxUlp, s.short, s.diagnosis, 'matchesBoth' in s], [null, null, null, false, null, false]);
+  assert.equal(s.message, "cos_cache: LongRoPE's short (64 rows) and long (512 rows) caches concatenated: not checked");
   const res = cli(concatModel(64, 512), CONFIGS.phi3);
   assert.match(res.out, /\n {4}576 rows × 8, float32, group concat, interleaved 0, raw_data\n {4}segments: small rows 0…63, large rows 64…575\n/);
   // Not LongRoPE, or not L + M rows: no segments.
