@@ -65,14 +65,18 @@ const siteSummary = (s) => ({ cos: s.cos.name, sin: s.sin.name, rows: s.rows, ro
 const onnxRotary = (name, x, cos, sin, positionIds, interleaved = 0) =>
   node('RotaryEmbedding', name, positionIds ? [x, cos, sin, positionIds] : [x, cos, sin], [`${name}/output_0`], [intAttribute('interleaved', interleaved), intAttribute('num_heads', 4), intAttribute('rotary_embedding_dim', 0)]);
 
-test('(a) ONNX RotaryEmbedding with 2-D caches and position_ids: a site like com.microsoft\'s; inputs 1 and 2 are the caches', async () => {
+function onnx2dModel() {
   const c = bake('exact', 1024, r, llama, 'float32');
-  const model = encode(
+  return encode(
     [onnxRotary('/model/layers.0/attn/q_rotary/RotaryEmbedding', 'q', 'cos_cache', 'sin_cache', 'position_ids')],
     [init('cos_cache', DT.FLOAT, [1024, half], c.cos), init('sin_cache', DT.FLOAT, [1024, half], c.sin)],
     [tensorInfo('q', DT.FLOAT, ['batch', 'seq', 64]), tensorInfo('position_ids', DT.INT64, ['batch', 'seq'])],
     [tensorInfo('/model/layers.0/attn/q_rotary/RotaryEmbedding/output_0', DT.FLOAT, ['batch', 'seq', 64])],
   );
+}
+
+test('(a) ONNX RotaryEmbedding with 2-D caches and position_ids: a site like com.microsoft\'s; inputs 1 and 2 are the caches', async () => {
+  const model = onnx2dModel();
   const sites = findRope(await readModel(model));
   assert.deepEqual(sites.map(siteSummary), [{ cos: 'cos_cache', sin: 'sin_cache', rows: 1024, rotaryDim: r, dtype: 'float32', group: 'default', through: [], consumers: ['(onnx):RotaryEmbedding:/model/layers.0/attn/q_rotary/RotaryEmbedding:0'] }]);
   const report = await inspectModel(model, { config: CONFIGS.llama31, encoder: pe });
@@ -333,4 +337,25 @@ test('(e) a config with RoPE and no site found: status mismatch with the no-rope
   assert.equal(res.code, 1, res.err);
   assert.equal(res.out.split('\n').slice(1).join('\n'), '  MISMATCH: no RoPE found; the config says llama3 rotary dim 16, base 500000\n');
   assert.match(res.out, /model\.onnx: 0 RoPE site\(s\), mismatch\n/);
+});
+
+// The fixtures are models onnxruntime itself accepts: each loads in
+// onnxruntime-node (its type and shape inference over every node passes),
+// so the layouts above are graphs an exporter could ship, not just protobufs.
+test('every model built here loads in onnxruntime-node', async () => {
+  const { default: ort } = await import('onnxruntime-node');
+  const models = {
+    onnx2d: onnx2dModel(),
+    mobius32: mobiusModel('float32'),
+    mobius16: mobiusModel('float16'),
+    qwen35f16: qwen35Model({ rows: 512 }),
+    qwen35f32: qwen35Model({ rows: 512, io: DT.FLOAT }),
+    concat: concatModel(64, 512),
+    decomposed: decomposedModel(),
+  };
+  for (const [name, bytes] of Object.entries(models)) {
+    const session = await ort.InferenceSession.create(bytes);
+    assert.ok(session.outputNames.length > 0, name);
+    await session.release();
+  }
 });
