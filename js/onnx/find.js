@@ -256,6 +256,7 @@ export function markConcat(report, rope) {
   report.maxUlp = null;
   report.short = false;
   report.diagnosis = null;
+  if ('fit' in report) report.fit = null;
   delete report.matchesBoth;
   report.message = `${report.cos.name}: LongRoPE's short (${segments[0].rows} rows) and long (${segments[1].rows} rows) caches concatenated: not checked`;
   return report;
