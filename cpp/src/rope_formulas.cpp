@@ -1,5 +1,9 @@
 // The frequencies of every Hugging Face rope type in float64
-// (transformers' modeling_rope_utils; docs/maths.md §2 gives each type's formula).
+// (transformers' modeling_rope_utils; docs/maths.md §2 gives each type's formula),
+// and beside them (inv32) the same rule in torch's float32 arithmetic, operation
+// by operation as transformers' _compute_*_parameters evaluate it on float32
+// tensors (Python scalars enter as float32, as torch's wrapped scalars do):
+// the inv_freq of the float32 recipe (rope_recipe.cpp).
 #include <cmath>
 
 #include "rope_internal.hpp"
@@ -13,13 +17,19 @@ using Args = detail::FormulaArgs;
 using Result = detail::FormulaResult;
 
 Status standard(const Args& a, Result& out) {
-  for (int j = 0; j < a.r / 2; ++j) out.inv.push_back(a.standard(j));
+  for (int j = 0; j < a.r / 2; ++j) {
+    out.inv.push_back(a.standard(j));
+    out.inv32.push_back(a.standard32(j));
+  }
   return Status::ok;
 }
 
 Status linear(const Args& a, Result& out) {
   const double s = a.get(Option::factor);
-  for (int j = 0; j < a.r / 2; ++j) out.inv.push_back(a.standard(j) / s);
+  for (int j = 0; j < a.r / 2; ++j) {
+    out.inv.push_back(a.standard(j) / s);
+    out.inv32.push_back(a.standard32(j) / float(s));  // inv_freq /= factor
+  }
   return Status::ok;
 }
 
@@ -28,7 +38,10 @@ Status dynamic(const Args& a, Result& out) {
   const double s = a.get(Option::factor), M = a.get(Option::max_positions);
   const double N = a.given(Option::seq_len) ? std::max(a.get(Option::seq_len), M) : M;
   const double base = a.get(Option::base) * std::pow(s * N / M - (s - 1.0), double(a.r) / double(a.r - 2));
-  for (int j = 0; j < a.r / 2; ++j) out.inv.push_back(std::pow(base, -2.0 * j / a.r));
+  for (int j = 0; j < a.r / 2; ++j) {
+    out.inv.push_back(std::pow(base, -2.0 * j / a.r));
+    out.inv32.push_back(a.standard32(j, base));  // the new base is a Python float
+  }
   return Status::ok;
 }
 
@@ -77,6 +90,15 @@ Status yarn(const Args& a, Result& out) {
     const double extrapolation = 1.0 - ramp;
     const double def = a.standard(j);
     out.inv.push_back((def / s) * (1.0 - extrapolation) + def * extrapolation);
+    // pos_freqs = base ** (arange / dim); extrapolation = 1 / pos_freqs; interpolation = 1 / (factor *
+    // pos_freqs); ramp = clamp((arange(dim // 2) - low) / (high - low), 0, 1); e = 1 - ramp; inv_freq =
+    // interpolation * (1 - e) + extrapolation * e
+    const float pos = Args::pow32(float(base), float(2 * j) / float(a.r));
+    float ramp32 = (float(j) - float(lo)) / float(hi - lo);
+    if (ramp32 < 0) ramp32 = 0;
+    if (ramp32 > 1) ramp32 = 1;
+    const float e32 = 1.0f - ramp32;
+    out.inv32.push_back((1.0f / (float(s) * pos)) * (1.0f - e32) + (1.0f / pos) * e32);
   }
   return Status::ok;
 }
@@ -94,8 +116,11 @@ Status longrope(const Args& a, Result& out) {
   const bool use_long = a.given(Option::seq_len) && a.get(Option::seq_len) > L;
   const std::vector<double>& f = use_long ? *longs : *shorts;
   const double base = a.get(Option::base);
-  for (std::size_t j = 0; j < half; ++j)
+  for (std::size_t j = 0; j < half; ++j) {
     out.inv.push_back(1.0 / (f[j] * std::pow(base, 2.0 * double(j) / a.r)));
+    // 1.0 / (ext_factors * base ** inv_freq_shape), ext_factors a float32 tensor
+    out.inv32.push_back(1.0f / (float(f[j]) * Args::pow32(float(base), float(2 * j) / float(a.r))));
+  }
   return Status::ok;
 }
 
@@ -113,6 +138,17 @@ Status llama3(const Args& a, Result& out) {
       const double g = (L / wavelength - low) / (high - low);
       out.inv.push_back((1.0 - g) * def / s + g * def);
     }
+    // wavelen = 2 * math.pi / inv_freq (torch: reciprocal(inv_freq) * 2π);
+    // inv_freq_llama = where(wavelen > L / low, inv_freq / factor, inv_freq);
+    // smooth = (L / wavelen - low) / (high - low); smoothed = (1 - smooth) * inv_freq_llama / factor + smooth
+    // * inv_freq_llama; medium = ~(wavelen < L / high) * ~(wavelen > L / low)
+    const float d32 = a.standard32(j);
+    const float w32 = (1.0f / d32) * float(kTwoPi);
+    const float llama = w32 > float(L / low) ? d32 / float(s) : d32;
+    const float g32 = ((1.0f / w32) * float(L) - float(low)) / float(high - low);
+    const float smoothed = (1.0f - g32) * llama / float(s) + g32 * llama;
+    const bool medium = !(w32 < float(L / high)) && !(w32 > float(L / low));
+    out.inv32.push_back(medium ? smoothed : llama);
   }
   return Status::ok;
 }
@@ -125,6 +161,7 @@ Status proportional(const Args& a, Result& out) {
   const std::size_t angles = std::size_t(std::floor(fraction * a.r / 2));
   for (int j = 0; j < a.r / 2; ++j) {
     out.inv.push_back(std::size_t(j) < angles ? a.standard(j) / s : 0.0);
+    out.inv32.push_back(std::size_t(j) < angles ? a.standard32(j) / float(s) : 0.0f);
     out.still.push_back(std::size_t(j) < angles ? 0 : 1);
   }
   return Status::ok;

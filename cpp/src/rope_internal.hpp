@@ -20,6 +20,7 @@ namespace detail {
 struct RopeData {
   int rotary_dim = 0;
   std::vector<double> inv;
+  std::vector<float> inv32;  // the float32 recipe's inv_freq: torch's float32 arithmetic (rope_formulas.cpp)
   double attention = 1.0;
   Plan rows;  // width r, concat, frequencies inv, amplitude attention
   int axes = 1;
@@ -40,10 +41,19 @@ struct FormulaArgs {
   bool given(Option id) const { return detail::is_given(options, id); }
   // def_j = base^(-2j/r)
   double standard(int j) const { return std::pow(get(Option::base), -2.0 * j / r); }
+  // The same in torch's float32 steps: 1 / (base ** (float(2j) / r)), base as a float32 (pow32 below).
+  float standard32(int j) const { return standard32(j, get(Option::base)); }
+  float standard32(int j, double base) const { return 1.0f / pow32(float(base), float(2 * j) / float(r)); }
+  // float32 pow, correctly rounded: the float64 pow (within one float64 ulp)
+  // rounded once decides every value except one lying within two float64
+  // ulps of a float32 rounding midpoint, where its rounding is kept
+  // (tests/cpp/test_rope.cpp scans the usual bases and finds none).
+  static float pow32(float b, float e) { return float(std::pow(double(b), double(e))); }
 };
 
 struct FormulaResult {
   std::vector<double> inv;
+  std::vector<float> inv32;  // the same frequencies in torch's float32 arithmetic, op by op
   double attention = 1.0;
   std::vector<char> still;  // per pair: 1 = frequency 0 on purpose (proportional); empty = none
 };

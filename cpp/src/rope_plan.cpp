@@ -9,6 +9,7 @@ namespace sinpe {
 int RopePlan::rotary_dim() const noexcept { return data_->rotary_dim; }
 const std::vector<double>& RopePlan::inv_freq() const noexcept { return data_->inv; }
 double RopePlan::attention_factor() const noexcept { return data_->attention; }
+const std::vector<float>& RopePlan::inv_freq_float32() const noexcept { return data_->inv32; }
 const Plan& RopePlan::rows_plan() const noexcept { return data_->rows; }
 int RopePlan::axes() const noexcept { return data_->axes; }
 const std::vector<int>& RopePlan::pair_axes() const noexcept { return data_->pair_axes; }
@@ -70,6 +71,7 @@ Status make_rope_plan(const Options& o, int r, RopePlan* plan) {
       res.still.resize(res.inv.size(), 0);
       res.still.insert(res.still.end(), axis.still.begin(), axis.still.end());
       res.inv.insert(res.inv.end(), axis.inv.begin(), axis.inv.end());
+      res.inv32.insert(res.inv32.end(), axis.inv32.begin(), axis.inv32.end());
       if (a == 0) res.attention = axis.attention;
     }
   } else if (Status s = detail::rope_formula(o.rope_type, detail::FormulaArgs{o, reads, r}, res);
@@ -102,12 +104,16 @@ Status make_rope_plan(const Options& o, int r, RopePlan* plan) {
     case RopeAxes::pixtral: {
       // freqs[::2] for the row, then freqs[1::2] for the column.
       std::vector<double> inv(half);
+      std::vector<float> inv32(half);
       for (std::size_t j = 0; j < half / 2; ++j) {
         inv[j] = res.inv[2 * j];
         inv[half / 2 + j] = res.inv[2 * j + 1];
+        inv32[j] = res.inv32[2 * j];
+        inv32[half / 2 + j] = res.inv32[2 * j + 1];
         data->pair_axes[half / 2 + j] = 1;
       }
       res.inv = std::move(inv);
+      res.inv32 = std::move(inv32);
       break;
     }
   }
@@ -125,6 +131,7 @@ Status make_rope_plan(const Options& o, int r, RopePlan* plan) {
   data->attention = res.attention;
   data->rows = concat_plan(res.inv, res.attention);
   data->inv = std::move(res.inv);
+  data->inv32 = std::move(res.inv32);
   *plan = RopePlan(std::move(data));
   return Status::ok;
 }

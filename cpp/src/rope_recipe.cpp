@@ -2,7 +2,8 @@
 //
 // What transformers' rotary embeddings and onnxruntime-genai's
 // make_rotary_embedding_caches_from_scratch compute in float32:
-//   inv_freq  (float32 tensor; here the plan's float64 inv_j rounded once)
+//   inv_freq  float32 tensor: the rope type's rule in float32 arithmetic, op by
+//             op, with a correctly rounded float32 pow (plan.inv_freq_float32())
 //   t         = arange(N).float()                     position as float32
 //   freqs     = outer(t, inv_freq)                    float32 product
 //   cos, sin  = freqs.cos(), freqs.sin()              float32
@@ -41,10 +42,8 @@ void float32_rows(const RopePlan& plan, const double* positions, std::size_t n, 
                   void* sin, std::size_t row0) {
   const std::size_t half = std::size_t(plan.rotary_dim() / 2);
   const auto A = std::size_t(plan.axes());
-  const std::vector<double>& inv = plan.inv_freq();
+  const std::vector<float>& inv32 = plan.inv_freq_float32();
   const std::vector<int>& pair_axes = plan.pair_axes();
-  std::vector<float> inv32(half);
-  for (std::size_t j = 0; j < half; ++j) inv32[j] = float(inv[j]);
   const auto att = float(plan.attention_factor());
   const bool scaled = att != 1.0f;
   for (std::size_t i = 0; i < n; ++i) {

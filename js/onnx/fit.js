@@ -176,23 +176,45 @@ function screenRows(rows) {
 export function fitFloat32(cache, rows, width, exp) {
   const screen = screenRows(rows);
   const columns = [];
+  const fits = (col, f, list) => f >= 0 && columnFits(cache, width, col, f, exp, list, rows);
   for (let col = 0; col < width; col++) {
     const center = Math.fround(exp.inv[col]);
+    const at = (k) => (center === 0 ? (k === 0 ? 0 : NaN) : step32(center, k));
     let found = null;
-    for (let d = 0; d <= FIT_ULPS && found === null; d++) {
-      for (const k of d === 0 ? [0] : [-d, d]) {
-        const f = center === 0 ? (k === 0 ? 0 : NaN) : step32(center, k);
-        if (!(f >= 0)) continue;
-        if (!columnFits(cache, width, col, f, exp, screen, rows)) continue;
-        if (!columnFits(cache, width, col, f, exp, null, rows)) continue;
-        found = { col, invFreq: f, ulps: k };
-        break;
-      }
-    }
+    for (let d = 0; d <= FIT_ULPS && found === null; d++)
+      for (const k of d === 0 ? [0] : [-d, d])
+        if (fits(col, at(k), screen) && fits(col, at(k), null)) {
+          found = k;
+          break;
+        }
     if (found === null) return { ok: false, columns, failed: col };
-    columns.push(found);
+    // Where neighbours fit too (low frequencies, short caches), the one whose recipe values the
+    // column holds most closely; of equals, the nearest to the correctly rounded value.
+    let best = { k: found, ulps: columnUlps(cache, width, col, at(found), exp, rows) };
+    for (const k of [found - 2, found - 1, found + 1, found + 2]) {
+      if (best.ulps === 0 || Math.abs(k) > FIT_ULPS || !fits(col, at(k), screen) || !fits(col, at(k), null)) continue;
+      const u = columnUlps(cache, width, col, at(k), exp, rows);
+      if (u < best.ulps || (u === best.ulps && Math.abs(k) < Math.abs(best.k))) best = { k, ulps: u };
+    }
+    columns.push({ col, invFreq: at(best.k), ulps: best.k });
   }
   return { ok: true, columns, failed: -1 };
+}
+
+// The most ulps (of the dtype) column col is from the float32 recipe with inv_freq f, cos/sin correctly rounded.
+function columnUlps(cache, width, col, f, exp, rows) {
+  const v = float32Rows([{ invFreq: f }], exp.att, 0, rows, cache.dataType);
+  const ulp = ulpsApart(cache.dataType);
+  const cosV = exp.swap ? cache.sin.values : cache.cos.values;
+  const sinV = exp.swap ? cache.cos.values : cache.sin.values;
+  let worst = 0;
+  for (let p = 0; p < rows; p++) {
+    const a = cosV[p * width + col];
+    const b = sinV[p * width + col];
+    if (a !== v.cos[p]) worst = Math.max(worst, ulp(a, v.cos[p]));
+    if (b !== v.sin[p]) worst = Math.max(worst, ulp(b, v.sin[p]));
+  }
+  return worst;
 }
 
 /**

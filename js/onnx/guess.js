@@ -49,7 +49,8 @@ function candidates(w, r, att, group) {
   // The base, from the two highest frequencies (unscaled by llama3 and YaRN, scaled alike by linear).
   const rawBase = (w[0] / w[1]) ** (r / 2);
   const bases = [...new Set([sig(rawBase, 2), sig(rawBase, 3), sig(rawBase, 4)])];
-  for (const base of bases) {
+  // The usual bases too: llama3 and YaRN may scale the second column already (a short original context).
+  for (const base of [...bases, ...USUAL_BASES.filter((b) => !bases.includes(b))]) {
     const def = Float64Array.from({ length: half }, (_, j) => base ** ((-2 * j) / r));
     const rho = Float64Array.from(def, (d, j) => d / w[j]);
     const s = rho[half - 1];
@@ -120,7 +121,9 @@ export function guessCache(pe, cache, rows, width, group) {
     if (checkExact(cache, n, width, exp, 1, tol).ok && checkExact(cache, rows, width, exp, 1, tol).ok) recipe = 'exact';
     else if ((fit = fitFloat32(cache, n, width, exp)).ok && (fit = fitFloat32(cache, rows, width, exp)).ok) recipe = 'float32';
     if (recipe === null) {
-      if (c.ropeType === 'longrope' && approximate === null) approximate = { ropeType: c.ropeType, rotaryDim: r, options: c.options, config: { ...c.config, rotary_dim: r }, recipe: null, variant: null };
+      // LongRoPE factors read off the cache: given when they come within 1e-3 of every value, as an approximation.
+      if (c.ropeType === 'longrope' && approximate === null && checkExact(cache, rows, width, exp, 0, 1e-3 * Math.max(1, exp.att)).ok)
+        approximate = { ropeType: c.ropeType, rotaryDim: r, options: c.options, config: { ...c.config, rotary_dim: r }, recipe: null, variant: null };
       continue;
     }
     const config = { ...c.config, rotary_dim: r };

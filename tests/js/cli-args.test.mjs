@@ -253,7 +253,7 @@ test('inspect: the table names each cache, its rows, width, dtype, group, layer 
   assert.equal(u.code, 0, u.err);
   assert.match(u.out, /^.*gemma\.onnx: 2 RoPE site\(s\), unchecked\n/);
   assert.match(u.out, /group global, interleaved 0, raw_data\n/);
-  assert.match(u.out, /\n {4}UNCHECKED: cos_cache_global: 1024 rows × 8, float32 \(no config: not checked\)\n/);
+  assert.match(u.out, /\n {4}UNCHECKED: cos_cache_global: 1024 rows × 8, float32 \(no config: not checked; it fits \{"rope_theta":1000000,"rope_scaling":\{"rope_type":"linear","factor":8\}\} with rotary dim 16 \(exact values\)\)\n/);
 
   // An inv_freq graph: its frequencies, no rows; no layout attribute.
   const inv = join(dir, 'inv.onnx');

@@ -27,6 +27,9 @@ class RopePlan {
   int rotary_dim() const noexcept;
   // Radians per position of each pair, float64.
   const std::vector<double>& inv_freq() const noexcept;
+  // The float32 recipe's inv_freq: the rope type's rule in torch's float32
+  // arithmetic, operation by operation, with a correctly rounded float32 pow.
+  const std::vector<float>& inv_freq_float32() const noexcept;
   double attention_factor() const noexcept;
   // Position axes per token: 1, or the sections of a multi-axis plan
   // (Options::rope_axes, mropeSection; 2 for pixtral).
