@@ -23,7 +23,7 @@ export default {
   layoutLabel: 'Layout',
   groupLabel: 'Group',
   layout: { half: 'rotate-half (pairs j and j + r/2)', interleaved: 'interleaved (pairs 2j, 2j + 1)', unknown: 'not stated by its consumers' },
-  group: { default: 'the one cache', small: 'small (LongRoPE short factors)', large: 'large (LongRoPE long factors)', global: 'global (full-attention layers)', local: 'local (sliding-window layers)', other: 'another group' },
+  group: { default: 'the one cache', small: 'small (LongRoPE short factors)', large: 'large (LongRoPE long factors)', global: 'global (full-attention layers)', local: 'local (sliding-window layers)', concat: 'LongRoPE short and long caches in one tensor', other: 'another group' },
   verdict: {
     exact: 'Exact: the cache holds the exact values rounded once to its element type.',
     float32: 'The float32 recipe: the values PyTorch and onnxruntime-genai compute in float32, not the exact ones.',
@@ -41,6 +41,9 @@ export default {
     'cos-sin-swapped': 'Diagnosis: the cos and sin caches are exchanged.',
     'rounded-twice': 'Diagnosis: the values were rounded twice (to float32, then to the element type).',
     'short-long-exchanged': 'Diagnosis: the short and long LongRoPE caches are exchanged.',
+    'other-layer-type': 'Diagnosis: this layer type’s cache was built with the other layer type’s rule, base or scaling (Gemma 3’s local and global layers).',
+    'layout-attribute': 'Diagnosis: the operator reading the cache pairs the dimensions in the other layout than this model family’s own code (interleaved pairs against rotate-half, or the reverse).',
+    'no-rope-found': 'Finding: the config describes RoPE, but no RoPE cache or inv_freq was found in the model.',
     unknown: 'Diagnosis: none of the usual mistakes reproduces this cache.',
     other: 'Diagnosis: a finding this page does not know.',
   },

@@ -23,7 +23,7 @@ export default {
   layoutLabel: '布局',
   groupLabel: '分组',
   layout: { half: '前后对半（j 与 j + r/2 成对）', interleaved: '交错（2j 与 2j + 1 成对）', unknown: '使用它的算子没有说明' },
-  group: { default: '唯一的缓存', small: 'small（LongRoPE 短因子）', large: 'large（LongRoPE 长因子）', global: 'global（全注意力层）', local: 'local（滑动窗口层）', other: '其他分组' },
+  group: { default: '唯一的缓存', small: 'small（LongRoPE 短因子）', large: 'large（LongRoPE 长因子）', global: 'global（全注意力层）', local: 'local（滑动窗口层）', concat: 'LongRoPE 短、长缓存合在一个张量中', other: '其他分组' },
   verdict: {
     exact: '精确：缓存中是精确值，只舍入一次到其元素类型。',
     float32: 'float32 算法：缓存中是 PyTorch 和 onnxruntime-genai 用 float32 算出的值，而不是精确值。',
@@ -41,6 +41,9 @@ export default {
     'cos-sin-swapped': '诊断：cos 与 sin 缓存互换了。',
     'rounded-twice': '诊断：数值被舍入了两次（先到 float32，再到元素类型）。',
     'short-long-exchanged': '诊断：LongRoPE 的短、长缓存互换了。',
+    'other-layer-type': '诊断：这一层类型的缓存用了另一层类型的规则、底数或缩放（Gemma 3 的局部层与全局层）。',
+    'layout-attribute': '诊断：读取缓存的算子按另一种布局配对维度，与这个模型家族自己的代码不符（交错配对与前后对半，或者相反）。',
+    'no-rope-found': '发现：config 描述了 RoPE，但模型中没有找到 RoPE 缓存或 inv_freq。',
     unknown: '诊断：常见的错误都不能复现这个缓存。',
     other: '诊断：本页不认识的发现。',
   },

@@ -27,9 +27,12 @@ export const MISTAKES = [
   'cos-sin-swapped',
   'rounded-twice',
   'short-long-exchanged',
+  'other-layer-type',
+  'layout-attribute',
+  'no-rope-found',
   'unknown',
 ];
-export const GROUPS = ['default', 'small', 'large', 'global', 'local'];
+export const GROUPS = ['default', 'small', 'large', 'global', 'local', 'concat'];
 export const ERRORS = ['bad_protobuf', 'missing_external', 'external_out_of_range', 'bad_tensor', 'no_rope', 'bad_json', 'no_model', 'two_models', 'bad_rows'];
 
 export const verdictKey = (v) => `checkModel.verdict.${VERDICTS.includes(v) ? v : 'other'}`;
