@@ -240,29 +240,6 @@ function inverseFrequencies(graph, path, storage, tensorRef) {
 }
 
 /**
- * After the sites are verified (inspectModel): a concatenated LongRoPE cache
- * gets group 'concat' and its segments; its values are not judged as one
- * cache of the default group (verdict 'unchecked' until they are checked per segment).
- */
-export function markConcat(report, rope) {
-  const segments = concatSegments(report, rope);
-  if (segments === null) return report;
-  report.group = 'concat';
-  report.segments = segments;
-  report.verdict = 'unchecked';
-  // What was measured against one cache of the default group says nothing about this one.
-  report.expected = null;
-  report.fromExact = null;
-  report.maxUlp = null;
-  report.short = false;
-  report.diagnosis = null;
-  if ('fit' in report) report.fit = null;
-  delete report.matchesBoth;
-  report.message = `${report.cos.name}: LongRoPE's short (${segments[0].rows} rows) and long (${segments[1].rows} rows) caches concatenated: not checked`;
-  return report;
-}
-
-/**
  * A config with RoPE (a rotary dim) and a model where no site was found: the
  * report's top-level finding, or null. rope: ropeOptionsFromConfig's result.
  */

@@ -63,8 +63,8 @@ export interface RopeSite {
   invFreq?: TensorRef;
   /** From the tensor names or the If branch: LongRoPE small/large, Gemma 3 global/local; 'concat' for LongRoPE's short and long caches in one tensor (see segments). */
   group: 'default' | 'small' | 'large' | 'global' | 'local' | 'concat';
-  /** Group 'concat' only: the rows of each cache in the one tensor (small: rows 0 … L−1, large: L … L+M−1). */
-  segments?: { group: 'small' | 'large'; start: number; rows: number }[];
+  /** Group 'concat' only: the rows of each cache in the one tensor (small: rows 0 … L−1, large: L … L+M−1); in a report, each segment's own verdict too. */
+  segments?: { group: 'small' | 'large'; start: number; rows: number; verdict?: SiteReport['verdict']; fit?: SiteReport['fit']; diagnosis?: SiteReport['diagnosis']; message?: string }[];
   /** Kind 'cache': the ops between the baked tensor and its reader, from the tensor on (e.g. ['Gather', 'Cast']); [] when the reader takes it directly. */
   through?: string[];
   consumers: RopeConsumer[];

@@ -4,8 +4,8 @@ import { fromBinary, toBinary } from '@bufbuild/protobuf';
 import { ModelProtoSchema, TensorProto_DataLocation } from 'onnx-buf';
 import sinpe from '../sinpe.js';
 import { readModel, OnnxError, DTYPE_NAMES } from './read.js';
-import { findRope, markConcat, noRopeFinding } from './find.js';
-import { verifySite, expectedFor, expectationOf, ropeOf } from './verify.js';
+import { findRope, noRopeFinding } from './find.js';
+import { verifySite, expectedFor, expectationOf, segmentOf, ropeOf } from './verify.js';
 import { bitsOf, roundTo, FLOAT } from './dtype.js';
 import { float32Rows, exactRows } from './fit.js';
 import { checkLayout } from './family.js';
@@ -56,9 +56,9 @@ export async function inspectModel(model, options) {
     reports.push(await verifySite(pe, m, sites[i], config, rope));
     o.onProgress?.(i + 1, sites.length);
   }
-  // A concatenated LongRoPE cache (find.js), the readers' layout attribute against the model
-  // family's own code (family.js), and a config with RoPE where no site was found.
-  for (const r of reports) checkLayout(markConcat(r, rope), config);
+  // The readers' layout attribute against the model family's own code (family.js), and a
+  // config with RoPE where no site was found.
+  for (const r of reports) checkLayout(r, config);
   const finding = noRopeFinding(reports, rope);
   const verdicts = reports.map((r) => r.verdict);
   const status = finding || verdicts.includes('mismatch') ? 'mismatch' : verdicts.length === 0 || verdicts.includes('unchecked') ? 'unchecked' : 'match';
@@ -121,6 +121,35 @@ function joined(old, keep, width, fresh, rows) {
   return out;
 }
 
+// One cache (or one segment of a concatenated one) brought to its new rows:
+// its old rows kept where it matches its config (and, with an explicit
+// recipe, that recipe), the new ones continuing what it matched.
+async function extendOne(pe, model, site, config, rope, o, name) {
+  const expected = expectedFor(site, rope, config);
+  const width = site.rotaryDim / 2;
+  if (site.rotaryDim !== expected.rotaryDim)
+    throw new OnnxError('bad_tensor', `${name}: cache '${site.cos.name}' is ${width} wide (rotary dim ${site.rotaryDim}) but the config says rotary dim ${expected.rotaryDim}`);
+  const rows = site.group === 'small' && expected.options.ropeType === 'longrope' ? expected.rows : (o.rows ?? expected.rows);
+  if (rows === null) throw new TypeError(`options.rows is required: the config has no max_position_embeddings`);
+  const report = await verifySite(pe, model, site, config, rope);
+  const matched = report.verdict === 'exact' || report.verdict === 'float32' ? report.verdict : null;
+  const keepOld = matched !== null && (o.recipe === undefined || o.recipe === matched || (o.recipe === 'float32' && report.fit !== null));
+  const recipe = keepOld ? (o.recipe ?? matched) : (o.recipe ?? 'exact');
+  const how = keepOld && recipe === 'float32' ? 'float32-fit' : recipe;
+  const exp = expectationOf(pe, site, expected.options);
+  const keep = keepOld ? Math.min(site.rows, rows) : 0;
+  const fresh = newRows(pe, site, expected.options, exp, how, report.fit, keep, rows);
+  let cos = fresh.cos;
+  let sin = fresh.sin;
+  if (keep > 0) {
+    // a copy of the bytes (a Node Buffer's slice() would be a view of a shared pool)
+    const asBits = (bytes) => (site.cos.dataType === FLOAT ? new Uint32Array(new Uint8Array(bytes).buffer) : new Uint16Array(new Uint8Array(bytes).buffer));
+    cos = joined(asBits(await model.tensorBytes(site.cos.tensor)), keep, width, fresh.cos, rows);
+    sin = joined(asBits(await model.tensorBytes(site.sin.tensor)), keep, width, fresh.sin, rows);
+  }
+  return { rows, cache: { cos, sin }, cos, sin, recipe, kept: keep, variant: how === 'float32-fit' ? report.fit.variant : null };
+}
+
 /**
  * The model with every RoPE cache extended (or cut) to options.rows rows
  * (default the config's max_position_embeddings; LongRoPE's small cache keeps
@@ -145,49 +174,46 @@ export async function extendModel(model, options) {
   const m = await modelOf(model, o);
   // A fresh copy of the model to edit: the caller's stays as it was.
   const copy = { ...m, proto: fromBinary(ModelProtoSchema, m.bytes) };
-  const sites = findRope(copy).filter((s) => s.kind === 'cache');
+  const sites = findRope(copy, { config }).filter((s) => s.kind === 'cache');
   if (sites.length === 0) throw new OnnxError('no_rope', `${m.name}: no RoPE cache found (no RotaryEmbedding / GroupQueryAttention do_rotary cache input)`);
   const plans = [];
   for (const [i, site] of sites.entries()) {
-    const expected = expectedFor(site, rope, config);
     const width = site.rotaryDim / 2;
     if (site.cos.shape.length !== 2 || site.sin.shape.length !== 2 || site.cos.shape[1] !== site.sin.shape[1])
       throw new OnnxError('bad_tensor', `${m.name}: cache '${site.cos.name}' / '${site.sin.name}' must be 2-D (rows, rotaryDim/2), got [${site.cos.shape}] and [${site.sin.shape}]`);
     if (![1, 10, 16].includes(site.cos.dataType) || site.sin.dataType !== site.cos.dataType)
       throw new OnnxError('bad_tensor', `${m.name}: cache '${site.cos.name}' has element type ${site.cos.dtype}; a RoPE cache is float32, float16 or bfloat16`);
-    if (site.rotaryDim !== expected.rotaryDim)
-      throw new OnnxError('bad_tensor', `${m.name}: cache '${site.cos.name}' is ${width} wide (rotary dim ${site.rotaryDim}) but the config says rotary dim ${expected.rotaryDim}`);
-    const rows = site.group === 'small' && expected.options.ropeType === 'longrope' ? expected.rows : (o.rows ?? expected.rows);
-    if (rows === null) throw new TypeError(`options.rows is required: the config has no max_position_embeddings`);
-    // What the cache is now: its old rows are kept where it matches (and, with an explicit recipe, matches that one).
-    const report = await verifySite(pe, copy, site, config, rope);
-    const matched = report.verdict === 'exact' || report.verdict === 'float32' ? report.verdict : null;
-    const keepOld = matched !== null && (o.recipe === undefined || o.recipe === matched || (o.recipe === 'float32' && report.fit !== null));
-    const recipe = keepOld ? (o.recipe ?? matched) : (o.recipe ?? 'exact');
-    const how = keepOld && recipe === 'float32' ? 'float32-fit' : recipe;
-    const exp = expectationOf(pe, site, expected.options);
-    const keep = keepOld ? Math.min(site.rows, rows) : 0;
     // Everything is computed before anything is replaced: an error leaves no half-edited model.
-    const fresh = newRows(pe, site, expected.options, exp, how, report.fit, keep, rows);
-    let cos = fresh.cos;
-    let sin = fresh.sin;
-    if (keep > 0) {
-      // a copy of the bytes (a Node Buffer's slice() would be a view of a shared pool)
-      const asBits = (bytes) => (site.cos.dataType === FLOAT ? new Uint32Array(new Uint8Array(bytes).buffer) : new Uint16Array(new Uint8Array(bytes).buffer));
-      cos = joined(asBits(await copy.tensorBytes(site.cos.tensor)), keep, width, fresh.cos, rows);
-      sin = joined(asBits(await copy.tensorBytes(site.sin.tensor)), keep, width, fresh.sin, rows);
-    }
-    plans.push({ site, rows, width, cache: { cos, sin }, recipe, kept: keep, variant: how === 'float32-fit' ? report.fit.variant : null });
+    if (site.segments) {
+      // LongRoPE's short and long caches in one tensor: the short one stays L rows, the long one gets the rows asked for.
+      const parts = [];
+      for (const seg of site.segments) {
+        const { site: s, model: sm } = segmentOf(copy, site, seg);
+        parts.push(await extendOne(pe, sm, s, config, rope, o, m.name));
+      }
+      const cat = (k) => {
+        const out = new parts[0][k].constructor(parts.reduce((n, p) => n + p[k].length, 0));
+        let at = 0;
+        for (const p of parts) {
+          out.set(p[k], at);
+          at += p[k].length;
+        }
+        return out;
+      };
+      const rows = parts.reduce((n, p) => n + p.rows, 0);
+      const recipes = [...new Set(parts.map((p) => p.recipe))];
+      plans.push({ site, rows, width, cache: { cos: cat('cos'), sin: cat('sin') }, recipe: recipes.length === 1 ? recipes[0] : recipes.join('+'), kept: parts.reduce((n, p) => n + p.kept, 0), variant: parts.find((p) => p.variant)?.variant ?? null, segments: parts.map((p, k) => ({ group: site.segments[k].group, rowsBefore: site.segments[k].rows, rows: p.rows, kept: p.kept, recipe: p.recipe })) });
+    } else plans.push({ site, width, ...(await extendOne(pe, copy, site, config, rope, o, m.name)) });
     o.onProgress?.(i + 1, sites.length);
   }
   const replaced = [];
   const names = new Map();
-  for (const { site, rows, width, cache, recipe, kept, variant } of plans) {
+  for (const { site, rows, width, cache, recipe, kept, variant, segments } of plans) {
     setTensor(site.cos.tensor, cache.cos, rows, width);
     setTensor(site.sin.tensor, cache.sin, rows, width);
     names.set(site.cos.name, rows);
     names.set(site.sin.name, rows);
-    replaced.push({ cos: site.cos.name, sin: site.sin.name, group: site.group, rowsBefore: site.rows, rows, kept, rotaryDim: site.rotaryDim, dtype: site.dtype, recipe, variant });
+    replaced.push({ cos: site.cos.name, sin: site.sin.name, group: site.group, rowsBefore: site.rows, rows, kept, rotaryDim: site.rotaryDim, dtype: site.dtype, recipe, variant, ...(segments ? { segments } : {}) });
   }
   // Shapes declared for the replaced tensors follow their new row count.
   for (const vi of valueInfos(copy.proto.graph)) {

@@ -7,6 +7,7 @@ import { decodeFloats, FLOAT, DTYPE_NAMES, OnnxError } from './read.js';
 import { roundTo, ulps, isHalf } from './dtype.js';
 import { expectation, checkExact, fitFloat32, roundOf, ulpsFromFloat32, FIT_ULPS } from './fit.js';
 import { guessCache, guessText } from './guess.js';
+import { concatSegments } from './find.js';
 
 /** Within this many ulps of the cache's dtype a cache is the exact one (a float64 exporter's cos/sin differ from another's in rare last bits). */
 export const TOLERANCE_ULPS = 1;
@@ -200,6 +201,8 @@ export async function verifySite(pe, model, site, config, rope) {
     report.message = `${site.cos.name}: ${site.rows} rows × ${width}, ${site.dtype} (no config: not checked${report.guess ? `; ${guessText(report.guess)}` : '; no rope type reproduces it'})`;
     return report;
   }
+  const segments = concatSegments(site, rope);
+  if (segments !== null) return verifySegments(pe, model, site, config, rope, report, segments);
   const expected = expectedFor(site, rope, config);
   report.layerType = expected.layerType;
   report.expected = { rotaryDim: expected.rotaryDim, options: expected.options, maxPositions: expected.rows };
@@ -282,6 +285,34 @@ export async function verifySite(pe, model, site, config, rope) {
     recipe: null,
   };
   report.message = `${site.cos.name}: mismatch — ${report.diagnosis.detail}${shortText}`;
+  return report;
+}
+
+/** A segment of a concatenated cache as a site of its own: rows [start, start + rows), positions from 0. */
+export function segmentOf(model, site, seg) {
+  const width = site.rotaryDim / 2;
+  const bytes = site.cos.dataType === FLOAT ? 4 : 2;
+  const sub = (ref) => ({ ...ref, shape: [seg.rows, width] });
+  return {
+    site: { ...site, group: seg.group, rows: seg.rows, cos: sub(site.cos), sin: sub(site.sin) },
+    model: { ...model, tensorBytes: async (t) => (await model.tensorBytes(t)).subarray(seg.start * width * bytes, (seg.start + seg.rows) * width * bytes) },
+  };
+}
+
+// LongRoPE's short and long caches concatenated into one tensor (find.js
+// concatSegments): each segment judged as the cache it is, the site's
+// verdict the worse of the two.
+async function verifySegments(pe, model, site, config, rope, report, segments) {
+  const parts = [];
+  for (const seg of segments) {
+    const { site: s, model: m } = segmentOf(model, site, seg);
+    const r = await verifySite(pe, m, s, config, rope);
+    parts.push({ ...seg, verdict: r.verdict, fit: r.fit, diagnosis: r.diagnosis, fromExact: r.fromExact, maxUlp: r.maxUlp, message: r.message.replace(/^[^:]*: /, '') });
+  }
+  const order = ['exact', 'float32', 'mismatch'];
+  const worst = parts.reduce((a, b) => (order.indexOf(b.verdict) > order.indexOf(a.verdict) ? b : a));
+  Object.assign(report, { group: 'concat', segments: parts, verdict: worst.verdict, diagnosis: worst.diagnosis, maxUlp: worst.maxUlp, fromExact: worst.fromExact });
+  report.message = `${site.cos.name}: LongRoPE's short and long caches concatenated — ${parts.map((p) => `${p.group} rows ${p.start}…${p.start + p.rows - 1}: ${p.message}`).join('; ')}`;
   return report;
 }
 

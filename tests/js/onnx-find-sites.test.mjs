@@ -28,7 +28,7 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import onnxProto from 'onnx-proto';
 import sinpe from 'sinpe.wasm';
-import { readModel, findRope, inspectModel } from 'sinpe.wasm/onnx';
+import { readModel, findRope, inspectModel, extendModel } from 'sinpe.wasm/onnx';
 import { CONFIGS, OPTIONS, ROTARY_DIM, bake, exactCache, makeGenaiModel } from './fixtures/make-genai-model.mjs';
 import { intAttribute, tensorInfo } from './fixtures/make-rotary-model.mjs';
 
@@ -282,11 +282,26 @@ test('(d) LongRoPE\'s concatenated cache (rows = original + max): group concat, 
   const [plain] = findRope(model);
   assert.deepEqual([plain.group, plain.segments], ['default', undefined]);
   const report = await inspectModel(model, { config: CONFIGS.phi3, encoder: pe });
-  assert.deepEqual([report.sites[0].group, report.sites[0].segments, report.sites[0].verdict], ['concat', segments, 'unchecked']);
-  // Nothing measured as if it were one cache: no expectation, distance or diagnosis.
+  // Each segment judged as the cache it is: the short factors on rows 0…63, the long ones on 64…575 (positions from 0).
   const s = report.sites[0];
-  assert.deepEqual([s.expected, s.fromExact, s.maxUlp, s.short, s.diagnosis, 'matchesBoth' in s], [null, null, null, false, null, false]);
-  assert.equal(s.message, "cos_cache: LongRoPE's short (64 rows) and long (512 rows) caches concatenated: not checked");
+  assert.deepEqual([s.group, s.segments.map((x) => [x.group, x.start, x.rows, x.verdict]), s.verdict], ['concat', segments.map((x) => [x.group, x.start, x.rows, 'exact']), 'exact'], s.message);
+  assert.match(s.message, /^cos_cache: LongRoPE's short and long caches concatenated — small rows 0…63: exact \(bit-identical[^;]*; [^—]*large rows 64…575: exact \(bit-identical/);
+  // The segments exchanged (long factors first): each named as such.
+  const swapped = makeGenaiModel({ caches: { default: { cos: Uint32Array.from([...exactCache(64, r, OPTIONS.phi3.large, 'float32').cos, ...exactCache(512, r, OPTIONS.phi3.small, 'float32').cos]), sin: Uint32Array.from([...exactCache(64, r, OPTIONS.phi3.large, 'float32').sin, ...exactCache(512, r, OPTIONS.phi3.small, 'float32').sin]), rows: 576 } }, dtype: 'float32', attention: 'GroupQueryAttention' }).model;
+  const bad = (await inspectModel(swapped, { config: CONFIGS.phi3, encoder: pe })).sites[0];
+  assert.equal(bad.verdict, 'mismatch', bad.message);
+  assert.deepEqual(bad.segments.map((x) => x.diagnosis?.mistake), ['short-long-exchanged', 'short-long-exchanged'], bad.message);
+  // Extended: the short segment stays 64 rows, byte for byte; the long one keeps its 512 and grows to 1024.
+  const out = await extendModel(model, { config: CONFIGS.phi3, rows: 1024, encoder: pe });
+  assert.deepEqual(out.replaced.map((x) => [x.group, x.rowsBefore, x.rows, x.kept, x.segments.map((g) => [g.group, g.rowsBefore, g.rows, g.kept])]), [['concat', 576, 1088, 576, [['small', 64, 64, 64], ['large', 512, 1024, 512]]]]);
+  // Checked against the config that says 1024 positions with the attention factor of the original 512 (factor 8 given).
+  const longer = { ...CONFIGS.phi3, max_position_embeddings: 1024, rope_scaling: { ...CONFIGS.phi3.rope_scaling, factor: 512 / 64 } };
+  const after = (await inspectModel(out.bytes, { config: longer, encoder: pe })).sites[0];
+  assert.deepEqual([after.group, after.rows, after.verdict, after.segments.map((x) => x.rows)], ['concat', 1088, 'exact', [64, 1024]], after.message);
+  const got = await readModel(out.bytes);
+  const cosBits = new Uint32Array(new Uint8Array(await got.tensorBytes(got.proto.graph.initializer.find((t) => t.name === 'cos_cache'))).buffer);
+  const before = new Uint32Array(new Uint8Array(await model.tensorBytes(model.proto.graph.initializer.find((t) => t.name === 'cos_cache'))).buffer);
+  assert.ok(before.every((b, i) => cosBits[i] === b), 'the old 576 rows are byte-identical');
   const res = cli(concatModel(64, 512), CONFIGS.phi3);
   assert.match(res.out, /\n {4}576 rows × 8, float32, group concat, interleaved 0, raw_data\n {4}segments: small rows 0…63, large rows 64…575\n/);
   // Not LongRoPE, or not L + M rows: no segments.
