@@ -86,6 +86,7 @@ export type Mistake =
   | 'rounded-twice'
   | 'short-long-exchanged'
   | 'other-layer-type'
+  | 'mrope-section'
   | 'wrong-rotary-dim'
   /** A reader's `interleaved` / `rotary_interleaved` says another layout than the model family's own code (js/onnx/family.js), whatever the cache values. */
   | 'layout-attribute'

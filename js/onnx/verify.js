@@ -8,6 +8,7 @@ import { roundTo, ulps, isHalf } from './dtype.js';
 import { expectation, checkExact, fitFloat32, roundOf, ulpsFromFloat32, FIT_ULPS } from './fit.js';
 import { guessCache, guessText } from './guess.js';
 import { concatSegments } from './find.js';
+import { graphAxes, expectedAxes, describeAxes } from './mrope.js';
 
 /** Within this many ulps of the cache's dtype a cache is the exact one (a float64 exporter's cos/sin differ from another's in rare last bits). */
 export const TOLERANCE_ULPS = 1;
@@ -357,11 +358,15 @@ async function verifyFrequencies(pe, model, site, config, rope, report) {
   }
   const d = against(expected.options);
   report.fromExact = { maxAbs: d.maxAbs, row: 0, col: d.at, which: 'inv_freq' };
-  if (d.maxUlp <= TOLERANCE_ULPS) {
-    report.verdict = 'exact';
+  if (d.maxUlp <= (wide ? FIT_ULPS : TOLERANCE_ULPS)) {
+    // within TOLERANCE_ULPS: the float64 values rounded once; a float32 tensor within FIT_ULPS: torch's float32 arithmetic (fit.js)
+    report.verdict = d.maxUlp <= TOLERANCE_ULPS ? 'exact' : 'float32';
     report.maxUlp = d.maxUlp;
-    report.message = `${site.invFreq.name}: the frequencies match (${d.maxUlp === 0 ? 'bit-identical' : `within ${d.maxUlp} ulp`} of the float64 values rounded to ${site.dtype}, which is also what the float32 recipe uses)`;
-    return report;
+    report.message =
+      report.verdict === 'exact'
+        ? `${site.invFreq.name}: the frequencies match (${d.maxUlp === 0 ? 'bit-identical to' : `within ${d.maxUlp} ulp of`} the float64 values rounded to ${site.dtype})`
+        : `${site.invFreq.name}: the frequencies are float32 arithmetic (within ${d.maxUlp} ulp of the float64 values rounded to ${site.dtype})`;
+    return checkAxes(pe, model, site, expected, report);
   }
   report.verdict = 'mismatch';
   report.maxUlp = d.maxUlp;
@@ -386,6 +391,36 @@ async function verifyFrequencies(pe, model, site, config, rope, report) {
   }
   report.diagnosis = { mistake: 'unknown', detail: `no known mistake reproduces it; ${d.maxUlp} ulp off at frequency ${d.worst}`, recipe: null };
   report.message = `${site.invFreq.name}: mismatch — ${report.diagnosis.detail}`;
+  return report;
+}
+
+// Multi-axis RoPE computed in the graph: the axis each pair takes (mrope.js) against the config's sections.
+function checkAxes(pe, model, site, expected, report) {
+  const o = expected.options;
+  if (!Array.isArray(o.mropeSection)) return report;
+  const half = site.rotaryDim / 2;
+  const want = expectedAxes(pe, site.rotaryDim, o);
+  const how = `mrope_section [${o.mropeSection.join(', ')}]${o.ropeAxes === 'interleaved' ? ', interleaved' : ''}`;
+  for (const c of site.consumers.filter((x) => x.opType === 'Cos')) {
+    const got = graphAxes(model.proto.graph, c.node, half);
+    if (got === null) {
+      report.message += `; the axis of each pair after ${c.node} is not read off the graph`;
+      continue;
+    }
+    report.axes = { layout: got.layout, pairAxes: got.pairAxes, expected: want };
+    if (got.pairAxes.every((a, j) => a === want[j])) {
+      report.message += `; each pair takes the axis ${how} gives (${got.layout}: ${describeAxes(got.pairAxes)})`;
+      continue;
+    }
+    report.verdict = 'mismatch';
+    report.diagnosis = {
+      mistake: 'mrope-section',
+      detail: `after ${c.node} the pairs take the axes ${describeAxes(got.pairAxes)} (${got.layout}${got.sections ? ` [${got.sections.join(', ')}]` : ''}); ${how} gives ${describeAxes(want)}`,
+      recipe: null,
+    };
+    report.message = `${site.invFreq.name}: mismatch — ${report.diagnosis.detail}`;
+    return report;
+  }
   return report;
 }
 

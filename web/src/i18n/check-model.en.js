@@ -42,6 +42,7 @@ export default {
     'rounded-twice': 'Diagnosis: the values were rounded twice (to float32, then to the element type).',
     'short-long-exchanged': 'Diagnosis: the short and long LongRoPE caches are exchanged.',
     'other-layer-type': 'Diagnosis: this layer type’s cache was built with the other layer type’s rule, base or scaling (Gemma 3’s local and global layers).',
+    'mrope-section': 'Diagnosis: the graph gives the rotary pairs other position axes (t, h, w) than the config’s mrope_section says.',
     'layout-attribute': 'Diagnosis: the operator reading the cache pairs the dimensions in the other layout than this model family’s own code (interleaved pairs against rotate-half, or the reverse).',
     'no-rope-found': 'Finding: the config describes RoPE, but no RoPE cache or inv_freq was found in the model.',
     unknown: 'Diagnosis: none of the usual mistakes reproduces this cache.',

@@ -42,6 +42,7 @@ export default {
     'rounded-twice': '诊断：数值被舍入了两次（先到 float32，再到元素类型）。',
     'short-long-exchanged': '诊断：LongRoPE 的短、长缓存互换了。',
     'other-layer-type': '诊断：这一层类型的缓存用了另一层类型的规则、底数或缩放（Gemma 3 的局部层与全局层）。',
+    'mrope-section': '诊断：图中各旋转维度对所取的位置轴（t、h、w）与 config 的 mrope_section 所说的不同。',
     'layout-attribute': '诊断：读取缓存的算子按另一种布局配对维度，与这个模型家族自己的代码不符（交错配对与前后对半，或者相反）。',
     'no-rope-found': '发现：config 描述了 RoPE，但模型中没有找到 RoPE 缓存或 inv_freq。',
     unknown: '诊断：常见的错误都不能复现这个缓存。',

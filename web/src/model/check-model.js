@@ -28,6 +28,7 @@ export const MISTAKES = [
   'rounded-twice',
   'short-long-exchanged',
   'other-layer-type',
+  'mrope-section',
   'layout-attribute',
   'no-rope-found',
   'unknown',
