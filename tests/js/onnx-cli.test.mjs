@@ -8,7 +8,10 @@ import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, existsSync, rmSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { CONFIGS, OPTIONS, ROTARY_DIM, bake, makeGenaiModel } from './fixtures/make-genai-model.mjs';
+import { CONFIGS, OPTIONS, ROTARY_DIM, bake, makeGenaiModel, round } from './fixtures/make-genai-model.mjs';
+import ort from 'onnxruntime-node';
+import { readModel } from 'sinpe.wasm/onnx';
+import { ropeRotate, pairMagnitudes } from './rope-reference.mjs';
 
 const r = ROTARY_DIM;
 const dir = mkdtempSync(join(tmpdir(), 'sinpe-cli-'));
@@ -102,7 +105,7 @@ test('bad input: exit 2, the message names the file or argument, nothing written
 // model.context_length and search.max_length both the context length, every
 // other key its own; json.dump indent 4). extend writes one next to the output
 // with both set to the new row count and every other key as it was.
-test('extend: a genai_config.json beside the model is written next to the output with model.context_length and search.max_length = the new rows, every other key kept', () => {
+test('extend: a genai_config.json beside the model is written next to the output with model.context_length and search.max_length = the new rows, every other key kept; the extended folder runs in onnxruntime-node past the old length, its old rows byte-identical', async () => {
   const genai = {
     model: {
       bos_token_id: 128000,
@@ -157,6 +160,26 @@ test('extend: a genai_config.json beside the model is written next to the output
   assert.deepEqual(Object.keys(written.model), Object.keys(genai.model), 'the keys keep their order');
   assert.match(res.out, /genai-out[/\\]genai_config\.json \(model\.context_length and search\.max_length 4096\)/);
   assert.equal(readFileSync(join(folder, 'genai_config.json'), 'utf8'), original, "the model's own is untouched");
+  // The extended folder as onnxruntime-genai would load it: its old 256 rows are the original's bytes,
+  // and onnxruntime-node runs it at positions past them (the original refuses those).
+  const extended = await readModel(out);
+  const baked = bake('exact', 256, r, o, 'float16');
+  for (const which of ['cos', 'sin']) {
+    const t = extended.proto.graph.initializer.find((x) => x.name === `${which}_cache`);
+    const bits = new Uint16Array(new Uint8Array(await extended.tensorBytes(t)).buffer);
+    assert.equal(bits.length, 4096 * (r / 2));
+    assert.ok(baked[which].every((b, i) => bits[i] === b), `${which}_cache: the first 256 rows byte-identical`);
+  }
+  const positions = [256, 1000, 4095];
+  const x = Float64Array.from({ length: positions.length * 64 }, (_, i) => Math.fround(Math.cos(0.3 * i)));
+  const x16 = round(x, 'float16');
+  const xs = Float64Array.from(x16, half);
+  const session = await ort.InferenceSession.create(out);
+  const run = await session.run({ input: new ort.Tensor('float16', x16, [1, positions.length, 64]), position_ids: new ort.Tensor('int64', BigInt64Array.from(positions, BigInt), [1, positions.length]) });
+  const got = Array.from(run.rotated.data, half);
+  const want = ropeRotate(xs, positions, r, o);
+  const mags = pairMagnitudes(xs, r, r, 'half');
+  got.forEach((v, i) => assert.ok(Math.abs(v - want[i]) <= 2 ** -9 * mags[i], `value ${i} at position ${positions[Math.floor(i / 64)]}: ${v} vs ${want[i]}`));
   // Into the model's own folder: its genai_config.json stays the model's, and says so.
   const same = sinpeCli('extend', join(folder, 'model.onnx'), '--config', join(dir, 'config.json'), '--rows', '512', '-o', join(folder, 'longer.onnx'));
   assert.equal(same.code, 0, same.err);
@@ -181,3 +204,11 @@ test('extend: a genai_config.json beside the model is written next to the output
   assert.match(bad.err, /^sinpe: .*genai-broken[/\\]genai_config\.json: not JSON \(/);
   assert.equal(existsSync(join(dir, 'genai-never')), false);
 });
+
+// float16 bits → value.
+function half(b) {
+  const e = (b >> 10) & 31;
+  const m = b & 1023;
+  const v = e === 0 ? m * 2 ** -24 : e === 31 ? (m ? NaN : Infinity) : (1 + m / 1024) * 2 ** (e - 15);
+  return b & 0x8000 ? -v : v;
+}
