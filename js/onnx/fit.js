@@ -191,12 +191,15 @@ export function fitFloat32(cache, rows, width, exp) {
     // Where neighbours fit too (low frequencies, short caches), the one whose recipe values the
     // column holds most closely; of equals, the nearest to the correctly rounded value.
     let best = { k: found, ulps: columnUlps(cache, width, col, at(found), exp, rows) };
+    let others = 0;
     for (const k of [found - 2, found - 1, found + 1, found + 2]) {
-      if (best.ulps === 0 || Math.abs(k) > FIT_ULPS || !fits(col, at(k), screen) || !fits(col, at(k), null)) continue;
+      if (Math.abs(k) > FIT_ULPS || !fits(col, at(k), screen) || !fits(col, at(k), null)) continue;
+      others++;
       const u = columnUlps(cache, width, col, at(k), exp, rows);
       if (u < best.ulps || (u === best.ulps && Math.abs(k) < Math.abs(best.k))) best = { k, ulps: u };
     }
-    columns.push({ col, invFreq: at(best.k), ulps: best.k });
+    // ambiguous: a neighbour within 2 ulp fits too (low frequencies, short caches), so ulps is one of several
+    columns.push({ col, invFreq: at(best.k), ulps: best.k, ambiguous: others > 0 });
   }
   return { ok: true, columns, failed: -1 };
 }

@@ -108,7 +108,7 @@ export interface SiteReport extends RopeSite {
    * inv_j. variant 'float64-inv' when every column is the correctly rounded one (inv_freq computed in float64,
    * rounded once), else 'float32' (torch's float32 arithmetic).
    */
-  fit: { variant: 'float32' | 'float64-inv'; columns: { col: number; invFreq: number; ulps: number }[] } | null;
+  fit: { variant: 'float32' | 'float64-inv'; columns: { col: number; invFreq: number; ulps: number; ambiguous: boolean }[] } | null;
   /** Without a config: the rope type and config.json keys that reproduce the cache (recipe null: LongRoPE factors that come close), or null. */
   guess: { ropeType: string; rotaryDim: number; options: RopeOptions; config: object; recipe: Recipe | null; variant: 'float32' | 'float64-inv' | null } | null;
   /** Fewer rows than the config says (max_position_embeddings; L for LongRoPE's small cache). */

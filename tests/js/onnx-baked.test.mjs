@@ -130,7 +130,7 @@ for (const model of Object.keys(MODELS))
           const b = baked.get(`${model}/${dtype}/${site.group}${variant}`);
           const exact = exactOf(model, site.group, dtype);
           const isExact = sameBits(b.cos, exact.cos) && sameBits(b.sin, exact.sin);
-          table.push(`| ${model} | ${dtype} | numpy float32${variant ? ', inv_freq float64 rounded once' : ''} | ${site.group} | ${site.verdict}${site.fit ? ` (${site.fit.variant}; ${site.fit.columns.filter((c) => c.ulps !== 0).length} of ${site.fit.columns.length} inv_freq off the correctly rounded, max ${Math.max(...site.fit.columns.map((c) => Math.abs(c.ulps)))} ulp)` : ''} |`);
+          table.push(`| ${model} | ${dtype} | numpy float32${variant ? ', inv_freq float64 rounded once' : ''} | ${site.group} | ${site.verdict}${site.fit ? ` (${site.fit.variant}; ${site.fit.columns.filter((c) => c.ulps !== 0).length} of ${site.fit.columns.length} inv_freq off the correctly rounded, max ${Math.max(...site.fit.columns.map((c) => Math.abs(c.ulps)))} ulp; ${site.fit.columns.filter((c) => c.ambiguous).length} ambiguous)` : ''} |`);
           assert.equal(site.verdict, isExact ? 'exact' : 'float32', `${model} ${dtype} ${site.group}${variant}: ${site.message}`);
           if (!isExact) {
             assert.ok(site.fit && site.fit.columns.length === site.rotaryDim / 2, `${site.message}: a fitted inv_freq per column`);
