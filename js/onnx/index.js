@@ -5,7 +5,7 @@ import { ModelProtoSchema, TensorProto_DataLocation } from 'onnx-buf';
 import sinpe from '../sinpe.js';
 import { readModel, OnnxError, DTYPE_NAMES } from './read.js';
 import { findRope, noRopeFinding } from './find.js';
-import { verifySite, expectedFor, expectationOf, segmentOf, ropeOf } from './verify.js';
+import { verifySite, checkCacheAxes, expectedFor, expectationOf, segmentOf, ropeOf } from './verify.js';
 import { bitsOf, roundTo, FLOAT } from './dtype.js';
 import { float32Rows, exactRows } from './fit.js';
 import { checkLayout } from './family.js';
@@ -53,7 +53,7 @@ export async function inspectModel(model, options) {
   const sites = findRope(m);
   const reports = [];
   for (let i = 0; i < sites.length; i++) {
-    reports.push(await verifySite(pe, m, sites[i], config, rope));
+    reports.push(checkCacheAxes(pe, m, sites[i], await verifySite(pe, m, sites[i], config, rope)));
     o.onProgress?.(i + 1, sites.length);
   }
   // The readers' layout attribute against the model family's own code (family.js), and a

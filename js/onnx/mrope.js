@@ -122,6 +122,63 @@ export function graphAxes(graph, cosName, half) {
   return { layout: 'interleaved', pairAxes };
 }
 
+// Bool masks (h_mask, w_mask) as 0/1 arrays.
+function booleans(t) {
+  if (t.dataType !== 9) return null;
+  if (t.rawData && t.rawData.length) return Array.from(t.rawData, (b) => (b ? 1 : 0));
+  return t.int32Data.map((b) => (b ? 1 : 0));
+}
+
+/**
+ * A baked one-axis cache gathered once per position axis and combined by
+ * Where on bool masks (onnxruntime-genai's Qwen3.5, _make_mrope_cos_sin:
+ * Where(h_mask, h, Where(w_mask, w, t)), each axis a Gather of the cache by
+ * Squeeze(Gather(position_ids, [d]))): the axis of each pair, or null when
+ * the cache is not combined that way.
+ */
+export function whereAxes(graph, cacheName, half) {
+  const ix = index(graph);
+  const producer = new Map();
+  const masks = new Map();
+  const walk = (g) => {
+    for (const t of g.initializer) if (t.dataType === 9) masks.set(t.name, t);
+    for (const n of g.node) {
+      for (const o of n.output) producer.set(o, n);
+      if (n.opType === 'Constant' && attr(n, 'value')?.t?.dataType === 9) masks.set(n.output[0], attr(n, 'value').t);
+    }
+  };
+  walk(graph);
+  // The position axis a gathered row index comes from: Gather(position_ids, [d]) through Squeeze/Unsqueeze/Identity/Cast.
+  const axisIndex = (name) => {
+    let n = producer.get(name);
+    while (n && ['Squeeze', 'Unsqueeze', 'Identity', 'Cast'].includes(n.opType)) n = producer.get(n.input[0]);
+    if (!n || n.opType !== 'Gather' || intAttr(n, 'axis', 0) !== 0) return null;
+    const d = ix.valueOf(n.input[1]);
+    return d && d.length === 1 ? d[0] : null;
+  };
+  // The axis of each pair in a value: a Gather of the cache (one axis for all), or a Where of two such.
+  const axesOf = (name, depth = 0) => {
+    const n = producer.get(name);
+    if (!n || depth > 8) return null;
+    if (n.opType === 'Gather' && n.input[0] === cacheName && intAttr(n, 'axis', 0) === 0) {
+      const d = axisIndex(n.input[1]);
+      return d === null ? null : new Array(half).fill(d);
+    }
+    if (n.opType === 'Where') {
+      const mask = masks.has(n.input[0]) ? booleans(masks.get(n.input[0])) : null;
+      const a = axesOf(n.input[1], depth + 1);
+      const b = axesOf(n.input[2], depth + 1);
+      if (!mask || mask.length !== half || !a || !b) return null;
+      return mask.map((m, j) => (m ? a[j] : b[j]));
+    }
+    return null;
+  };
+  // The outermost Where: one whose output no other Where of the cache reads.
+  const wheres = ix.nodes.filter((n) => n.opType === 'Where' && axesOf(n.output[0]) !== null);
+  const outer = wheres.find((w) => !ix.consumers(w.output[0]).some((c) => c.opType === 'Where'));
+  return outer ? { layout: 'where', pairAxes: axesOf(outer.output[0]) } : null;
+}
+
 /** The axis of each pair as the core lays out these options: one token at positions (1, 2, 3) for (t, h, w). */
 export function expectedAxes(pe, rotaryDim, options) {
   const inv = pe.ropeFrequencies(rotaryDim, options);

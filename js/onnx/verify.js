@@ -8,7 +8,7 @@ import { roundTo, ulps, isHalf } from './dtype.js';
 import { expectation, checkExact, fitFloat32, roundOf, ulpsFromFloat32, FIT_ULPS } from './fit.js';
 import { guessCache, guessText } from './guess.js';
 import { concatSegments } from './find.js';
-import { graphAxes, expectedAxes, describeAxes } from './mrope.js';
+import { graphAxes, whereAxes, expectedAxes, describeAxes } from './mrope.js';
 
 /** Within this many ulps of the cache's dtype a cache is the exact one (a float64 exporter's cos/sin differ from another's in rare last bits). */
 export const TOLERANCE_ULPS = 1;
@@ -421,6 +421,30 @@ function checkAxes(pe, model, site, expected, report) {
     report.message = `${site.invFreq.name}: mismatch — ${report.diagnosis.detail}`;
     return report;
   }
+  return report;
+}
+
+/**
+ * A baked one-axis cache combined per pair from the position axes in the
+ * graph (mrope.js whereAxes, onnxruntime-genai's Qwen3.5): the axis each pair
+ * takes against the config's mrope_section. Runs after verifySite (inspectModel).
+ */
+export function checkCacheAxes(pe, model, site, report) {
+  const o = report.expected?.options;
+  if (site.kind !== 'cache' || !o || !Array.isArray(o.mropeSection) || report.verdict === 'unchecked') return report;
+  const half = site.rotaryDim / 2;
+  const got = whereAxes(model.proto.graph, site.cos.name, half);
+  if (got === null) return report;
+  const want = expectedAxes(pe, site.rotaryDim, o);
+  const how = `mrope_section [${o.mropeSection.join(', ')}]${o.ropeAxes === 'interleaved' ? ', interleaved' : ''}`;
+  report.axes = { layout: got.layout, pairAxes: got.pairAxes, expected: want };
+  if (got.pairAxes.every((a, j) => a === want[j])) {
+    report.message += `; each pair takes the axis ${how} gives (masks: ${describeAxes(got.pairAxes)})`;
+    return report;
+  }
+  report.verdict = 'mismatch';
+  report.diagnosis = { mistake: 'mrope-section', detail: `the graph's masks give the pairs the axes ${describeAxes(got.pairAxes)}; ${how} gives ${describeAxes(want)}`, recipe: null };
+  report.message = `${site.cos.name}: mismatch — ${report.diagnosis.detail}`;
   return report;
 }
 

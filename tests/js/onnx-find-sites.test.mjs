@@ -253,6 +253,15 @@ test('(c) onnxruntime-genai Qwen3.5: the float32 cache gathered per axis, combin
     const config = { hidden_size: 64, num_attention_heads: 4, head_dim: 16, max_position_embeddings: 512, rope_theta: 10000000 };
     const report = await inspectModel(model, { config, encoder: pe });
     assert.equal(report.sites[0].verdict, 'exact', report.sites[0].message);
+    // With Qwen3.5's interleaved mrope_section, the masks are read: h at pairs 1, 4, 7 and w at 2, 5 are sections [3, 3, 2].
+    const qwen35 = (sections) => ({ ...config, model_type: 'qwen3_5_text', rope_parameters: { rope_type: 'default', rope_theta: 10000000, mrope_section: sections, mrope_interleaved: true } });
+    const good = (await inspectModel(model, { config: qwen35([3, 3, 2]), encoder: pe })).sites[0];
+    assert.equal(good.verdict, 'exact', good.message);
+    assert.match(good.message, /each pair takes the axis mrope_section \[3, 3, 2\], interleaved gives \(masks: t h w t h w t h … \(8 runs\)\)$/);
+    const bad = (await inspectModel(model, { config: qwen35([4, 2, 2]), encoder: pe })).sites[0];
+    assert.equal(bad.verdict, 'mismatch', bad.message);
+    assert.equal(bad.diagnosis.mistake, 'mrope-section');
+    assert.match(bad.diagnosis.detail, /the graph's masks give the pairs the axes t h w t h w t h … \(8 runs\); mrope_section \[4, 2, 2\], interleaved gives t h w t h w t t/);
   }
 });
 
