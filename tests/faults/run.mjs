@@ -42,13 +42,20 @@ const SUITES = {
       ['build/native/sinpe_tests', []],
     ],
     firstFailure: (out) => {
-      // Catch2's console reporter: a line of dashes, the test case name, its sections, dashes, then "FAILED:".
+      // Catch2's console reporter: a line of dashes, the test case name (wrapped
+      // over several lines when long), its sections (indented), dashes, the
+      // file:line, dots, then "FAILED:".
       const lines = out.split('\n');
       const at = lines.findIndex((l) => /FAILED:\s*$/.test(l));
       if (at < 0) return undefined;
-      for (let i = at; i > 0; i--) if (/^-{20,}$/.test(lines[i]) && i >= 2 && /^-{20,}$/.test(lines[i - 2] ?? '')) return lines[i - 1].trim();
-      for (let i = at; i > 0; i--) if (/^-{20,}$/.test(lines[i - 1] ?? '')) return lines[i].trim();
-      return undefined;
+      const dashes = (i) => /^-{20,}$/.test(lines[i] ?? '');
+      let close = at;
+      while (close > 0 && !dashes(close)) close--;
+      let open = close - 1;
+      while (open > 0 && !dashes(open)) open--;
+      if (open <= 0) return undefined;
+      const name = lines.slice(open + 1, close).filter((l) => !/^\s/.test(l));
+      return name.length ? name.join(' ').trim() : undefined;
     },
   },
   wasm: {
