@@ -4,7 +4,7 @@
 // tests/js/ that exercise the mutated file (scripts/mutation-suites.mjs, picked
 // here from the --mutate of the command line, or SINPE_MUTATION_SUITES), run
 // against the sandbox's own js/ (the package's self-reference). Results are
-// kept in docs/mutation/stryker-incremental.json (incremental mode): a later
+// kept in tests/mutation/stryker-incremental.json (incremental mode): a later
 // run retests only mutants that are new or whose file changed. See docs/mutation.md.
 import { suitesOfThisRun } from './scripts/mutation-suites.mjs';
 
@@ -22,7 +22,7 @@ export default {
   // One mutant at a time: the machine it is built on has 2 cores, shared.
   concurrency: 1,
   incremental: true,
-  incrementalFile: 'docs/mutation/stryker-incremental.json',
+  incrementalFile: 'tests/mutation/stryker-incremental.json',
   // A mutant that makes a loop endless is stopped after the normal run time
   // times timeoutFactor plus timeoutMS, and counted as a timeout. Generous: on
   // a loaded shared machine a normal run can take several times the dry run's

@@ -5,6 +5,10 @@
 // Exit codes: 0 everything matches, 1 a mismatch was found, 2 bad input, 3 an internal error.
 import { readFile, writeFile, copyFile, mkdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
+import vocabulary from '../dist/sinpe-vocabulary.js';
+
+// A cache's rows are positions 0 … rows − 1: the core's position limit (|p| < 2^24) bounds them.
+const MAX_ROWS = vocabulary.limits.maxAbsPosition;
 
 const HELP = `usage:
   sinpe inspect MODEL.onnx [--config CONFIG.json] [--data FILE ...] [--json]
@@ -159,7 +163,7 @@ async function main(argv) {
   let rows;
   if (args.rows !== undefined) {
     rows = Number(args.rows);
-    if (!/^\d+$/.test(args.rows) || !Number.isInteger(rows) || rows < 1 || rows > 2 ** 24) throw new Usage(`--rows must be an integer in [1, 16777216], got ${args.rows}`);
+    if (!/^\d+$/.test(args.rows) || !Number.isInteger(rows) || rows < 1 || rows > MAX_ROWS) throw new Usage(`--rows must be an integer in [1, ${MAX_ROWS}], got ${args.rows}`);
   }
   if (args.recipe !== undefined && !['exact', 'float32'].includes(args.recipe)) throw new Usage(`--recipe must be exact or float32, got ${args.recipe}`);
   const output = resolve(args.output);

@@ -1,4 +1,4 @@
-// Reads StrykerJS's incremental results (docs/mutation/stryker-incremental.json,
+// Reads StrykerJS's incremental results (tests/mutation/stryker-incremental.json,
 // the mutation-testing-report-schema JSON that stryker.config.mjs keeps) and
 // prints, per mutated file, the mutants, killed, survived, timeout and no
 // coverage counts and the score ((killed + timeout) / (all − ignored − compile
@@ -11,7 +11,7 @@
 // again (after new tests) and reuses every other result.
 import { readFileSync, writeFileSync } from 'node:fs';
 
-const FILE = 'docs/mutation/stryker-incremental.json';
+const FILE = 'tests/mutation/stryker-incremental.json';
 const args = process.argv.slice(2);
 const opt = (name) => {
   const i = args.indexOf(name);

@@ -29,15 +29,17 @@ declare -A floor=(
   [js]=850                  # node --test tests passed (887 today)
   [consumers]=11            # consumer setups passed (12 today)
   [bench]=60                # sinpe methods whose values were checked (64 today)
-  [web]=88                  # node --test tests passed (94 today)
-  [browser]=52              # node --test tests passed, quick form (57 today; the full form: npm run test:browser:full)
-  [webkit]=5                # WebKitGTK checks passed
+  [web]=115                 # node --test tests passed (122 today)
+  [browser]=62              # node --test tests passed, quick form (67 today, with the full form's smoke; the full form: npm run test:browser:full)
+  [webkit]=6                # WebKitGTK checks passed (7 today, with the smoke of test:webkit: the esbuild app, one more lesson)
   [faults]=2                # injected faults caught (quick form)
+  [smokes]=2                # full forms started on one case here (sanitizers, mutation; browser and WebKit smokes are in their suites)
 )
 declare -A unit=(
   [lint]="files linted" [format]="files checked" [native]="Catch2 test cases" [wasm]="Catch2 test cases"
   [fuzz]="fuzz runs" [js]="tests" [consumers]="consumer setups"
   [bench]="methods checked" [web]="tests" [browser]="tests" [webkit]="checks" [faults]="faults caught"
+  [smokes]="full forms started"
 )
 
 # The count a suite reported, from its log; empty when it reported none.
@@ -55,6 +57,7 @@ count_of() {
     bench) grep -oP '^bench: \K[0-9]+(?= sinpe methods checked)' "$log" | tail -1 ;;
     webkit) grep -oP '^WebKitGTK.*?: \K[0-9]+(?=/[0-9]+ checks passed)' "$log" | tail -1 ;;
     faults) grep -oP '^faults: \K[0-9]+(?= of [0-9]+ injected faults caught)' "$log" | tail -1 ;;
+    smokes) grep -oP '^smokes: \K[0-9]+(?= of [0-9]+ full forms ran one case)' "$log" | tail -1 ;;
   esac
 }
 
@@ -69,6 +72,22 @@ catch2_ctest() {
   [ -f "$last" ] || { echo "ctest wrote no log ($last)"; return 1; }
   sed 's/\x1b\[[0-9;]*m//g' "$last" | grep -oP 'All tests passed \(\K[0-9]+ assertions? in [0-9]+ test cases?' |
     while read -r a _ _ n _; do echo "catch2 count: $n test cases ($a assertions)"; done
+}
+
+# The full forms npm test does not run whole, each started on one case so that
+# it cannot rot unseen (the browser and WebKitGTK suites run theirs: a file of
+# the full form, an app and a lesson of --all's): test:sanitizers on one small
+# test file and its canaries, test:mutation on one line of js/errors.js.
+full_form_smokes() {
+  local n=0 t0
+  t0=$SECONDS
+  if bash tests/cpp/sanitizers.sh --smoke; then n=$((n + 1)); fi
+  echo "(test:sanitizers smoke: $((SECONDS - t0)) s)"
+  t0=$SECONDS
+  if node tests/mutation/smoke.mjs; then n=$((n + 1)); fi
+  echo "(test:mutation smoke: $((SECONDS - t0)) s)"
+  echo "smokes: $n of 2 full forms ran one case (npm run test:sanitizers, npm run test:mutation)"
+  [ "$n" -eq 2 ]
 }
 
 # run NAME KEY COMMAND...: one suite. Its output goes to build/test-logs/KEY.log
@@ -110,6 +129,7 @@ lane_core() {
   run "Catch2, native (g++)" native catch2_ctest native
   run "Catch2, wasm (em++ SIMD + baseline, under Node)" wasm catch2_ctest wasm
   run "libFuzzer on the core (${SINPE_FUZZ_SECONDS:-30} s)" fuzz bash tests/fuzz/fuzz.sh
+  run "smokes of the full forms (test:sanitizers on one test file and its canaries, test:mutation on one line)" smokes full_form_smokes
   run "site model (node --test)" web node --test tests/web/
   run "WebKitGTK (the Vite app from the tarball, both flavours; the formula, heatmap and rope lessons)" webkit node tests/browser/webkit.mjs
   # The benchmark, reduced: every value checked, nothing asserted about time.
@@ -124,7 +144,7 @@ lane_package() {
   # The lesson site
   run "lesson site, quick form (headless Chromium; the formula lesson in Firefox ESR; npm run test:browser:full runs all)" browser bash tests/browser/run.sh
 }
-order=(lint format native wasm fuzz js consumers bench web browser webkit faults)
+order=(lint format native wasm fuzz smokes js consumers bench web browser webkit faults)
 rm -f "$logs"/*.result
 lane_core &
 core=$!

@@ -2,11 +2,11 @@
 // kernel's arithmetic, for positions in any order.
 //
 // Each axis owns some of the pairs and has its own plan of their frequencies
-// (rope.cpp's RopeData::axis_rows). The positions an axis takes are rarely
-// consecutive (Qwen2-VL's text runs are, but an image's rows repeat one
-// position and a video's time axis steps), so rows cannot come from one run of
-// the block kernel. Instead each position q is split into an aligned block
-// and a row in it:
+// (RopeData::axis_rows in rope_internal.hpp, made by rope_plan.cpp). The
+// positions an axis takes are rarely consecutive (Qwen2-VL's text runs are,
+// but an image's rows repeat one position and a video's time axis steps), so
+// rows cannot come from one run of the block kernel. Instead each position q
+// is split into an aligned block and a row in it:
 //   q = base + j,  j = floor(q) mod B  (B the plan's block rows),
 // and its values are the block kernel's row j of the block anchored at base:
 //   sin(q w) = a c_j + b s_j,  cos(q w) = b c_j - a s_j

@@ -1,5 +1,5 @@
 // The row kernel, shared by the sinusoidal entry points (kernel.cpp) and RoPE
-// caches (rope.cpp).
+// caches (rope_cache.cpp, rope_rotate.cpp).
 //
 // Rows of a sinusoidal table are rotations of each other:
 //   sin((p0+j)w) = sin(p0 w) cos(j w) + cos(p0 w) sin(j w)

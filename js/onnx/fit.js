@@ -16,6 +16,7 @@
 // fround(inv_j) are tried, nearest first.
 import { FLOAT, FLOAT16 } from './read.js';
 import { toFloat16Bits, toBfloat16Bits, ulps } from './dtype.js';
+import { vocabulary } from '../sinpe.js';
 
 /** torch's and numpy's float32 cos/sin are within this many ulp of the correctly rounded value. */
 export const COS_ULPS = 2;
@@ -63,7 +64,7 @@ function rounder(bits, emin, max) {
     return x < 0 ? -r : r;
   };
 }
-const roundHalf = rounder(10, -14, 65504);
+const roundHalf = rounder(10, -14, vocabulary.limits.maxFloat16);
 const roundBfloat = rounder(7, -126, 3.3895313892515355e38);
 
 /** float64 → the cache's dtype, rounded once, as a number. */

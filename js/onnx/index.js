@@ -2,7 +2,7 @@
 // ONNX model (docs/onnx.md). Not loaded by the package's main entry.
 import { fromBinary, toBinary } from '@bufbuild/protobuf';
 import { ModelProtoSchema, TensorProto_DataLocation } from 'onnx-buf';
-import sinpe from '../sinpe.js';
+import sinpe, { vocabulary } from '../sinpe.js';
 import { readModel, OnnxError, DTYPE_NAMES } from './read.js';
 import { findRope, noRopeFinding } from './find.js';
 import { verifySite, checkCacheAxes, expectedFor, expectationOf, segmentOf, ropeOf } from './verify.js';
@@ -14,7 +14,9 @@ export { readModel, findRope, OnnxError };
 export { TOLERANCE_ULPS } from './verify.js';
 
 const isModel = (m) => m !== null && typeof m === 'object' && m.proto !== undefined && typeof m.tensorBytes === 'function';
-const RECIPES = ['exact', 'float32'];
+const RECIPES = vocabulary.recipes;
+// A cache's rows are positions 0 … rows − 1: the core's position limit bounds them.
+const MAX_ROWS = vocabulary.limits.maxAbsPosition;
 
 async function modelOf(model, options) {
   return isModel(model) ? model : readModel(model, { externalData: options.externalData, name: options.name });
@@ -167,8 +169,8 @@ export async function extendModel(model, options) {
   progressArg(o.onProgress);
   if (config === null) throw new TypeError('options.config is required: the caches are rebuilt from the model\'s config.json');
   if (o.recipe !== undefined && !RECIPES.includes(o.recipe)) throw new RangeError(`options.recipe must be one of 'exact', 'float32'; got ${JSON.stringify(o.recipe)}`);
-  if (o.rows !== undefined && !(Number.isInteger(o.rows) && o.rows >= 1 && o.rows <= 2 ** 24))
-    throw new RangeError(`options.rows must be an integer in [1, 2^24], got ${String(o.rows)}`);
+  if (o.rows !== undefined && !(Number.isInteger(o.rows) && o.rows >= 1 && o.rows <= MAX_ROWS))
+    throw new RangeError(`options.rows must be an integer in [1, ${MAX_ROWS}], got ${String(o.rows)}`);
   const pe = o.encoder ?? (await sinpe());
   const rope = ropeOf(config, pe);
   const m = await modelOf(model, o);

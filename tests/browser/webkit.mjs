@@ -2,8 +2,8 @@
 // Debian's WebKitWebDriver and MiniBrowser on Xvfb), beside Chromium and
 // Firefox ESR:
 //   the package: its packed tarball installed into a fresh project, the Vite
-//   consumer app (tests/consumers/app; with --all, the webpack 5, esbuild and
-//   Rollup apps too) built and served under the strict consumer CSP; both
+//   consumer app (tests/consumers/app) and the esbuild one (with --all, the
+//   webpack 5 and Rollup apps too) built and served under the strict consumer CSP; both
 //   flavours (auto and simd: false; checks.js forces each)
 //   and the module worker checked against the float64 references by the same
 //   checks as in the other engines (tests/consumers/verify.mjs); the flavour
@@ -12,8 +12,9 @@
 //   formula, heatmap and rope (1, 2 and 9) load with no console error or
 //   warning, page error, CSP violation or failed request, and show values
 //   recomputed here (the maths, d3's colormaps), not read from the site's
-//   code; with --all (npm run test:webkit), every other lesson of the registry
-//   loads as cleanly too.
+//   code; the first other lesson of the registry loads as cleanly (with --all,
+//   npm run test:webkit, every other lesson). The esbuild app and that lesson
+//   are the quick form's smoke of the --all path.
 // WebDriver classic has no console events: a probe script, served first in
 // every page, records them, and each page's record is read after its checks.
 // Prints one line per check, then a count line (also appended to
@@ -112,13 +113,15 @@ const problemsOf = () => driver.executeScript('return window.__probe.slice();');
 const failedRequests = (server, first) => server.requests.slice(first).filter((q) => q.status !== 200).map((q) => `${q.status}: ${q.path}`);
 
 // ---------------------------------------------------------------- the package
-// The Vite app; with --all, the webpack 5, esbuild and Rollup apps too.
+// The Vite app; with --all, the webpack 5, esbuild and Rollup apps too. The
+// quick form (npm test) also runs one app of --all's, the esbuild one (the
+// fastest to build), so the path only --all takes cannot rot unseen.
 const BUNDLERS = [
-  ['Vite', buildVite],
+  ['Vite', buildVite, 'quick'],
   ['webpack 5', buildWebpack],
-  ['esbuild', buildEsbuild],
+  ['esbuild', buildEsbuild, 'smoke of --all'],
   ['Rollup', buildRollup],
-].slice(0, ALL ? 4 : 1);
+].filter(([, , quick]) => ALL || quick);
 if (driver) {
   let project;
   try {
@@ -289,8 +292,11 @@ if (driver) {
         .map((lesson) => `${lesson} (lesson ${LESSON_IDS.indexOf(lesson)}, as the site numbers it)`)
         .join(', ');
     });
-    // --all: every other lesson of the registry too, with its defaults (npm run test:webkit)
-    const others = ALL ? LESSON_IDS.filter((lesson) => !CONTENT[lesson]).map((lesson) => ({ lesson, hash: '' })) : [];
+    // --all: every other lesson of the registry too, with its defaults (npm run test:webkit);
+    // the quick form, the first of them (a smoke of --all's path).
+    const others = LESSON_IDS.filter((lesson) => !CONTENT[lesson])
+      .slice(0, ALL ? undefined : 1)
+      .map((lesson) => ({ lesson, hash: '' }));
     const visits = [...Object.entries(CONTENT).map(([lesson, c]) => ({ lesson, ...c })), ...others];
     for (const { lesson, hash, check: content } of visits) {
       const name = `lesson ${lesson}: ${content ? 'loads cleanly, shows the values the maths gives' : 'loads cleanly'}`;
@@ -324,7 +330,8 @@ const failed = results.filter((r) => !r.ok);
 const assertions = results.reduce((n, r) => n + r.asserted, 0);
 const line =
   `WebKitGTK${webkit ? ` ${webkit.version.replace(/^MiniBrowser /, '')} (MiniBrowser)` : ''}: ${passed.length}/${results.length} checks passed, ${assertions} assertions ` +
-  `(${BUNDLERS.map(([b]) => b).join(', ')} app${ALL ? 's' : ''} from the packed tarball, both flavours; lessons ${Object.keys(CONTENT).join(', ')} clean and by content${ALL ? '; every other lesson clean' : ''})` +
+  `(${BUNDLERS.map(([b]) => b).join(', ')} apps from the packed tarball, both flavours; lessons ${Object.keys(CONTENT).join(', ')} clean and by content; ` +
+  `${ALL ? 'every other lesson clean' : `of --all's, lesson ${LESSON_IDS.find((lesson) => !CONTENT[lesson])} clean (npm run test:webkit: every lesson, every app)`})` +
   `${failed.length ? `; FAILED: ${failed.map((r) => r.name).join('; ')}` : ''}`;
 console.log(line);
 if (process.env.SINPE_SUMMARY) appendFileSync(process.env.SINPE_SUMMARY, `${line}\n`);

@@ -28,7 +28,7 @@ export const FAULTS = [
   {
     id: 'sign-flip',
     what: "flipped sign in the scalar interleaved RoPE rotation (x'_b = x_b c - x_a s)",
-    file: 'cpp/src/rope.cpp',
+    file: 'cpp/src/rope_rotate.cpp',
     find: 'x[i + 1] = xb * cj + xa * sj;',
     replace: 'x[i + 1] = xb * cj - xa * sj;',
     suites: ['native'],
@@ -76,7 +76,7 @@ export const FAULTS = [
   {
     id: 'attention-factor',
     what: "wrong YaRN attention factor: 0.11 ln s + 1 instead of transformers' 0.1 ln s + 1",
-    file: 'cpp/src/rope.cpp',
+    file: 'cpp/src/rope_formulas.cpp',
     find: 'return s <= 1 ? 1.0 : 0.1 * k * std::log(s) + 1.0;',
     replace: 'return s <= 1 ? 1.0 : 0.11 * k * std::log(s) + 1.0;',
     suites: ['native'],
@@ -93,16 +93,16 @@ export const FAULTS = [
     id: 'padding-row-block-0',
     what: "fairseq's padding row zeroed only when it falls in a call's first 64-row block",
     file: 'cpp/src/kernel.hpp',
-    find: '      if (r >= 0 && r < nrows && r == std::floor(r))\n',
-    replace: '      if (done == 0 && r >= 0 && r < nrows && r == std::floor(r))\n',
+    find: '      if (r >= 0) std::fill_n(dst.row + std::size_t(r) * dst.stride, std::size_t(P.d_model), 0.f);\n',
+    replace: '      if (done == 0 && r >= 0) std::fill_n(dst.row + std::size_t(r) * dst.stride, std::size_t(P.d_model), 0.f);\n',
     suites: ['native'],
   },
   {
     id: 'padding-row-half',
     what: "only the first half of fairseq's padding row zeroed",
     file: 'cpp/src/kernel.hpp',
-    find: '        std::fill_n(dst.row + std::size_t(r) * dst.stride, std::size_t(P.d_model), 0.f);\n',
-    replace: '        std::fill_n(dst.row + std::size_t(r) * dst.stride, std::size_t(P.d_model) / 2, 0.f);\n',
+    find: '      if (r >= 0) std::fill_n(dst.row + std::size_t(r) * dst.stride, std::size_t(P.d_model), 0.f);\n',
+    replace: '      if (r >= 0) std::fill_n(dst.row + std::size_t(r) * dst.stride, std::size_t(P.d_model) / 2, 0.f);\n',
     suites: ['native'],
   },
   {

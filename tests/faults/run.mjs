@@ -7,6 +7,9 @@
 //
 // Usage: node tests/faults/run.mjs [--quick] [fault-id ...]
 //   --quick: only the faults marked quick (npm test runs this form)
+// Every form first checks every fault's anchor (its file exists, its text
+// occurs there exactly once), so a file renamed or an anchor edited away
+// fails npm test, not only the full run.
 // Exit status 0 only when every fault run was caught.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -39,13 +42,20 @@ const SUITES = {
       ['build/native/sinpe_tests', []],
     ],
     firstFailure: (out) => {
-      // Catch2's console reporter: a line of dashes, the test case name, its sections, dashes, then "FAILED:".
+      // Catch2's console reporter: a line of dashes, the test case name (wrapped
+      // over several lines when long), its sections (indented), dashes, the
+      // file:line, dots, then "FAILED:".
       const lines = out.split('\n');
       const at = lines.findIndex((l) => /FAILED:\s*$/.test(l));
       if (at < 0) return undefined;
-      for (let i = at; i > 0; i--) if (/^-{20,}$/.test(lines[i]) && i >= 2 && /^-{20,}$/.test(lines[i - 2] ?? '')) return lines[i - 1].trim();
-      for (let i = at; i > 0; i--) if (/^-{20,}$/.test(lines[i - 1] ?? '')) return lines[i].trim();
-      return undefined;
+      const dashes = (i) => /^-{20,}$/.test(lines[i] ?? '');
+      let close = at;
+      while (close > 0 && !dashes(close)) close--;
+      let open = close - 1;
+      while (open > 0 && !dashes(open)) open--;
+      if (open <= 0) return undefined;
+      const name = lines.slice(open + 1, close).filter((l) => !/^\s/.test(l));
+      return name.length ? name.join(' ').trim() : undefined;
     },
   },
   wasm: {
@@ -71,10 +81,23 @@ const SUITES = {
   },
 };
 
-// Copies every tracked file that differs into the tree (only those get a new mtime, so builds stay incremental).
+// Copies every tracked file that differs into the tree (only those get a new
+// mtime, so builds stay incremental), and removes from it the files an earlier
+// run copied that are tracked no more: a file renamed or split away must not
+// live on in the tree (where an old fault's anchor would still find it).
 function syncTree() {
   const files = execFileSync('git', ['ls-files', '-z'], { cwd: root }).toString().split('\0').filter(Boolean);
   if (files.length < 50) fail(`git ls-files listed only ${files.length} files`);
+  const manifest = path.join(tree, '.faults-tracked');
+  const kept = new Set(files.filter((f) => fs.existsSync(path.join(root, f))));
+  let removed = 0;
+  if (fs.existsSync(manifest)) {
+    for (const f of fs.readFileSync(manifest, 'utf8').split('\0').filter(Boolean)) {
+      if (kept.has(f) || !fs.existsSync(path.join(tree, f))) continue;
+      fs.rmSync(path.join(tree, f));
+      removed++;
+    }
+  }
   let copied = 0;
   for (const f of files) {
     const from = path.join(root, f);
@@ -93,7 +116,8 @@ function syncTree() {
   }
   // The package's built modules, for faults of the JS layer (core faults rebuild them in the tree).
   if (fs.existsSync(path.join(root, 'dist'))) fs.cpSync(path.join(root, 'dist'), path.join(tree, 'dist'), { recursive: true });
-  return { files: files.length, copied };
+  fs.writeFileSync(manifest, [...kept].join('\0'));
+  return { files: files.length, tracked: kept, copied, removed };
 }
 
 function runSuite(key, fault, label) {
@@ -116,15 +140,30 @@ function runSuite(key, fault, label) {
 fs.mkdirSync(tree, { recursive: true });
 fs.mkdirSync(logs, { recursive: true });
 const synced = syncTree();
-console.log(`faults: ${faults.length} fault(s) against a copy of ${synced.files} tracked files (${synced.copied} updated) in build/faults/tree`);
+console.log(
+  `faults: ${faults.length} fault(s) against a copy of ${synced.files} tracked files (${synced.copied} updated, ${synced.removed} no longer tracked removed) in build/faults/tree`,
+);
 
-// Every anchor is checked before anything is built.
-for (const f of faults) {
-  const text = fs.readFileSync(path.join(tree, f.file), 'utf8');
-  const n = text.split(f.find).length - 1;
-  if (n !== 1) fail(`fault ${f.id}: its text occurs ${n} times in ${f.file} (must be exactly once); update tests/faults/faults.mjs`);
-  for (const s of f.suites) if (!SUITES[s]) fail(`fault ${f.id}: unknown suite ${s}`);
+// Every fault's anchor is checked before anything is built, the faults this
+// run skips too (the quick form runs two, but a file renamed or an anchor
+// edited away fails it all the same): its file must be tracked and its text
+// occur exactly once there.
+const problems = [];
+const ids = new Set();
+for (const f of FAULTS) {
+  if (ids.has(f.id)) problems.push(`fault ${f.id}: the id is used twice`);
+  ids.add(f.id);
+  for (const s of f.suites) if (!SUITES[s]) problems.push(`fault ${f.id}: unknown suite ${s}`);
+  const file = path.join(tree, f.file);
+  if (!synced.tracked.has(f.file) || !fs.existsSync(file)) {
+    problems.push(`fault ${f.id}: ${f.file} does not exist (renamed or split? retarget the fault to where its code lives now)`);
+    continue;
+  }
+  const n = fs.readFileSync(file, 'utf8').split(f.find).length - 1;
+  if (n !== 1) problems.push(`fault ${f.id}: its text occurs ${n} times in ${f.file} (must be exactly once)`);
 }
+if (problems.length) fail(`${problems.length} fault(s) of tests/faults/faults.mjs no longer fit the tree; update it:\n  ${problems.join('\n  ')}`);
+console.log(`faults: every anchor found exactly once (${FAULTS.length} faults, ${new Set(FAULTS.map((f) => f.file)).size} files)`);
 
 // Control: the suites pass on the unmodified copy.
 const used = [...new Set(faults.flatMap((f) => f.suites))];

@@ -155,7 +155,7 @@ test('extendModel: config required; recipe exact or float32; rows an integer in 
   for (const recipe of ['float64', 'EXACT', '', 32])
     await refused(extendModel(model, { config: CONFIGS.llama31, encoder: pe, recipe }), RangeError, `options.recipe must be one of 'exact', 'float32'; got ${JSON.stringify(recipe)}`);
   for (const rows of [0, -1, 1.5, 2 ** 24 + 1, NaN, Infinity, '8', 8n, null])
-    await refused(extendModel(model, { config: CONFIGS.llama31, encoder: pe, rows }), RangeError, `options.rows must be an integer in [1, 2^24], got ${String(rows)}`);
+    await refused(extendModel(model, { config: CONFIGS.llama31, encoder: pe, rows }), RangeError, `options.rows must be an integer in [1, 16777216], got ${String(rows)}`);
   // refused before the model is read: an unreadable model is not what is reported
   await refused(extendModel(new Uint8Array([0xff]), { config: CONFIGS.llama31, encoder: pe, rows: 0 }), RangeError, /options\.rows/);
   // rows 1 is fine

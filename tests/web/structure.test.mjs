@@ -185,19 +185,24 @@ test("no file outside a lesson's folder imports from it, but the registry (its i
 // A lesson is named by its id: a number ("Lesson" or "第 … 课" with a digit) goes stale when one is inserted.
 const NUMBERED = /\blessons? \d|第 ?\d+(?:[–、]\d+)* ?课/i;
 
-/** Every .js/.mjs file under a directory (recursively). */
-const scripts = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? scripts(join(dir, e.name)) : /\.m?js$/.test(e.name) ? [join(dir, e.name)] : []));
+/** Every .js/.mjs file under a directory (recursively), and with styles, every .css and .html file too. */
+const scripts = (dir, styles = false) =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? scripts(join(dir, e.name), styles) : (styles ? /\.(m?js|css|html)$/ : /\.m?js$/).test(e.name) ? [join(dir, e.name)] : [],
+  );
 
 test('the numbering finder catches the ways lessons were numbered', () => {
   for (const s of ['// Lesson 9: rotary', "test('lesson 3 shows'", 'lessons 1–6', '（第 9 课）', '第 1–8 课', '（第 1、6 课）']) assert.match(s, NUMBERED, s);
   for (const s of ['// the rope lesson', 'lesson {lesson:formula}', '第 {lesson:rope} 课', 'lessons.rope.mm', 'lesson-3']) assert.doesNotMatch(s, NUMBERED, s);
 });
 
-test('no lesson number in web/src (comments and text: a lesson names another as {lesson:<id>}) nor in tests/ (names and comments)', () => {
+test('no lesson number in web/ (scripts, styles and the page: comments and text; a lesson names another as {lesson:<id>}) nor in tests/ (names and comments)', () => {
   const TESTS = resolve(SRC, '../../tests');
+  const WEB = resolve(SRC, '..');
   // this file's own examples of numbering (the finder's test above) are the one exception
-  const files = [...scripts(SRC), ...scripts(TESTS)].filter((path) => path !== fileURLToPath(import.meta.url));
+  const files = [...scripts(WEB, true), ...scripts(TESTS)].filter((path) => path !== fileURLToPath(import.meta.url));
   assert.ok(files.length > 100, `${files.length} files read`);
+  for (const kind of ['.css', '.html']) assert.ok(files.some((f) => f.endsWith(kind)), `a ${kind} file read`);
   const found = [];
   for (const path of files) {
     readFileSync(path, 'utf8')

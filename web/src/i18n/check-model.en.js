@@ -75,7 +75,7 @@ export default {
     bad_json: '{names}: this file is not a valid config.json (a JSON object).',
     no_model: 'Add the model (.onnx).',
     two_models: '{names}: drop one model at a time.',
-    bad_rows: '{names}: the rows must be a whole number from 1 to 16,777,216.',
+    bad_rows: '{names}: the rows must be a whole number from 1 to {maxRows}.',
     other: '{names}: this input could not be used.',
   },
 };

@@ -75,7 +75,7 @@ export default {
     bad_json: '{names}：此文件不是有效的 config.json（JSON 对象）。',
     no_model: '请加入模型（.onnx）。',
     two_models: '{names}：一次只能拖入一个模型。',
-    bad_rows: '{names}：行数必须是 1 到 16,777,216 之间的整数。',
+    bad_rows: '{names}：行数必须是 1 到 {maxRows} 之间的整数。',
     other: '{names}：无法使用此输入。',
   },
 };

@@ -6,10 +6,13 @@
 // Blob.slice through readModel's options, nothing is fetched or sent.
 import { readModel, findRope, inspectModel, extendModel } from 'sinpe.wasm/onnx';
 import { h, clear } from '../lib/dom.js';
+import { MAX_POSITION } from '../model/fields.js';
 import { createLineChart } from '../lib/chart.js';
 import { sortFiles, verdictKey, mistakeKey, groupKey, errorKey, layoutKey, quotedNames, rowDeviation, chartPoints, decodeCache } from '../model/check-model.js';
 
 const FLOOR = 1e-10; // a deviation of 0 is drawn here on the log axis
+// A cache's rows are positions 0 … rows − 1: the core's limit on |position| (the vocabulary's) bounds them.
+const MAX_ROWS = MAX_POSITION;
 
 export default {
   id: 'check-model',
@@ -67,7 +70,8 @@ export default {
       }
     }
     function fail(code, names) {
-      problems.push({ code, text: T(errorKey(code).slice('checkModel.'.length), { names: names.length ? names.map((n) => `“${n}”`).join(', ') : '' }) });
+      const vars = { names: names.length ? names.map((n) => `“${n}”`).join(', ') : '', maxRows: MAX_ROWS }; // t() groups it as the page's language does
+      problems.push({ code, text: T(errorKey(code).slice('checkModel.'.length), vars) });
     }
 
     // New files join the ones already given: a .onnx replaces the model, a .json the config, others are data files by name.
@@ -209,7 +213,7 @@ export default {
       clear(extendBox);
       extendBox.hidden = false;
       const max = report.sites.find((s) => s.expected?.maxPositions)?.expected.maxPositions ?? null;
-      const rowsInput = h('input', { type: 'number', min: 1, max: 2 ** 24, step: 1, value: max ?? '', class: 'check-model-rows', id: 'check-model-rows' });
+      const rowsInput = h('input', { type: 'number', min: 1, max: MAX_ROWS, step: 1, value: max ?? '', class: 'check-model-rows', id: 'check-model-rows' });
       const recipe = h(
         'select',
         { class: 'check-model-recipe', id: 'check-model-recipe' },
@@ -223,7 +227,7 @@ export default {
         showErrors();
         clear(links);
         const rows = Number(rowsInput.value);
-        if (!(rowsInput.value.trim() !== '' && Number.isInteger(rows) && rows >= 1 && rows <= 2 ** 24)) {
+        if (!(rowsInput.value.trim() !== '' && Number.isInteger(rows) && rows >= 1 && rows <= MAX_ROWS)) {
           fail('bad_rows', [rowsInput.value]);
           showErrors();
           return;

@@ -9,6 +9,7 @@ import { createLineChart } from '../../lib/chart.js';
 import { lessonHeader, section, readout, commented } from '../../lib/lesson.js';
 import { buggyRows, correctRows, exponents, float32Row, octaveSample, toleranceSnippet } from '../../model/pitfalls.js';
 import { formatInteger } from '../../lib/numbers.js';
+import { MAX_POSITION } from '../../model/fields.js';
 import { questions } from './questions.js';
 import { rowStore } from '../../model/row-store.js';
 import { drawWhenSeen } from '../../lib/offscreen.js';
@@ -149,7 +150,7 @@ export default {
       errorChart.draw({
         state: { d },
         series: [{ name: t('lessons.pitfalls.errorSeries', { d }), points, dots: points }],
-        xDomain: [8, 2 ** 24],
+        xDomain: [8, MAX_POSITION], // the positions the contract covers
         yDomain: [1e-8, 1],
         marks: [{ y: 2.5e-7, label: t('lessons.pitfalls.sinpeBound') }, { y: 1e-3, label: t('lessons.pitfalls.seedTolerance') }],
       });
