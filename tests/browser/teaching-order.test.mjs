@@ -1,5 +1,5 @@
-// Teaching order: each question before the text that answers it, in every
-// lesson and both languages; the rope lesson's
+// Teaching order: each question before the text and the figures that answer
+// it, in every lesson and both languages; the rope lesson's
 // added score explained; its base control beside every chart it drives; ±1
 // position steps; every dial hand long enough to see.
 // npm test: quick form
@@ -67,8 +67,21 @@ const ANSWERS = {
 };
 const LESSON_IDS = Object.keys(ANSWERS);
 
+// The figures and tables that show a question's answer (a picture states no
+// pattern a text search finds): each must come after the question, or be hidden.
+// The heatmap lesson's map shows row 0 (its cos columns) and the fastest sine
+// column repeating; the binary lesson's encoding map shows which columns change
+// fastest; the formula lesson's PE table and its picture show row 0; the relative
+// lesson's dot-product map shows where the product is largest.
+const FIGURES = {
+  heatmap: { cosRow0: ['article.lesson > figure.heatmap'], repeat: ['article.lesson > figure.heatmap'] },
+  binary: { fastest: ['figure.heatmap.pe-map'] },
+  formula: { row0cos: ['figure.heatmap'] },
+  relative: { diagonal: ['figure.heatmap.square'] },
+};
+
 /** Per question on the page: where its answer is stated before it, unhidden. */
-function earlyAnswers(patterns) {
+function earlyAnswers({ patterns, figures }) {
   const FOLLOWING = Node.DOCUMENT_POSITION_FOLLOWING;
   const article = document.querySelector('article.lesson');
   const hidden = (el) => Boolean(el.closest('[hidden]'));
@@ -95,7 +108,14 @@ function earlyAnswers(patterns) {
         if (!after(node) && !hidden(el)) early.push(`text: ${label(node)}`);
       }
     }
-    out.push({ id, marked: marked.length, stated, early: [...new Set(early)] });
+    let shown = 0;
+    for (const selector of figures[id] ?? []) {
+      for (const el of article.querySelectorAll(selector)) {
+        shown++;
+        if (!after(el) && !hidden(el)) early.push(`figure: ${selector} ${(el.querySelector('figcaption, caption, h2, h3')?.textContent ?? '').trim().slice(0, 60)}`);
+      }
+    }
+    out.push({ id, marked: marked.length, stated, shown, figures: (figures[id] ?? []).length, early: [...new Set(early)] });
   }
   return out;
 }
@@ -109,11 +129,12 @@ for (const lang of ['en', 'zh']) {
       await page.waitForSelector(`article.lesson-${id} .lesson-pager`);
       await settle(page);
       const patterns = Object.fromEntries(Object.entries(ANSWERS[id]).map(([q, p]) => [q, p.any ?? p[lang]]));
-      const questions = await page.evaluate(earlyAnswers, patterns);
+      const questions = await page.evaluate(earlyAnswers, { patterns, figures: FIGURES[id] ?? {} });
       assert.deepEqual(questions.map((q) => q.id).sort(), Object.keys(ANSWERS[id]).sort(), `${id}: the questions checked are the lesson's`);
       for (const q of questions) {
         if (q.marked === 0) problems.push(`${id}/${q.id}: no element is marked as stating its answer`);
         if (q.stated === 0) problems.push(`${id}/${q.id}: the lesson never states its answer (pattern ${patterns[q.id]})`);
+        if (q.figures > 0 && q.shown === 0) problems.push(`${id}/${q.id}: none of the figures ${FIGURES[id][q.id]} is on the page`);
         for (const early of q.early) problems.push(`${id}/${q.id}: stated before the question: ${early}`);
       }
     }

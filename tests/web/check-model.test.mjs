@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import en from '../../web/src/i18n/en.js';
 import zh from '../../web/src/i18n/zh.js';
-import { VERDICTS, MISTAKES, GROUPS, ERRORS, verdictKey, mistakeKey, groupKey, errorKey, rowDeviation, chartPoints, decodeCache } from '../../web/src/model/check-model.js';
+import { VERDICTS, MISTAKES, GROUPS, ERRORS, verdictKey, mistakeKey, groupKey, errorKey, rowDeviation, chartPoints, decodeCache, looksLikeModel, externalPlan, extendProposal } from '../../web/src/model/check-model.js';
+import { CONFIGS, OPTIONS, ROTARY_DIM, bake, makeGenaiModel } from '../js/fixtures/make-genai-model.mjs';
 import { halfBits } from '../js/mrope-reference.mjs';
 
 const source = (f) => readFileSync(new URL(`../../js/onnx/${f}`, import.meta.url), 'utf8');
@@ -48,4 +49,35 @@ test('per-row deviation: the largest |Δ| of each row of cos and sin, and where;
   assert.deepEqual(max, { value: 0.5, row: 1, col: 1, which: 'sin' });
   assert.deepEqual(chartPoints(Float64Array.of(0, 2, 1, 0, 3), 3, 1e-10), [[0, 2], [2, 1], [4, 3]]);
   assert.deepEqual(chartPoints(Float64Array.of(0, 0), 10, 1e-10), [[0, 1e-10], [1, 1e-10]]);
+});
+
+test('a model is told by its first bytes (an ONNX ModelProto), not by its name: text, JSON, raw tensor bytes and noise are not', () => {
+  const B = makeGenaiModel({ caches: { default: { ...bake('exact', 256, ROTARY_DIM, OPTIONS.llama31.default, 'float16'), rows: 256 } }, dtype: 'float16', external: true });
+  const head = (bytes) => [bytes.subarray(0, 4096), bytes.length];
+  assert.equal(looksLikeModel(...head(B.model)), true, 'a model (ir_version first)');
+  assert.equal(looksLikeModel(...head(B.data)), false, 'its external data (float16 values)');
+  const text = (s) => new TextEncoder().encode(s);
+  assert.equal(looksLikeModel(text('notes: exported with torch 2.5, opset 17\n')), false, 'a .txt');
+  assert.equal(looksLikeModel(text(JSON.stringify(CONFIGS.llama31))), false, 'a config');
+  assert.equal(looksLikeModel(Uint8Array.from({ length: 300 }, (_, i) => (i * 97 + 13) & 0xff)), false, 'noise');
+  assert.equal(looksLikeModel(new Uint8Array(0)), false, 'an empty file');
+  // a model's head cut at any byte (the page reads 4 KiB of it) is still a model's head
+  for (const n of [2, 3, 10, 40]) assert.equal(looksLikeModel(B.model.subarray(0, n), B.model.length), true, `the first ${n} bytes`);
+  // a length past the file's end is not a model
+  assert.equal(looksLikeModel(Uint8Array.of(0x08, 0x08, 0x3a, 0xff, 0x7f), 10), false);
+});
+
+test('external data: used only when the model names it; named and not given is missing', () => {
+  const given = new Map([['model.onnx.data', {}], ['notes.txt', {}]]);
+  assert.deepEqual(externalPlan(new Set(['model.onnx.data']), given), { used: ['model.onnx.data'], missing: [], unused: ['notes.txt'] });
+  assert.deepEqual(externalPlan(new Set(['weights.bin', 'model.onnx.data']), new Map([['notes.txt', {}]])), { used: [], missing: ['weights.bin', 'model.onnx.data'], unused: ['notes.txt'] });
+  assert.deepEqual(externalPlan(new Set(), new Map()), { used: [], missing: [], unused: [] });
+});
+
+test('the extend form proposes the config\'s length only when it is more than the caches hold', () => {
+  assert.deepEqual(extendProposal([4096], 8192), { now: [4096], proposal: 8192 });
+  assert.deepEqual(extendProposal([4096, 4096], 4096), { now: [4096], proposal: null }, 'as long already: ask');
+  assert.deepEqual(extendProposal([8192], 4096), { now: [8192], proposal: null }, 'longer already: ask');
+  assert.deepEqual(extendProposal([512, 1024], 1024), { now: [512, 1024], proposal: null });
+  assert.deepEqual(extendProposal([512], null), { now: [512], proposal: null }, 'no config length: ask');
 });

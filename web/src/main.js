@@ -87,17 +87,15 @@ function setState(patch, { fromUser = false } = {}) {
   const langChanged = next.lang !== state.lang;
   // a lesson chosen while a page is shown leaves the page, even the state's own lesson
   const lessonChanged = next.lesson !== state.lesson || (page !== null && patch.lesson !== undefined);
-  if (lessonChanged) page = null;
-  // the lesson left behind keeps its own history entry, with all of its state
+  // the lesson (or page) left behind keeps its own history entry, with all of its state and its language
   if (lessonChanged) flushHash();
+  if (lessonChanged) page = null;
   state = next;
   keptStates.set(state.lesson, state);
   if (langChanged) rememberLang(state.lang);
   if (langChanged || lessonChanged) {
     // a language switch keeps the reader where they were: the same section in view
-    const anchor = lessonChanged ? null : readingPosition();
-    buildPage();
-    if (anchor) keepReadingPosition(anchor);
+    buildPage(lessonChanged ? null : readingPosition());
     if (lessonChanged) {
       lastHash = toHash(state);
       history.pushState(null, '', lastHash);
@@ -225,23 +223,25 @@ function openPage(id) {
 
 // A page's module is loaded on first use; a later build (another language) supersedes one still loading.
 let pageBuild = 0;
-async function buildOtherPage() {
+async function buildOtherPage(anchor) {
   const [build, id] = [++pageBuild, page];
   const mounted = await mountPage(id, document.getElementById('lesson'), { app, t }, () => build === pageBuild && page === id);
   if (!mounted) return;
   view?.destroy?.();
   [view, controls, guide] = [mounted, null, null];
+  if (anchor) keepReadingPosition(anchor);
   document.documentElement.dataset.ready = 'true';
 }
 
-function buildPage() {
+/** Builds the lesson (or page) of the state; `anchor`: a reading position (lib/position.js) to keep. */
+function buildPage(anchor = null) {
   document.documentElement.lang = state.lang === 'zh' ? 'zh-CN' : 'en';
   document.title = `${t(`lessons.${state.lesson}.title`)} · sinpe`;
   document.getElementById('tagline').textContent = t('site.tagline');
   document.querySelector('.skip-link').textContent = t('site.skip');
   buildLangSwitch();
   buildNav();
-  if (page) return void buildOtherPage(); // it sets the document's title
+  if (page) return void buildOtherPage(anchor); // it sets the document's title
   pageBuild++;
   const main = document.getElementById('lesson');
   for (const el of [...main.children]) if (el.id !== 'messages') el.remove();
@@ -256,6 +256,7 @@ function buildPage() {
   guide = attachGuide(container, ctx, view, module.questions);
   previous = null;
   renderer.run();
+  if (anchor) keepReadingPosition(anchor);
   showCurrentInNav();
   document.documentElement.dataset.ready = 'true';
 }
@@ -338,5 +339,10 @@ async function start() {
   showMessages(messages);
   hashWriter.write();
 }
+
+// the sticky header's height, for what is pinned under it and for what is scrolled to (style.css: --header-h)
+new ResizeObserver(([entry]) => {
+  document.documentElement.style.setProperty('--header-h', `${Math.ceil(entry.target.getBoundingClientRect().height)}px`);
+}).observe(document.querySelector('.site-header'));
 
 start();

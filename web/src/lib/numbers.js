@@ -25,6 +25,17 @@ export function formatInteger(v, lang) {
   return numberFormat({ maximumFractionDigits: 0, useGrouping: 'min2' }, lang).format(v).replace('-', '−');
 }
 
+/**
+ * A difference (≥ 0) as the page writes it: 0 as 0, a rounding-sized one below
+ * 10⁻³ in 3 significant digits with its exponent (5.55e−17), any other to 3
+ * significant digits (1.1, 0.0234), never "1.1e+0".
+ */
+export function formatGap(v, lang) {
+  if (v === 0) return '0';
+  if (Math.abs(v) < 1e-3) return v.toExponential(2).replace('-', '−');
+  return numberFormat({ maximumSignificantDigits: 3, useGrouping: 'min2' }, lang).format(v).replace('-', '−');
+}
+
 /** A number to `digits` significant digits at least (never fewer than its integer part has), ungrouped: for tables to be read back. */
 export function formatSignificant(v, digits = 6, lang) {
   const intDigits = v === 0 ? 1 : Math.floor(Math.log10(Math.abs(v))) + 1;

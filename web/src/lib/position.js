@@ -2,44 +2,98 @@
 // language switch) and across a jump within it (a glossary link, a history
 // entry whose Back returns to the link).
 
+// The blocks a place is counted in: the children of the lesson's (or page's)
+// article, and within the one at the window's top, its own children; the same
+// structure in every language, so a place found in one is found in the other.
+const ARTICLE = '#lesson > article';
+
+// blocks shown, and not pinned (a phone's controls panel stays at the top while the text scrolls under it)
+function childrenOf(el) {
+  return [...el.children].filter((c) => c.getClientRects().length > 0 && getComputedStyle(c).position !== 'sticky');
+}
+
 /**
- * Where the reader is: the lesson's section (or header) at the top of the
- * window, by its index among the lesson's sections (the same in every
- * language), and how far into it the window's top is, as a fraction of its height.
+ * Where the reader is: the block of the lesson (or page) at the top of the
+ * window and, within it, the child block there, by their indices (the same in
+ * every language), and how far into the innermost one the window's top is, as
+ * a fraction of its height (or, when it is in the space before that block, how
+ * far above it). Null when nothing is shown.
  */
 export function readingPosition() {
-  const blocks = [...document.querySelectorAll('article.lesson > h1.lesson-title, article.lesson > section, article.lesson > details, article.lesson > nav')];
+  const article = document.querySelector(ARTICLE);
+  if (!article) return null;
   const top = stickyTop();
-  for (const [index, el] of blocks.entries()) {
-    const r = el.getBoundingClientRect();
-    if (r.bottom > top) return { index, fraction: r.height ? Math.max(0, (top - r.top) / r.height) : 0, scrollY: window.scrollY };
+  const path = [];
+  let fraction = 0;
+  let gap = 0; // the window's top is in the space before the block, this far above it
+  let box = article;
+  for (let depth = 0; depth < 2; depth++) {
+    const blocks = childrenOf(box);
+    const index = blocks.findIndex((el) => el.getBoundingClientRect().bottom > top);
+    if (index < 0) break;
+    const r = blocks[index].getBoundingClientRect();
+    path.push(index);
+    fraction = r.height ? Math.max(0, (top - r.top) / r.height) : 0;
+    gap = Math.max(0, r.top - top);
+    // the top of the window is above this block: its place is its own top
+    if (r.top >= top) break;
+    box = blocks[index];
   }
-  return null;
+  return path.length ? { path, fraction, gap, scrollY: window.scrollY } : null;
 }
 
 /** The height of what stays pinned at the window's top (the header, a pinned panel), whose text is not being read. */
 function stickyTop() {
   let top = 0;
-  for (const el of document.querySelectorAll('body > header, .site-header')) {
+  for (const el of document.querySelectorAll('.site-header, #lesson .lesson-controls')) {
     const style = getComputedStyle(el);
-    if (style.position === 'sticky' || style.position === 'fixed') top = Math.max(top, el.getBoundingClientRect().bottom);
+    if (style.position !== 'sticky' && style.position !== 'fixed') continue;
+    const r = el.getBoundingClientRect();
+    // a panel is pinned while it sits at its sticky offset, under the header
+    if (el.classList.contains('site-header') || (r.top <= top + 1 && r.bottom > top)) top = Math.max(top, r.bottom);
   }
   return top;
 }
 
 /** Scrolls the rebuilt page so that the reading position's block is where it was (again once late drawing settles). */
 export function keepReadingPosition(anchor) {
+  // → whether the window had to move
   const place = () => {
-    const blocks = [...document.querySelectorAll('article.lesson > h1.lesson-title, article.lesson > section, article.lesson > details, article.lesson > nav')];
-    const el = blocks[anchor.index];
-    if (!el) return;
+    let el = document.querySelector(ARTICLE);
+    for (const index of anchor.path) el = el && childrenOf(el)[index];
+    if (!el) return false;
     const r = el.getBoundingClientRect();
-    window.scrollTo({ top: window.scrollY + r.top - stickyTop() + anchor.fraction * r.height, behavior: 'instant' });
+    const by = r.top - stickyTop() + anchor.fraction * r.height - anchor.gap;
+    if (Math.abs(by) < 0.5) return false;
+    window.scrollTo({ top: window.scrollY + by, behavior: 'instant' });
+    return true;
   };
   place();
-  // charts measure their width and sections render once in view: place again after those
-  requestAnimationFrame(() => requestAnimationFrame(place));
+  // charts measure their width, sections render once in view and figures drawn later change their
+  // height: place again each frame while the page settles (until it stayed put for 20 frames), until the
+  // reader scrolls or 2 s have passed; then the browser's scroll anchoring keeps it
+  // (html[data-placing] meanwhile: the tests wait for it to go)
+  const stop = () => {
+    cancelAnimationFrame(frame);
+    delete document.documentElement.dataset.placing;
+    for (const type of READER_INPUT) removeEventListener(type, stop, { capture: true });
+  };
+  stopPlacing();
+  stopPlacing = stop;
+  for (const type of READER_INPUT) addEventListener(type, stop, { capture: true, passive: true });
+  document.documentElement.dataset.placing = 'true';
+  const until = performance.now() + 2000;
+  let frame = 0;
+  let still = 0;
+  const again = () => {
+    still = place() ? 0 : still + 1;
+    if (still < 20 && performance.now() < until) frame = requestAnimationFrame(again);
+    else stop();
+  };
+  frame = requestAnimationFrame(again);
 }
+const READER_INPUT = ['wheel', 'touchstart', 'keydown', 'pointerdown'];
+let stopPlacing = () => {}; // the placing under way (a second switch ends the first's)
 
 // A jump within the lesson (a glossary link) is a history entry: the entry left
 // behind records where the reader was, and Back returns there (lib/learn.js

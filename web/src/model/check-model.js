@@ -14,6 +14,85 @@ export function sortFiles(files) {
   return out;
 }
 
+// The fields of an ONNX ModelProto (onnx.proto) and their protobuf wire types
+// (0: varint, 2: length-delimited): what the first bytes of a model can hold.
+const MODEL_FIELDS = new Map([
+  [1, 0], // ir_version
+  [2, 2], // producer_name
+  [3, 2], // producer_version
+  [4, 2], // domain
+  [5, 0], // model_version
+  [6, 2], // doc_string
+  [7, 2], // graph
+  [8, 2], // opset_import
+  [14, 2], // metadata_props
+  [20, 2], // training_info
+  [25, 2], // functions
+  [26, 2], // configuration
+]);
+
+/**
+ * Whether bytes (the first few KiB of a file of `size` bytes) can start an ONNX
+ * model: a protobuf whose fields, read from the start, are ModelProto's with
+ * their wire types (an exporter writes ir_version first: 0x08 and a small
+ * varint), lengths inside the file, at least one field. Text (a .txt, a
+ * config) and raw tensor bytes fail at the first or second field.
+ */
+export function looksLikeModel(bytes, size = bytes.length) {
+  let i = 0;
+  let fields = 0;
+  const varint = () => {
+    let v = 0;
+    for (let shift = 0; shift < 64; shift += 7) {
+      if (i >= bytes.length) return null;
+      const b = bytes[i++];
+      v += (b & 0x7f) * 2 ** shift;
+      if ((b & 0x80) === 0) return v;
+    }
+    return null;
+  };
+  while (i < bytes.length) {
+    const tag = varint();
+    if (tag === null) return fields > 0;
+    const [field, wire] = [Math.floor(tag / 8), tag % 8];
+    if (MODEL_FIELDS.get(field) !== wire) return false;
+    const value = varint();
+    if (value === null) return fields > 0;
+    if (field === 1 && (value < 1 || value > 100)) return false; // an IR version (1 … 11 today)
+    if (wire === 2) {
+      if (i + value > size) return false;
+      i += value;
+    }
+    fields++;
+  }
+  return fields > 0;
+}
+
+/**
+ * The external data files a model names (`wanted`, its locations) against
+ * those given (a Map name → file): { used: names given and named, missing:
+ * named but not given, unused: given but not named }.
+ */
+export function externalPlan(wanted, given) {
+  const want = [...wanted];
+  return {
+    used: want.filter((n) => given.has(n)),
+    missing: want.filter((n) => !given.has(n)),
+    unused: [...given.keys()].filter((n) => !wanted.has(n)),
+  };
+}
+
+/**
+ * What the extend form proposes: the rows the caches hold now (each distinct
+ * count, ascending) and the config's length (max_position_embeddings) when it
+ * is more than they hold, else null (the page asks).
+ */
+export function extendProposal(rows, maxPositions) {
+  const now = [...new Set(rows)].sort((a, b) => a - b);
+  const proposal = Number.isInteger(maxPositions) && maxPositions > Math.max(...now) ? maxPositions : null;
+  return { now, proposal };
+}
+
 // The inspector's codes (docs/onnx.md) → the page's string keys. A code the
 // page does not know is shown through the 'other' key, never as the raw code.
 export const VERDICTS = ['exact', 'float32', 'mismatch', 'unchecked'];

@@ -8,7 +8,7 @@ import { readModel, findRope, inspectModel, extendModel } from 'sinpe.wasm/onnx'
 import { h, clear } from '../lib/dom.js';
 import { MAX_POSITION } from '../model/fields.js';
 import { createLineChart } from '../lib/chart.js';
-import { sortFiles, verdictKey, mistakeKey, groupKey, errorKey, layoutKey, quotedNames, rowDeviation, chartPoints, decodeCache } from '../model/check-model.js';
+import { sortFiles, looksLikeModel, externalPlan, extendProposal, verdictKey, mistakeKey, groupKey, errorKey, layoutKey, quotedNames, rowDeviation, chartPoints, decodeCache } from '../model/check-model.js';
 
 const FLOOR = 1e-10; // a deviation of 0 is drawn here on the log axis
 // A cache's rows are positions 0 … rows − 1: the core's limit on |position| (the vocabulary's) bounds them.
@@ -22,6 +22,9 @@ export default {
     const memory = ctx.memory; // { files: { model, config, data: Map }, result } kept across language changes
     memory.data ??= new Map();
     const sci = (v) => (v === 0 ? '0' : v.toExponential(2));
+    // a string with a singular and a plural form (key.one / key.other)
+    const plural = (key, count, vars) => T(`${key}.${count === 1 ? 'one' : 'other'}`, { count, ...vars });
+    const quoted = (names) => names.map((n) => `“${n}”`).join(', ');
 
     const input = h('input', { type: 'file', multiple: true, accept: '.onnx,.json,.data,application/octet-stream', class: 'check-model-input', id: 'check-model-input' });
     const drop = h(
@@ -70,16 +73,22 @@ export default {
       }
     }
     function fail(code, names) {
-      const vars = { names: names.length ? names.map((n) => `“${n}”`).join(', ') : '', maxRows: MAX_ROWS }; // t() groups it as the page's language does
+      const vars = { names: names.length ? quoted(names) : '', maxRows: MAX_ROWS }; // t() groups it as the page's language does
       problems.push({ code, text: T(errorKey(code).slice('checkModel.'.length), vars) });
     }
 
-    // New files join the ones already given: a .onnx replaces the model, a .json the config, others are data files by name.
+    // New files join the ones already given: a .onnx whose first bytes are an ONNX model's replaces the model,
+    // a .json the config; others are kept by name and used only as external data the model names.
     async function take(files) {
       problems.length = 0;
       const sorted = sortFiles(files);
-      if (sorted.models.length > 1) fail('two_models', sorted.models.map((f) => f.name));
-      else if (sorted.models.length === 1) memory.model = sorted.models[0];
+      const models = [];
+      for (const f of sorted.models) {
+        if (looksLikeModel(new Uint8Array(await f.slice(0, 4096).arrayBuffer()), f.size)) models.push(f);
+        else fail('bad_protobuf', [f.name]);
+      }
+      if (models.length > 1) fail('two_models', models.map((f) => f.name));
+      else if (models.length === 1 && models[0] !== memory.model) [memory.model, memory.wanted] = [models[0], null];
       for (const f of sorted.data) memory.data.set(f.name, f);
       for (const f of sorted.configs) {
         try {
@@ -87,8 +96,11 @@ export default {
           if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new TypeError('not an object');
           memory.config = parsed;
           memory.configName = f.name;
+          memory.badConfigName = null;
         } catch {
           fail('bad_json', [f.name]);
+          // the config in use (if any) stays; without one, the page says the one given was unreadable
+          if (!memory.config) memory.badConfigName = f.name;
         }
       }
       showErrors();
@@ -100,7 +112,11 @@ export default {
       clear(loaded);
       if (memory.model) loaded.append(h('li', {}, T('fileModel', { name: memory.model.name })));
       if (memory.configName) loaded.append(h('li', {}, T('fileConfig', { name: memory.configName })));
-      for (const name of memory.data.keys()) loaded.append(h('li', {}, T('fileData', { name })));
+      // external data: the files the model names; before the model is read, what may be
+      for (const name of memory.data.keys()) {
+        if (!memory.wanted) loaded.append(h('li', { class: 'check-model-waiting' }, T('fileWaiting', { name })));
+        else if (memory.wanted.has(name)) loaded.append(h('li', {}, T('fileData', { name })));
+      }
     }
 
     let run = 0;
@@ -115,14 +131,32 @@ export default {
       }
       status.textContent = T('reading', { name: memory.model.name });
       try {
-        const externalData = Object.fromEntries(memory.data);
-        const model = await readModel(memory.model, { externalData, name: memory.model.name });
-        const report = await inspectModel(model, { config: memory.config ?? null, encoder: ctx.pe });
-        const sites = findRope(model);
-        const curves = [];
-        for (let i = 0; i < report.sites.length; i++) curves.push(await deviation(model, sites[i], report.sites[i]));
+        const model = await readModel(memory.model, { name: memory.model.name });
+        // the external data files the model names: given ones are used, missing ones named, others not used
+        memory.wanted = new Set(model.externalLocations());
+        const plan = externalPlan(memory.wanted, memory.data);
         if (mine !== run) return;
-        memory.result = { report, curves, model };
+        listFiles();
+        if (plan.unused.length) {
+          const wanted = [...memory.wanted];
+          problems.push({ code: 'not_named', text: wanted.length ? T('notNamed', { names: quoted(plan.unused), model: memory.model.name, wanted: quoted(wanted) }) : T('notNamedNone', { names: quoted(plan.unused), model: memory.model.name }) });
+          for (const name of plan.unused) memory.data.delete(name);
+          showErrors();
+        }
+        if (plan.missing.length) {
+          status.textContent = '';
+          problems.push({ code: 'missing_data', text: plural('error.missing_data', plan.missing.length, { names: quoted(plan.missing), model: memory.model.name }) });
+          showErrors();
+          return;
+        }
+        const externalData = Object.fromEntries(plan.used.map((n) => [n, memory.data.get(n)]));
+        const modelWithData = plan.used.length ? await readModel(memory.model, { externalData, name: memory.model.name }) : model;
+        const report = await inspectModel(modelWithData, { config: memory.config ?? null, encoder: ctx.pe });
+        const sites = findRope(modelWithData);
+        const curves = [];
+        for (let i = 0; i < report.sites.length; i++) curves.push(await deviation(modelWithData, sites[i], report.sites[i]));
+        if (mine !== run) return;
+        memory.result = { report, curves, model: modelWithData };
       } catch (error) {
         if (mine !== run) return;
         status.textContent = '';
@@ -151,9 +185,10 @@ export default {
     const charts = [];
     function draw() {
       const { report, curves } = memory.result;
-      status.textContent = report.sites.length ? T('found', { count: report.sites.length, name: report.model }) : '';
-      if (!report.sites.length) fail('no_rope', [report.model]);
-      if (!report.config) results.append(h('p', { class: 'check-model-noconfig' }, T('noConfig')));
+      status.textContent = report.sites.length ? plural('found', report.sites.length, { name: report.model }) : '';
+      if (!report.sites.length && !problems.some((p) => p.code === 'no_rope')) fail('no_rope', [report.model]);
+      // no config: none given, or the one given could not be read (its message says so above)
+      if (!report.config) results.append(h('p', { class: 'check-model-noconfig' }, T(memory.badConfigName ? 'configUnread' : 'noConfig')));
       showErrors();
       report.sites.forEach((site, i) => results.append(card(site, curves[i], i)));
       for (const drawChart of charts.splice(0)) drawChart();
@@ -213,7 +248,24 @@ export default {
       clear(extendBox);
       extendBox.hidden = false;
       const max = report.sites.find((s) => s.expected?.maxPositions)?.expected.maxPositions ?? null;
-      const rowsInput = h('input', { type: 'number', min: 1, max: MAX_ROWS, step: 1, value: max ?? '', class: 'check-model-rows', id: 'check-model-rows' });
+      // a longer cache than it holds: the config's length when that is more, else the page asks
+      const { now, proposal } = extendProposal(report.sites.filter((s) => s.kind === 'cache').map((s) => s.rows), max);
+      const rowsInput = h('input', { type: 'number', min: 1, max: MAX_ROWS, step: 1, value: proposal ?? '', placeholder: T('rowsPlaceholder', { rows: 2 * Math.max(...now) }), class: 'check-model-rows', id: 'check-model-rows', 'aria-describedby': 'check-model-plan' });
+      const ask = proposal === null ? h('p', { class: 'check-model-ask' }, T('askRows', { rows: Math.max(...now) })) : null;
+      // what the button will do, as the rows are typed: "4096 → 8192 rows"; the same rows as now is no change
+      const plan = h('p', { class: 'check-model-plan', id: 'check-model-plan', 'aria-live': 'polite' });
+      const wanted = () => {
+        const rows = Number(rowsInput.value);
+        return rowsInput.value.trim() !== '' && Number.isInteger(rows) && rows >= 1 && rows <= MAX_ROWS ? rows : null;
+      };
+      const same = (rows) => now.length === 1 && now[0] === rows;
+      const showPlan = () => {
+        const rows = wanted();
+        plan.textContent = rows === null ? '' : same(rows) ? T('planSame', { rows }) : T('plan', { from: now.map((n) => t('checkModel.rowsValue', { rows: n })).join(' / '), to: t('checkModel.rowsValue', { rows }) });
+        plan.classList.toggle('check-model-plan-same', rows !== null && same(rows));
+        button.disabled = rows !== null && same(rows);
+      };
+      rowsInput.addEventListener('input', showPlan);
       const recipe = h(
         'select',
         { class: 'check-model-recipe', id: 'check-model-recipe' },
@@ -226,9 +278,14 @@ export default {
         problems.length = 0;
         showErrors();
         clear(links);
-        const rows = Number(rowsInput.value);
-        if (!(rowsInput.value.trim() !== '' && Number.isInteger(rows) && rows >= 1 && rows <= MAX_ROWS)) {
+        const rows = wanted();
+        if (rows === null) {
           fail('bad_rows', [rowsInput.value]);
+          showErrors();
+          return;
+        }
+        if (same(rows)) {
+          fail('same_rows', [String(rows)]);
           showErrors();
           return;
         }
@@ -238,7 +295,7 @@ export default {
           const url = URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' }));
           const name = memory.model.name.replace(/\.onnx$/i, '') + `-${rows}.onnx`;
           links.append(h('p', {}, h('a', { href: url, download: name, class: 'check-model-download', 'data-kind': 'model' }, T('downloadModel', { name }))));
-          links.append(h('p', { class: 'check-model-replaced' }, T('replaced', { count: replaced.length, rows })));
+          links.append(h('p', { class: 'check-model-replaced' }, plural('replaced', replaced.length, { rows })));
           // the extended model still reads its external data from the same files: offer them beside it
           const locations = new Set(memory.result.model.proto.graph ? externalLocations(memory.result.model.proto.graph) : []);
           for (const loc of locations) {
@@ -249,15 +306,18 @@ export default {
           fail(error.code ?? 'other', [memory.model.name, ...quotedNames(error.message)].filter((n, i, a) => a.indexOf(n) === i));
           showErrors();
         } finally {
-          button.disabled = false;
+          showPlan();
         }
       });
       extendBox.append(
         h('h2', {}, T('extendTitle')),
         h('p', {}, T('extendText')),
+        ...(ask ? [ask] : []),
         h('div', { class: 'check-model-extend-controls' }, h('label', { for: 'check-model-rows' }, T('rowsField')), rowsInput, h('label', { for: 'check-model-recipe' }, T('recipeField')), recipe, button),
+        plan,
         links,
       );
+      showPlan();
     }
 
     // on a language change the page is rebuilt: what was given is shown again

@@ -7,8 +7,10 @@ import { createQuiz } from '../../lib/quiz.js';
 import { identity, permutationGap, reorder } from '../../model/attention.js';
 import { runHead } from './run.js';
 import { similarityCurves } from './distance.js';
+import { formatGap } from '../../lib/numbers.js';
 
-const small = (v) => (v === 0 ? '0' : v.toExponential(1).replace('-', '−'));
+// differences as the shuffle section's table writes them
+const small = (v) => formatGap(v);
 
 /** The order that swaps the first two words (identity for one word). */
 const swapFirstTwo = (n) => {
@@ -45,6 +47,8 @@ function build(app, id, values, rest) {
 /** The quiz of each section: { head, shuffle, distance } → { element, update(state) }; questions: every question, each answered by its section. */
 export function createQuizzes(app, sections) {
   const { t } = app;
+  // two rows compared: equal in every digit, or by how much they differ (rounding)
+  const differ = (gap) => (gap === 0 ? t('questions.attention.rowsEqual') : t('questions.attention.rowsDiffer', { gap: small(gap) }));
   const all = [];
   const make = (questions) => {
     all.push(...questions);
@@ -60,7 +64,7 @@ export function createQuizzes(app, sections) {
         let gap = 0;
         for (let c = 0; c < s.d; c++) gap = Math.max(gap, Math.abs(run.out[i * s.d + c] - run.out[j * s.d + c]));
         // a sentence the learner did not type is named as such, beside the one typed
-        return t(added ? 'questions.attention.twice.explainAdded' : 'questions.attention.twice.explain', { sentence: words.join(' '), typed: s.tokens, word: words[i], gap: small(gap) });
+        return t(added ? 'questions.attention.twice.explainAdded' : 'questions.attention.twice.explain', { sentence: words.join(' '), typed: s.tokens, word: words[i], differ: differ(gap) });
       },
     }),
   ]);
@@ -70,7 +74,7 @@ export function createQuizzes(app, sections) {
       answer: () => 'none',
       explain: (s) => {
         const words = s.tokens.split(' ');
-        return t('questions.attention.swap.explain', { a: words[0], b: words[1] ?? words[0], gap: small(swapGap(app.pe, s, 'none').out) });
+        return t('questions.attention.swap.explain', { a: words[0], b: words[1] ?? words[0], differ: differ(swapGap(app.pe, s, 'none').out) });
       },
     }),
     build(app, 'pooled', ['yes', 'no'], {

@@ -8,11 +8,14 @@ import { createControls } from '../../lib/controls.js';
 import { ENCODINGS, offeredOrders, reorder } from '../../model/attention.js';
 import { createMatrix, absMax, tokenLabels, sentenceName } from './matrix.js';
 import { lessonRun } from './run.js';
+import { formatGap } from '../../lib/numbers.js';
 
 // below this the two are the same up to float64 rounding of a few sums
 export const SAME = 1e-9;
 
-const gapText = (v) => (v === 0 ? '0' : v.toExponential(2).replace('-', '−'));
+const gapText = (v) => formatGap(v);
+
+const subscript = (n) => String(n).replace(/\d/g, (c) => '₀₁₂₃₄₅₆₇₈₉'[c]);
 
 /** The rows (and, for a square matrix, columns) of an n × m matrix put in an order. */
 function permuted(values, order, m, square) {
@@ -78,8 +81,11 @@ export function mount(root, ctx) {
       buttonsFor = key;
       const focused = buttons.contains(document.activeElement);
       clear(buttons);
+      // a word typed more than once is marked by its place in the typed sentence (dog₀ … dog₂, the tables' row
+      // numbers), so that no two buttons read the same
+      const marked = words.map((w, i) => (words.indexOf(w) !== words.lastIndexOf(w) ? `${w}${subscript(i)}` : w));
       for (const o of offeredOrders(words.length)) {
-        const sentence = reorder(words, o).join(' ');
+        const sentence = reorder(marked, o).join(' ');
         buttons.append(
           h(
             'button',

@@ -46,7 +46,7 @@ export default {
       shuffleTitle: '2 · Shuffle the words',
       shuffleText: [
         'Now put the same words in another order. Each button is one order; the arrow keys move between them. The tables show the shuffled sentence’s weights and outputs beside the typed sentence’s, with its rows (and columns) put in the new order.',
-        'Without position information the two agree to the last digit: attention is **permutation-equivariant**. Shuffling the words only shuffles the rows of the result, and anything that forgets the order, like the mean of the output rows, is exactly the same. For this head “dog bites man” and “man bites dog” are one sentence.',
+        'Without position information the two agree up to rounding: the table’s first row shows differences of 0 or about 10⁻¹⁶, the last bits of float64 sums added in another order. Attention is **permutation-equivariant**: shuffling the words only shuffles the rows of the result, and anything that forgets the order, like the mean of the output rows, is the same up to that rounding. For this head “dog bites man” and “man bites dog” are one sentence.',
         'Add the sinusoidal encoding of lesson {lesson:formula} to X (the token at position $p$ gets $x_p + PE(p)$), or rotate $q_p$ and $k_p$ by RoPE’s angles for position $p$ (lesson {lesson:rope}), and the same check fails: the numbers below say by how much.',
       ],
       orderGroup: 'Orders of the words',
@@ -83,13 +83,15 @@ export default {
       twice: {
         prompt: 'Type a sentence in which one word appears twice, say “dog bites dog”. With no position information, how do the two output rows of “dog” compare?',
         choices: { same: 'they are identical', close: 'close, but not equal', different: 'clearly different' },
-        explain: 'Identical: both rows start from the same embedding, so they get the same query, the same scores and the same weights. In your sentence “{sentence}” the two rows of “{word}” differ by at most {gap}.',
-        explainAdded: 'Identical: both rows start from the same embedding, so they get the same query, the same scores and the same weights. Your sentence “{typed}” has no repeated word, so the head was run on it with “{word}” added at the end, “{sentence}”: the two rows of “{word}” differ by at most {gap}.',
+        explain: 'Identical: both rows start from the same embedding, so they get the same query, the same scores and the same weights. In your sentence “{sentence}” the two rows of “{word}” {differ}.',
+        explainAdded: 'Identical: both rows start from the same embedding, so they get the same query, the same scores and the same weights. Your sentence “{typed}” has no repeated word, so the head was run on it with “{word}” added at the end, “{sentence}”: the two rows of “{word}” {differ}.',
       },
+      rowsEqual: 'are equal in every digit',
+      rowsDiffer: 'differ by at most {gap}, float64 rounding',
       swap: {
         prompt: 'Swap two words, with no position information. Which output rows change their values?',
         choices: { none: 'none: rows only move with their words', two: 'the rows of the two swapped words', all: 'all of them' },
-        explain: 'None: each word’s output row moves with it, unchanged. Swapping “{a}” and “{b}” changes the outputs by at most {gap} once the rows are matched up.',
+        explain: 'None: each word’s output row moves with it, unchanged. Swap “{a}” and “{b}” and match the rows up: the outputs {differ}.',
       },
       pooled: {
         prompt: 'Now add the sinusoidal encoding and swap the same two words. Is the mean of the output rows still the same?',

@@ -9,7 +9,8 @@ export function questions(ctx, view) {
   const q = (id, values, rest) => ({ id, prompt: t(`questions.binary.${id}.prompt`), choices: choices(ctx, 'binary', id, values), ...rest });
   return [
     q('fastest', ['first', 'last', 'middle'], {
-      answeredBy: by(ctx, '.binary-explain'),
+      // the encoding's map beside the bits shows it: asked before the two maps
+      answeredBy: (root) => [view.figures().peMap.element.closest('.side-by-side') ?? view.figures().peMap.element, ...by(ctx, '.binary-explain')(root)],
       answer: () => 'first',
       explain: (s) => {
         const omega = pe.frequencies(s.d, { base: s.base });

@@ -10,9 +10,11 @@ export function questions(ctx, view) {
   const q = (id, values, rest) => ({ id, prompt: t(`questions.heatmap.${id}.prompt`), choices: choices(ctx, 'heatmap', id, values), ...rest });
   // row 0 is pointed at only when the map shows it (the learner's start is kept)
   const showsRow0 = (s) => s.start === 0;
+  // the map shows row 0 and the fastest sine column repeating: both are asked before it
+  const andTheMap = (key) => (root) => [view.figures().map.element, ...by(ctx, key)(root)];
   return [
     q('cosRow0', ['plusOne', 'zero', 'minusOne'], {
-      answeredBy: by(ctx, 'lessons.heatmap.row0Title'),
+      answeredBy: andTheMap('lessons.heatmap.row0Title'),
       answer: () => 'plusOne',
       explain: (s) => {
         const col = columnOf('cos', 0, s.d, s.layout);
@@ -22,7 +24,7 @@ export function questions(ctx, view) {
       show: (s) => showsRow0(s) && point(view.figures().map, columnOf('cos', 0, s.d, s.layout), 0),
     }),
     q('repeat', ['six', 'hundred', 'huge'], {
-      answeredBy: by(ctx, 'lessons.heatmap.flatTitle'),
+      answeredBy: andTheMap('lessons.heatmap.flatTitle'),
       answer: () => 'six',
       explain: (s) => {
         const col = columnOf('sin', 0, s.d, s.layout);

@@ -74,7 +74,8 @@ export function mount(root, ctx) {
     const pad = Math.max(0.1, (hi - lo) * 0.08);
     const series = [
       { name: L('seriesRope', { k: s.k }), points: rope, color: SERIES_COLORS[0] },
-      { name: L('seriesAdded', { k: s.k }), points: added, color: SERIES_COLORS[1] },
+      // the text calls it the dashed line: dashed at every width (the chart would draw a line this busy solid on a phone)
+      { name: L('seriesAdded', { k: s.k }), points: added, color: SERIES_COLORS[1], dash: '6 3' },
     ];
     chart.draw({ series, xDomain: [0, n - 1], yDomain: [lo - pad, hi + pad], marks: [], snap: (v) => Math.round(v), state: s });
     verdict.textContent = L('checkVerdict', { k: s.k, score: fmt(ropeValues[0], 5), spread: sci(spread), addedSpread: fmt(addedSpread, 3), last: n - 1 });
