@@ -171,5 +171,7 @@ export declare function readModel(model: ByteSource, options?: ReadOptions): Pro
 export declare function findRope(model: OnnxModel, options?: FindOptions): RopeSite[];
 export declare function inspectModel(model: OnnxModel | ByteSource, options?: InspectOptions): Promise<InspectReport>;
 export declare function extendModel(model: OnnxModel | ByteSource, options: ExtendOptions): Promise<ExtendResult>;
+/** The exact cache (float64 values rounded once to dtype) and the float32 recipe's, as values (rows × rotaryDim/2, row-major). */
+export declare function referenceCaches(pe: Encoder, rotaryDim: number, options: RopeOptions, rows: number, dtype: 'float32' | 'float16' | 'bfloat16'): { exact: { cos: Float64Array; sin: Float64Array }; recipe: { cos: Float64Array; sin: Float64Array } };
 /** Node: writes the bytes to a path. */
 export declare function writeModel(bytes: Uint8Array, path: string): Promise<void>;

@@ -3,7 +3,7 @@
 import { fromBinary, toBinary } from '@bufbuild/protobuf';
 import { ModelProtoSchema, TensorProto_DataLocation } from 'onnx-buf';
 import sinpe, { vocabulary } from '../sinpe.js';
-import { readModel, OnnxError, DTYPE_NAMES } from './read.js';
+import { readModel, OnnxError, DTYPE_NAMES, decodeFloats } from './read.js';
 import { findRope, noRopeFinding } from './find.js';
 import { verifySite, checkCacheAxes, expectedFor, expectationOf, segmentOf, ropeOf } from './verify.js';
 import { bitsOf, roundTo, FLOAT } from './dtype.js';
@@ -224,6 +224,24 @@ export async function extendModel(model, options) {
     if (dim?.value?.case === 'dimValue') dim.value.value = BigInt(names.get(vi.name));
   }
   return { bytes: toBinary(ModelProtoSchema, copy.proto), replaced };
+}
+
+/**
+ * What a cache of these options should hold, as values of `dtype` ('float32',
+ * 'float16', 'bfloat16'), rows 0 … rows − 1, row-major (rows, rotaryDim/2):
+ * `exact` (the float64 cos/sin rounded once to dtype — for float32 too, where
+ * the package's own float32 is within 2.5e-7) and `recipe` (the float32
+ * recipe cast to dtype). For the Check a model page's curves.
+ */
+export function referenceCaches(pe, rotaryDim, options, rows, dtype) {
+  const dataType = { float32: FLOAT, float16: 10, bfloat16: 16 }[dtype];
+  if (dataType === undefined) throw new RangeError(`dtype must be 'float32', 'float16' or 'bfloat16', got ${JSON.stringify(dtype)}`);
+  const site = { rotaryDim };
+  const exp = expectationOf(pe, site, options);
+  const exact = exactRows(exp.inv, exp.att, 0, rows, dataType);
+  const r = pe.ropeCacheRows(0, rows, rotaryDim, { ...options, dtype, recipe: 'float32' });
+  const values = (a) => (a instanceof Float32Array ? Float64Array.from(a) : decodeFloats(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), dataType).values);
+  return { exact, recipe: { cos: values(r.cos), sin: values(r.sin) } };
 }
 
 /** Node: writes bytes to a path (nothing is written if the directory does not exist). */

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import onnxProto from 'onnx-proto';
 import sinpe from 'sinpe.wasm';
-import { readModel, findRope, inspectModel, extendModel, writeModel, OnnxError, TOLERANCE_ULPS } from 'sinpe.wasm/onnx';
+import { readModel, findRope, inspectModel, extendModel, writeModel, referenceCaches, OnnxError, TOLERANCE_ULPS } from 'sinpe.wasm/onnx';
 import { CONFIGS, OPTIONS, ROTARY_DIM, bake, exactCache, float32Cache, makeGenaiModel, makeInvFreqModel } from './fixtures/make-genai-model.mjs';
 import { ropeInvFreq } from './rope-reference.mjs';
 import { tensorInfo } from './fixtures/make-rotary-model.mjs';
@@ -376,3 +376,28 @@ test('writeModel writes the bytes to a path; a folder that does not exist is an 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('referenceCaches: the exact cache (float64 rounded once to the dtype) and the float32 recipe (torch\'s float32 steps, cast), as the test\'s references make them', () => {
+  const o = OPTIONS.qwen25.default;
+  for (const dtype of ['float32', 'float16']) {
+    const got = referenceCaches(pe, r, o, 300, dtype);
+    const wantExact = exactCache(300, r, o, dtype);
+    const wantRecipe = float32Cache(300, r, o, dtype);
+    const value = (bits) => (dtype === 'float32' ? new Float32Array(Uint32Array.of(bits).buffer)[0] : halfValue(bits));
+    for (const which of ['cos', 'sin']) {
+      const e = got.exact[which].findIndex((v, i) => v !== value(wantExact[which][i]));
+      assert.equal(e, -1, `${dtype} exact ${which}[${e}]`);
+      const f = got.recipe[which].findIndex((v, i) => v !== value(wantRecipe[which][i]));
+      assert.equal(f, -1, `${dtype} recipe ${which}[${f}]`);
+    }
+  }
+  assert.throws(() => referenceCaches(pe, r, o, 3, 'float64'), /^RangeError: dtype must be 'float32', 'float16' or 'bfloat16', got "float64"$/);
+});
+
+// float16 bits → value.
+function halfValue(b) {
+  const e = (b >> 10) & 31;
+  const m = b & 1023;
+  const v = e === 0 ? m * 2 ** -24 : e === 31 ? (m ? NaN : Infinity) : (1 + m / 1024) * 2 ** (e - 15);
+  return b & 0x8000 ? -v : v;
+}

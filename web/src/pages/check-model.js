@@ -4,7 +4,7 @@
 // of their deviation from exact by position, and an extended model to
 // download. Everything stays on the machine: files are read with
 // Blob.slice through readModel's options, nothing is fetched or sent.
-import { readModel, findRope, inspectModel, extendModel } from 'sinpe.wasm/onnx';
+import { readModel, findRope, inspectModel, extendModel, referenceCaches } from 'sinpe.wasm/onnx';
 import { h, clear } from '../lib/dom.js';
 import { MAX_POSITION } from '../model/fields.js';
 import { createLineChart } from '../lib/chart.js';
@@ -167,7 +167,8 @@ export default {
       draw();
     }
 
-    // |cache − exact| and |float32 recipe − exact| per row (exact: the package's cache in float32).
+    // |cache − exact| and |float32 recipe − exact| per row, in the cache's own dtype (exact: the float64 values
+    // rounded once to it, so a bit-exact cache is 0 everywhere; the recipe cast to it, as an exporter would).
     async function deviation(model, site, rep) {
       if (rep.kind !== 'cache' || !rep.expected || rep.rows === 0 || rep.rotaryDim !== rep.expected.rotaryDim) return null;
       const width = rep.rotaryDim / 2;
@@ -176,8 +177,7 @@ export default {
         cos: decodeCache(await model.tensorBytes(site.cos.tensor), rep.cos.dtype),
         sin: decodeCache(await model.tensorBytes(site.sin.tensor), rep.sin.dtype),
       };
-      const exact = ctx.pe.ropeCacheRows(0, rows, rep.rotaryDim, { ...rep.expected.options });
-      const recipe = ctx.pe.ropeCacheRows(0, rows, rep.rotaryDim, { ...rep.expected.options, recipe: 'float32' });
+      const { exact, recipe } = referenceCaches(ctx.pe, rep.rotaryDim, rep.expected.options, rows, rep.cos.dtype);
       return { cache: rowDeviation(cache, exact, rows, width), recipe: rowDeviation(recipe, exact, rows, width) };
     }
 
@@ -219,7 +219,8 @@ export default {
       if (site.short) parts.push(h('p', { class: 'check-model-short' }, T('short', { rows: site.rows, expected: site.expected.maxPositions })));
       if (curve) {
         const m = curve.cache.max;
-        parts.push(h('p', { class: 'check-model-deviation' }, T('maxDeviation', { value: sci(m.value), row: m.row, col: m.col, which: m.which })));
+        // a cache that is the exact values bit for bit says so, rather than "largest |Δ| 0 at row 0"
+        parts.push(h('p', { class: 'check-model-deviation' }, m.value === 0 ? T('bitExact', { rows: site.rows }) : T('maxDeviation', { value: sci(m.value), row: m.row, col: m.col, which: m.which })));
         parts.push(chartOf(site, curve, index));
       }
       return h('section', { class: 'check-model-site', 'data-site': String(index), 'data-cos': site.cos?.name ?? site.invFreq?.name }, ...parts);
