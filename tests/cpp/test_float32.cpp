@@ -22,9 +22,9 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <iomanip>
 #include <iostream>
 #include <random>
-#include <iomanip>
 #include <string>
 #include <vector>
 
@@ -131,7 +131,8 @@ TEST_CASE("float32 rows, encode and grid2d are the reference rounded once", "[.]
       const auto check_row = [&](const float* got, double p, const std::string& what) {
         const auto want = ref::row(prm, d, p);
         for (int c = 0; c < d; ++c)
-          cmp(got[c], want[std::size_t(c)], slack_of(p * wmax, want[std::size_t(c)]), prm.preset + " " + what);
+          cmp(got[c], want[std::size_t(c)], slack_of(p * wmax, want[std::size_t(c)]),
+              prm.preset + " " + what);
       };
       for (Path path : {Path::best, Path::scalar}) {
         std::vector<float> out(positions.size() * std::size_t(d), -7.f);
@@ -201,8 +202,10 @@ TEST_CASE("float32 rope_cache, rope_cache_rows and apply_rope's cos/sin are the 
         for (std::size_t i = 0; i < c.size(); ++i) {
           const double angle = p[i / half] * inv[i % half];
           const bool tight = same[i % half];
-          cmp(c[i], wc[i], tight ? value_slack(angle, wc[i], att) : slack_of(angle, wc[i], att), what + " cos");
-          cmp(s[i], ws[i], tight ? value_slack(angle, ws[i], att) : slack_of(angle, ws[i], att), what + " sin");
+          cmp(c[i], wc[i], tight ? value_slack(angle, wc[i], att) : slack_of(angle, wc[i], att),
+              what + " cos");
+          cmp(s[i], ws[i], tight ? value_slack(angle, ws[i], att) : slack_of(angle, ws[i], att),
+              what + " sin");
         }
       };
       for (Path path : {Path::best, Path::scalar}) {
@@ -224,8 +227,8 @@ TEST_CASE("float32 rope_cache, rope_cache_rows and apply_rope's cos/sin are the 
             std::vector<float> x(n * std::size_t(r), 0.f);
             for (std::size_t i = 0; i < n; ++i)
               for (std::size_t k = 0; k < half; ++k) x[i * std::size_t(r) + (il ? 2 * k : k)] = 1.f;
-            REQUIRE(sinpe::apply_rope(plan, layout, r, sinpe::Positions::range(start, n), 1, x.data(), path) ==
-                    Status::ok);
+            REQUIRE(sinpe::apply_rope(plan, layout, r, sinpe::Positions::range(start, n), 1, x.data(),
+                                      path) == Status::ok);
             std::vector<float> xc(n * half), xs(n * half);
             for (std::size_t i = 0; i < n; ++i)
               for (std::size_t k = 0; k < half; ++k) {
@@ -270,8 +273,8 @@ TEST_CASE("float32 values at and beside rounding boundaries are the reference ro
   constexpr int r = 16 * 2;
   int j = 0;
   for (double target : targets)
-    for (double rel : {0.0, 0x1p-50, -0x1p-50, 0x1p-45, -0x1p-45, 0x1p-41, -0x1p-41, 0x1p-38, -0x1p-38,
-                       0x1p-30, -0x1p-30})
+    for (double rel :
+         {0.0, 0x1p-50, -0x1p-50, 0x1p-45, -0x1p-45, 0x1p-41, -0x1p-41, 0x1p-38, -0x1p-38, 0x1p-30, -0x1p-30})
       for (double sign : {1.0, -1.0})
         for (bool sine : {true, false})
           for (double start : {0.0, 100000.0, 16775000.0})
@@ -307,8 +310,10 @@ TEST_CASE("float32 values at and beside rounding boundaries are the reference ro
                                           {sinpe::Dtype::float32, c.data(), s.data()}, path) == Status::ok);
                 for (std::size_t i = first * h; i < n * h; ++i) {
                   const double angle_i = pos[i / h - first] * inv[i % h];
-                  cmp(c[i], wc[i - first * h], slack(i % h, angle_i, wc[i - first * h]), "rope_cache_rows cos");
-                  cmp(s[i], ws[i - first * h], slack(i % h, angle_i, ws[i - first * h]), "rope_cache_rows sin");
+                  cmp(c[i], wc[i - first * h], slack(i % h, angle_i, wc[i - first * h]),
+                      "rope_cache_rows cos");
+                  cmp(s[i], ws[i - first * h], slack(i % h, angle_i, ws[i - first * h]),
+                      "rope_cache_rows sin");
                 }
                 std::vector<float> c1(h, -7.f), s1(h, -7.f);
                 REQUIRE(sinpe::rope_cache(plan, sinpe::Positions::list(&p, 1),
