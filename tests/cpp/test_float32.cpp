@@ -11,11 +11,6 @@
 // may round to either side ("near": at large angles the slack spans several
 // float32 values, any of which is then accepted); every other value must be
 // bit for bit the reference's rounding.
-//
-// Not yet run by default (Catch2's hidden tag [.]): the float32 kernel on this
-// branch is within 2.5e-7 of the float64 value, not rounded once, and fails
-// them. Run them by tag: sinpe_tests "[float32]" (native) or
-// node build/wasm/sinpe_tests_simd.cjs "[float32]".
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -108,7 +103,7 @@ sinpe::Options linear_rope(int r, int j, double w) {
 
 }  // namespace
 
-TEST_CASE("float32 rows, encode and grid2d are the reference rounded once", "[.][float32]") {
+TEST_CASE("float32 rows, encode and grid2d are the reference rounded once", "[float32]") {
   F32Compare cmp;
   const auto positions = positions_f32();
   ref::Params vaswani, diffusers, fairseq, t2t, keras, guided, whisper, mae;
@@ -168,7 +163,7 @@ TEST_CASE("float32 rows, encode and grid2d are the reference rounded once", "[.]
 }
 
 TEST_CASE("float32 rope_cache, rope_cache_rows and apply_rope's cos/sin are the reference rounded once",
-          "[.][float32][rope]") {
+          "[float32][rope]") {
   sinpe::Options yarn;
   yarn.rope_type = sinpe::RopeType::yarn;
   yarn.factor = 4;
@@ -259,7 +254,7 @@ TEST_CASE("float32 rope_cache, rope_cache_rows and apply_rope's cos/sin are the 
 // across vector lanes; through rope_cache_rows, rope_cache at that one
 // position, and both paths.
 TEST_CASE("float32 values at and beside rounding boundaries are the reference rounded once",
-          "[.][float32][rope][boundary]") {
+          "[float32][rope][boundary]") {
   const double kPi = 3.14159265358979323846;
   // Midpoints between neighbouring float32 values near 1, 1/2, 0.7, 0.1, 3e-3, 1e-4, 2e-7 and 1e-30.
   std::vector<double> targets;

@@ -715,7 +715,7 @@ TEST_CASE("multi-axis caches at structured positions (runs, block edges, mixed):
   CHECK(checked > 1000000);
 }
 
-TEST_CASE("float32 multi-axis caches and grids: the reference rounded once", "[.][rope][mrope][float32]") {
+TEST_CASE("float32 multi-axis caches and grids: the reference rounded once", "[rope][mrope][float32]") {
   std::size_t checked = 0, near = 0;
   for (const Case& c : cases()) {
     INFO(c.name);
