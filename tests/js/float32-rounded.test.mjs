@@ -9,18 +9,11 @@
 // float32 values: any between its ends), every other value must be equal bit
 // for bit. Where the package's frequency is the reference's bit for bit
 // (ropeFrequencies), only the value's slack applies.
-//
-// Not yet run (skipped): the float32 kernel on this branch is within 2.5e-7 of
-// the float64 value, not rounded once, and fails them; branch
-// engine-f32-exact runs them. SINPE_FLOAT32_ROUNDED=1 runs them here.
-import { test as nodeTest, before } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import sinpe from 'sinpe.wasm';
 import { referenceRow } from './reference.mjs';
 import { ropeCache, ropeInvFreq, ropeAttention } from './rope-reference.mjs';
-
-const RUN = process.env.SINPE_FLOAT32_ROUNDED === '1';
-const test = (name, fn) => nodeTest(name, { skip: RUN ? false : 'not yet run: float32 is not yet rounded once' }, fn);
 
 const flavours = {};
 before(async () => {
