@@ -846,7 +846,8 @@ inline std::size_t exact_pairs_vectors(std::size_t h, const double* sa, const do
       if constexpr (Interleaved) {
         // Lane 2i: pair i's sine, 2i + 1 its cosine (x: pairs 0, 1; y: 2, 3).
         const std::uint64_t so = (mx & 1) | ((mx >> 1) & 2) | ((my & 1) << 2) | (((my >> 2) & 1) << 3);
-        const std::uint64_t co = ((mx >> 1) & 1) | ((mx >> 2) & 2) | (((my >> 1) & 1) << 2) | (((my >> 3) & 1) << 3);
+        const std::uint64_t co =
+            ((mx >> 1) & 1) | ((mx >> 2) & 2) | (((my >> 1) & 1) << 2) | (((my >> 3) & 1) << 3);
         pending[n++] = {k, so, co};
       } else {
         pending[n++] = {k, mx, my};
@@ -920,35 +921,38 @@ inline void exact_rows_into(const PlanData& P, double start, std::size_t count, 
   exact_margins(P, pmax, E);
   pending.resize(std::size_t(P.pairs) / 4 + 1);
   const std::size_t nf = P.freq.size(), h = std::size_t(P.pairs);
-  run_blocks(P, start, count, w, simd, [&](std::size_t done, int nrows) {
-    scale_anchors_split(P, w);
-    const Rows out = dst.at_row(done);
-    for (int j = 0; j < nrows; ++j) {
-      const std::size_t at = std::size_t(j) * out.stride;
-      const double p = start + double(done + std::size_t(j));
-      const double* C = P.rot64_cos.data() + std::size_t(j) * nf;
-      const double* S = P.rot64_sin.data() + std::size_t(j) * nf;
-      const auto exact = [&](std::size_t k, bool cosine) { return exact_value(P, p, k, cosine); };
-      if (P.layout == Layout::interleaved)
-        exact_row<true>(h, w.sa.data(), w.ca.data(), C, S, E.data(), out.sin + at, out.cos + at, simd,
-                        pending.data(), exact);
-      else
-        exact_row<false>(h, w.sa.data(), w.ca.data(), C, S, E.data(), out.sin + at, out.cos + at, simd,
-                         pending.data(), exact);
-      if (P.odd == OddColumn::sine) {
-        const double t = w.sa[h] * C[h] + w.ca[h] * S[h];
-        const float lo = float(t - E[h]), hi = float(t + E[h]);
-        out.odd[at] = float_bits(lo) == float_bits(hi) ? lo : exact(h, false);
-      } else if (P.odd == OddColumn::zero) {
-        out.odd[at] = 0.f;
-      }
-    }
-    if (out.row) {
-      // fairseq: the padding position's row is all zeros.
-      const std::ptrdiff_t r = padding_in_block(P, start + double(done), nrows);
-      if (r >= 0) std::fill_n(out.row + std::size_t(r) * out.stride, std::size_t(P.d_model), 0.f);
-    }
-  }, false);
+  run_blocks(
+      P, start, count, w, simd,
+      [&](std::size_t done, int nrows) {
+        scale_anchors_split(P, w);
+        const Rows out = dst.at_row(done);
+        for (int j = 0; j < nrows; ++j) {
+          const std::size_t at = std::size_t(j) * out.stride;
+          const double p = start + double(done + std::size_t(j));
+          const double* C = P.rot64_cos.data() + std::size_t(j) * nf;
+          const double* S = P.rot64_sin.data() + std::size_t(j) * nf;
+          const auto exact = [&](std::size_t k, bool cosine) { return exact_value(P, p, k, cosine); };
+          if (P.layout == Layout::interleaved)
+            exact_row<true>(h, w.sa.data(), w.ca.data(), C, S, E.data(), out.sin + at, out.cos + at, simd,
+                            pending.data(), exact);
+          else
+            exact_row<false>(h, w.sa.data(), w.ca.data(), C, S, E.data(), out.sin + at, out.cos + at, simd,
+                             pending.data(), exact);
+          if (P.odd == OddColumn::sine) {
+            const double t = w.sa[h] * C[h] + w.ca[h] * S[h];
+            const float lo = float(t - E[h]), hi = float(t + E[h]);
+            out.odd[at] = float_bits(lo) == float_bits(hi) ? lo : exact(h, false);
+          } else if (P.odd == OddColumn::zero) {
+            out.odd[at] = 0.f;
+          }
+        }
+        if (out.row) {
+          // fairseq: the padding position's row is all zeros.
+          const std::ptrdiff_t r = padding_in_block(P, start + double(done), nrows);
+          if (r >= 0) std::fill_n(out.row + std::size_t(r) * out.stride, std::size_t(P.d_model), 0.f);
+        }
+      },
+      false);
 }
 
 // Rows at any positions, every value rounded once (runs of consecutive

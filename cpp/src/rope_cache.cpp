@@ -90,7 +90,7 @@ Status cache_list(const RopePlan& plan, const double* positions, std::size_t n, 
     const detail::PlanData& P = plan.rows_plan().data();
     detail::Work& w = detail::Work::get(P.freq.size());
     detail::exact_positions_into(P, positions, n, split_rows(floats(out.cos), floats(out.sin), half), w,
-                           path == Path::best);
+                                 path == Path::best);
   } else {
     half_cache(plan, positions, n, out.dtype, bits(out.cos), bits(out.sin), path);
   }
