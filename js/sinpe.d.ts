@@ -2,8 +2,9 @@
  * sinpe.wasm: exact sinusoidal positional encodings, generated on demand in
  * WebAssembly (SIMD when the engine has it, a baseline build otherwise).
  *
- * Every value is the float64 evaluation of its preset's formula rounded to
- * float32, within 2.5e-7 (absolute) for |position| < 2^24 and dModel ≤ 65536.
+ * Every value is the float64 evaluation of its preset's formula rounded once
+ * (to nearest, ties to even) to its dtype — float32, float16 or bfloat16 — for
+ * |position| < 2^24 and dModel ≤ 65536.
  *
  * Errors: bad arguments throw a `TypeError` (wrong type, unknown option, an
  * option the chosen formula does not read, a look-alike or detached typed

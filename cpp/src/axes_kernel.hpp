@@ -58,6 +58,8 @@ class AxisBlocks {
     if (sf_.size() < kSlots * nf_) {
       sf_.resize(kSlots * nf_);
       cf_.resize(kSlots * nf_);
+      sa_.resize(kSlots * nf_);
+      ca_.resize(kSlots * nf_);
       sd_.resize(nf_);
       cd_.resize(nf_);
     }
@@ -81,16 +83,26 @@ class AxisBlocks {
 #if SINPE_SIMD
     if (simd) {
       trig::sincos_scaled(base, P_->freq.data(), nf_, sd_.data(), cd_.data(), sf, cf, P_->amplitude);
-      return last_ = s;
-    }
+    } else
 #endif
+    {
+      trig::sincos_scaled_scalar(base, P_->freq.data(), nf_, sd_.data(), cd_.data(), sf, cf, P_->amplitude);
+    }
     (void)simd;
-    trig::sincos_scaled_scalar(base, P_->freq.data(), nf_, sd_.data(), cd_.data(), sf, cf, P_->amplitude);
+    // The float64 anchors times the amplitude (float32 output rounded once).
+    double* sa = sa_.data() + s * nf_;
+    double* ca = ca_.data() + s * nf_;
+    for (std::size_t k = 0; k < nf_; ++k) {
+      sa[k] = sd_[k] * P_->amplitude;
+      ca[k] = cd_[k] * P_->amplitude;
+    }
     return last_ = s;
   }
 
   const float* sine(std::size_t s) const { return sf_.data() + s * nf_; }
   const float* cosine(std::size_t s) const { return cf_.data() + s * nf_; }
+  const double* sine64(std::size_t s) const { return sa_.data() + s * nf_; }
+  const double* cosine64(std::size_t s) const { return ca_.data() + s * nf_; }
 
  private:
   const PlanData* P_ = nullptr;
@@ -98,6 +110,7 @@ class AxisBlocks {
   std::array<double, kSlots> base_{};
   std::size_t used_ = 0, next_ = 0, last_ = 0;
   std::vector<float> sf_, cf_;
+  std::vector<double> sa_, ca_;
   std::vector<double> sd_, cd_;
 };
 
@@ -127,41 +140,48 @@ inline double block_of(double q, std::int32_t rows, std::size_t* row) {
   return q;
 }
 
-// One axis's pairs of the cache rows of tokens [i0, i1) (see axes_cache_rows).
+// One axis's pairs of the cache rows of tokens [i0, i1) (see axes_cache_rows),
+// every value its float64 value rounded once (kernel.hpp's exact_row: the
+// float64 anchors of the token's block and the float64 rotation table).
 template <bool Consecutive>
 inline void axis_rows(const AxisTarget& t, AxisBlocks& kept, std::int32_t rows, std::size_t axes,
                       std::size_t a, const double* positions, std::size_t i0, std::size_t i1,
                       std::size_t half, float* cos, float* sin, float* tmp, bool simd) {
   const PlanData& P = *t.plan;
   const std::size_t nf = P.freq.size(), count = t.count, first = t.first;
-  const float* rot_cos = P.rot_cos.data();
-  const float* rot_sin = P.rot_sin.data();
+  const double* rot_cos = P.rot64_cos.data();
+  const double* rot_sin = P.rot64_sin.data();
+  thread_local std::vector<double> E;
+  thread_local std::vector<Pending> pending;
+  double pmax = 0;
+  for (std::size_t i = i0; i < i1; ++i) pmax = std::max(pmax, std::fabs(positions[i * axes + a]));
+  exact_margins(P, pmax, E);
+  pending.resize(count / 4 + 1);
   double anchored = std::nan("");  // the block whose anchors A and B hold (none yet)
-  const float* A = nullptr;
-  const float* B = nullptr;
+  const double* A = nullptr;
+  const double* B = nullptr;
   for (std::size_t i = i0; i < i1; ++i) {
     std::size_t j;
-    const double base = block_of(positions[i * axes + a], rows, &j);
+    const double q = positions[i * axes + a];
+    const double base = block_of(q, rows, &j);
     if (!(base == anchored)) {
       const std::size_t slot = kept.slot(base, simd);
-      A = kept.sine(slot);
-      B = kept.cosine(slot);
+      A = kept.sine64(slot);
+      B = kept.cosine64(slot);
       anchored = base;
     }
-    const float* C = rot_cos + j * nf;
-    const float* S = rot_sin + j * nf;
+    const double* C = rot_cos + j * nf;
+    const double* S = rot_sin + j * nf;
     float* s_row = sin + i * half;
     float* c_row = cos + i * half;
     float* so = Consecutive ? s_row + first : tmp;
     float* co = Consecutive ? c_row + first : tmp + count;
-    // One row's pairs, as the one-axis kernel writes them (sin = a c_j + b s_j, cos = b c_j - a s_j).
-    std::size_t k = 0;
-    if (simd) k = emit_pairs<simd::FloatBatch, false, false>(k, count, A, B, C, S, so, co);
-    emit_pairs<float, false, false>(k, count, A, B, C, S, so, co);
+    exact_row<false>(count, A, B, C, S, E.data(), so, co, simd, pending.data(),
+                     [&](std::size_t k, bool cosine) { return exact_value(P, q, k, cosine); });
     if constexpr (!Consecutive)
-      for (std::size_t q = 0; q < count; ++q) {
-        s_row[t.pairs[q]] = so[q];
-        c_row[t.pairs[q]] = co[q];
+      for (std::size_t k = 0; k < count; ++k) {
+        s_row[t.pairs[k]] = so[k];
+        c_row[t.pairs[k]] = co[k];
       }
   }
 }

@@ -41,7 +41,8 @@ Status rows_impl(const Plan& plan, double start, std::size_t count, float* out, 
   if (out == nullptr) return Status::null_pointer;
   const PlanData& P = plan.data();
   Work& w = Work::get(P.freq.size());
-  detail::rows_into<Add>(P, start, count, detail::rows_at(P, out), w, path == Path::best);
+  if constexpr (Add) detail::rows_into<Add>(P, start, count, detail::rows_at(P, out), w, path == Path::best);
+  else detail::exact_rows_into(P, start, count, detail::rows_at(P, out), w, path == Path::best);
   return Status::ok;
 }
 
@@ -63,7 +64,7 @@ Status encode(const Plan& plan, const double* positions, std::size_t n, float* o
   if (Status s = check_positions(positions, n, nullptr); s != Status::ok) return s;
   const PlanData& P = plan.data();
   Work& w = Work::get(P.freq.size());
-  detail::positions_into(P, positions, n, detail::rows_at(P, out), w, path == Path::best);
+  detail::exact_positions_into(P, positions, n, detail::rows_at(P, out), w, path == Path::best);
   return Status::ok;
 }
 
@@ -145,8 +146,8 @@ Status grid2d(const Plan& axis, std::size_t height, std::size_t width, bool cls_
     const std::size_t cell = m - (cls_token ? 1 : 0);
     const std::size_t r = cell / width, c = cell % width;
     const std::size_t n = std::min(width - c, end - m);
-    detail::rows_into<false>(P, double(c), n, detail::rows_at(P, xs.data()), w, simd);
-    detail::rows_into<false>(P, double(r), 1, detail::rows_at(P, y.data()), w, simd);
+    detail::exact_rows_into(P, double(c), n, detail::rows_at(P, xs.data()), w, simd);
+    detail::exact_rows_into(P, double(r), 1, detail::rows_at(P, y.data()), w, simd);
     for (std::size_t i = 0; i < n; ++i, o += d) {
       std::memcpy(o, &xs[i * D], D * sizeof(float));
       std::memcpy(o + D, y.data(), D * sizeof(float));

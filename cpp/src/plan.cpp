@@ -30,6 +30,8 @@ Plan finish_plan(PlanData p) {
   if (p.block < 4) p.block = 1;  // wide rows: step float64 anchors row by row instead
   p.rot_cos.assign(std::size_t(p.block) * nf, 0.f);
   p.rot_sin.assign(std::size_t(p.block) * nf, 0.f);
+  p.rot64_cos.assign(std::size_t(p.block) * nf, 0.0);
+  p.rot64_sin.assign(std::size_t(p.block) * nf, 0.0);
   p.step_cos.resize(nf);
   p.step_sin.resize(nf);
   for (std::size_t k = 0; k < nf; ++k) {
@@ -40,6 +42,8 @@ Plan finish_plan(PlanData p) {
     for (int j = 0; j < p.block; ++j) {
       p.rot_cos[std::size_t(j) * nf + k] = float(c);
       p.rot_sin[std::size_t(j) * nf + k] = float(s);
+      p.rot64_cos[std::size_t(j) * nf + k] = c;
+      p.rot64_sin[std::size_t(j) * nf + k] = s;
       const double cn = c * c1 - s * s1;
       s = s * c1 + c * s1;
       c = cn;

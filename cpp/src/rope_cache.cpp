@@ -89,8 +89,8 @@ Status cache_list(const RopePlan& plan, const double* positions, std::size_t n, 
   if (is_float32(out)) {
     const detail::PlanData& P = plan.rows_plan().data();
     detail::Work& w = detail::Work::get(P.freq.size());
-    detail::positions_into(P, positions, n, split_rows(floats(out.cos), floats(out.sin), half), w,
-                           path == Path::best);
+    detail::exact_positions_into(P, positions, n, split_rows(floats(out.cos), floats(out.sin), half), w,
+                                 path == Path::best);
   } else {
     half_cache(plan, positions, n, out.dtype, bits(out.cos), bits(out.sin), path);
   }
@@ -110,7 +110,7 @@ Status cache_range(const RopePlan& plan, double start, std::size_t count, const 
   detail::Work& w = detail::Work::get(P.freq.size());
   const bool simd = path == Path::best;
   if (is_float32(out)) {
-    detail::rows_into<false>(P, start, count, split_rows(floats(out.cos), floats(out.sin), half), w, simd);
+    detail::exact_rows_into(P, start, count, split_rows(floats(out.cos), floats(out.sin), half), w, simd);
     return Status::ok;
   }
   // The rows plan's concat row is sines then cosines.

@@ -124,7 +124,7 @@ Status rotate_list(const RopePlan& plan, RopeLayout layout, int head_dim, const 
   detail::Work& w = detail::Work::get(P.freq.size());
   rotate(plan, layout, head_dim, n, num_heads, x, simd,
          [&](std::size_t t0, std::size_t tokens, float* cos, float* sin) {
-           detail::positions_into(P, positions + t0, tokens, split_rows(cos, sin, half), w, simd);
+           detail::exact_positions_into(P, positions + t0, tokens, split_rows(cos, sin, half), w, simd);
          });
   return Status::ok;
 }
@@ -142,7 +142,7 @@ Status rotate_range(const RopePlan& plan, RopeLayout layout, int head_dim, doubl
   detail::Work& w = detail::Work::get(P.freq.size());
   rotate(plan, layout, head_dim, n, num_heads, x, simd,
          [&](std::size_t t0, std::size_t tokens, float* cos, float* sin) {
-           detail::rows_into<false>(P, start + double(t0), tokens, split_rows(cos, sin, half), w, simd);
+           detail::exact_rows_into(P, start + double(t0), tokens, split_rows(cos, sin, half), w, simd);
          });
   return Status::ok;
 }

@@ -714,3 +714,62 @@ TEST_CASE("multi-axis caches at structured positions (runs, block edges, mixed):
   }
   CHECK(checked > 1000000);
 }
+
+TEST_CASE("float32 multi-axis caches and grids: the reference rounded once", "[rope][mrope][float32]") {
+  std::size_t checked = 0, near = 0;
+  for (const Case& c : cases()) {
+    INFO(c.name);
+    sinpe::RopePlan plan;
+    REQUIRE(sinpe::make_rope_plan(c.options, c.r, &plan) == Status::ok);
+    const auto prm = reference_params(c);
+    const double att = ref::rope_attention(prm, c.r);
+    const std::size_t axes = c.sections.size(), half = std::size_t(c.r / 2);
+    // The reference's own float64 error: a few units in the last place of the angle and of the value.
+    const auto check = [&](float got, double v, double angle) {
+      ++checked;
+      const double slack = 4e-16 * (std::fabs(angle) + std::fabs(v)) * std::max(1.0, att);
+      const float lo = float(v - slack), hi = float(v + slack);
+      if (lo != hi) {
+        ++near;  // at large angles the slack spans several float32 values: any of them
+        INFO("value " << v << ": got " << got << ", want " << lo << " ... " << hi);
+        CHECK((got >= lo && got <= hi));
+      } else {
+        INFO("value " << v << ": got " << got << ", want " << lo);
+        CHECK(got == lo);
+      }
+    };
+    std::size_t n = 0;
+    const std::vector<double> pos = token_positions(axes, &n);
+    for (Path path : {Path::best, Path::scalar}) {
+      std::vector<float> cos(n * half, -7.f), sin(n * half, -7.f);
+      REQUIRE(sinpe::rope_cache(plan, sinpe::Positions::axes(pos.data(), n),
+                                {sinpe::Dtype::float32, cos.data(), sin.data()}, path) == Status::ok);
+      for (std::size_t i = 0; i < n; ++i) {
+        const auto emb = emb_angles(c.layout, prm, c.r, c.sections, pos.data() + i * axes);
+        for (std::size_t k = 0; k < half; ++k) {
+          check(cos[i * half + k], std::cos(emb[k]) * att, emb[k]);
+          check(sin[i * half + k], std::sin(emb[k]) * att, emb[k]);
+        }
+      }
+      if (axes != 2) continue;
+      // The patch grid, whole and a window: row-major (row, column) positions.
+      const std::size_t h = 13, w = 29, first = 28, count = 300;
+      std::vector<float> gc(count * half, -7.f), gs(count * half, -7.f);
+      REQUIRE(sinpe::rope_cache(plan, sinpe::Positions::grid(h, w, first, count),
+                                {sinpe::Dtype::float32, gc.data(), gs.data()}, path) == Status::ok);
+      for (std::size_t i = 0; i < count; ++i) {
+        const double p2[2] = {double((first + i) / w), double((first + i) % w)};
+        const auto emb = emb_angles(c.layout, prm, c.r, c.sections, p2);
+        for (std::size_t k = 0; k < half; ++k) {
+          check(gc[i * half + k], std::cos(emb[k]) * att, emb[k]);
+          check(gs[i * half + k], std::sin(emb[k]) * att, emb[k]);
+        }
+      }
+    }
+  }
+  CHECK(checked > 50000);
+  CHECK(near * 10 < checked);
+  std::cout << "  [mrope float32] " << checked << " values, " << checked - near
+            << " bit for bit the reference rounded once, " << near
+            << " within the reference's own error of a boundary\n";
+}
