@@ -12,7 +12,7 @@ import { graphAxes, whereAxes, expectedAxes, describeAxes } from './mrope.js';
 
 /** Within this many ulps of the cache's dtype a cache is the exact one (a float64 exporter's cos/sin differ from another's in rare last bits). */
 export const TOLERANCE_ULPS = 1;
-/** A float32 cache is also exact when within this (× max(1, att)) of the float64 values: the package's own float32 caches are within 2.5e-7 of them, not correctly rounded. */
+/** A float32 cache is also exact when within this (× max(1, att)) of the float64 values: the package's float32 caches before 0.1.0's correctly rounded kernel were within 2.5e-7 of them, not rounded once. */
 export const EXACT_FLOAT32 = 4e-7;
 // Rows compared when searching for a diagnosis (every mistake shows in the first rows).
 const DIAGNOSIS_ROWS = 2048;

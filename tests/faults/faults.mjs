@@ -8,9 +8,9 @@ export const FAULTS = [
     id: 'nan-cell',
     what: 'NaN written into row 5, column 0 of every rows()/encode() result',
     file: 'cpp/src/kernel.cpp',
-    find: '  detail::rows_into<Add>(P, start, count, detail::rows_at(P, out), w, path == Path::best);\n',
+    find: '  else detail::exact_rows_into(P, start, count, detail::rows_at(P, out), w, path == Path::best);\n',
     replace:
-      '  detail::rows_into<Add>(P, start, count, detail::rows_at(P, out), w, path == Path::best);\n' +
+      '  else detail::exact_rows_into(P, start, count, detail::rows_at(P, out), w, path == Path::best);\n' +
       '  if (!Add && count > 5) out[5 * std::size_t(plan.d_model())] = __builtin_nanf("");\n',
     suites: ['native'],
     quick: true,
@@ -19,9 +19,9 @@ export const FAULTS = [
     id: 'inf-cell',
     what: '+inf written into row 5, column 0 of every rows() result',
     file: 'cpp/src/kernel.cpp',
-    find: '  detail::rows_into<Add>(P, start, count, detail::rows_at(P, out), w, path == Path::best);\n',
+    find: '  else detail::exact_rows_into(P, start, count, detail::rows_at(P, out), w, path == Path::best);\n',
     replace:
-      '  detail::rows_into<Add>(P, start, count, detail::rows_at(P, out), w, path == Path::best);\n' +
+      '  else detail::exact_rows_into(P, start, count, detail::rows_at(P, out), w, path == Path::best);\n' +
       '  if (!Add && count > 5) out[5 * std::size_t(plan.d_model())] = __builtin_inff();\n',
     suites: ['native'],
   },

@@ -81,7 +81,18 @@ test('the colour index is the package kernel’s, and NaN takes entry 0', async 
   for (const [vmin, vmax] of [[-1, 1], [-0.3, 0.9], [0, 1]]) {
     const rgba = pe.heatmap(0, rows, d, { colormap: lut, vmin, vmax });
     const values = pe.rows(0, rows, d);
-    for (let j = 0; j < values.length; j++) assert.equal(colorIndex(values[j], vmin, vmax), rgba[4 * j], `cell ${j} on [${vmin}, ${vmax}]`);
+    // The heatmap colours the float32 kernel's values (within 2.5e-7 of the float64 ones), rows returns them rounded
+    // once: where a value lies within that of a boundary between two colours, either neighbour is the kernel's.
+    let boundary = 0;
+    for (let j = 0; j < values.length; j++) {
+      const want = colorIndex(values[j], vmin, vmax);
+      if (want === rgba[4 * j]) continue;
+      const f = ((values[j] - vmin) / (vmax - vmin)) * 255;
+      const near = Math.abs(f - Math.floor(f) - 0.5) <= (2.5e-7 * 255) / (vmax - vmin);
+      assert.ok(near && Math.abs(want - rgba[4 * j]) === 1, `cell ${j} on [${vmin}, ${vmax}]: ${rgba[4 * j]}, rows' value gives ${want}`);
+      boundary++;
+    }
+    assert.ok(boundary <= values.length / 1000, `${boundary} cells at a boundary`);
   }
 });
 
