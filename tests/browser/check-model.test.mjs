@@ -153,6 +153,9 @@ test('verdicts of an exact, a float32-recipe and a scaling-ignored model, in Eng
   assert.match(zhError, /broken\.onnx/);
   assertLanguage(zhError.replace(/broken\.onnx/g, ''), 'zh', 'error');
   await page.click('button[data-lang="en"]');
+  // the page is rebuilt in English before the file is given (given earlier, it can reach the page being replaced)
+  await page.waitForFunction(() => document.documentElement.lang === 'en' && document.documentElement.dataset.ready === 'true');
+  await settle(page);
   await page.setInputFiles('#check-model-input', [paths.broken]);
   await page.waitForFunction(() => /cannot be read/.test(document.querySelector('.check-model-error')?.textContent ?? ''));
   assert.match(await page.textContent('.check-model-error'), /broken\.onnx/);
