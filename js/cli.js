@@ -18,16 +18,19 @@ const HELP = `usage:
 inspect  finds every RoPE cache (RotaryEmbedding / GroupQueryAttention caches,
          If branches, per-layer-type caches, inv_freq graphs) and, with the
          model's config.json, says whether each is exact, the float32 recipe,
-         or a mismatch with a diagnosis. --json prints the report (docs/onnx.md).
-extend   rebuilds every cache with N rows (default max_position_embeddings)
-         by the recipe (default exact) and writes OUT.onnx; external data files
+         or a mismatch with a diagnosis; without one, which rope type and
+         parameters it fits. --json prints the report (docs/onnx.md).
+extend   brings every cache to N rows (default max_position_embeddings) and
+         writes OUT.onnx: a cache that matches its config keeps its rows byte
+         for byte and continues the recipe it matched; one that does not is
+         rebuilt (exact, or --recipe); external data files
          are copied next to it unchanged when OUT is in another folder, and
          onnxruntime-genai's genai_config.json beside the model is written
          there with model.context_length and search.max_length set to N;
          OUT's folder is made when missing.
 --data   an external data file (default: the files the model names, next to it).
 
-exit codes: 0 everything matches, 1 a mismatch was found, 2 bad input.`;
+exit codes: 0 everything matches, 1 a mismatch was found, 2 bad input, 3 an internal error.`;
 
 class Usage extends Error {}
 

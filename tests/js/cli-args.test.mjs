@@ -90,7 +90,7 @@ test('usage: --help and -h print it on stdout with exit 0; no arguments print it
     assert.equal(res.code, 0, flag);
     assert.equal(res.err, '');
     assert.match(res.out, /^usage:\n {2}sinpe inspect MODEL\.onnx \[--config CONFIG\.json\] \[--data FILE \.\.\.\] \[--json\]\n {2}sinpe extend MODEL\.onnx --config CONFIG\.json \[--rows N\] \[--recipe exact\|float32\] -o OUT\.onnx\n/);
-    assert.match(res.out, /exit codes: 0 everything matches, 1 a mismatch was found, 2 bad input\.\n$/);
+    assert.match(res.out, /exit codes: 0 everything matches, 1 a mismatch was found, 2 bad input, 3 an internal error\.\n$/);
   }
   // --help wins over anything else on the line.
   assert.equal(sinpeCli(['extend', 'nothing.onnx', '--help']).code, 0);
