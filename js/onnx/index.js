@@ -90,11 +90,6 @@ function setTensor(tensor, array, rows, width) {
   tensor.doubleData = [];
 }
 
-// The bit patterns of a cache's values (a dtype's values as numbers, Float64Array).
-function bitsOfValues(values, dataType) {
-  return roundTo(values, dataType);
-}
-
 // Rows [from, to) of a site's cache as bit patterns: the exact values (float64
 // rounded once: the package's half-precision caches, float32 here from the
 // float64 values), the float32 recipe continued with the fitted inv_freq of
@@ -105,11 +100,11 @@ function newRows(pe, site, options, exp, how, fit, from, to) {
   if (to <= from) return { cos: dataType === FLOAT ? new Uint32Array(0) : new Uint16Array(0), sin: dataType === FLOAT ? new Uint32Array(0) : new Uint16Array(0) };
   if (how === 'float32-fit') {
     const v = float32Rows(fit.columns, exp.att, from, to, dataType);
-    return { cos: bitsOfValues(v.cos, dataType), sin: bitsOfValues(v.sin, dataType) };
+    return { cos: roundTo(v.cos, dataType), sin: roundTo(v.sin, dataType) };
   }
   if (how === 'exact' && dataType === FLOAT) {
     const v = exactRows(exp.inv, exp.att, from, to, dataType);
-    return { cos: bitsOfValues(v.cos, dataType), sin: bitsOfValues(v.sin, dataType) };
+    return { cos: roundTo(v.cos, dataType), sin: roundTo(v.sin, dataType) };
   }
   const c = pe.ropeCacheRows(from, to - from, site.rotaryDim, { ...options, dtype, recipe: how === 'exact' ? 'exact' : 'float32' });
   return { cos: bitsOf(c.cos), sin: bitsOf(c.sin) };

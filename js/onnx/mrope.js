@@ -31,15 +31,18 @@ function integers(t) {
   return null;
 }
 
-// Every node of a graph and its subgraphs; what produces each name (Constant nodes, initializers).
+// Every node of a graph and its subgraphs; the node producing each name, the
+// nodes reading it, and the tensor a name holds (Constant nodes, initializers).
 function index(graph) {
   const nodes = [];
   const constants = new Map();
   const consumers = new Map();
+  const producers = new Map();
   const walk = (g) => {
     for (const t of g.initializer) constants.set(t.name, t);
     for (const n of g.node) {
       nodes.push(n);
+      for (const o of n.output) producers.set(o, n);
       if (n.opType === 'Constant' && attr(n, 'value')?.t) constants.set(n.output[0], attr(n, 'value').t);
       for (const i of n.input) {
         if (!consumers.has(i)) consumers.set(i, []);
@@ -56,7 +59,7 @@ function index(graph) {
     const t = constants.get(name);
     return t ? integers(t) : null;
   };
-  return { nodes, consumers: (name) => consumers.get(name) ?? [], valueOf };
+  return { nodes, consumers: (name) => consumers.get(name) ?? [], producer: (name) => producers.get(name), tensor: (name) => constants.get(name), valueOf };
 }
 
 // The nodes reached from `name` through the shape-only ops between Cos and the split.
@@ -138,34 +141,25 @@ function booleans(t) {
  */
 export function whereAxes(graph, cacheName, half) {
   const ix = index(graph);
-  const producer = new Map();
-  const masks = new Map();
-  const walk = (g) => {
-    for (const t of g.initializer) if (t.dataType === 9) masks.set(t.name, t);
-    for (const n of g.node) {
-      for (const o of n.output) producer.set(o, n);
-      if (n.opType === 'Constant' && attr(n, 'value')?.t?.dataType === 9) masks.set(n.output[0], attr(n, 'value').t);
-    }
-  };
-  walk(graph);
   // The position axis a gathered row index comes from: Gather(position_ids, [d]) through Squeeze/Unsqueeze/Identity/Cast.
   const axisIndex = (name) => {
-    let n = producer.get(name);
-    while (n && ['Squeeze', 'Unsqueeze', 'Identity', 'Cast'].includes(n.opType)) n = producer.get(n.input[0]);
+    let n = ix.producer(name);
+    while (n && ['Squeeze', 'Unsqueeze', 'Identity', 'Cast'].includes(n.opType)) n = ix.producer(n.input[0]);
     if (!n || n.opType !== 'Gather' || intAttr(n, 'axis', 0) !== 0) return null;
     const d = ix.valueOf(n.input[1]);
     return d && d.length === 1 ? d[0] : null;
   };
   // The axis of each pair in a value: a Gather of the cache (one axis for all), or a Where of two such.
   const axesOf = (name, depth = 0) => {
-    const n = producer.get(name);
+    const n = ix.producer(name);
     if (!n || depth > 8) return null;
     if (n.opType === 'Gather' && n.input[0] === cacheName && intAttr(n, 'axis', 0) === 0) {
       const d = axisIndex(n.input[1]);
       return d === null ? null : new Array(half).fill(d);
     }
     if (n.opType === 'Where') {
-      const mask = masks.has(n.input[0]) ? booleans(masks.get(n.input[0])) : null;
+      const t = ix.tensor(n.input[0]);
+      const mask = t ? booleans(t) : null;
       const a = axesOf(n.input[1], depth + 1);
       const b = axesOf(n.input[2], depth + 1);
       if (!mask || mask.length !== half || !a || !b) return null;

@@ -147,3 +147,11 @@ export function halfBits(v, dtype, slack) {
   const either = [roundBits(v - slack, m, b), roundBits(v + slack, m, b)];
   return { bits, near: either[0] !== bits || either[1] !== bits, either };
 }
+
+/** IEEE binary16 bits → the value they hold (subnormals, infinities and NaN included). */
+export function halfValue(b) {
+  const e = (b >> 10) & 31;
+  const m = b & 1023;
+  const v = e === 0 ? m * 2 ** -24 : e === 31 ? (m ? NaN : Infinity) : (1 + m / 1024) * 2 ** (e - 15);
+  return b & 0x8000 ? -v : v;
+}

@@ -18,6 +18,7 @@ import sinpe from 'sinpe.wasm';
 import { readModel, findRope, inspectModel, extendModel, writeModel, referenceCaches, OnnxError, TOLERANCE_ULPS } from 'sinpe.wasm/onnx';
 import { CONFIGS, OPTIONS, ROTARY_DIM, bake, exactCache, float32Cache, makeGenaiModel, makeInvFreqModel } from './fixtures/make-genai-model.mjs';
 import { ropeInvFreq } from './rope-reference.mjs';
+import { halfValue } from './mrope-reference.mjs';
 import { tensorInfo } from './fixtures/make-rotary-model.mjs';
 
 const pe = await sinpe();
@@ -393,11 +394,3 @@ test('referenceCaches: the exact cache (float64 rounded once to the dtype) and t
   }
   assert.throws(() => referenceCaches(pe, r, o, 3, 'float64'), /^RangeError: dtype must be 'float32', 'float16' or 'bfloat16', got "float64"$/);
 });
-
-// float16 bits → value.
-function halfValue(b) {
-  const e = (b >> 10) & 31;
-  const m = b & 1023;
-  const v = e === 0 ? m * 2 ** -24 : e === 31 ? (m ? NaN : Infinity) : (1 + m / 1024) * 2 ** (e - 15);
-  return b & 0x8000 ? -v : v;
-}

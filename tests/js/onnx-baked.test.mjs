@@ -15,6 +15,7 @@ import sinpe from 'sinpe.wasm';
 import { inspectModel, extendModel, readModel } from 'sinpe.wasm/onnx';
 import { makeGenaiModel, round } from './fixtures/make-genai-model.mjs';
 import { ropeCache } from './rope-reference.mjs';
+import { halfValue } from './mrope-reference.mjs';
 import { runPython } from './python-reference.mjs';
 import ort from 'onnxruntime-node';
 
@@ -226,10 +227,10 @@ test('extend keeps a numpy-baked cache byte for byte and continues its recipe wi
     const hidden = 2 * R; // two heads
     const x = Float64Array.from({ length: positions.length * hidden }, (_, i) => Math.fround(Math.sin(0.37 * i + 0.1)));
     const fed = dtype === 'float32' ? new ort.Tensor('float32', Float32Array.from(x), [1, positions.length, hidden]) : new ort.Tensor('float16', round(x, 'float16'), [1, positions.length, hidden]);
-    const xs = dtype === 'float32' ? x : Float64Array.from(round(x, 'float16'), fromHalf);
+    const xs = dtype === 'float32' ? x : Float64Array.from(round(x, 'float16'), halfValue);
     const res = await session.run({ input: fed, position_ids: new ort.Tensor('int64', BigInt64Array.from(positions, BigInt), [1, positions.length]) });
-    const got = dtype === 'float32' ? res.rotated.data : Float64Array.from(res.rotated.data, fromHalf);
-    const value = dtype === 'float32' ? (b) => new Float32Array(Uint32Array.of(b).buffer)[0] : fromHalf;
+    const got = dtype === 'float32' ? res.rotated.data : Float64Array.from(res.rotated.data, halfValue);
+    const value = dtype === 'float32' ? (b) => new Float32Array(Uint32Array.of(b).buffer)[0] : halfValue;
     let worst = 0;
     positions.forEach((p, t) => {
       for (let h = 0; h < 2; h++)
@@ -247,13 +248,6 @@ test('extend keeps a numpy-baked cache byte for byte and continues its recipe wi
   }
 });
 
-// float16 bits → value.
-function fromHalf(b) {
-  const e = (b >> 10) & 31;
-  const m = b & 1023;
-  const v = e === 0 ? m * 2 ** -24 : e === 31 ? (m ? NaN : Infinity) : (1 + m / 1024) * 2 ** (e - 15);
-  return b & 0x8000 ? -v : v;
-}
 
 test('without a config: the guess names the rope type and the config keys that reproduce each numpy-baked cache', async () => {
   // What each model's caches were baked with (the bake cases above), in config.json terms.

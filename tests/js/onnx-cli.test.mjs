@@ -12,6 +12,7 @@ import { CONFIGS, OPTIONS, ROTARY_DIM, bake, makeGenaiModel, round } from './fix
 import ort from 'onnxruntime-node';
 import { readModel } from 'sinpe.wasm/onnx';
 import { ropeRotate, pairMagnitudes } from './rope-reference.mjs';
+import { halfValue } from './mrope-reference.mjs';
 
 const r = ROTARY_DIM;
 const dir = mkdtempSync(join(tmpdir(), 'sinpe-cli-'));
@@ -173,10 +174,10 @@ test('extend: a genai_config.json beside the model is written next to the output
   const positions = [256, 1000, 4095];
   const x = Float64Array.from({ length: positions.length * 64 }, (_, i) => Math.fround(Math.cos(0.3 * i)));
   const x16 = round(x, 'float16');
-  const xs = Float64Array.from(x16, half);
+  const xs = Float64Array.from(x16, halfValue);
   const session = await ort.InferenceSession.create(out);
   const run = await session.run({ input: new ort.Tensor('float16', x16, [1, positions.length, 64]), position_ids: new ort.Tensor('int64', BigInt64Array.from(positions, BigInt), [1, positions.length]) });
-  const got = Array.from(run.rotated.data, half);
+  const got = Array.from(run.rotated.data, halfValue);
   const want = ropeRotate(xs, positions, r, o);
   const mags = pairMagnitudes(xs, r, r, 'half');
   got.forEach((v, i) => assert.ok(Math.abs(v - want[i]) <= 2 ** -9 * mags[i], `value ${i} at position ${positions[Math.floor(i / 64)]}: ${v} vs ${want[i]}`));
@@ -204,11 +205,3 @@ test('extend: a genai_config.json beside the model is written next to the output
   assert.match(bad.err, /^sinpe: .*genai-broken[/\\]genai_config\.json: not JSON \(/);
   assert.equal(existsSync(join(dir, 'genai-never')), false);
 });
-
-// float16 bits → value.
-function half(b) {
-  const e = (b >> 10) & 31;
-  const m = b & 1023;
-  const v = e === 0 ? m * 2 ** -24 : e === 31 ? (m ? NaN : Infinity) : (1 + m / 1024) * 2 ** (e - 15);
-  return b & 0x8000 ? -v : v;
-}
