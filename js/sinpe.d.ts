@@ -662,3 +662,24 @@ export declare function ropeOptionsFromConfig(config: object): RopeConfig;
 export declare function getRopeIndex(inputIds: RopeIndexInput, options: RopeIndexOptions & { output: 'tensors' }): RopeIndexTensors;
 export declare function getRopeIndex(inputIds: ArrayLike<number | bigint>, options?: RopeIndexOptions & { output?: 'rows' }): RopeIndex;
 export declare function getRopeIndex(inputIds: RopeIndexBatch, options?: RopeIndexOptions & { output?: 'rows' }): RopeIndex[];
+/** The 16-bit result types (`dtype` names whose results are Uint16Array bit patterns). */
+export declare const halfDtypes: readonly Exclude<Dtype, 'float32'>[];
+/** The codec of a 16-bit float type: its constants and its bit-pattern functions. */
+export interface HalfCodec {
+  /** Fraction bits. */ readonly m: number;
+  /** Exponent bits. */ readonly k: number;
+  /** Exponent bias. */ readonly bias: number;
+  /** Smallest normal exponent. */ readonly emin: number;
+  /** Largest finite value. */ readonly max: number;
+  /** The halfway point past `max`: from it up, a value rounds to infinity. */ readonly overflow: number;
+  /** x rounded once to the format, to nearest, ties to even, as a number (±Infinity past the range). */
+  round(x: number): number;
+  /** The same rounding as its bit pattern (a quiet NaN for NaN). */
+  encode(x: number): number;
+  /** The value of a bit pattern (as the package's Uint16Array results hold them). */
+  decode(bits: number): number;
+  /** The spacing of the format's numbers at |x| (one ulp). */
+  ulp(x: number): number;
+}
+/** The codec of `dtype` ('float16' or 'bfloat16'); a RangeError for any other value. */
+export declare function halfCodec(dtype: Exclude<Dtype, 'float32'>): HalfCodec;

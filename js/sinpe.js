@@ -12,6 +12,7 @@ import { loadModule } from './load.js';
 import { addTo, compute, FAMILIES, heatmap, readApply, readCall, readPrepared, rotate } from './ops.js';
 import { ropeOptionsFromConfig as readRopeConfig } from './rope-config.js';
 import { getRopeIndex } from './rope-index.js';
+import { halfCodec, HALF_DTYPES } from './half.js';
 
 const PRESETS = FAMILIES.preset.names;
 const LAYOUTS = vocabulary.layouts;
@@ -352,4 +353,6 @@ export {
   vocabulary,
   ropeOptionsFromConfig,
   getRopeIndex,
+  halfCodec,
+  HALF_DTYPES as halfDtypes,
 };

@@ -14,9 +14,9 @@
 // rule op by op): exporters' pow functions differ by an ulp or two, so f_j
 // is fitted, not assumed: the float32 values within FIT_ULPS of
 // fround(inv_j) are tried, nearest first.
-import { FLOAT, FLOAT16 } from './read.js';
-import { toFloat16Bits, toBfloat16Bits, ulps } from './dtype.js';
-import { vocabulary } from '../sinpe.js';
+import { FLOAT, DTYPE_NAMES } from './read.js';
+import { ulps } from './dtype.js';
+import { halfCodec } from '../half.js';
 
 /** torch's and numpy's float32 cos/sin are within this many ulp of the correctly rounded value. */
 export const COS_ULPS = 2;
@@ -25,9 +25,6 @@ export const FIT_ULPS = 64;
 
 const f32 = new Float32Array(1);
 const u32 = new Uint32Array(f32.buffer);
-const f64 = new Float64Array(1);
-const hi32 = new Uint32Array(f64.buffer);
-const HI = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0; // the high word's index (little-endian: 1)
 
 // float32 values as integers that order like the values, and back.
 function ord32(x) {
@@ -42,35 +39,10 @@ function fromOrd32(k) {
 /** The float32 value k steps above x (a float32 value), below for k < 0. */
 export const step32 = (x, k) => fromOrd32(ord32(x) + k);
 
-// Round-to-nearest-even of a float64 to a binary format with `bits`
-// significand bits after the point, minimum normal exponent `emin`, largest
-// finite value `max`; as a number.
-function rounder(bits, emin, max) {
-  const sub = 2 ** (emin - bits);
-  const pow = new Float64Array(2100);
-  for (let e = 0; e < 2100; e++) pow[e] = 2 ** (e - 1075);
-  const limit = max + 2 ** (Math.floor(Math.log2(max)) - bits - 1); // the halfway point to overflow
-  return (x) => {
-    const a = Math.abs(x);
-    if (!(a < limit)) return Number.isNaN(x) ? x : x > 0 ? Infinity : -Infinity;
-    if (a === 0) return x;
-    f64[0] = a;
-    const e = ((hi32[HI] >>> 20) & 0x7ff) - 1023; // a's binary exponent (a is normal in float64 here)
-    const q = e < emin ? sub : pow[e - bits + 1075];
-    const n = a / q; // exact: a scaled by a power of two
-    let m = Math.floor(n + 0.5);
-    if (m - n === 0.5 && m % 2 === 1) m -= 1; // ties to even
-    const r = m * q;
-    return x < 0 ? -r : r;
-  };
-}
-const roundHalf = rounder(10, -14, vocabulary.limits.maxFloat16);
-const roundBfloat = rounder(7, -126, 3.3895313892515355e38);
-
 /** float64 → the cache's dtype, rounded once, as a number. */
 export function roundOf(dataType) {
   if (dataType === FLOAT) return Math.fround;
-  return dataType === FLOAT16 ? roundHalf : roundBfloat;
+  return halfCodec(DTYPE_NAMES[dataType]).round;
 }
 
 /**
@@ -127,8 +99,8 @@ export function ulpsFromFloat32(cache, rows, width, columns, att) {
 // Ulps between two values of the dtype: the distance of their bit patterns ordered as values.
 function ulpsApart(dataType) {
   if (dataType === FLOAT) return (a, b) => Math.abs(ord32(a) - ord32(b));
-  const bits = dataType === FLOAT16 ? toFloat16Bits : toBfloat16Bits;
-  return (a, b) => ulps(bits(a), bits(b), false);
+  const { encode } = halfCodec(DTYPE_NAMES[dataType]);
+  return (a, b) => ulps(encode(a), encode(b), false);
 }
 
 // Whether column col of the cache, at rows `list` (or all rows), is the float32

@@ -5,6 +5,7 @@
 // anything is allocated.
 import { fromBinary } from '@bufbuild/protobuf';
 import { ModelProtoSchema, TensorProto_DataLocation } from 'onnx-buf';
+import { halfCodec } from '../half.js';
 
 /** ONNX TensorProto.DataType codes of the element types a cache can have, and their byte sizes. */
 export const FLOAT = 1;
@@ -206,22 +207,8 @@ export function decodeFloats(bytes, dataType) {
   if (dataType === DOUBLE) return { values: new Float64Array(buf), bits: null };
   const bits = new Uint16Array(buf);
   const values = new Float64Array(bits.length);
-  const decode = dataType === FLOAT16 ? halfToNumber : bfloat16ToNumber;
+  const { decode } = halfCodec(DTYPE_NAMES[dataType]);
   for (let i = 0; i < bits.length; i++) values[i] = decode(bits[i]);
   return { values, bits };
 }
 
-const f32 = new Float32Array(1);
-const u32 = new Uint32Array(f32.buffer);
-export function bfloat16ToNumber(b) {
-  u32[0] = b << 16;
-  return f32[0];
-}
-export function halfToNumber(h) {
-  const s = h & 0x8000 ? -1 : 1;
-  const e = (h >> 10) & 0x1f;
-  const m = h & 0x3ff;
-  if (e === 0) return s * m * 2 ** -24;
-  if (e === 31) return m ? NaN : s * Infinity;
-  return s * (1 + m / 1024) * 2 ** (e - 15);
-}

@@ -7,8 +7,9 @@
 // ids, caches and the correctly rounded values come from the package
 // (pe.getRopeIndex, pe.ropeCache, pe.ropeCacheGrid, pe.ropeCacheRows).
 //
-// Pure module: no DOM, no package import, so Node tests can load it.
-import { bf16, f32 } from './rope.js';
+// Pure module: no DOM (the package's codec is plain JS), so Node tests can load it.
+import { halfCodec, halfDtypes as HALF_DTYPE_NAMES } from 'sinpe.wasm';
+import { f32 } from './rope.js';
 
 // Qwen2-VL / Qwen2.5-VL / Qwen3-VL: head size 128 (64 pairs), rope_theta 10⁶,
 // and the special token ids of their tokenizer (config.json image_token_id,
@@ -49,71 +50,9 @@ export const GRID_BASE = 10000;
 
 // ---- float16 and bfloat16 ----------------------------------------------------
 
-/**
- * The two half formats: significand bits after the point (m), smallest
- * normal exponent (emin).
- */
-export const HALF_FORMATS = Object.freeze({
-  float16: { m: 10, emin: -14 },
-  bfloat16: { m: 7, emin: -126 },
-});
-export const HALF_DTYPES = Object.freeze(Object.keys(HALF_FORMATS));
-
-/** The value of a float16 bit pattern. */
-export function decodeFloat16(bits) {
-  const sign = bits & 0x8000 ? -1 : 1;
-  const e = (bits >> 10) & 0x1f;
-  const frac = bits & 0x3ff;
-  if (e === 0x1f) return frac ? NaN : sign * Infinity;
-  return e === 0 ? sign * frac * 2 ** -24 : sign * (1024 + frac) * 2 ** (e - 25);
-}
-
-const scratch = new DataView(new ArrayBuffer(4));
-/** The value of a bfloat16 bit pattern (the upper half of a float32). */
-export function decodeBfloat16(bits) {
-  scratch.setUint32(0, (bits & 0xffff) << 16);
-  return scratch.getFloat32(0);
-}
-
-export const decodeHalf = (dtype, bits) => (dtype === 'float16' ? decodeFloat16(bits) : decodeBfloat16(bits));
-
-// The binary exponent of a finite double, read from its bits (−1023 for zero
-// and subnormals, 1024 for ∞), and powers of two from a table: the error
-// kernel below calls both twice per value, and Math.log2 / ** were most of its time.
-const exponentScratch = new Float64Array(1);
-const exponentHigh = new Uint32Array(exponentScratch.buffer);
-const HIGH = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 1 : 0; // the word holding the exponent
-function exponentOf(a) {
-  exponentScratch[0] = a;
-  return ((exponentHigh[HIGH] >>> 20) & 0x7ff) - 1023;
-}
-const POW2_MIN = -1100;
-const POW2 = Float64Array.from({ length: 2200 }, (_, i) => 2 ** (i + POW2_MIN));
-const pow2 = (e) => POW2[e - POW2_MIN];
-
-/** x rounded to float16, to nearest, ties to even (the cast of the usual path). */
-export function roundFloat16(x) {
-  const a = Math.abs(x);
-  if (!(a < 65520)) return Number.isNaN(x) ? NaN : Math.sign(x) * Infinity;
-  // the spacing of float16 numbers at a: 2^(e − 10), subnormals below 2^−14
-  const unit = pow2(Math.max(exponentOf(a), -14) - 10);
-  const q = a / unit;
-  let k = Math.round(q);
-  if (k - q === 0.5 && k % 2 === 1) k -= 1; // Math.round takes ties up; ties go to even
-  return Math.sign(x) * k * unit;
-}
-
-const ROUND = { float16: roundFloat16, bfloat16: bf16 };
-
-/** The spacing of the format's numbers at |x| (one ulp), x not rounded first. */
-export function ulpOf(dtype, x) {
-  const { m, emin } = HALF_FORMATS[dtype];
-  if (!Number.isFinite(x)) return Number.isNaN(x) ? NaN : Infinity;
-  return ulpAt(m, emin, x);
-}
-
-// one ulp at finite x of a format with m fraction bits and smallest normal exponent emin
-const ulpAt = (m, emin, x) => pow2(Math.max(exponentOf(Math.abs(x)), emin) - m);
+// The formats' codec (decoding the package's bit patterns, rounding, the
+// spacing of their numbers) is the package's: halfCodec.
+export const HALF_DTYPES = HALF_DTYPE_NAMES;
 
 /**
  * The usual path to a half-precision cache (transformers' rotary embedding
@@ -128,13 +67,13 @@ export function usualPath(dtype, p, invF32) {
 /** One value of the usual path: its cos (k = 0) or its sin (k = 1). */
 export function usualValue(dtype, p, invF32, k) {
   const angle = f32(f32(p) * invF32);
-  return ROUND[dtype](f32(k === 0 ? Math.cos(angle) : Math.sin(angle)));
+  return halfCodec(dtype).round(f32(k === 0 ? Math.cos(angle) : Math.sin(angle)));
 }
 
 // Every value of a half format's 65,536 bit patterns, made on first use.
 const HALF_VALUES = {};
 function halfValues(dtype) {
-  return (HALF_VALUES[dtype] ??= Float64Array.from({ length: 65536 }, (_, bits) => decodeHalf(dtype, bits)));
+  return (HALF_VALUES[dtype] ??= Float64Array.from({ length: 65536 }, (_, bits) => halfCodec(dtype).decode(bits)));
 }
 
 /**
@@ -157,7 +96,7 @@ export function halfErrorStore(n, from = null, keep = 0) {
  */
 export function halfErrorRows(dtype, from, to, inv, invF32, cache, out) {
   const half = inv.length;
-  const { m, emin } = HALF_FORMATS[dtype];
+  const { ulp: ulpOf } = halfCodec(dtype);
   const values = halfValues(dtype);
   for (let p = from; p < to; p++) {
     const row = (p - from) * half;
@@ -169,7 +108,7 @@ export function halfErrorRows(dtype, from, to, inv, invF32, cache, out) {
       const a = p * inv[j];
       for (let k = 0; k < 2; k++) {
         const exact = k === 0 ? Math.cos(a) : Math.sin(a);
-        const ulp = ulpAt(m, emin, exact);
+        const ulp = ulpOf(exact);
         const eu = Math.abs(usualValue(dtype, p, invF32[j], k) - exact) / ulp;
         if (eu > usual) {
           usual = eu;
@@ -221,7 +160,7 @@ export function halfErrors(dtype, L, inv, invF32, cache) {
   halfErrorRows(dtype, 0, L + 1, inv, invF32, cache, store);
   const worst = halfWorst(dtype, L, inv, invF32, store);
   const at = store.roundedAt[worst.rounded.p];
-  worst.rounded.value = decodeHalf(dtype, (at & 1 ? cache.sin : cache.cos)[worst.rounded.p * inv.length + (at >> 1)]);
+  worst.rounded.value = halfCodec(dtype).decode((at & 1 ? cache.sin : cache.cos)[worst.rounded.p * inv.length + (at >> 1)]);
   return { usual: store.usual, rounded: store.rounded, worst };
 }
 
