@@ -296,7 +296,8 @@ export function freshCopy(name, n) {
 
 // A fresh Float64Array copy of an Array (each element read once, each must be
 // a number) or of a numeric typed array. Values are the core's to check.
-export function numbersCopy(name, value, width) {
+// Longer than `most`: a TooLong of its length, no element read.
+export function numbersCopy(name, value, width, most = Infinity) {
   let n;
   let arrayLike = false;
   try {
@@ -319,6 +320,7 @@ export function numbersCopy(name, value, width) {
     n = info.length;
   }
   checkElements(name, n, width);
+  if (n > most) return new TooLong(n);
   const copy = freshCopy(name, n);
   if (arrayLike) {
     for (let i = 0; i < n; i++) {
@@ -335,10 +337,21 @@ export function numbersCopy(name, value, width) {
 /**
  * A list of numbers (an option such as a per-frequency factor) as a
  * fresh Float64Array copy; Array or numeric typed array as for positionsArg.
- * Its length and values are the core's to check.
+ * Its length and values are the core's to check. One longer than any plan
+ * reads (the core's widest head, limits.maxDModel: the request block's
+ * longest array) is a TooLong: the core gets its length alone and refuses it
+ * with the option's own status, its elements never read or copied.
  */
 export function numberArrayArg(name, value) {
-  return numbersCopy(name, value, 1);
+  return numbersCopy(name, value, 1, LIMITS.maxDModel);
+}
+
+/** An array option's length, without its elements (see numberArrayArg). */
+export class TooLong {
+  constructor(length) {
+    this.length = length;
+    Object.freeze(this);
+  }
 }
 
 // A snapshot's prototype: empty, frozen, itself without one, so a snapshot

@@ -8,6 +8,7 @@
 // strings, the package's own typed-array views): no code of the caller's runs
 // from here on, except a chunks() callback.
 import { moduleMemory } from './positions.js';
+import { TooLong } from './args.js';
 import { statusError, vocabulary } from './errors.js';
 
 const OPTION_INDEX = new Map(vocabulary.options.map((o, i) => [o.name, i]));
@@ -70,6 +71,13 @@ export class Engine {
     moduleMemory(m.HEAPF64.buffer);
   }
 
+  /** Whether `value` follows the rule of vocabulary option `name` (the core's answer). */
+  followsRule(name, value) {
+    const index = OPTION_INDEX.get(name);
+    if (index === undefined) throw new Error(`sinpe: the vocabulary has no option '${name}'`);
+    return this.#m._followsRule(index, value) === 1;
+  }
+
   /** Throws the error for `status` (when not 0), its message filled from `context`. */
   check(status, context, extra) {
     if (status !== 0) throw statusError(status < 0 ? -status : status, extra === undefined ? context : { ...context, ...extra });
@@ -88,10 +96,14 @@ export class Engine {
     let doubles = 1;
     for (let k = 0; k < entries.length; k++) {
       const v = entries[k][1];
-      doubles += v instanceof Float64Array ? 2 + v.length : 2;
+      doubles += v instanceof Float64Array ? 2 + v.length : 2; // a TooLong: its length alone
     }
     if (doubles > this.requestCapacity) {
-      this.requestAt = m._requestAddress(doubles); // may grow memory: HEAPF64 is read after it
+      const address = m._requestAddress(doubles); // may grow memory: HEAPF64 is read after it
+      // 0: more than every option at its longest (arrays past the limit are
+      // sent as their length): the package's calling convention broken.
+      if (address === 0) this.check(statusCode('bad_request'), context);
+      this.requestAt = address;
       this.requestCapacity = doubles;
     }
     const heap = m.HEAPF64;
@@ -105,7 +117,8 @@ export class Engine {
         heap[at++] = v.length;
         heap.set(v, at);
         at += v.length;
-      } else heap[at++] = typeof v === 'boolean' ? Number(v) : v;
+      } else if (v instanceof TooLong) heap[at++] = v.length;
+      else heap[at++] = typeof v === 'boolean' ? Number(v) : v;
     }
     const h = owned
       ? m._prepare(request.kind, request.family, request.layout, request.axes, width, doubles)

@@ -31,22 +31,64 @@ export function fail(ErrorClass, message, code, configKey, values) {
 export const RULE_OF_STATUS = new Map(vocabulary.rules.map((r) => [r.status, r]));
 const STATUS_MESSAGE = new Map(vocabulary.statuses.map((s) => [s.name, s.message]));
 
-// A value as a config message shows it: an array by its entries.
-const shownValue = (v) => (Array.isArray(v) ? `[${v.join(', ')}]` : String(v));
+// A value as a config message shows it: an array by its entries, a long one
+// by its first SHOWN entries and its length.
+const SHOWN = 8;
+const shownValue = (v) => {
+  if (!Array.isArray(v)) return String(v);
+  return v.length <= SHOWN ? `[${v.join(', ')}]` : `[${v.slice(0, SHOWN).join(', ')}, … (${v.length} entries)]`;
+};
+
+// The option whose value a status refuses (its bad_<option> status, the one
+// whose argument names it), by status name.
+export const OPTION_OF_STATUS = new Map(
+  vocabulary.options.map((o) => [vocabulary.statuses.find((s) => s.name.startsWith('bad_') && s.argument === `options.${o.name}`).name, o.name]),
+);
+const STATUS_OF_OPTION = new Map([...OPTION_OF_STATUS].map(([status, name]) => [name, status]));
 
 /**
- * Asks the core whether `options` at `rotaryDim` keep every rule of the
- * vocabulary; a broken rule is thrown as the core's message for its status
- * with each bound option `options.<name>` replaced by the config key it came
- * from (`where(name)`): code = the status name, rule = the rule's name,
- * configKey = the first bound option's key (`width.configKey` for a rule of
- * the rotary dimension alone), values = the message's placeholders plus
- * `<name>Key` for each bound option. A status that is no rule's is left to the
- * call that uses the options (it names the option there).
+ * The refusal of a config value against its option's rule (the core's
+ * verdict): the core's message for the option's bad_<option> status with
+ * `options.<name>` replaced by the config key path. code = the status name;
+ * values: configKey, value or element (as the message shows them), pairs.
+ * `coreValues`: the core's own values for an array option (element: which
+ * entry, pairs: how many the width wants).
+ */
+export function valueError(name, path, value, coreValues = {}) {
+  const status = STATUS_OF_OPTION.get(name);
+  const own = (text) => String(text).replaceAll(`options.${name}`, path);
+  const values = {};
+  const message = STATUS_MESSAGE.get(status)
+    .replaceAll(`options.${name}`, '{configKey}')
+    .replace(/\{(\w+)\}/g, (whole, key) => {
+      let v;
+      if (key === 'configKey') return path;
+      if (key === 'value') v = shownValue(value);
+      else if (coreValues[key] !== undefined) v = own(coreValues[key]);
+      if (v === undefined) return whole;
+      values[key] = v;
+      return v;
+    });
+  return fail(RangeError, message, status, path, values);
+}
+
+/**
+ * Asks the core whether `options` at `rotaryDim` are accepted: each value
+ * against its option's rule, then every rule of the vocabulary. A refused
+ * value is thrown as valueError (the config key it came from: `where(name)`);
+ * a broken rule as the core's message for its status with each bound option
+ * `options.<name>` replaced by the config key it came from: code = the status
+ * name, rule = the rule's name, configKey = the first bound option's key
+ * (`width.configKey` for a rule of the rotary dimension alone), values = the
+ * message's placeholders plus `<name>Key` for each bound option. Any other
+ * status is left to the call that uses the options (it names the option there).
  */
 export function checkRules(check, rotaryDim, options, where, width) {
-  const error = check(rotaryDim, options);
-  const rule = error === undefined ? undefined : RULE_OF_STATUS.get(error.status);
+  const error = check.plan(rotaryDim, options);
+  if (error === undefined) return;
+  const name = OPTION_OF_STATUS.get(error.status);
+  if (name !== undefined) throw valueError(name, where(name), options[name], error.values);
+  const rule = RULE_OF_STATUS.get(error.status);
   if (rule !== undefined) throw ruleError(rule, rotaryDim, options, where, width, error.values);
 }
 

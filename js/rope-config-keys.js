@@ -39,15 +39,15 @@ export const EITHER_OBJECT_FIRST = new Set(['rope_theta']); // v5 rope_parameter
 // Keys a per-layer-type parameter set keeps for itself, never the top level's.
 export const SET_ONLY_PER_LAYER_TYPE = new Set(['original_max_position_embeddings']);
 
-// Keys transformers requires for each rope type (its _validate_*_rope_parameters
-// raise on a missing one) where sinpe would otherwise fall back to a default.
+// Keys transformers requires for a rope type (its _validate_*_rope_parameters
+// raise on a missing one) beyond the options the core itself requires
+// (vocabulary.ropeTypes[].required, by their config keys: linear's factor,
+// dynamic's factor and max_position_embeddings, longrope's short and long
+// factors), where sinpe would otherwise fall back to a default.
 // original_max_position_embeddings is not among them: transformers fills it
 // from max_position_embeddings.
-export const REQUIRED_BY_TRANSFORMERS = {
-  linear: ['factor'],
-  dynamic: ['factor', 'max_position_embeddings'],
+export const ALSO_REQUIRED_BY_TRANSFORMERS = {
   yarn: ['factor'],
-  longrope: ['short_factor', 'long_factor'],
   llama3: ['factor', 'low_freq_factor', 'high_freq_factor'],
 };
 

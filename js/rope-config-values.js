@@ -1,10 +1,11 @@
 // The values ropeOptionsFromConfig (js/rope-config.js) reads from a config:
 // the config's own data (ownData), and each value checked by its vocabulary
-// option's type and rule, the errors naming the config key path at fault.
+// option's type, the errors naming the config key path at fault (its rule is
+// the core's: rope-config-errors.js).
 
 import vocabulary from '../dist/sinpe-vocabulary.js';
 import { CONFIG_KEYS, PARAMETER_KEYS } from './rope-config-keys.js';
-import { fail, show, ruleError, RULE_OF_STATUS } from './rope-config-errors.js';
+import { fail, show } from './rope-config-errors.js';
 
 const isArrayOption = (option) => option.type === 'numberArray';
 export const optionNamed = (name) => vocabulary.options.find((o) => o.name === name);
@@ -24,6 +25,9 @@ export const present = (v) => v !== undefined && v !== null;
 //
 // Levels: see CONFIG_KEYS and PARAMETER_KEYS (js/rope-config-keys.js).
 const ELEMENT_LIMIT = vocabulary.limits.maxElements;
+// No array option longer than this is read by the core (the package sends its
+// length alone: numberArrayArg in js/args.js), so no element of a longer one is checked here.
+const ARRAY_READ_LIMIT = vocabulary.limits.maxDModel;
 const LIMIT_TEXT = `2^${Math.log2(ELEMENT_LIMIT)}`;
 
 export function ownData(value, path, level, chain) {
@@ -81,51 +85,24 @@ export function booleanAt(value, path) {
   return value;
 }
 
-// Checks a value against its vocabulary option's type and rule.
-export function checkValue(option, value, path, rotaryDim) {
+// Checks a value against its vocabulary option's type: a boolean, a finite
+// number, or an array of finite numbers (copied). Whether it follows the
+// option's rule (positive, count, fraction, the entries per pair, ...) is the
+// core's to say when the options are planned (checkRules).
+export function checkValue(option, value, path) {
   if (option.type === 'boolean') return booleanAt(value, path);
   if (isArrayOption(option)) {
     if (!Array.isArray(value)) throw fail(TypeError, `${path} must be an array of numbers, got ${show(value)}`, 'not_array', path, { value: show(value) });
-    // Per-pair factors (rule positive) have one entry per pair; a section list
-    // (mrope_section, rule count) is checked against the width below.
-    if (option.rule === 'positive' && value.length !== rotaryDim / 2) {
-      throw fail(RangeError, `${path} must have rotaryDim / 2 = ${rotaryDim / 2} entries, got ${value.length}`, 'wrong_length', path, {
-        pairs: String(rotaryDim / 2),
-        length: String(value.length),
-      });
-    }
-    // A section list longer than any plan reads (the core's limit of
-    // position axes) is refused by its length, before its elements are read
-    // or copied for the core: the core's own status, worded as checkRules does.
-    const most = vocabulary.limits.maxRopeAxes;
-    if (option.rule === 'count' && value.length > most) {
-      const shown = `${value.slice(0, most + 1).join(', ')}, … (${value.length} entries)`;
-      const rule = RULE_OF_STATUS.get('mrope_section_sum');
-      throw ruleError(rule, rotaryDim, { [rule.options[0]]: [shown] }, () => path, {}, { maxRopeAxes: String(most) });
-    }
+    if (value.length > ARRAY_READ_LIMIT) return value; // refused by the core for its length
     value.forEach((v, i) => {
       if (typeof v !== 'number' || !Number.isFinite(v)) {
         throw fail(TypeError, `${path}[${i}] must be a number, got ${show(v)}`, 'element_not_number', path, { index: String(i), value: show(v) });
       }
-      if (option.rule === 'count' && !(Number.isInteger(v) && v >= 1)) {
-        throw fail(RangeError, `${path}[${i}] must be a positive integer, got ${v}`, 'element_not_integer', path, { index: String(i), value: String(v) });
-      }
-      if (!(v > 0)) throw fail(RangeError, `${path}[${i}] must be positive, got ${v}`, 'element_not_positive', path, { index: String(i), value: String(v) });
     });
     return value.slice();
   }
   if (typeof value !== 'number' || !Number.isFinite(value)) {
     throw fail(TypeError, `${path} must be a number, got ${show(value)}`, 'not_number', path, { value: show(value) });
-  }
-  if (option.rule === 'positive' && !(value > 0)) {
-    throw fail(RangeError, `${path} must be a positive number, got ${value}`, 'not_positive', path, { value: String(value) });
-  }
-  const limit = vocabulary.limits.maxAbsPosition;
-  if (option.rule === 'count' && !(Number.isInteger(value) && value >= 1 && value < limit)) {
-    throw fail(RangeError, `${path} must be an integer in [1, ${limit}), got ${value}`, 'not_count', path, {
-      limit: String(limit),
-      value: String(value),
-    });
   }
   return value;
 }

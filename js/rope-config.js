@@ -5,12 +5,13 @@
 // layer type when the model has per-layer-type parameters.
 //// The reader: it walks a config as transformers resolves it, with the key
 // locations of js/rope-config-keys.js, reads each value by the rules of
-// js/rope-config-values.js, and leaves the rules that relate options
+// js/rope-config-values.js (their types), and leaves the rules that relate options
 // (base > 1, an even rotary dimension, mrope_section's sum,
 // low_freq_factor < high_freq_factor: vocabulary.def's SINPE_RULE table) to
-// the core: `check`, given by the package, returns the core's verdict, and
-// js/rope-config-errors.js words a broken rule's status with the config.json
-// key of each option the rule binds. Which sinpe option a config key feeds,
+// the core, as it leaves each value's own rule (positive, count, fraction, the
+// entries per pair): `check`, given by the package, returns the core's verdicts,
+// and js/rope-config-errors.js words a refusal's status with the config.json
+// key of each option it names. Which sinpe option a config key feeds,
 // the option's type and rule, and which options each rope type reads all come
 // from the core's vocabulary, so the options returned are exactly those the
 // rope type accepts.
@@ -21,7 +22,7 @@ import {
   EITHER_TOP_FIRST,
   EITHER_OBJECT_FIRST,
   SET_ONLY_PER_LAYER_TYPE,
-  REQUIRED_BY_TRANSFORMERS,
+  ALSO_REQUIRED_BY_TRANSFORMERS,
   ROPE_TYPE_ALIASES,
   FULL_ATTENTION,
   SLIDING_ATTENTION,
@@ -32,7 +33,7 @@ import {
   DEFAULT_MROPE_SECTION,
   DEFAULT_SLIDING_WINDOW_PATTERN,
 } from './rope-config-keys.js';
-import { fail, show, checkRules } from './rope-config-errors.js';
+import { fail, show, checkRules, valueError } from './rope-config-errors.js';
 import { isObject, present, optionNamed, ownData, positiveInteger, booleanAt, checkValue } from './rope-config-values.js';
 
 // The option names a rope type reads (entries are names or { option } records).
@@ -42,6 +43,8 @@ const [ROPE_LAYOUT_HALF, ROPE_LAYOUT_INTERLEAVED] = ['half', 'interleaved'].map(
   return name;
 });
 const ROPE_AXES_INTERLEAVED = vocabulary.ropeAxes.find((name) => name === 'interleaved');
+// The option partial_rotary_factor feeds.
+const FRACTION = vocabulary.options.find((o) => o.configKey === 'partial_rotary_factor').name;
 
 // A parameter set as `key → { value, path }`, so that every value keeps the
 // name of the config key it came from.
@@ -259,7 +262,9 @@ function resolveSet(config, at, set, headDim, check, modelType) {
   if (typeof fraction !== 'number' || !Number.isFinite(fraction)) {
     throw fail(TypeError, `${fractionPath} must be a number, got ${show(fraction)}`, 'not_number', fractionPath, { value: show(fraction) });
   }
-  if (!(fraction > 0 && fraction <= 1)) throw fail(RangeError, `${fractionPath} must be in (0, 1], got ${fraction}`, 'not_fraction', fractionPath, { value: String(fraction) });
+  // Its rule is the core's (the partialRotaryFactor option's), asked before
+  // the fraction sets the rotary width.
+  if (present(fractionFound.value) && !check.follows(FRACTION, fraction)) throw valueError(FRACTION, fractionPath, fraction);
   // A rope type that reads the fraction itself (proportional: exponents over
   // the whole head, the pairs beyond the fraction unrotated) gets the whole
   // head width; the others rotate the first floor(headDim * fraction) channels.
@@ -268,7 +273,8 @@ function resolveSet(config, at, set, headDim, check, modelType) {
   // The rotary dimension as a rule's message names it (no option holds it).
   const width = { configKey: fractionPath, rotaryDimName: `${fractionPath} (${fraction}) × ${headDim}` };
 
-  for (const key of REQUIRED_BY_TRANSFORMERS[ropeType] ?? []) {
+  const required = [...typeEntry.required.map((name) => optionNamed(name).configKey), ...(ALSO_REQUIRED_BY_TRANSFORMERS[ropeType] ?? [])];
+  for (const key of required) {
     const found = lookup(key);
     if (!present(found.value)) throw fail(TypeError, `${found.path} is missing (rope type '${ropeType}' needs it)`, 'missing', found.path, { ropeType });
   }
@@ -280,18 +286,13 @@ function resolveSet(config, at, set, headDim, check, modelType) {
     if (!option || !option.configKey) continue;
     const found = lookup(option.configKey);
     if (!present(found.value)) continue;
-    options[name] = checkValue(option, found.value, found.path, rotaryDim);
+    options[name] = checkValue(option, found.value, found.path);
     paths[name] = found.path;
   }
   // transformers fills a missing original_max_position_embeddings from
   // max_position_embeddings; llama3 does not read maxPositions, so pass it on.
   if (ropeType === 'llama3' && options.originalMaxPositions === undefined && present(config.max_position_embeddings)) {
-    options.originalMaxPositions = checkValue(
-      optionNamed('originalMaxPositions'),
-      config.max_position_embeddings,
-      `${at}.max_position_embeddings`,
-      rotaryDim,
-    );
+    options.originalMaxPositions = checkValue(optionNamed('originalMaxPositions'), config.max_position_embeddings, `${at}.max_position_embeddings`);
     paths.originalMaxPositions = `${at}.max_position_embeddings`;
   }
 
@@ -331,9 +332,10 @@ function resolveSet(config, at, set, headDim, check, modelType) {
  * options } }, and the top-level fields are full_attention's (else the first
  * layer type's that has a set). layers is the config's layer_types when it has
  * one. Throws a TypeError or RangeError whose message names the config key at
- * fault. check(rotaryDim, options) is the core's verdict on the options of one
- * parameter set: undefined, or the package's error for the status the core
- * gave (error.status, error.values).
+ * fault. check holds the core's verdicts: check.plan(rotaryDim, options) on the
+ * options of one parameter set (undefined, or the package's error for the
+ * status the core gave: error.status, error.values), check.follows(name, value)
+ * on one value against its option's rule.
  */
 export function ropeOptionsFromConfig(config, check) {
   if (!isObject(config)) throw fail(TypeError, `config must be a parsed config.json object, got ${show(config)}`, 'not_config', 'config', { value: show(config) });

@@ -590,15 +590,17 @@ export interface StatusError extends Error {
 export interface ConfigError extends Error {
   /**
    * The check: `'not_number'`, `'not_positive_integer'`, `'not_boolean'`, `'not_array'`,
-   * `'wrong_length'`, `'element_not_number'`, `'element_not_integer'`, `'element_not_positive'`,
-   * `'not_positive'`, `'not_count'`, `'not_object'`, `'not_config'`, `'text_config_not_object'`,
+   * `'element_not_number'`, `'not_object'`, `'not_config'`, `'text_config_not_object'`,
    * `'not_string_array'`, `'element_not_string'`, `'layer_type_not_object'`, `'no_layer_parameters'`,
-   * `'missing_head_width'`, `'heads_not_divisor'`, `'not_fraction'`, `'not_string'`,
+   * `'missing_head_width'`, `'heads_not_divisor'`, `'not_string'`,
    * `'unknown_rope_type'`, `'missing'`, `'mrope_section_missing'`, `'cycle'` (an object the reader needs
    * refers back to one enclosing it), `'too_long'` (an array longer than one result may be), or the
    * status of a broken rule of `vocabulary.rules`, which the core checks: `'rope_base_not_above_one'`,
    * `'bad_rotary_dim'`, `'mrope_section_sum'`, `'rotary_dim_not_multiple_of_4'`, `'freq_factor_order'`
-   * (the core's message for that status, each option it names replaced by its config key).
+   * (the core's message for that status, each option it names replaced by its config key), or, for a
+   * value against its option's rule (positive, count, fraction, the entries per pair), which the core
+   * checks too, that option's bad-value status from `vocabulary.statuses` (bad_base for rope_theta,
+   * bad_short_factor, bad_partial_rotary_factor, ...), worded the same way.
    */
   readonly code: string;
   /** For a broken rule: its name in `vocabulary.rules` (e.g. `'freq_factor_order'`). */

@@ -94,15 +94,18 @@ function install(proto, on, own, call) {
   }
 }
 
-// The core's verdict on the RoPE options ropeOptionsFromConfig read from a
-// config.json: a plan is made for them and released; undefined when the core
-// accepts them, else the error for its status (error.status, error.values).
-// The rules (vocabulary.def's SINPE_RULE table) are checked only here, by the
-// core: rope-config.js words a broken one with the config's keys. The options
-// are read as ropeFrequencies reads them (PLAN_ONLY: a plan, no positions).
+// The core's verdicts for ropeOptionsFromConfig, which restates no rule:
+// - plan(rotaryDim, options): a plan is made for the options read from a
+//   config.json and released; undefined when the core accepts them, else the
+//   error for its status (error.status, error.values): a value against its
+//   option's rule or a broken rule of vocabulary.def's SINPE_RULE table, which
+//   rope-config.js words with the config's keys. The options are read as
+//   ropeFrequencies reads them (PLAN_ONLY: a plan, no positions);
+// - follows(name, value): whether a value the reader must use before any plan
+//   (partial_rotary_factor, which sets the rotary width) follows its option's rule.
 const PLAN_ONLY = OPS.find((o) => o.on === E && o.name === 'ropeFrequencies');
 function ropeCheck(engine) {
-  return (rotaryDim, options) => {
+  const plan = (rotaryDim, options) => {
     if (engine.busy) fail(TypeError, 'the encoder cannot be called inside a chunks() callback; copy the view first');
     const call = readCall(PLAN_ONLY, engine.kind, undefined, rotaryDim, options);
     let handle;
@@ -115,6 +118,7 @@ function ropeCheck(engine) {
     engine.release(handle);
     return undefined;
   };
+  return Object.freeze({ plan, follows: (name, value) => engine.followsRule(name, value) });
 }
 
 // The check of the module sinpe() loaded last, for the ropeOptionsFromConfig
@@ -131,7 +135,10 @@ const needsModule = () => {
  * relating them checked by the module sinpe() loaded last.
  */
 function ropeOptionsFromConfig(config) {
-  return readRopeConfig(config, (rotaryDim, options) => (loadedCheck ?? needsModule)(rotaryDim, options));
+  return readRopeConfig(config, {
+    plan: (rotaryDim, options) => (loadedCheck ?? needsModule()).plan(rotaryDim, options),
+    follows: (name, value) => (loadedCheck ?? needsModule()).follows(name, value),
+  });
 }
 
 // Frees a prepared encoder's plan in the module when the encoder is collected.

@@ -39,6 +39,7 @@ EMSCRIPTEN_BINDINGS(sinpe) {
   function("_attentionFactor", &attention_factor);
   function("_axes", &axes);
   function("_width", &width);
+  function("_followsRule", &follows_rule);
   function("_flavour", &flavour);
   function("_version", &version);
 }

@@ -53,9 +53,11 @@ PlanCache g_cache;
 
 // The options of a request block of `doubles` doubles, for a preset (or rope
 // type) and layout: ok, bad_request when the block is malformed, or, for an
-// array option longer than any plan reads (kMaxDModel values), that option's
-// own status (mrope_section_sum for mropeSection, whose limit is the axes',
-// else bad_<option>) with g_result = (-1, its length).
+// array option longer than any plan reads (kMaxDModel values: the JS layer
+// sends its length only, up to any length a JS array can have), that
+// option's own status (mrope_section_sum for mropeSection, whose limit is the
+// axes', else bad_<option>) with g_result = (-1, its length).
+constexpr std::size_t kMaxArrayLength = 4294967295u;  // 2^32 - 1: the longest JS array
 Status read_request(int kind, int family, int layout, int axes, std::size_t doubles, Options* out) {
   Options o;
   if (kind == kRope) o.rope_type = RopeType(family);
@@ -83,14 +85,15 @@ Status read_request(int kind, int family, int layout, int axes, std::size_t doub
     const auto numberArray = [&](NumbersOption& f) {
       if (i != id) return;
       std::size_t n = 0;
-      if (!f.has_value() && to_integer<std::size_t>(v, std::size_t(kMaxDModel) + 1, doubles, &n) &&
-          at + n <= doubles && too_long == Status::ok) {
-        // Too long for any plan: its own status, its elements never read.
-        too_long =
-            Option(id) == Option::mrope_section ? Status::mrope_section_sum : detail::bad_status(Option(id));
-        g_result[0] = -1;
-        g_result[1] = double(n);
-        at += n;
+      if (!f.has_value() && to_integer<std::size_t>(v, std::size_t(kMaxDModel) + 1, kMaxArrayLength, &n)) {
+        // Too long for any plan: its own status (the first such option's),
+        // its elements neither sent nor read.
+        if (too_long == Status::ok) {
+          too_long = Option(id) == Option::mrope_section ? Status::mrope_section_sum
+                                                         : detail::bad_status(Option(id));
+          g_result[0] = -1;
+          g_result[1] = double(n);
+        }
         return;
       }
       ok = !f.has_value() && to_integer<std::size_t>(v, 0, kMaxDModel, &n) && at + n <= doubles;
@@ -435,6 +438,11 @@ int width(int handle) {
   if (handle < 0 || std::size_t(handle) >= g_handles.size() || !g_handles[std::size_t(handle)].used) return 0;
   const Entry& e = g_handles[std::size_t(handle)];
   return e.kind == kRope ? e.rope.rotary_dim() : e.plan.d_model();
+}
+
+int follows_rule(int option, double v) {
+  if (option < 0 || option >= kOptionCount) return -1;
+  return detail::value_follows_rule(Option(option), v) ? 1 : 0;
 }
 
 std::string flavour() { return simd_compiled() ? "simd" : "baseline"; }

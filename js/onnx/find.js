@@ -129,7 +129,8 @@ export function concatSegments(site, rope) {
 export function findRope(model, options = {}) {
   if (options === null || typeof options !== 'object') throw new TypeError(`options must be an object, got ${options === null ? 'null' : typeof options}`);
   // Only the numbers are read here (the module's rule checks are inspectModel's): no check.
-  const rope = options.config === undefined || options.config === null ? null : ropeOptionsFromConfig(options.config, () => undefined);
+  const unchecked = { plan: () => undefined, follows: () => true };
+  const rope = options.config === undefined || options.config === null ? null : ropeOptionsFromConfig(options.config, unchecked);
   const sites = new Map();
   const freqSites = [];
   const tensorRef = (r, storage) => ({

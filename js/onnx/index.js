@@ -163,7 +163,7 @@ export async function extendModel(model, options) {
   const config = configArg(o.config);
   progressArg(o.onProgress);
   if (config === null) throw new TypeError('options.config is required: the caches are rebuilt from the model\'s config.json');
-  if (o.recipe !== undefined && !RECIPES.includes(o.recipe)) throw new RangeError(`options.recipe must be one of 'exact', 'float32'; got ${JSON.stringify(o.recipe)}`);
+  if (o.recipe !== undefined && !RECIPES.includes(o.recipe)) throw new RangeError(`options.recipe must be one of ${RECIPES.map((r) => `'${r}'`).join(', ')}; got ${JSON.stringify(o.recipe)}`);
   if (o.rows !== undefined && !(Number.isInteger(o.rows) && o.rows >= 1 && o.rows <= MAX_ROWS))
     throw new RangeError(`options.rows must be an integer in [1, ${MAX_ROWS}], got ${String(o.rows)}`);
   const pe = o.encoder ?? (await sinpe());

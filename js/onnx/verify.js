@@ -3,6 +3,7 @@
 // the float32 recipe (PyTorch's float32 steps, its inv_freq fitted per column:
 // fit.js), and when neither matches, a diagnosis found by trying the
 // plausible mistakes, each as exact values and as the float32 recipe.
+import { vocabulary } from '../sinpe.js';
 import { decodeFloats, FLOAT, DTYPE_NAMES, OnnxError } from './read.js';
 import { roundTo, ulps, isHalf } from './dtype.js';
 import { expectation, checkExact, fitFloat32, roundOf, ulpsFromFloat32, FIT_ULPS } from './fit.js';
@@ -112,6 +113,14 @@ function describe(o) {
  * what the cache would hold had its maker made that mistake. Each is tried
  * as the exact values and as the float32 recipe (fitted per column).
  */
+// Whether a rope type's formula reads an option (the core's vocabulary).
+const entryOf = (type) => vocabulary.ropeTypes.find((t) => t.name === type);
+const reads = (type, option) => entryOf(type)?.reads.some((r) => (typeof r === 'string' ? r : r.option) === option) ?? false;
+// Whether the formula applies a factor the config did not give: a required
+// one (linear, dynamic) or a default (llama3's 8, proportional's 1); a
+// factor that is absent by default (yarn, longrope) scales nothing.
+const usesFactor = (type, o) => reads(type, 'factor') && ('factor' in o || entryOf(type).required.includes('factor') || entryOf(type).defaults.factor !== null);
+
 function mistakes(pe, site, expected, rope, est) {
   const o = expected.options;
   const type = o.ropeType ?? 'default';
@@ -142,14 +151,14 @@ function mistakes(pe, site, expected, rope, est) {
     list.push({ mistake: 'default-rope-type', detail: `rope scaling '${type}' ignored: the cache is plain RoPE (ropeType 'default', base ${o.base ?? 10000})`, exp: withOptions({ ropeType: 'default', ...(o.base === undefined ? {} : { base: o.base }) }) });
   const bases = new Set([nice(est.base), 10000, 100000, 500000, 1000000, 5000000, 10000000].filter((b) => b !== null && b !== (o.base ?? 10000)));
   for (const b of bases) list.push({ mistake: 'wrong-base', detail: `base ${o.base ?? 10000} expected, the cache fits base ${b}`, exp: withOptions({ ...o, base: b }) });
-  if ('factor' in o || ['linear', 'yarn', 'llama3', 'dynamic'].includes(type))
+  if (usesFactor(type, o))
     for (const f of [2, 4, 8, 16, 32, 40, 64].filter((f) => f !== o.factor))
       list.push({ mistake: 'wrong-factor', detail: `factor ${o.factor ?? '(default)'} expected, the cache fits factor ${f}`, exp: withOptions({ ...o, factor: f }) });
   if (Math.abs(est.attentionFactor - base.att) > 1e-6 * base.att && est.attentionFactor > 0)
     list.push({
       mistake: 'wrong-attention-factor',
       detail: `attention factor ${base.att} expected, the cache's position 0 holds ${est.attentionFactor}`,
-      exp: type === 'yarn' || type === 'longrope' ? withOptions({ ...o, attentionFactor: est.attentionFactor }) : () => expectation(base.inv, est.attentionFactor),
+      exp: reads(type, 'attentionFactor') ? withOptions({ ...o, attentionFactor: est.attentionFactor }) : () => expectation(base.inv, est.attentionFactor),
     });
   list.push({
     mistake: 'layout-half-vs-interleaved',

@@ -37,6 +37,11 @@ before(async () => {
 // (ropeOptionsFromConfig never sets ropeAxes 'pixtral').
 const NOT_FROM_CONFIG = new Set(['rotary_dim_not_multiple_of_4']);
 const ruleCodes = vocabulary.rules.map((r) => r.status);
+// Each option's bad-value status (the one whose argument names it) and its rule ('[]' for an array's entries).
+const RULE_OF_OPTION_STATUS = new Map(
+  vocabulary.options.map((o) => [vocabulary.statuses.find((s) => s.name.startsWith('bad_') && s.argument === `options.${o.name}`).name, o.rule + (o.type === 'numberArray' ? '[]' : '')]),
+);
+const OPTION_STATUSES = new Set(RULE_OF_OPTION_STATUS.keys());
 
 // Under StrykerJS (scripts/mutation-tests.sh) the sources are instrumented:
 // their text is no longer what this test reads; the cases below still run.
@@ -46,7 +51,12 @@ test('every throw of ropeOptionsFromConfig has a code, and every code is raised 
   assert.equal(thrown.length, (source.match(/throw fail\(/g) ?? []).length, 'a throw in js/rope-config*.js without a code');
   assert.ok(ruleCodes.length >= 5, `${ruleCodes.length} rules`);
   const codes = new Set([...thrown, ...ruleCodes.filter((c) => !NOT_FROM_CONFIG.has(c))]);
-  assert.deepEqual(new Set(CASES.map(([code]) => code)), codes, 'codes raised here vs codes in js/rope-config*.js and the rules');
+  // A value against its option's rule is the option's bad_<option> status (the
+  // core's): one case per kind of rule a config value can break.
+  const raised = new Set(CASES.map(([code]) => code));
+  const valueCodes = [...raised].filter((c) => OPTION_STATUSES.has(c));
+  assert.deepEqual(new Set(valueCodes.map((c) => RULE_OF_OPTION_STATUS.get(c))), new Set(['positive', 'count', 'fraction', 'count[]', 'positive[]']), 'value rules raised');
+  assert.deepEqual(new Set([...raised].filter((c) => !OPTION_STATUSES.has(c))), codes, 'codes raised here vs codes in js/rope-config*.js and the rules');
   const listed = dts.match(/interface ConfigError[\s\S]*?readonly code: string;/);
   assert.ok(listed, 'sinpe.d.ts declares ConfigError.code');
   assert.deepEqual(new Set([...listed[0].matchAll(/`'(\w+)'`/g)].map((m) => m[1])), new Set([...thrown, ...ruleCodes]), 'codes listed in sinpe.d.ts');
@@ -96,11 +106,17 @@ test('a value of the wrong type is shown by its kind', () => {
 // its length before its elements are read: the core's mrope_section_sum status,
 // worded here with every placeholder filled (the rotary dimension from the
 // config: hidden_size 64 / 4 heads = 16; the limit from the vocabulary).
-test('an mrope_section longer than maxRopeAxes: the rule’s message, every placeholder filled', () => {
+test('an mrope_section longer than maxRopeAxes: the rule’s message, every placeholder filled; a long one shown by its first 8 entries', () => {
   const most = vocabulary.limits.maxRopeAxes;
-  const section = Array.from({ length: most + 2 }, (_, i) => i + 1);
+  const short = Array.from({ length: most + 2 }, (_, i) => i + 1);
+  assert.throws(
+    () => ropeOptionsFromConfig({ hidden_size: 64, num_attention_heads: 4, rope_scaling: { rope_type: 'default', mrope_section: short } }),
+    (e) => e.code === 'mrope_section_sum' && e.values.value === `[${short.join(', ')}]` && !/[{}]/.test(e.message),
+  );
+  // one longer than any plan reads (the core's widest head): refused by its length, its entries never sent
+  const section = Array.from({ length: vocabulary.limits.maxDModel + 1 }, (_, i) => i + 1);
   const config = { hidden_size: 64, num_attention_heads: 4, rope_scaling: { rope_type: 'default', mrope_section: section } };
-  const shown = `${section.slice(0, most + 1).join(', ')}, … (${most + 2} entries)`;
+  const shown = `${section.slice(0, 8).join(', ')}, … (${section.length} entries)`;
   assert.throws(
     () => ropeOptionsFromConfig(config),
     (e) =>

@@ -63,6 +63,34 @@ test('a section list: entries of 1 are counts, and 1 to maxRopeAxes (4) entries'
 
 test('an array of exactly 2^29 entries is read for its length; one more is refused before any entry is read', () => {
   // 2^29 entries pass the limit and fail the per-pair length (64); 2^29 + 1 fail the limit
-  assert.throws(() => read(longrope(new Array(2 ** 29))), (e) => e instanceof RangeError && /must have rotaryDim \/ 2 = 64 entries, got 536870912/.test(e.message));
+  assert.throws(() => read(longrope(new Array(2 ** 29))), (e) => e instanceof RangeError && e.code === 'bad_long_factor' && /long_factor must be an array of rotaryDim\/2 = 64 positive finite numbers, got 536870912 values/.test(e.message));
   assert.throws(() => read(longrope(new Array(2 ** 29 + 1))), (e) => e instanceof RangeError && /has 536870913 entries, more than the 2\^29/.test(e.message));
+});
+
+// An array option longer than any plan reads (the core's widest head) goes
+// to the core as its length alone, and the core refuses it with the option's
+// own status: the package's own calls and the config reader alike, for the
+// first such option of a call, its entries never copied; the module stays usable.
+test('array options longer than any plan reads: the first one’s own status (not a malformed request), its length shown', async () => {
+  const pe = await sinpe();
+  const { maxDModel } = (await import('sinpe.wasm')).vocabulary.limits;
+  const long = ones(maxDModel + 1);
+  for (const [options, status, shown] of [
+    [{ ropeType: 'longrope', shortFactor: long, longFactor: ones(8) }, 'bad_short_factor', `${maxDModel + 1} values`],
+    [{ ropeType: 'longrope', shortFactor: long, longFactor: ones(100_000) }, 'bad_short_factor', `${maxDModel + 1} values`],
+    [{ ropeType: 'longrope', shortFactor: ones(8), longFactor: ones(100_000) }, 'bad_long_factor', '100000 values'],
+    [{ ropeType: 'longrope', shortFactor: ones(8), longFactor: ones(9) }, 'bad_long_factor', '9 values'],
+  ]) {
+    assert.throws(
+      () => pe.ropeFrequencies(16, options),
+      (e) => e instanceof RangeError && e.status === status && e.values.element === shown && e.message.includes(`got ${shown}`),
+      `${status}: ${options.shortFactor.length}, ${options.longFactor.length}`,
+    );
+  }
+  // a sparse array of 2^29 entries: refused by its length at once, no entry read
+  const huge = [];
+  huge.length = 2 ** 29;
+  assert.throws(() => pe.ropeFrequencies(16, { ropeType: 'longrope', shortFactor: huge, longFactor: ones(8) }), (e) => e.status === 'bad_short_factor' && e.values.element === `${2 ** 29} values`);
+  assert.throws(() => read(longrope(ones(100_000))), (e) => e instanceof RangeError && e.code === 'bad_long_factor' && e.configKey === 'config.rope_scaling.long_factor' && e.message.includes('got 100000 values'));
+  assert.equal(pe.ropeFrequencies(16, { ropeType: 'longrope', shortFactor: ones(8), longFactor: ones(8), originalMaxPositions: 4096, factor: 1 }).length, 8);
 });

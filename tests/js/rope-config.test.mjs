@@ -304,7 +304,7 @@ describe('ropeOptionsFromConfig: bad per-layer-type and multimodal keys name the
       const c = gemma();
       c.text_config.rope_scaling.factor = -8;
       return c;
-    }, RangeError, /config\.text_config\.rope_scaling\.factor must be a positive number/],
+    }, RangeError, /config\.text_config\.rope_scaling\.factor must be a positive finite number, got -8/],
     ['layer_types not an array', () => ({ head_dim: 64, layer_types: 'full_attention' }), TypeError, /config\.layer_types must be an array/],
     ['layer_types with a number', () => ({ head_dim: 64, layer_types: ['full_attention', 3] }), TypeError, /config\.layer_types\[1\]/],
     ['sliding_window_pattern 0', () => ({ ...fixture('gemma-7b.json'), rope_local_base_freq: 10000, num_hidden_layers: 4, sliding_window_pattern: 0 }), RangeError, /config\.sliding_window_pattern/],
@@ -316,7 +316,7 @@ describe('ropeOptionsFromConfig: bad per-layer-type and multimodal keys name the
       return c;
     }, RangeError, /config\.text_config\.rope_scaling\.mrope_section must have 1 to 4 entries adding up to rotaryDim\/2 \(rotaryDim 128\), got \[24, 20, 16\]/],
     ['mrope_section with five axes', () => ({ head_dim: 20, rope_scaling: { type: 'mrope', mrope_section: [2, 2, 2, 2, 2] } }), RangeError, /config\.rope_scaling\.mrope_section must have 1 to 4 entries/],
-    ['mrope_section with a fraction', () => ({ head_dim: 128, rope_scaling: { type: 'mrope', mrope_section: [16, 23.5, 24.5] } }), RangeError, /config\.rope_scaling\.mrope_section\[1\] must be a positive integer/],
+    ['mrope_section with a fraction', () => ({ head_dim: 128, rope_scaling: { type: 'mrope', mrope_section: [16, 23.5, 24.5] } }), RangeError, /config\.rope_scaling\.mrope_section must be an array of integers in \[1, 2\^24\), got config\.rope_scaling\.mrope_section\[1\] = 23\.5/],
     ['mrope_section a number', () => ({ head_dim: 128, rope_scaling: { type: 'mrope', mrope_section: 64 } }), TypeError, /config\.rope_scaling\.mrope_section must be an array/],
     ['mrope_interleaved a string', () => {
       const c = qwen3();
@@ -575,8 +575,8 @@ describe('ropeOptionsFromConfig: where each key is read from, and the fraction',
   // is refused naming the key, before any rotary dimension is made of it.
   test('partial_rotary_factor outside (0, 1] is refused as not a fraction, naming the key', () => {
     for (const [fraction, shown] of [[0, '0'], [-0.25, '-0.25'], [-1, '-1'], [1.5, '1.5']]) {
-      refusedConfig({ head_dim: 64, partial_rotary_factor: fraction }, RangeError, new RegExp(`^sinpe: config\\.partial_rotary_factor must be in \\(0, 1\\], got ${shown.replace('.', '\\.')}$`), {
-        code: 'not_fraction',
+      refusedConfig({ head_dim: 64, partial_rotary_factor: fraction }, RangeError, new RegExp(`^sinpe: config\\.partial_rotary_factor must be a number in \\(0, 1\\], got ${shown.replace('.', '\\.')}$`), {
+        code: 'bad_partial_rotary_factor',
         configKey: 'config.partial_rotary_factor',
       });
     }
@@ -590,7 +590,7 @@ describe('ropeOptionsFromConfig: where each key is read from, and the fraction',
   test('llama3’s original_max_position_embeddings taken from max_position_embeddings is checked under that key', () => {
     const llama3 = { rope_type: 'llama3', factor: 8, low_freq_factor: 1, high_freq_factor: 4 };
     refusedConfig({ head_dim: 64, max_position_embeddings: 0, rope_scaling: llama3 }, RangeError, /^sinpe: config\.max_position_embeddings must be an integer in \[1, /, {
-      code: 'not_count',
+      code: 'bad_original_max_positions',
       configKey: 'config.max_position_embeddings',
     });
     assert.equal(read({ head_dim: 64, max_position_embeddings: 8192, rope_scaling: llama3 }).options.originalMaxPositions, 8192);

@@ -658,7 +658,7 @@ describe('ropeOptionsFromConfig: a config.json missing what it needs, or holding
       delete c.rope_scaling.low_freq_factor;
       return c;
     }, TypeError, /config\.rope_scaling\.low_freq_factor is missing/],
-    ['linear factor negative', () => ({ ...base(), rope_scaling: { type: 'linear', factor: -2 } }), RangeError, /config\.rope_scaling\.factor must be a positive number/],
+    ['linear factor negative', () => ({ ...base(), rope_scaling: { type: 'linear', factor: -2 } }), RangeError, /config\.rope_scaling\.factor must be a positive finite number, got -2/],
     ['linear factor a string', () => ({ ...base(), rope_scaling: { type: 'linear', factor: '2' } }), TypeError, /config\.rope_scaling\.factor/],
     ['dynamic without max_position_embeddings', () => {
       const c = { ...base(), rope_scaling: { type: 'dynamic', factor: 2 } };

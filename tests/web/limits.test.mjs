@@ -105,3 +105,30 @@ test(`no literal of the core's limits (${Object.keys(vocabulary.limits).join(', 
     'read these limits from the vocabulary (js/: vocabulary.limits from dist/sinpe-vocabulary.js or ../sinpe.js; web/: web/src/model/fields.js)',
   );
 });
+
+// The options' rules (vocabulary.def's rule column: positive, count, fraction,
+// …) are the core's: js/ and web/ ask it (the plan's status, or
+// `followsRule` for a value needed before any plan) and word its refusals; no
+// code branches on a rule's name to re-check it (the site's translation of
+// each rule's wording is keyed by the name, never compared with it).
+const RULE_NAMES = ['positive', 'finite', 'index', 'count', 'length', 'fraction', 'any'];
+const RULE_BRANCH = new RegExp(
+  `\\brule\\s*[!=]==?\\s*['"\`]|['"\`](?:${RULE_NAMES.join('|')})['"\`]\\s*[!=]==?\\s*[\\w.?]*\\brule\\b|case\\s+['"\`](?:${RULE_NAMES.join('|')})['"\`]\\s*:`,
+);
+
+test('the finder of rule checks finds each way of branching on a rule name', () => {
+  for (const s of ["if (option.rule === 'positive')", "o.rule !== 'count' &&", "'fraction' === opt.rule", "case 'positive':"]) assert.match(s, RULE_BRANCH, s);
+  for (const s of ["rule: 'positive'", "const rule = RULE_OF_STATUS.get(s)", "RULE_WORDS[o.rule]", "numberType('count', count)"]) assert.doesNotMatch(s, RULE_BRANCH, s);
+});
+
+test('no code in js/ or web/ branches on an option rule’s name (the rules are the core’s)', () => {
+  const found = [];
+  for (const file of SCANNED.flatMap(files))
+    readFileSync(join(ROOT, file), 'utf8')
+      .split('\n')
+      .forEach((raw, i) => {
+        if (RULE_BRANCH.test(code(raw))) found.push(`${file}:${i + 1}: ${raw.trim().slice(0, 120)}`);
+      });
+  assert.ok(files('js').length > 10, 'the files of js/ were found');
+  assert.deepEqual(found, [], 'ask the core (the plan, or engine.followsRule) instead');
+});

@@ -50,7 +50,17 @@ test('every check of ropeOptionsFromConfig has a 简体中文 string with the pl
     assert.equal(reasonText(error, 'en'), error.message.replace(/^sinpe: /, ''));
   }
   const rules = new Set(vocabulary.rules.map((r) => r.status));
-  assert.deepEqual(Object.keys(zh.config).filter((c) => !codes.has(c) && !rules.has(c)), [], 'strings for checks the package does not have');
+  // A config value against its option's rule is the option's bad-value status
+  // (the one whose argument names it): worded for every option, as the status is.
+  const valueStatuses = new Map(vocabulary.options.map((o) => [vocabulary.statuses.find((st) => st.name.startsWith('bad_') && st.argument === `options.${o.name}`), o.name]));
+  assert.equal(valueStatuses.size, vocabulary.options.length);
+  for (const [status, name] of valueStatuses) {
+    const text = zh.config[status.name];
+    assert.equal(typeof text, 'string', `no 简体中文 config string for ${status.name}`);
+    assert.deepEqual(placeholders(text), placeholders(status.message.replaceAll(`options.${name}`, '{configKey}')), `${status.name}: placeholders differ`);
+  }
+  const values = new Set([...valueStatuses.keys()].map((st) => st.name));
+  assert.deepEqual(Object.keys(zh.config).filter((c) => !codes.has(c) && !rules.has(c) && !values.has(c)), [], 'strings for checks the package does not have');
 });
 
 test('every rule of the vocabulary has one 简体中文 reason, worded for options and for config keys alike', () => {

@@ -6,48 +6,42 @@
 import { vocabulary } from 'sinpe.wasm';
 
 // The three statuses every option has: a bad value, an option the formula
-// does not read, and a required option left out.
+// does not read, and a required option left out. Which status is which
+// option's, and each option's type and rule, come from the vocabulary; the
+// wording of a rule is translated here once per rule (the English is
+// vocabulary_js.cpp's rule_text).
 const notRead = (option) => `options.${option} 不适用于 {family} '{familyName}'（它读取的是：{reads}）`;
 const missing = (option) => `{family} '{familyName}' 需要 options.${option}`;
-const positive = (option) => `options.${option} 必须是有限的正数，实际为 {value}`;
-const finite = (option) => `options.${option} 必须是有限的数，实际为 {value}`;
-const boolean = (option) => `options.${option} 必须是布尔值，实际为 {value}`;
-const count = (option) => `options.${option} 必须是 [1, 2^24) 中的整数，实际为 {value}`;
+const RULE_WORDS = {
+  positive: '有限的正数',
+  finite: '有限的数',
+  index: '满足 |value| < 2^24 的整数',
+  count: ' [1, 2^24) 中的整数',
+  length: ' [1, 2^24] 中的整数',
+  fraction: ' (0, 1] 中的数',
+  any: '布尔值',
+};
+const ARRAY_RULE_WORDS = {
+  count: '由 [1, 2^24) 中的整数组成的数组',
+  positive: '由 rotaryDim/2 = {pairs} 个有限正数组成的数组',
+};
+const badValue = (o) =>
+  o.type === 'numberArray'
+    ? `options.${o.name} 必须是${ARRAY_RULE_WORDS[o.rule]}，实际为 {element}`
+    : `options.${o.name} 必须是${RULE_WORDS[o.rule]}，实际为 {value}`;
 
-// [option, its snake_case name, the wording of its bad value]
-const OPTIONS = [
-  ['base', 'base', positive],
-  ['minTimescale', 'min_timescale', positive],
-  ['maxTimescale', 'max_timescale', positive],
-  ['freqShift', 'freq_shift', finite],
-  ['scale', 'scale', finite],
-  ['maxPeriod', 'max_period', positive],
-  ['paddingIdx', 'padding_idx', () => 'options.paddingIdx 必须是满足 |value| < 2^24 的整数，实际为 {value}'],
-  ['flipSinToCos', 'flip_sin_to_cos', boolean],
-  ['factor', 'factor', positive],
-  ['maxPositions', 'max_positions', count],
-  ['originalMaxPositions', 'original_max_positions', count],
-  ['seqLen', 'seq_len', () => 'options.seqLen 必须是 [1, 2^24] 中的整数，实际为 {value}'],
-  ['lowFreqFactor', 'low_freq_factor', positive],
-  ['highFreqFactor', 'high_freq_factor', positive],
-  ['betaFast', 'beta_fast', positive],
-  ['betaSlow', 'beta_slow', positive],
-  ['attentionFactor', 'attention_factor', positive],
-  ['mscale', 'mscale', positive],
-  ['mscaleAllDim', 'mscale_all_dim', positive],
-  ['truncate', 'truncate', boolean],
-  ['partialRotaryFactor', 'partial_rotary_factor', () => 'options.partialRotaryFactor 必须是 (0, 1] 中的数，实际为 {value}'],
-  ['mropeSection', 'mrope_section', () => 'options.mropeSection 必须是由 [1, 2^24) 中的整数组成的数组，实际为 {element}'],
-  ['shortFactor', 'short_factor', () => 'options.shortFactor 必须是 rotaryDim/2 = {pairs} 个有限正数组成的数组，实际为 {element}'],
-  ['longFactor', 'long_factor', () => 'options.longFactor 必须是 rotaryDim/2 = {pairs} 个有限正数组成的数组，实际为 {element}'],
-];
-
+// An option's statuses by the vocabulary: bad_<option> is the bad-value status
+// whose argument names the option; the other two share its stem.
 const optionStatuses = Object.fromEntries(
-  OPTIONS.flatMap(([option, snake, bad]) => [
-    [`bad_${snake}`, bad(option)],
-    [`${snake}_not_read`, notRead(option)],
-    [`${snake}_missing`, missing(option)],
-  ]),
+  vocabulary.options.flatMap((o) => {
+    const bad = vocabulary.statuses.find((st) => st.name.startsWith('bad_') && st.argument === `options.${o.name}`).name;
+    const stem = bad.slice('bad_'.length);
+    return [
+      [bad, badValue(o)],
+      [`${stem}_not_read`, notRead(o.name)],
+      [`${stem}_missing`, missing(o.name)],
+    ];
+  }),
 );
 
 const statuses = {
@@ -102,6 +96,16 @@ const ruleReasons = Object.fromEntries(
   ]),
 );
 
+// A config value against its option's rule (the core's refusal, worded by
+// ropeOptionsFromConfig with the config key): the status's wording with
+// options.<name> replaced by {configKey}.
+const valueReasons = Object.fromEntries(
+  vocabulary.options.map((o) => {
+    const bad = vocabulary.statuses.find((st) => st.name.startsWith('bad_') && st.argument === `options.${o.name}`).name;
+    return [bad, statuses[bad].replaceAll(`options.${o.name}`, '{configKey}')];
+  }),
+);
+
 export default {
   statuses,
   config: {
@@ -112,13 +116,8 @@ export default {
     not_positive_integer: '{configKey} 必须是正整数，实际为 {value}',
     not_boolean: '{configKey} 必须是 true 或 false，实际为 {value}',
     not_array: '{configKey} 必须是数的数组，实际为 {value}',
-    wrong_length: '{configKey} 必须有 rotaryDim / 2 = {pairs} 项，实际有 {length} 项',
     element_not_number: '{configKey}[{index}] 必须是数，实际为 {value}',
-    element_not_positive: '{configKey}[{index}] 必须是正数，实际为 {value}',
-    not_positive: '{configKey} 必须是正数，实际为 {value}',
-    not_count: '{configKey} 必须是 [1, {limit}) 中的整数，实际为 {value}',
     not_object: '{configKey} 必须是对象或 null，实际为 {value}',
-    element_not_integer: '{configKey}[{index}] 必须是正整数，实际为 {value}',
     not_string_array: '{configKey} 必须是字符串数组，实际为 {value}',
     element_not_string: '{configKey}[{index}] 必须是字符串，实际为 {value}',
     layer_type_not_object: '{configKey} 必须是对象，实际为 {value}',
@@ -127,10 +126,10 @@ export default {
     mrope_section_missing: '{configKey} 为 true，但缺少 {sectionKey}',
     missing_head_width: '缺少 {configKey}（而且没有 head_dim）',
     heads_not_divisor: '{configKey}（{hidden}）不是 {headsKey}（{heads}）的整数倍；这个配置需要 head_dim',
-    not_fraction: '{configKey} 必须在 (0, 1] 之内，实际为 {value}',
     not_string: '{configKey} 必须是字符串，实际为 {value}',
     unknown_rope_type: "{configKey} 是 '{value}'，sinpe 不计算这种类型；支持的 rope 类型：{ropeTypes}",
     missing: "缺少 {configKey}（rope 类型 '{ropeType}' 需要它）",
     ...ruleReasons,
+    ...valueReasons,
   },
 };
