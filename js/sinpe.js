@@ -25,14 +25,13 @@ const RECIPES = vocabulary.recipes;
 // The operation table. Each row: the object the method is on (E: the encoder
 // sinpe() resolves to; P: what pe.prepare() returns; R: what pe.prepareRope()
 // returns), its name, its family (preset: sinusoidal, options.preset and
-// width dModel; ropeType: RoPE, options.ropeType and width rotaryDim; '' for
-// the config readers), the plan kind it computes with (glue.cpp kind_names),
+// width dModel; ropeType: RoPE, options.ropeType and width rotaryDim), the plan kind it computes with (glue.cpp kind_names),
 // where its positions come from (list: the caller's; range: start …
 // start+count−1; grid: height × width), its arguments as its errors name
 // them, its output (table: one array of options.dtype; cache: { cos, sin,
 // attentionFactor }; view: chunks of rows handed to a callback; x: x changed
 // in place; rgba: heatmap bytes; frequencies: a Float64Array; prepared: a
-// prepared encoder; plain: another function's result), the options it takes
+// prepared encoder), the options it takes
 // besides the encoding options (dtype and recipe among them), and the module
 // call that computes one chunk (engine.js CORE). A prepared method computes
 // with its object's plan, dtype and recipe; an encoder method with a plan of
@@ -54,8 +53,6 @@ const OPS = [
   [E, 'ropeCacheGrid',         'ropeType', 'rope', 'grid',  'height width rotaryDim options', 'cache',       'out dtype recipe',                           'ropeCacheGrid'],
   [E, 'prepareRope',           'ropeType', 'rope', '',      'rotaryDim options',              'prepared',    'dtype recipe',                               ''],
   [E, 'applyRope',             'ropeType', 'rope', 'list',  'x positions headDim options',    'x',           'rotaryDim layout',                           'ropeApply'],
-  [E, 'ropeOptionsFromConfig', '',         '',     '',      'config',                         'plain',       '',                                           ''],
-  [E, 'getRopeIndex',          '',         '',     '',      'inputIds opts',                  'plain',       '',                                           ''],
   [P, 'rows',                  'preset',   'rows', 'range', 'start count out',                'table',       '',                                           'rows'],
   [P, 'encode',                'preset',   'rows', 'list',  'positions out',                  'table',       '',                                           'encode'],
   [P, 'chunks',                'preset',   'rows', 'range', 'start count callback',           'view',        '',                                           'rows'],
@@ -146,8 +143,18 @@ const released = typeof FinalizationRegistry === 'function' ? new FinalizationRe
 
 // Each own method as an own, non-enumerable bound copy: `const { rows } = pe` works.
 function bindAll(target, on) {
-  for (const { name } of OPS.filter((o) => o.on === on)) Object.defineProperty(target, name, { value: target[name].bind(target), enumerable: false });
+  const names = OPS.filter((o) => o.on === on).map((o) => o.name);
+  if (on === E) names.push(...Object.keys(READERS));
+  for (const name of names) Object.defineProperty(target, name, { value: target[name].bind(target), enumerable: false });
 }
+
+// The encoder's methods that encode nothing (no plan, positions or output of
+// the table's kinds): readers of a model's data, by name, each given the
+// encoder's verdicts on RoPE options (ropeCheck).
+const READERS = Object.freeze({
+  ropeOptionsFromConfig: (check, config) => readRopeConfig(config, check),
+  getRopeIndex: (check, inputIds, options) => getRopeIndex(inputIds, options),
+});
 
 // The TypeError of a method called on an object that is not its class's
 // (`Object.getPrototypeOf(pe).encode.call({}, …)`): it names the method.
@@ -185,6 +192,15 @@ class Encoder {
       if (typeof self !== 'object' || self === null || !(#e in self)) foreign(method, 'the encoder sinpe() resolves to', self);
     };
     install(Encoder.prototype, E, own, (self, op, a, b, c, d) => self.#call(op, a, b, c, d));
+    for (const [name, read] of Object.entries(READERS)) {
+      const method = {
+        [name](a, b) {
+          own(this, name);
+          return read(this.#ropeCheck, a, b);
+        },
+      }[name];
+      Object.defineProperty(Encoder.prototype, name, { value: method, writable: true, configurable: true, enumerable: false });
+    }
   }
 
   // The engine, after refusing calls made from inside a chunks() callback
@@ -198,8 +214,6 @@ class Encoder {
   // plan of the call's own (engine.js use(): a recent equal request's plan,
   // else a new one), handed back afterwards.
   #call(op, a, b, c, d) {
-    if (op.name === 'ropeOptionsFromConfig') return readRopeConfig(a, this.#ropeCheck);
-    if (op.name === 'getRopeIndex') return getRopeIndex(a, b);
     const e = this.#engine();
     const k = op.k;
     if (op.output === 'x' && op.family === 'ropeType') {
