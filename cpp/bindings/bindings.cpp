@@ -38,7 +38,5 @@ EMSCRIPTEN_BINDINGS(sinpe) {
   function("_frequencies", &frequencies);
   function("_attentionFactor", &attention_factor);
   function("_axes", &axes);
-  function("_width", &width);
-  function("_flavour", &flavour);
   function("_version", &version);
 }

@@ -68,10 +68,8 @@ int rope_apply(int handle, int layout, double head_dim, double count, double num
 // A plan's float64 frequencies, copied to the scratch (as doubles); returns their count.
 int frequencies(int handle);
 double attention_factor(int handle);
-int axes(int handle);   // position axes per token of a RoPE plan
-int width(int handle);  // dModel, or rotaryDim
+int axes(int handle);  // position axes per token of a RoPE plan
 
-std::string flavour();
 std::string version();
 
 }  // namespace sinpe::glue
