@@ -38,8 +38,6 @@ EMSCRIPTEN_BINDINGS(sinpe) {
   function("_frequencies", &frequencies);
   function("_attentionFactor", &attention_factor);
   function("_axes", &axes);
-  function("_width", &width);
   function("_followsRule", &follows_rule);
-  function("_flavour", &flavour);
   function("_version", &version);
 }

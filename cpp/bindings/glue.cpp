@@ -5,7 +5,6 @@
 #include <utility>
 #include <vector>
 
-#include "../src/options.hpp"
 #include "sinpe/plan_cache.hpp"
 #include "sinpe/rope.hpp"
 #include "sinpe/rope_recipe.hpp"
@@ -89,8 +88,8 @@ Status read_request(int kind, int family, int layout, int axes, std::size_t doub
         // Too long for any plan: its own status (the first such option's),
         // its elements neither sent nor read.
         if (too_long == Status::ok) {
-          too_long = Option(id) == Option::mrope_section ? Status::mrope_section_sum
-                                                         : detail::bad_status(Option(id));
+          too_long =
+              Option(id) == Option::mrope_section ? Status::mrope_section_sum : bad_option_status(Option(id));
           g_result[0] = -1;
           g_result[1] = double(n);
         }
@@ -111,23 +110,13 @@ Status read_request(int kind, int family, int layout, int axes, std::size_t doub
   return Status::ok;
 }
 
-// Where an array option's value breaks its rule: the first element that does
-// (index and value), else (-1, length): the length is wrong.
+// Where an array option's value breaks its rule (find_bad_element), else (-1, 0).
 void locate_bad_element(const Options& o, Status s) {
-  g_result[0] = -1;
-  g_result[1] = 0;
-  for (int i = 0; i < kOptionCount; ++i) {
-    const Option id = Option(i);
-    const std::vector<double>* v = detail::given_numbers(o, id);
-    if (!v || detail::bad_status(id) != s) continue;
-    g_result[1] = double(v->size());
-    for (std::size_t k = 0; k < v->size(); ++k)
-      if (!detail::value_follows_rule(id, (*v)[k])) {
-        g_result[0] = double(k);
-        g_result[1] = (*v)[k];
-        return;
-      }
-  }
+  std::ptrdiff_t index = -1;
+  double value = 0;
+  find_bad_element(o, s, &index, &value);
+  g_result[0] = double(index);
+  g_result[1] = value;
 }
 
 Status make(int kind, int family, int layout, int axes, double width, double request_doubles, Entry* e,
@@ -434,18 +423,11 @@ double attention_factor(int handle) {
   return e ? e->rope.attention_factor() : 1.0;
 }
 
-int width(int handle) {
-  if (handle < 0 || std::size_t(handle) >= g_handles.size() || !g_handles[std::size_t(handle)].used) return 0;
-  const Entry& e = g_handles[std::size_t(handle)];
-  return e.kind == kRope ? e.rope.rotary_dim() : e.plan.d_model();
-}
-
 int follows_rule(int option, double v) {
   if (option < 0 || option >= kOptionCount) return -1;
-  return detail::value_follows_rule(Option(option), v) ? 1 : 0;
+  return option_value_follows_rule(Option(option), v) ? 1 : 0;
 }
 
-std::string flavour() { return simd_compiled() ? "simd" : "baseline"; }
 std::string version() { return sinpe::version(); }
 
 }  // namespace sinpe::glue

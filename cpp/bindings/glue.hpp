@@ -68,15 +68,13 @@ int rope_apply(int handle, int layout, double head_dim, double count, double num
 // A plan's float64 frequencies, copied to the scratch (as doubles); returns their count.
 int frequencies(int handle);
 double attention_factor(int handle);
-int axes(int handle);   // position axes per token of a RoPE plan
-int width(int handle);  // dModel, or rotaryDim
+int axes(int handle);  // position axes per token of a RoPE plan
 // Whether v follows the rule of option `option` (an index into vocabulary.def's
 // options): 1 or 0; -1 for an index that is no option's. The JS layer asks
 // this of a value it must use before any plan (a config's
 // partial_rotary_factor) instead of restating the rule.
 int follows_rule(int option, double v);
 
-std::string flavour();
 std::string version();
 
 }  // namespace sinpe::glue

@@ -12,7 +12,7 @@
 //   sin(q w) = a c_j + b s_j,  cos(q w) = b c_j - a s_j
 // with (a, b) = float32(amplitude (sin, cos)(base w)) from trig.hpp's float64
 // sincos, and (c_j, s_j) the plan's float32 rotation table. That is exactly
-// the expression kernel.hpp's accuracy argument covers (four correctly
+// the expression float32_kernel.hpp's accuracy argument covers (four correctly
 // rounded inputs, a^2 + b^2 = amplitude^2, j < B), so every value is within
 // the same contract. Positions near each other share a block: a few recent
 // blocks' anchors are kept per axis, so a run of positions, an image row, a
@@ -29,8 +29,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "kernel.hpp"
+#include "decide.hpp"
 #include "plan_data.hpp"
+#include "rounded_kernel.hpp"
 #include "simd.hpp"
 #include "trig.hpp"
 
@@ -141,7 +142,7 @@ inline double block_of(double q, std::int32_t rows, std::size_t* row) {
 }
 
 // One axis's pairs of the cache rows of tokens [i0, i1) (see axes_cache_rows),
-// every value its float64 value rounded once (kernel.hpp's exact_row: the
+// every value its float64 value rounded once (rounded_kernel.hpp's exact_row: the
 // float64 anchors of the token's block and the float64 rotation table).
 template <bool Consecutive>
 inline void axis_rows(const AxisTarget& t, AxisBlocks& kept, std::int32_t rows, std::size_t axes,

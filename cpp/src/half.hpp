@@ -53,7 +53,7 @@ inline std::uint16_t round_bfloat16(double v) noexcept { return round_half<7, 12
 // ---- many float32 values at once ---------------------------------------------
 // The half-precision entry points round values v that the block kernel made in
 // float32 and whose float64 values T (the ones round_half must see) are only
-// known to lie within a margin E of them: |v - T| <= E (kernel.hpp proves E).
+// known to lie within a margin E of them: |v - T| <= E (half_kernel.hpp proves E).
 // HalfTest decides, lane by lane and without branches, whether every T in
 // [v - E, v + E] has the same pattern, and gives that pattern; the lanes it
 // cannot decide go to the caller's exact float64 path.
@@ -152,7 +152,7 @@ using Float16Test = HalfTest<10, 15>;
 using BFloat16Test = HalfTest<7, 127>;
 
 // HalfTest's decision for float64 values t whose T is within E of them, E
-// far below float32's precision (the scalar route's float64 values, kernel.hpp),
+// far below float32's precision (the scalar route's float64 values, half_kernel.hpp),
 // with float32 integer operations only: f = fl32(t) (one rounding, to nearest),
 // decided when lo <= |f| < hi and f is not a midpoint of the format.
 //

@@ -1,10 +1,12 @@
 // The sinusoidal entry points: rows, add_rows, encode, grid2d, heatmap. The
-// algorithm is in kernel.hpp.
+// pipelines are float32_kernel.hpp, rounded_kernel.hpp and half_kernel.hpp.
 #include <cstdint>
 #include <cstring>
 
 #include "colour.hpp"
-#include "kernel.hpp"
+#include "float32_kernel.hpp"
+#include "half_kernel.hpp"
+#include "rounded_kernel.hpp"
 
 namespace sinpe {
 

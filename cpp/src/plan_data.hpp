@@ -25,7 +25,7 @@ struct PlanData {
   int block = 1;
   std::vector<float> rot_cos, rot_sin;
   // The same cos/sin(j*w_k) in float64, before their rounding, laid out
-  // [j][k] (float32 output rounded once: kernel.hpp's exact_rows).
+  // [j][k] (float32 output rounded once: rounded_kernel.hpp's exact_rows_into).
   std::vector<double> rot64_cos, rot64_sin;
   // cos/sin(block*w_k) in float64, to step block anchors.
   std::vector<double> step_cos, step_sin;

@@ -2,7 +2,9 @@
 // the block kernel: one entry point, rope_cache, for every position source
 // (a list, a range, several axes per token, a 2-D patch grid) and every
 // output dtype (float32, or float16 / bfloat16 rounded once).
+#include "half_kernel.hpp"
 #include "rope_internal.hpp"
+#include "rounded_kernel.hpp"
 
 namespace sinpe {
 

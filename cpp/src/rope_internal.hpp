@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "axes_kernel.hpp"
-#include "kernel.hpp"
+#include "block_rows.hpp"
 #include "options.hpp"
 #include "sinpe/rope.hpp"
 

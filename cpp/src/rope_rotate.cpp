@@ -1,6 +1,7 @@
 // In-place RoPE rotation of query/key buffers: cache rows of 64 tokens at a
 // time, each token's heads rotated in the half or interleaved layout.
 #include "rope_internal.hpp"
+#include "rounded_kernel.hpp"
 
 namespace sinpe {
 

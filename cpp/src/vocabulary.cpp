@@ -288,6 +288,31 @@ Status bad_status(Option id) noexcept { return Status(kFirstOptionStatus + 3 * i
 Status not_read_status(Option id) noexcept { return Status(kFirstOptionStatus + 3 * int(id) + 1); }
 Status missing_status(Option id) noexcept { return Status(kFirstOptionStatus + 3 * int(id) + 2); }
 
+}  // namespace detail
+
+Status bad_option_status(Option o) noexcept { return detail::bad_status(o); }
+bool option_value_follows_rule(Option o, double v) noexcept { return detail::value_follows_rule(o, v); }
+
+bool find_bad_element(const Options& o, Status s, std::ptrdiff_t* index, double* value) noexcept {
+  for (int i = 0; i < kOptionCount; ++i) {
+    const Option id = Option(i);
+    const std::vector<double>* v = detail::given_numbers(o, id);
+    if (!v || detail::bad_status(id) != s) continue;
+    *index = -1;
+    *value = double(v->size());
+    for (std::size_t k = 0; k < v->size(); ++k)
+      if (!detail::value_follows_rule(id, (*v)[k])) {
+        *index = std::ptrdiff_t(k);
+        *value = (*v)[k];
+        break;
+      }
+    return true;
+  }
+  return false;
+}
+
+namespace detail {
+
 Status check_options(const Options& o, Reads reads) noexcept {
   for (int i = 0; i < kOptionCount; ++i) {
     const Option id = Option(i);

@@ -36,7 +36,7 @@ export const FAULTS = [
   {
     id: 'off-by-one-reanchor',
     what: 'off-by-one position at each direct re-anchor (rows after the 16th block start one position late)',
-    file: 'cpp/src/kernel.hpp',
+    file: 'cpp/src/block_rows.hpp',
     find: 'direct_anchors(P, start + double(done), w, simd);',
     replace: 'direct_anchors(P, start + double(done) + 1.0, w, simd);',
     suites: ['native'],
@@ -60,7 +60,7 @@ export const FAULTS = [
   {
     id: 'swapped-layouts',
     what: 'cos-first layout written as concat (sin | cos)',
-    file: 'cpp/src/kernel.hpp',
+    file: 'cpp/src/block_rows.hpp',
     find: 'case Layout::cos_first: return {row0, row0 + h, row0, odd, std::size_t(P.d_model)};',
     replace: 'case Layout::cos_first: return {row0, row0, row0 + h, odd, std::size_t(P.d_model)};',
     suites: ['native'],
@@ -84,7 +84,7 @@ export const FAULTS = [
   {
     id: 'block-boundary',
     what: "a block boundary skipped: the stepped anchor of the next block is not advanced (rows 64…127 repeat rows 0…63's angles)",
-    file: 'cpp/src/kernel.hpp',
+    file: 'cpp/src/block_rows.hpp',
     find: '      step_anchors(P, w);\n',
     replace: '      (void)0;\n',
     suites: ['native'],
@@ -92,7 +92,7 @@ export const FAULTS = [
   {
     id: 'padding-row-block-0',
     what: "fairseq's padding row zeroed only when it falls in a call's first 64-row block",
-    file: 'cpp/src/kernel.hpp',
+    file: 'cpp/src/float32_kernel.hpp',
     find: '      if (r >= 0) std::fill_n(dst.row + std::size_t(r) * dst.stride, std::size_t(P.d_model), 0.f);\n',
     replace: '      if (done == 0 && r >= 0) std::fill_n(dst.row + std::size_t(r) * dst.stride, std::size_t(P.d_model), 0.f);\n',
     suites: ['native'],
@@ -100,7 +100,7 @@ export const FAULTS = [
   {
     id: 'padding-row-half',
     what: "only the first half of fairseq's padding row zeroed",
-    file: 'cpp/src/kernel.hpp',
+    file: 'cpp/src/float32_kernel.hpp',
     find: '      if (r >= 0) std::fill_n(dst.row + std::size_t(r) * dst.stride, std::size_t(P.d_model), 0.f);\n',
     replace: '      if (r >= 0) std::fill_n(dst.row + std::size_t(r) * dst.stride, std::size_t(P.d_model) / 2, 0.f);\n',
     suites: ['native'],

@@ -118,7 +118,7 @@ test(`every source file under ${MAPPED.join('/, ')}/ is named in ${MAP}`, () => 
 
 test('the map reader resolves a path, a bare name in its folder, braces and <id>', () => {
   assert.deepEqual(expand('cpp/include/sinpe/{sinpe,rope}.hpp'), ['cpp/include/sinpe/sinpe.hpp', 'cpp/include/sinpe/rope.hpp']);
-  assert.deepEqual(matches('cpp/src/kernel.hpp'), ['cpp/src/kernel.hpp']);
+  assert.deepEqual(matches('cpp/src/kernel.cpp'), ['cpp/src/kernel.cpp']);
   assert.deepEqual(matches('cpp/src/'), ['cpp/src/']);
   assert.deepEqual(matches('cpp/src/no-such-file.hpp'), []);
   assert.ok(matches('web/src/lessons/<id>/index.js').length >= 2, 'lessons with an index.js');

@@ -149,6 +149,20 @@ struct Options {
   bool operator!=(const Options& o) const { return !(*this == o); }
 };
 
+// The status a plan gives an option whose given value breaks its rule
+// (Status::bad_<option>).
+Status bad_option_status(Option o) noexcept;
+// Whether `v` follows option `o`'s rule (vocabulary.def's rule column: the
+// value a plan would accept for a number option, or for each element of an
+// array option).
+bool option_value_follows_rule(Option o, double v) noexcept;
+// Where a plan's refusal `s` lies in an array option of `o`: when s is
+// bad_<option> of an array option given in `o`, true, with *index the first
+// element against that option's rule and *value that element, or *index = -1
+// and *value the array's length when every element follows the rule (the
+// length is wrong); false (nothing written) for any other status.
+bool find_bad_element(const Options& o, Status s, std::ptrdiff_t* index, double* value) noexcept;
+
 // What a column holds when dModel is odd.
 enum class OddColumn : int { none = 0, zero = 1, sine = 2 };
 
