@@ -6,7 +6,9 @@
 // there, else after scrolling to it (a header that scrolled away makes the
 // reader leave their place). The same heading, now in Chinese, must be where
 // it was in the window. Then Back shows the previous page in the language it
-// had, a lesson and the "Check a model" page alike.
+// had, a lesson and the "Check a model" page alike. A glossary link followed,
+// the language switched at the glossary, and Back: the reader is where the
+// link was, to the pixel, in the language of that entry.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
@@ -107,6 +109,51 @@ for (const [device, viewport] of [['desktop', { width: 1280, height: 800 }], ['p
         assert.ok(Math.abs(seen.top - before.top) <= tolerance, `${c.what}: the heading stays ${Math.round(before.top)} px below the window's top (scrollY ${before.scrollY}); after the switch it is at ${Math.round(seen.top)} (scrollY ${seen.scrollY}): “${seen.text}”`);
         if (!c.model) assert.match(seen.text, HAN, 'the heading is in Chinese');
       }
+      assert.deepEqual(page.problems, []);
+      await page.close();
+    });
+  }
+
+  // a glossary link followed, the language switched there, then Back: the reader is back where the link was,
+  // in the language that entry had (the page is rebuilt for it)
+  for (const c of CASES.filter((c) => !c.model)) {
+    test(`${device}: a glossary jump, a language switch, then Back returns to the exact place (${c.what})`, async () => {
+      const page = await openPage(browser.context, c.hash);
+      const index = await page.$$eval(HEADINGS, (hs, src) => hs.findIndex((el) => new RegExp(src).test(el.textContent)), c.heading.source);
+      assert.ok(index >= 0, `the heading ${c.heading}`);
+      await scrollHeadingTo(page, index, 200);
+      // the first glossary link after the heading, brought to 60 % down the window
+      const link = await page.evaluate(({ sel, index }) => {
+        const heading = document.querySelectorAll(sel)[index];
+        const el = [...document.querySelectorAll('article.lesson a.term-link')].find((a) => heading.compareDocumentPosition(a) & Node.DOCUMENT_POSITION_FOLLOWING && a.getClientRects().length);
+        if (!el) return null;
+        el.setAttribute('data-test-link', '');
+        window.scrollBy({ top: el.getBoundingClientRect().top - 0.6 * window.innerHeight, behavior: 'instant' });
+        return el.textContent;
+      }, { sel: HEADINGS, index });
+      assert.ok(link !== null, 'a glossary link after the heading');
+      await settle(page);
+      const before = await page.evaluate(() => window.scrollY);
+      const headingBefore = await headingAt(page, index);
+      assert.ok(before > 1000, `read far down the page (scrollY ${before})`);
+      // followed as a reader does: clicked where it is
+      const box = await page.locator('[data-test-link]').boundingBox();
+      assert.ok(box && box.y > 0 && box.y < page.viewportSize().height, `the link “${link}” on the screen`);
+      await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+      await page.waitForFunction((y) => Math.abs(window.scrollY - y) > 200 && document.querySelector('details.glossary')?.open, before);
+      await pressLanguage(page, 'zh');
+      await page.waitForFunction(() => /lang=zh/.test(location.hash) && /[\u4e00-\u9fff]/.test(document.querySelector('main article h1')?.textContent ?? ''));
+      await settle(page);
+      await page.goBack();
+      await page.waitForFunction(() => document.documentElement.lang === 'en' && !/[\u4e00-\u9fff]/.test(document.querySelector('main article h1')?.textContent ?? '鿿'));
+      await settle(page);
+      await page.waitForFunction(() => !document.documentElement.dataset.placing);
+      const back = await page.evaluate(() => ({ scrollY: window.scrollY, hash: location.hash, lang: document.documentElement.lang }));
+      const headingBack = await headingAt(page, index);
+      assert.match(back.hash, /lang=en/, 'the entry keeps its language');
+      // the page is rebuilt for the entry: its place is the same block at the same place in the window, to
+      // the pixel (scrollY may differ: sections above, never laid out in the new page, hold their estimated height)
+      assert.ok(Math.abs(headingBack.top - headingBefore.top) <= 4, `${c.what}: the link “${link}” was followed at scrollY ${before}, its section's heading ${Math.round(headingBefore.top)} px below the top; after 简体中文 and Back the page is at ${back.scrollY}, the heading at ${Math.round(headingBack.top)}`);
       assert.deepEqual(page.problems, []);
       await page.close();
     });

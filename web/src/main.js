@@ -10,7 +10,7 @@ import { h, clear } from './lib/dom.js';
 import { createControls } from './lib/controls.js';
 import { formatInteger } from './lib/numbers.js';
 import { attachFigureExports } from './lib/figure/buttons.js';
-import { figureDraws } from './lib/probe.js';
+import { figureDraws, paintedTexts } from './lib/probe.js';
 import { attachGuide } from './lib/guide.js';
 import { changedSince } from './lib/lesson.js';
 import { reasonOf, reasonText } from './lib/reasons.js';
@@ -167,6 +167,8 @@ function followLocation(event) {
   else scheduleRender();
   showMessages(messages);
   if (lessonChanged || leftPage) landAtTitle();
+  // Back to the place a glossary jump left, on the page rebuilt in that entry's language
+  else if (rebuild && event?.type === 'popstate' && typeof event.state?.returnTo === 'number') returnFromJump(event.state, { rebuilt: true });
 }
 window.addEventListener('popstate', followLocation);
 window.addEventListener('hashchange', followLocation);
@@ -301,7 +303,7 @@ function lessonContext(lesson, controlsElement) {
 }
 
 // A read-only probe for the browser tests and the FPS benchmark.
-const siteProbe = { renders: [], figures: figureDraws, get state() { return { ...state }; } };
+const siteProbe = { renders: [], figures: figureDraws, painted: paintedTexts, get state() { return { ...state }; } };
 Object.defineProperty(window, 'sinpeSite', { value: siteProbe });
 
 /**

@@ -9,6 +9,8 @@ import { line } from 'd3-shape';
 import { h, setAttr, svgEl } from './dom.js';
 import { recordDraw } from './probe.js';
 import { drawWhenSeen, whenIdle } from './offscreen.js';
+import { htmlLabel, setSvgLabel } from './subscript.js';
+import { labelObstacles, labelWidth, placeLabel } from './chart-labels.js';
 
 export const SERIES_COLORS = schemeTableau10;
 
@@ -66,13 +68,14 @@ function reconcile(from, specs) {
   for (const [tag, attrs, text] of specs) {
     if (!el || el.localName !== tag) {
       const made = svgEl(tag, attrs);
-      if (text !== undefined) made.textContent = text;
+      if (text !== undefined) setSvgLabel(made, text);
       from.parentNode.insertBefore(made, el);
       continue;
     }
-    for (const name of el.getAttributeNames()) if (!(name in attrs)) el.removeAttribute(name);
+    // data-label: the label a text holds (lib/subscript.js), kept with it
+    for (const name of el.getAttributeNames()) if (!(name in attrs) && name !== 'data-label') el.removeAttribute(name);
     for (const [name, value] of Object.entries(attrs)) setAttr(el, name, value);
-    if (text !== undefined && el.textContent !== text) el.textContent = text;
+    if (text !== undefined) setSvgLabel(el, text);
     el = el.nextSibling;
   }
   while (el) {
@@ -86,8 +89,8 @@ function reconcile(from, specs) {
  * createLineChart({ xLabel, yLabel, label, yLog, height, onCursor(x), figure }) →
  * { element, draw({ series: [{ name, points: [[x, y], …] }], xDomain, yDomain, marks, yLabel? }), svg }
  * marks: [{ y, label, className }] horizontal reference lines; [{ x, … }] vertical ones.
- * figure: { caption(state), name(state) } for the figure export (lib/figure/); without
- * it the export names the lesson's parameters. key: the figure's name within its
+ * figure: { caption(state), name(state), fields } for the figure export (lib/figure/); without
+ * a caption the export names the lesson's parameters (only `fields`, the state fields it draws, when given). key: the figure's name within its
  * lesson (file names). draw(data): data.state is the state it was drawn from, which
  * the export's caption and file name describe.
  */
@@ -166,7 +169,7 @@ export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = fa
       select(gx).call(xLog ? axisBottom(x).ticks(nx, '~s') : axisBottom(x).ticks(nx));
       labelX ??= gx.appendChild(svgEl('text', { class: 'axis-label', y: 34 }));
       setAttr(labelX, 'x', (margin.left + width - margin.right) / 2);
-      if (labelX.textContent !== xText) labelX.textContent = xText;
+      setSvgLabel(labelX, xText, 12);
     }
     const yText = last.yLabel ?? yLabel;
     const yKey = JSON.stringify([last.yDomain, yText]);
@@ -179,10 +182,11 @@ export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = fa
           transform: `translate(${-margin.left + 14},${(height - margin.bottom + margin.top) / 2}) rotate(-90)`,
         }),
       );
-      if (labelY.textContent !== yText) labelY.textContent = yText;
+      setSvgLabel(labelY, yText, 12);
     }
     const [xa, xb] = last.xDomain;
-    let vertical = 0;
+    // the labels are placed where they cross no curve (and no label placed before them)
+    const avoid = labelObstacles(last.series, x, y);
     // a vertical mark beyond the x range is not drawn (its line would leave the plot)
     for (const mark of (last.marks ?? []).filter((m) => m.x === undefined || (m.x >= Math.min(xa, xb) && m.x <= Math.max(xa, xb)))) {
       const attrs =
@@ -191,15 +195,13 @@ export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = fa
           : { x1: x(mark.x), x2: x(mark.x), y1: margin.top, y2: height - margin.bottom };
       drawn.push(['line', { class: `chart-mark ${mark.className ?? ''}`, ...attrs, ...(mark.threshold ? { 'data-threshold': mark.threshold } : {}) }]);
       if (mark.label) {
-        // a vertical mark's label sits right of its line, or left of it where it would leave
-        // the plot (its width estimated at 6.5 px a character of the 11 px labels: no layout read)
-        const flip = mark.y === undefined && x(mark.x) + 4 + 6.5 * mark.label.length > width - margin.right;
+        const place = placeLabel(mark, labelWidth(svg, mark.label), { x, y, width, height, margin }, avoid);
+        avoid.boxes.push(place.box);
         const label = {
           class: 'chart-mark-label',
-          x: mark.y !== undefined ? width - margin.right - 4 : x(mark.x) + (flip ? -4 : 4),
-          // labels of vertical marks step down, so two near marks keep both labels readable
-          y: mark.y !== undefined ? y(mark.y) - 4 : margin.top + 12 + 13 * vertical++,
-          'text-anchor': mark.y !== undefined || flip ? 'end' : 'start',
+          x: place.x,
+          y: place.y,
+          'text-anchor': place.anchor,
           ...(mark.threshold ? { 'data-threshold': mark.threshold } : {}),
         };
         drawn.push(['text', label, mark.label]);
@@ -237,7 +239,7 @@ export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = fa
       const l = svgEl('line', { x1: 0, x2: 28, y1: 5, y2: 5, stroke: s.color ?? SERIES_COLORS[i % SERIES_COLORS.length], class: 'chart-line', ...widthOf(s) });
       if (dashes[i]) l.setAttribute('stroke-dasharray', dashes[i]);
       sw.append(l);
-      legend.append(h('li', {}, sw, ' ', s.name));
+      legend.append(h('li', {}, sw, ' ', htmlLabel(s.name)));
     });
   }
 

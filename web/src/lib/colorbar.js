@@ -6,6 +6,7 @@ import { scaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
 import { h, svgEl } from './dom.js';
 import { colormapLUT } from './colormap.js';
+import { htmlLabel } from './subscript.js';
 
 /** Paints the colormap's 256 entries, vmin at the left, on a 256 × 1 canvas (made if not given). */
 export function colorStrip(cmap, canvas = h('canvas', { width: 256, height: 1 })) {
@@ -25,7 +26,7 @@ export function colorbarAxis(g, domain, width) {
 export function createColorBar({ label, vmin = -1, vmax = 1 }) {
   const canvas = h('canvas', { class: 'colorbar-canvas', width: 256, height: 1 });
   const svg = svgEl('svg', { class: 'colorbar-axis', height: 22, 'aria-hidden': 'true' });
-  const caption = h('span', { class: 'colorbar-label' }, label);
+  const caption = h('span', { class: 'colorbar-label' }, htmlLabel(label));
   const element = h('div', { class: 'colorbar' }, caption, h('div', { class: 'colorbar-body' }, canvas, svg));
   let domain = [vmin, vmax];
   let cmap = 'rdbu';

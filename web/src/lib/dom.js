@@ -3,6 +3,8 @@
 // Content-Security-Policy allows.
 import katex from 'katex';
 import { watchFormula, unwatchFormulas, refitLater, narrowAsIn } from './math-fit.js';
+// labels with subscripts (λ_i): lib/subscript.js
+export { setSvgLabel, htmlLabel } from './subscript.js';
 import { texIn } from './maths/words.js';
 
 /** h('div', { class: 'x', onclick: f }, child, 'text', …) */

@@ -4,7 +4,7 @@
 import { axisBottom, axisLeft } from 'd3-axis';
 import { scaleLinear } from 'd3-scale';
 import { select } from 'd3-selection';
-import { h, svgEl } from './dom.js';
+import { h, svgEl, setSvgLabel } from './dom.js';
 import { fullInt } from './figure/names.js';
 import { paintMeans } from './boxfilter.js';
 import { recordDraw } from './probe.js';
@@ -154,10 +154,10 @@ export function createHeatmap({ xLabel, yLabel, label, onCursor, onScroll, onZoo
       const lx = gx.querySelector('.axis-label');
       lx.setAttribute('x', left + plotWidth / 2);
       lx.setAttribute('y', 30);
-      lx.textContent = xLabel;
+      setSvgLabel(lx, xLabel, 12);
       const ly = gy.querySelector('.axis-label');
       ly.setAttribute('transform', `translate(${-left + 12},${top + plotHeight / 2}) rotate(-90)`);
-      ly.textContent = yLabel;
+      setSvgLabel(ly, yLabel, 12);
     }
     svg.append(cursorRect);
     placeCursor();

@@ -87,7 +87,9 @@ export function keepReadingPosition(anchor) {
   let still = 0;
   const again = () => {
     still = place() ? 0 : still + 1;
-    if (still < 20 && performance.now() < until) frame = requestAnimationFrame(again);
+    // a figure computed across frames (aria-busy) may still change the page's height above the place
+    const busy = document.querySelector('#lesson [aria-busy="true"]');
+    if ((still < 20 || busy) && performance.now() < (busy ? until + 6000 : until)) frame = requestAnimationFrame(again);
     else stop();
   };
   frame = requestAnimationFrame(again);
@@ -97,19 +99,33 @@ let stopPlacing = () => {}; // the placing under way (a second switch ends the f
 
 // A jump within the lesson (a glossary link) is a history entry: the entry left
 // behind records where the reader was, and Back returns there (lib/learn.js
-// sends 'sinpe:jump' before it scrolls).
+// sends 'sinpe:jump' before it scrolls). It records the place twice: the link's
+// place in the window (Back to the same page), and the reading position
+// (Back to a page rebuilt meanwhile, in another language: the link is a new
+// element there, the same block is at the same index).
 export function trackJumps(flushHash) {
   document.addEventListener('sinpe:jump', (e) => {
     flushHash();
     // the link's place in the window: sections drawn meanwhile may move it within the page
     const top = e.target instanceof Element ? e.target.getBoundingClientRect().top : 0;
-    history.replaceState({ returnTo: window.scrollY, from: e.detail?.from ?? null, top }, '', location.href);
+    const place = readingPosition();
+    history.replaceState({ returnTo: window.scrollY, from: e.detail?.from ?? null, top, place }, '', location.href);
     history.pushState({ jump: e.detail?.to ?? null }, '', location.href);
   });
 }
 
-/** Back to a place in the lesson a jump left: its scroll position, and focus on the link followed. */
-export function returnFromJump(saved) {
+/**
+ * Back to a place in the lesson a jump left: its scroll position, and focus on
+ * the link followed. rebuilt: the page was built anew for this entry (its
+ * language differs from the page Back left): the reading position is kept
+ * while the new page settles.
+ */
+export function returnFromJump(saved, { rebuilt = false } = {}) {
+  if (rebuilt) {
+    if (saved.place) keepReadingPosition(saved.place);
+    else window.scrollTo({ top: saved.returnTo, behavior: 'instant' });
+    return;
+  }
   const link = saved.from ? document.querySelector(`article.lesson [data-jump-id="${CSS.escape(saved.from)}"]`) : null;
   // the link where it was in the window (else the scroll position left)
   const place = () => (link ? window.scrollBy({ top: link.getBoundingClientRect().top - saved.top, behavior: 'instant' }) : window.scrollTo({ top: saved.returnTo, behavior: 'instant' }));
@@ -117,4 +133,3 @@ export function returnFromJump(saved) {
   requestAnimationFrame(() => requestAnimationFrame(place));
   link?.focus({ preventScroll: true });
 }
-

@@ -1,5 +1,6 @@
 // A live matrix table: every cell can be pointed at or focused (one tab stop,
 // arrow keys move between cells), and reports itself to onCell(row, col).
+import { hasSubscript, htmlLabel } from './subscript.js';
 import { h } from './dom.js';
 
 /**
@@ -32,7 +33,9 @@ export function createMatrixTable(spec) {
   const setText = (el, text) => {
     if (texts.get(el) === text) return;
     texts.set(el, text);
-    el.textContent = text;
+    // a subscript (ω_i) as <sub> (lib/subscript.js)
+    if (hasSubscript(text)) el.replaceChildren(...htmlLabel(text));
+    else el.textContent = text;
   };
 
   function update({ caption, rows: nextRows, cols: nextCols, rowHeader, colHeader, text, color, value }) {

@@ -23,7 +23,7 @@ export default {
     kindShort: { text: 'T', visionStart: 'VS', image: 'I', visionEnd: 'VE' },
     thToken: 'token',
     thKind: 'kind',
-    tableCaption: '3-axis position ids of {n} tokens: {before} text, <|vision_start|>, an image of {t} × {h} × {w} patches merged {m} × {m} ({tokens} image tokens), <|vision_end|>, {after} text',
+    tableCaption: '3-axis position ids of {n} tokens: {before} text, <|vision_start|>, an image of {t} × {h} × {w} patches merged {m} × {m} ({tokens} image tokens), <|vision_end|>, {after} text.',
     summary: '{n} tokens; the largest position id is {max}, so the next token goes to {next} and the rope delta (positions minus tokens) is {delta}.',
     axesTitle: 'Which pairs each axis turns',
     axesText: [
@@ -35,7 +35,7 @@ export default {
     axisName: { t: 'time t', h: 'row h', w: 'column w' },
     stripLabel: '{axes}: the axis of each of the 64 pairs',
     pairAxis: 'pair {j}: {axis}',
-    axesCount: '{t} pairs on t, {h} on h, {w} on w',
+    axesCount: '{t} pairs on t, {h} on h, {w} on w.',
     axesBad: 'pair {j} turns with {count} axes',
     csvPositions: 'CSV of the position ids',
     csvAxes: 'CSV of the pairs’ axes',
@@ -61,7 +61,7 @@ export default {
     thOmega: 'ω',
     thPosition: 'position',
     thAngle: 'angle (rad)',
-    tableCaption: 'Angles of patch {m} (row {y}, column {x}) in a {h} × {w} grid: cos and sin from the package’s cache',
+    tableCaption: 'Angles of patch {m} (row {y}, column {x}) in a {h} × {w} grid: cos and sin from the package’s cache.',
     csv: 'CSV of the grid’s cache',
   },
   half: {

@@ -22,7 +22,7 @@ export default {
     kindShort: { text: '文', visionStart: 'VS', image: '图', visionEnd: 'VE' },
     thToken: '词元',
     thKind: '类型',
-    tableCaption: '{n} 个词元的三轴位置编号：{before} 个文本词元、<|vision_start|>、{t} × {h} × {w} 个图块按 {m} × {m} 合并的图像（{tokens} 个图像词元）、<|vision_end|>、{after} 个文本词元',
+    tableCaption: '{n} 个词元的三轴位置编号：{before} 个文本词元、<|vision_start|>、{t} × {h} × {w} 个图块按 {m} × {m} 合并的图像（{tokens} 个图像词元）、<|vision_end|>、{after} 个文本词元。',
     summary: '共 {n} 个词元；最大位置编号为 {max}，所以下一个词元位于 {next}，rope delta（位置数减词元数）为 {delta}。',
     axesTitle: '每个轴转动哪些对',
     axesText: [
@@ -34,7 +34,7 @@ export default {
     axisName: { t: '时间 t', h: '行 h', w: '列 w' },
     stripLabel: '{axes}：64 对各自的轴',
     pairAxis: '第 {j} 对：{axis}',
-    axesCount: 't 上 {t} 对，h 上 {h} 对，w 上 {w} 对',
+    axesCount: 't 上 {t} 对，h 上 {h} 对，w 上 {w} 对。',
     axesBad: '第 {j} 对随 {count} 个轴转动',
     csvPositions: '位置编号 CSV',
     csvAxes: '各对所属轴 CSV',
@@ -60,7 +60,7 @@ export default {
     thOmega: 'ω',
     thPosition: '位置',
     thAngle: '角度（弧度）',
-    tableCaption: '{h} × {w} 网格中图块 {m}（第 {y} 行，第 {x} 列）的角度：cos 与 sin 取自本包的缓存',
+    tableCaption: '{h} × {w} 网格中图块 {m}（第 {y} 行，第 {x} 列）的角度：cos 与 sin 取自本包的缓存。',
     csv: '网格缓存 CSV',
   },
   half: {

@@ -18,6 +18,8 @@ export default {
       yLabel: t('axis.value'),
       label: t('lessons.waves.curvesLabel'),
       key: 'curves',
+      // what its export's caption names: the clock's position is not drawn here
+      figure: { fields: ['d', 'len', 'base', 'cols'] },
       height: 280,
       onCursor: (x) => describePosition(Math.round(x)),
     });
@@ -27,6 +29,7 @@ export default {
       yLabel: t('axis.wavelength'),
       label: t('lessons.waves.lengthsLabel'),
       key: 'wavelengths',
+      figure: { fields: ['d', 'len', 'base'] },
       yLog: true,
       height: 300,
       onCursor: (x) => describeFrequency(Math.round(x)),

@@ -7,9 +7,13 @@ import { rowRangeName } from './names.js';
 // The fields named in file names, when the lesson has them.
 const NAME_FIELDS = ['d', 'layout', 'preset', 'cmap'];
 
-/** "name = value" for each of the lesson's fields the figure was drawn from (enum values by their label). */
-function parameterText(app, lesson, state) {
-  return lesson.controls
+/**
+ * "name = value" for each of the lesson's fields the figure was drawn from (enum values by their
+ * label): those its figure info names (fields), else all of the lesson's.
+ */
+function parameterText(app, lesson, state, fields = lesson.controls) {
+  return fields
+    .filter((key) => lesson.controls.includes(key))
     .filter((key) => FIELDS[key] && FIELDS[key].control !== 'none' && key in state)
     .map((key) => {
       const value = state[key];
@@ -51,10 +55,11 @@ export function figureSpec(element, app, lesson) {
   } else {
     sentences.push(app.t('figure.series', { names: plot.series.map((s) => s.name).join(app.t('figure.listJoin')) }));
   }
-  sentences.push(parameterText(app, lesson, state));
+  sentences.push(parameterText(app, lesson, state, source.info?.fields));
   const stop = app.t('figure.stop');
   const own = source.info?.caption?.(state);
-  const caption = own ?? sentences.map((s) => s + stop).join(app.t('figure.space'));
+  // a lesson's own caption is closed by the full stop too, before the sentence that follows it
+  const caption = own !== undefined && own !== null ? (/[.。]$/.test(own) ? own : own + stop) : sentences.map((s) => s + stop).join(app.t('figure.space'));
   const title = source.info?.title?.(state) ?? source.label.replace(/[.。]$/, '');
   return { title, caption: `${caption}${app.t('figure.space')}${app.t('figure.made', { version: app.pe?.version ?? '' })}`, plot, colorbar };
 }

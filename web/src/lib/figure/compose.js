@@ -8,6 +8,7 @@
 import { svgEl } from '../dom.js';
 import { colorStrip, colorbarAxis } from '../colorbar.js';
 import { embedCJKFaces } from './svg-font.js';
+import { setSvgLabel } from '../subscript.js';
 
 export const FIGURE_FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', 'Noto Sans SC', sans-serif";
 const INK = '#1d2128';
@@ -33,10 +34,10 @@ function setAll(el, attrs) {
   return el;
 }
 
+// a label's subscripts (λ_i) as lowered tspans (lib/subscript.js), as on the page
 function text(x, y, content, attrs = {}) {
   const t = setAll(svgEl('text', { x, y, fill: INK, 'font-size': 12 }), attrs);
-  t.textContent = content;
-  return t;
+  return setSvgLabel(t, content, Number(t.getAttribute('font-size')));
 }
 
 /** A copy of the page's SVG drawing, light, without the pointer's cursor. */
@@ -168,6 +169,8 @@ export function composeFigure(element, spec, { scale = 0 } = {}) {
   root.append(desc, svgEl('rect', { x: 0, y: 0, width, height, fill: '#ffffff' }));
   if (spec.title) root.append(text(PAD, PAD + 16, spec.title, { 'font-size': 16, 'font-weight': 700 }));
   root.append(...body);
+  // the page's record of each label's text (lib/subscript.js) is not part of the figure
+  root.querySelectorAll('[data-label]').forEach((el) => el.removeAttribute('data-label'));
   return { svg: root, width, height, plot, colorbar };
 }
 

@@ -6,6 +6,8 @@
 // so each SVG text with CJK characters is taken out of the SVG and painted on
 // the canvas over the drawn image, where and as the SVG would have drawn it.
 
+import { recordPainted } from '../probe.js';
+
 const CJK = /[\u2e80-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]/;
 
 /** The font shorthand of a text's computed style (canvas ctx.font). */
@@ -31,12 +33,22 @@ export async function takeCJKTexts(svg, fontFamily) {
   let items;
   try {
     const toRoot = svg.getScreenCTM().inverse();
-    items = texts.map((t) => {
-      const cs = getComputedStyle(t);
-      const start = t.getStartPositionOfChar(0);
-      const stroke = cs.stroke !== 'none' && parseFloat(cs.strokeWidth) > 0;
-      return { m: toRoot.multiply(t.getScreenCTM()), x: start.x, y: start.y, text: t.textContent, font: fontOf(cs), fill: cs.fill, stroke: stroke ? cs.stroke : null, strokeWidth: parseFloat(cs.strokeWidth) };
+    // each run (a text node, or a tspan: a subscript, lib/subscript.js) at its own place and size
+    items = texts.flatMap((t) => {
+      const m = toRoot.multiply(t.getScreenCTM());
+      let at = 0;
+      return [...t.childNodes].flatMap((node) => {
+        const content = node.textContent;
+        const first = at;
+        at += content.length;
+        if (!content) return [];
+        const cs = getComputedStyle(node.nodeType === Node.TEXT_NODE ? t : node);
+        const start = t.getStartPositionOfChar(first);
+        const stroke = cs.stroke !== 'none' && parseFloat(cs.strokeWidth) > 0;
+        return [{ m, x: start.x, y: start.y, text: content, font: fontOf(cs), fill: cs.fill, stroke: stroke ? cs.stroke : null, strokeWidth: parseFloat(cs.strokeWidth) }];
+      });
     });
+    recordPainted(items.map((it) => it.text));
   } finally {
     host.remove();
   }
