@@ -3,8 +3,8 @@
 // bench:site) through window.sinpeSite.figures. Bounded, like the renders.
 export const figureDraws = [];
 
-/** Records one draw of the figure `name` that started at t0 (performance.now()). */
-export function recordDraw(name, t0) {
-  figureDraws.push({ name, time: t0, ms: performance.now() - t0 });
+/** Records one draw of the figure `name` that started at t0 (performance.now()); state: the fields it shows, if it says. */
+export function recordDraw(name, t0, state = null) {
+  figureDraws.push({ name, time: t0, ms: performance.now() - t0, state });
   if (figureDraws.length > 2000) figureDraws.splice(0, 1000);
 }
