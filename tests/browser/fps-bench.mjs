@@ -239,8 +239,10 @@ try {
     await page.mouse.move(xOf(a), y);
     await page.mouse.down();
     const t0 = await page.evaluate(() => performance.now());
+    let tTop = 0;
     for (let round = 0; round < 2; round++) {
       for (let i = 0; i <= steps; i++) await page.mouse.move(xOf(round === 0 ? a + ((b - a) * i) / steps : b - ((b - a) * i) / steps), y);
+      if (round === 0) tTop = await page.evaluate(() => performance.now());
     }
     await page.mouse.up();
     // until the chart shows the last value
@@ -253,10 +255,15 @@ try {
     // per update: from an input to the end of the first chart draw that shows its value or a newer one
     // (a value dropped for a newer one is shown by that newer one's draw)
     const latencies = [];
+    const up = []; // the sweep up (new positions to compute) and down (all computed)
+    const down = [];
     inputs.forEach((e, i) => {
       const d = draws.find((d) => d.time >= e.time && inputs.some((n, j) => j >= i && n.time <= d.time && n.upto === d.state?.upto));
-      if (d) latencies.push(d.time + d.ms - e.time);
+      if (!d) return;
+      latencies.push(d.time + d.ms - e.time);
+      (e.time < tTop ? up : down).push(d.time + d.ms - e.time);
     });
+    const p90of = (xs) => [...xs].sort((x, y) => x - y)[Math.min(xs.length - 1, Math.floor(xs.length * 0.9))];
     let shown = 0;
     const values = new Set(inputs.map((e) => e.upto));
     for (const v of values) if (draws.some((d) => d.state?.upto === v)) shown++;
@@ -272,6 +279,8 @@ try {
       medianUpdateMs: round(median(latencies)),
       p90UpdateMs: round(p90 ?? NaN),
       maxUpdateMs: round(sorted.at(-1) ?? NaN),
+      upMs: `${round(median(up))}, ${round(p90of(up) ?? NaN)}`,
+      downMs: `${round(median(down))}, ${round(p90of(down) ?? NaN)}`,
       medianRenderMs: +median(renders.map((r) => r.duration)).toFixed(2),
       medianDrawMs: +median(draws.map((d) => d.ms)).toFixed(2),
       totalMs: round((draws.at(-1)?.time ?? t0) - t0),
@@ -306,6 +315,6 @@ if (drags.length) {
   for (const r of drags) console.log(`${r.slider} (${r.range}) | ${r.inputs} | ${r.frames} | ${r.medianFps} | ${r.averageFps} | ${r.medianRedrawMs}`);
 }
 if (ropeDrags.length) {
-  console.log('\nrope lesson, L dragged with the mouse: range | inputs (distinct values) | renders | chart draws | values shown | update ms: median, p90, largest | median render (ms) | median chart draw (ms) | drag → last draw (ms)');
-  for (const r of ropeDrags) console.log(`${r.range} | ${r.inputs} (${r.values}) | ${r.renders} | ${r.draws} | ${r.valuesShown} | ${r.medianUpdateMs}, ${r.p90UpdateMs}, ${r.maxUpdateMs} | ${r.medianRenderMs} | ${r.medianDrawMs} | ${r.totalMs}`);
+  console.log('\nrope lesson, L dragged with the mouse: range | inputs (distinct values) | renders | chart draws | values shown | update ms: median, p90, largest | sweep up: median, p90 | sweep down: median, p90 | median render (ms) | median chart draw (ms) | drag → last draw (ms)');
+  for (const r of ropeDrags) console.log(`${r.range} | ${r.inputs} (${r.values}) | ${r.renders} | ${r.draws} | ${r.valuesShown} | ${r.medianUpdateMs}, ${r.p90UpdateMs}, ${r.maxUpdateMs} | ${r.upMs} | ${r.downMs} | ${r.medianRenderMs} | ${r.medianDrawMs} | ${r.totalMs}`);
 }
