@@ -10,7 +10,7 @@ import { h, clear } from './lib/dom.js';
 import { createControls } from './lib/controls.js';
 import { formatInteger } from './lib/numbers.js';
 import { attachFigureExports } from './lib/figure/buttons.js';
-import { figureDraws } from './lib/probe.js';
+import { figureDraws, computations } from './lib/probe.js';
 import { attachGuide } from './lib/guide.js';
 import { changedSince } from './lib/lesson.js';
 import { reasonOf, reasonText } from './lib/reasons.js';
@@ -301,7 +301,7 @@ function lessonContext(lesson, controlsElement) {
 }
 
 // A read-only probe for the browser tests and the FPS benchmark.
-const siteProbe = { renders: [], figures: figureDraws, get state() { return { ...state }; } };
+const siteProbe = { renders: [], figures: figureDraws, computations, get state() { return { ...state }; } };
 Object.defineProperty(window, 'sinpeSite', { value: siteProbe });
 
 /**
