@@ -3,7 +3,7 @@
 import 'katex/dist/katex.min.css';
 import './style.css';
 import sinpe from 'sinpe.wasm';
-import { LESSONS, LANGS, defaultState, normalize, parseHash, toHash, validateField, rangeOf, oneMessagePerField } from './state.js';
+import { LESSONS, LANGS, defaultState, normalize, parseHash, toHash, validateField, rangeOf, oneMessagePerField, sectionHash } from './state.js';
 import { renderMessages } from './lib/messages.js';
 import { LESSONS as REGISTRY, lessonById } from './lessons/index.js';
 import { h, clear } from './lib/dom.js';
@@ -14,7 +14,7 @@ import { figureDraws, computations } from './lib/probe.js';
 import { attachGuide } from './lib/guide.js';
 import { changedSince } from './lib/lesson.js';
 import { reasonOf, reasonText } from './lib/reasons.js';
-import { readingPosition, keepReadingPosition, trackJumps, returnFromJump } from './lib/position.js';
+import { readingPosition, keepReadingPosition, landAt, trackJumps, returnFromJump } from './lib/position.js';
 import { pageOf, pageHash, pageLang } from './pages/index.js';
 import { pageLinks, mountPage } from './pages/host.js';
 import { storedLang, rememberLang, langSwitch } from './lib/language.js';
@@ -107,12 +107,8 @@ function setState(patch, { fromUser = false } = {}) {
   hashWriter.schedule();
 }
 
-/** Scrolls the new lesson's title to the top of the window and moves focus to the lesson. */
-function landAtTitle() {
-  const main = document.getElementById('lesson');
-  main.focus({ preventScroll: true });
-  main.querySelector('h1.lesson-title')?.scrollIntoView({ block: 'start' });
-}
+/** Scrolls the new lesson's title (or the section a link named, `section=`) to the top; focus to the lesson. */
+const landAtTitle = (section = null) => landAt(document.getElementById('lesson'), section);
 
 const renderer = createRenderScheduler(render);
 const scheduleRender = renderer.schedule;
@@ -157,7 +153,7 @@ function followLocation(event) {
   }
   const leftPage = page !== null;
   page = null;
-  const { state: parsed, messages } = parseHash(location.hash, state.lang, { check: dModelCheck });
+  const { state: parsed, messages, section } = parseHash(location.hash, state.lang, { check: dModelCheck });
   const lessonChanged = parsed.lesson !== state.lesson;
   const rebuild = leftPage || lessonChanged || parsed.lang !== state.lang;
   state = parsed;
@@ -166,7 +162,7 @@ function followLocation(event) {
   if (rebuild) buildPage();
   else scheduleRender();
   showMessages(messages);
-  if (lessonChanged || leftPage) landAtTitle();
+  if (lessonChanged || leftPage || section) landAtTitle(section);
 }
 window.addEventListener('popstate', followLocation);
 window.addEventListener('hashchange', followLocation);
@@ -270,6 +266,8 @@ const app = {
   },
   t,
   setState,
+  // a lesson section's URL in the page's language and its heading's string key (pages link to sections)
+  section: (lesson, id) => ({ href: sectionHash(lesson, id, state.lang), title: lessonById(lesson).sections.find((s) => s.id === id).title }),
 };
 
 /**
@@ -331,12 +329,13 @@ async function start() {
   siteProbe.simd = pe.simd;
   page = pageOf(location.hash);
   const hash = page ? '' : location.hash;
-  const { state: parsed, messages } = parseHash(hash, (page && pageLang(location.hash, LANGS)) || storedLang(LANGS), { check: dModelCheck });
+  const { state: parsed, messages, section } = parseHash(hash, (page && pageLang(location.hash, LANGS)) || storedLang(LANGS), { check: dModelCheck });
   state = parsed;
   // Previous / Next come back to the settings the page opened with
   keptStates.set(state.lesson, state);
   buildPage();
   showMessages(messages);
+  if (section) landAtTitle(section);
   hashWriter.write();
 }
 
