@@ -243,3 +243,46 @@ test('the page is in the menu and linked from the RoPE lesson; the menu leads ba
   assert.deepEqual(page.problems, []);
   await page.close();
 });
+
+test('a language switch shows the same verdict and the same messages in the new language (the files are not asked for again)', async () => {
+  const page = await openPage(browser.context, '#page=check-model&lang=en');
+  await page.waitForSelector('.check-model-drop');
+  const messages = () => page.$$eval('.check-model-error', (ps) => ps.map((p) => ({ code: p.dataset.code, text: p.textContent })));
+  const notes = file('notes.txt', new TextEncoder().encode('exported with torch 2.5\n'));
+  // C (scaling ignored) with its config and a file the model does not name: a verdict, a diagnosis and a message
+  let sites = await report(page, () => page.setInputFiles('#check-model-input', [paths.c, paths.config, notes]));
+  checkSite(sites[0], 'en', 'mismatch', { dtype: 'float32', mistake: 'default-rope-type' });
+  let said = await messages();
+  assert.deepEqual(said.map((m) => m.code), ['not_named']);
+  assert.match(said[0].text, /notes\.txt.*not used: llama-scaling-ignored\.onnx keeps all its tensors inside itself/);
+  sites = await report(page, () => page.click('button[data-lang="zh"]'));
+  checkSite(sites[0], 'zh', 'mismatch', { dtype: 'float32', mistake: 'default-rope-type' });
+  said = await messages();
+  assert.deepEqual(said.map((m) => m.code), ['not_named'], 'the message is still shown after the switch');
+  assert.match(said[0].text, /notes\.txt.*不使用：llama-scaling-ignored\.onnx 的张量都存放在模型文件内部/);
+
+  // B without its external data: the message naming the missing file, in each language
+  const bPath = file('model.onnx', B.model);
+  await page.setInputFiles('#check-model-input', [bPath]);
+  await page.waitForSelector('.check-model-error[data-code="missing_data"]');
+  assert.match((await messages())[0].text, new RegExp(`model\\.onnx 的部分张量存放在外部数据文件 “${B.location.replace(/\./g, '\\.')}” 中`));
+  await page.click('button[data-lang="en"]');
+  await page.waitForFunction(() => document.documentElement.lang === 'en' && document.documentElement.dataset.ready === 'true');
+  await page.waitForSelector('.check-model-error[data-code="missing_data"]');
+  said = await messages();
+  assert.equal(said.length, 1, 'one message, not one per page built');
+  assert.match(said[0].text, new RegExp(`model\\.onnx keeps tensors in the external data file “${B.location.replace(/\./g, '\\.')}”, which was not given`));
+
+  // a damaged file: its message in English, then in Chinese after the switch
+  await page.setInputFiles('#check-model-input', [paths.broken]);
+  await page.waitForFunction(() => /cannot be read/.test(document.querySelector('.check-model-error')?.textContent ?? ''));
+  await page.click('button[data-lang="zh"]');
+  await page.waitForFunction(() => document.documentElement.lang === 'zh-CN' && document.documentElement.dataset.ready === 'true');
+  await page.waitForSelector('.check-model-error[data-code="bad_protobuf"]');
+  // the model given before (B, still without its data) is read again beside it: its message too, once
+  said = await messages();
+  assert.deepEqual(said.map((m) => m.code).sort(), ['bad_protobuf', 'missing_data']);
+  assert.match(said.find((m) => m.code === 'bad_protobuf').text, /broken\.onnx.*无法作为 ONNX 模型读取此文件/);
+  assert.deepEqual(page.problems, []);
+  await page.close();
+});

@@ -20,8 +20,16 @@
 //    (2048 × 512): frames per second and the time of one redraw. Each mouse
 //    move changes the slider by one step; renders ≈ inputs means no value
 //    change was dropped.
+// 3. The rope lesson's "last position L" slider (half precision, every
+//    position 0 … L) dragged with the mouse over its largest values
+//    (8192 → 32768 → 8192, every value of the slider on the way): per update,
+//    the time from an input to the end of the first chart draw that shows its
+//    value or a newer one (median, p90, largest), the values shown (the others
+//    dropped for a newer one), and renders, chart draws against inputs. Goal:
+//    an update within two frames (≈ 33 ms) at the largest L.
 //
-// Usage: npm run bench:site [-- --steps 8] [-- --loads 5] [-- --lessons formula,waves]
+// Usage: npm run bench:site [-- --steps 8] [-- --loads 5] [-- --lessons formula,waves] [-- --parts 0,1,2,3]
+// (--parts 3 --lessons rope: only the drag of the rope lesson's L)
 // Builds the site if needed and serves a private copy of it (or measures SITE_URL).
 import { launch, serveBuiltSite } from './helpers.mjs';
 import { timedKeyStep } from './key-step.mjs';
@@ -35,6 +43,7 @@ const arg = (name, fallback) => {
 const STEPS = Number(arg('steps', 8)); // key presses per slider
 const LOADS = Number(arg('loads', 5)); // fresh loads per lesson (part 0)
 const ONLY = arg('lessons', '')?.split(',').filter(Boolean);
+const PARTS = arg('parts', '0,1,2,3').split(',').map(Number);
 
 // SITE_URL: measure a site served elsewhere (say an older build, for a before/after table)
 const served = process.env.SITE_URL ? { url: process.env.SITE_URL, close() {} } : await serveBuiltSite();
@@ -64,6 +73,7 @@ const keyboard = [];
 const firsts = [];
 const figureUpdates = new Map(); // lesson → figure → [ms]
 const drags = [];
+const ropeDrags = [];
 let simd;
 try {
   const page = await browser.context.newPage();
@@ -74,6 +84,7 @@ try {
 
   // ---- 0. first render of every lesson, N fresh loads ----
   for (const lesson of LESSONS) {
+    if (!PARTS.includes(0)) break;
     if (ONLY.length && !ONLY.includes(lesson.id)) continue;
     const renders = [];
     const draws = new Map();
@@ -102,6 +113,7 @@ try {
 
   // ---- 1. keyboard steps, every lesson, at its defaults and at its largest sizes ----
   for (const lesson of LESSONS) {
+    if (!PARTS.includes(1)) break;
     if (ONLY.length && !ONLY.includes(lesson.id)) continue;
     for (const sizes of ['defaults', 'largest']) {
     const hash = sizes === 'defaults' ? `#lesson=${lesson.id}` : largest(lesson);
@@ -196,10 +208,87 @@ try {
     drags.push(result);
     console.log(result);
   }
-  if (!ONLY.length || ONLY.includes('heatmap')) {
+  if (PARTS.includes(2) && (!ONLY.length || ONLY.includes('heatmap'))) {
     await drag('d', 1536, 2048, 'd=2048&len=512'); // 1536…2048 columns × 512 rows
     await drag('len', 256, 512, 'd=2048&len=512'); // 2048 columns × 256…512 rows
   }
+
+  // ---- 3. the rope lesson's L dragged with the mouse over its largest values ----
+  async function dragUpto(from, to) {
+    await page.goto('about:blank');
+    await page.goto(`${site}#lesson=rope&upto=${from}`);
+    await page.waitForSelector('html[data-ready="true"]');
+    const slider = page.locator('input.slider[data-key="upto"]');
+    await slider.scrollIntoViewIfNeeded();
+    // the section draws once in view: wait until it shows `from`
+    await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]') && window.sinpeSite.figures.some((f) => f.name === 'half'), null, { timeout: 120000 });
+    const box = await slider.boundingBox();
+    const [min, max, step] = await slider.evaluate((el) => [Number(el.min), Number(el.max), Number(el.step)]);
+    // the slider is logarithmic: its positions are log10 of L
+    const [a, b] = [Math.log10(from), Math.log10(to)];
+    const steps = Math.round((b - a) / step);
+    await slider.evaluate((el) => {
+      window.benchInputs = [];
+      // the time before any listener (a quick render runs in the microtask after the control's own listener),
+      // the value in use once the control's listener has written the state
+      window.addEventListener('input', (e) => e.target === el && window.benchInputs.push({ time: performance.now(), upto: null }), { capture: true });
+      el.addEventListener('input', () => (window.benchInputs.at(-1).upto = window.sinpeSite.state.upto));
+    });
+    const xOf = (v) => box.x + 8 + ((v - min) / (max - min)) * (box.width - 16);
+    const y = box.y + box.height / 2;
+    await page.mouse.move(xOf(a), y);
+    await page.mouse.down();
+    const t0 = await page.evaluate(() => performance.now());
+    let tTop = 0;
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i <= steps; i++) await page.mouse.move(xOf(round === 0 ? a + ((b - a) * i) / steps : b - ((b - a) * i) / steps), y);
+      if (round === 0) tTop = await page.evaluate(() => performance.now());
+    }
+    await page.mouse.up();
+    // until the chart shows the last value
+    await page.waitForFunction(() => !document.querySelector('[aria-busy="true"]'), null, { timeout: 120000 });
+    const { inputs, renders, draws } = await page.evaluate((t0) => ({
+      inputs: window.benchInputs,
+      renders: window.sinpeSite.renders.filter((r) => r.time >= t0),
+      draws: window.sinpeSite.figures.filter((f) => f.name === 'half' && f.time >= t0),
+    }), t0);
+    // per update: from an input to the end of the first chart draw that shows its value or a newer one
+    // (a value dropped for a newer one is shown by that newer one's draw)
+    const latencies = [];
+    const up = []; // the sweep up (new positions to compute) and down (all computed)
+    const down = [];
+    inputs.forEach((e, i) => {
+      const d = draws.find((d) => d.time >= e.time && inputs.some((n, j) => j >= i && n.time <= d.time && n.upto === d.state?.upto));
+      if (!d) return;
+      latencies.push(d.time + d.ms - e.time);
+      (e.time < tTop ? up : down).push(d.time + d.ms - e.time);
+    });
+    const p90of = (xs) => [...xs].sort((x, y) => x - y)[Math.min(xs.length - 1, Math.floor(xs.length * 0.9))];
+    let shown = 0;
+    const values = new Set(inputs.map((e) => e.upto));
+    for (const v of values) if (draws.some((d) => d.state?.upto === v)) shown++;
+    const sorted = [...latencies].sort((x, y) => x - y);
+    const p90 = sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.9))];
+    const result = {
+      range: `L ${from} → ${to} → ${from}`,
+      inputs: inputs.length,
+      values: values.size,
+      renders: renders.length,
+      draws: draws.length,
+      valuesShown: shown,
+      medianUpdateMs: round(median(latencies)),
+      p90UpdateMs: round(p90 ?? NaN),
+      maxUpdateMs: round(sorted.at(-1) ?? NaN),
+      upMs: `${round(median(up))}, ${round(p90of(up) ?? NaN)}`,
+      downMs: `${round(median(down))}, ${round(p90of(down) ?? NaN)}`,
+      medianRenderMs: +median(renders.map((r) => r.duration)).toFixed(2),
+      medianDrawMs: +median(draws.map((d) => d.ms)).toFixed(2),
+      totalMs: round((draws.at(-1)?.time ?? t0) - t0),
+    };
+    ropeDrags.push(result);
+    console.log(result);
+  }
+  if (PARTS.includes(3) && (!ONLY.length || ONLY.includes('rope'))) await dragUpto(8192, 32768);
   await page.close();
 } finally {
   await browser.close();
@@ -224,4 +313,8 @@ for (const r of keyboard) console.log(`${r.lesson} | ${r.hash.replace(/^#lesson=
 if (drags.length) {
   console.log('\nheatmap drags: slider | inputs | frames | median fps | average fps | median redraw (ms)');
   for (const r of drags) console.log(`${r.slider} (${r.range}) | ${r.inputs} | ${r.frames} | ${r.medianFps} | ${r.averageFps} | ${r.medianRedrawMs}`);
+}
+if (ropeDrags.length) {
+  console.log('\nrope lesson, L dragged with the mouse: range | inputs (distinct values) | renders | chart draws | values shown | update ms: median, p90, largest | sweep up: median, p90 | sweep down: median, p90 | median render (ms) | median chart draw (ms) | drag → last draw (ms)');
+  for (const r of ropeDrags) console.log(`${r.range} | ${r.inputs} (${r.values}) | ${r.renders} | ${r.draws} | ${r.valuesShown} | ${r.medianUpdateMs}, ${r.p90UpdateMs}, ${r.maxUpdateMs} | ${r.upMs} | ${r.downMs} | ${r.medianRenderMs} | ${r.medianDrawMs} | ${r.totalMs}`);
 }

@@ -61,3 +61,32 @@ test('malformed and hostile values are rejected', () => {
   assert.equal(parseHash('#lesson=embeddings&tokens=%3Cimg%20onerror%3D1%3E').state.tokens, 'the cat sat on the mat');
   assert.equal(parseHash('#lesson=waves&cols=1,2,3,4,5,6,7,8,9,10').state.cols.length, 8);
 });
+
+test('section=: a section of the lesson opens it there (not part of the state); any other value is rejected with a message', async () => {
+  const { sectionHash } = await import('../../web/src/state.js');
+  // the rope lesson's sections a link opens at, as the lesson draws them (lessons/rope/index.js marks each data-section)
+  for (const section of ['precision', 'scaling', 'layouts', 'multimodal', 'half', 'config', 'dials']) {
+    const { state, messages, section: at } = parseHash(`#lesson=rope&section=${section}&lang=zh`, 'en', { check });
+    assert.equal(at, section);
+    assert.deepEqual(messages, []);
+    assert.deepEqual(state, defaultState('rope', 'zh'), 'the section is not a setting');
+    assert.equal(toHash(state).includes('section'), false, 'the URL written next drops it');
+  }
+  for (const [hash, why] of [
+    ['#lesson=rope&section=nowhere', 'a name the lesson does not have'],
+    ['#lesson=rope&section=PRECISION', 'another case'],
+    ['#lesson=rope&section=', 'empty'],
+    ['#lesson=rope&section=%3Cimg%20src%3Dx%3E', 'markup'],
+    ['#lesson=formula&section=precision', 'a section of another lesson'],
+    ['#lesson=rope&section=toString', 'an Object.prototype name'],
+  ]) {
+    const { messages, section } = parseHash(hash, 'en', { check });
+    assert.equal(section, null, why);
+    assert.deepEqual(messages, [{ key: 'section', problem: 'rejected', value: null }], why);
+  }
+  assert.equal(parseHash('#lesson=rope', 'en', { check }).section, null, 'no section: none');
+  assert.equal(sectionHash('rope', 'precision', 'zh'), '#lesson=rope&section=precision&lang=zh');
+  assert.throws(() => sectionHash('rope', 'nowhere', 'en'), (e) => e instanceof RangeError && /section/.test(e.message) && /nowhere/.test(e.message));
+  assert.throws(() => sectionHash('ropes', 'precision', 'en'), (e) => e instanceof RangeError && /lesson/.test(e.message));
+  assert.throws(() => sectionHash('rope', 'precision', 'fr'), (e) => e instanceof RangeError && /lang/.test(e.message));
+});

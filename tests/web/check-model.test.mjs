@@ -8,7 +8,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import en from '../../web/src/i18n/en.js';
 import zh from '../../web/src/i18n/zh.js';
-import { VERDICTS, MISTAKES, GROUPS, ERRORS, verdictKey, mistakeKey, groupKey, errorKey, rowDeviation, chartPoints, decodeCache, looksLikeModel, externalPlan, extendProposal } from '../../web/src/model/check-model.js';
+import { VERDICTS, MISTAKES, GROUPS, ERRORS, verdictKey, mistakeKey, groupKey, errorKey, rowDeviation, chartPoints, decodeCache, looksLikeModel, externalPlan, extendProposal, teachingSection } from '../../web/src/model/check-model.js';
+import { sectionIds, sectionHash } from '../../web/src/state.js';
+import { lessonById } from '../../web/src/lessons/index.js';
 import { CONFIGS, OPTIONS, ROTARY_DIM, bake, makeGenaiModel } from '../js/fixtures/make-genai-model.mjs';
 import { halfBits } from '../js/mrope-reference.mjs';
 
@@ -27,6 +29,50 @@ test('every mistake and error code js/onnx can report has its own string in en a
     assert.match(lookup(zh, key), /[\u4e00-\u9fff]/, `zh ${key}`);
   }
   assert.equal(new Set(VERDICTS.map((v) => lookup(en, verdictKey(v)))).size, VERDICTS.length, 'each verdict has its own words');
+});
+
+// Every verdict and diagnosis js/onnx can give, read from its sources (not from the page's lists).
+const onnxSources = ['verify.js', 'family.js', 'find.js', 'index.js', 'fit.js', 'guess.js', 'mrope.js'].map(source).join('\n');
+const givenVerdicts = () => [...new Set([...onnxSources.matchAll(/verdict(?: =|:) ([^;,}]+)/g)].flatMap((m) => [...m[1].matchAll(/'([a-z0-9-]+)'/g)].map((q) => q[1])))];
+const givenMistakes = () => [...new Set([...onnxSources.matchAll(/mistake: '([a-z0-9-]+)'/g)].map((m) => m[1]))];
+
+test('every verdict and diagnosis js/onnx can give has a sentence and a lesson section (or none, said so) in en and zh', () => {
+  const verdicts = givenVerdicts();
+  const mistakes = givenMistakes();
+  assert.deepEqual([...verdicts].sort(), ['exact', 'float32', 'mismatch', 'unchecked'], `verdicts found in the sources: ${verdicts}`);
+  assert.ok(mistakes.length >= 14 && mistakes.includes('no-rope-found') && mistakes.includes('layout-attribute'), `mistakes found in the sources: ${mistakes}`);
+  const linked = [];
+  for (const [kind, codes, keyOf] of [['verdict', verdicts, verdictKey], ['mistake', mistakes, mistakeKey]]) {
+    for (const code of codes) {
+      const key = keyOf(code);
+      assert.ok(!key.endsWith('.other'), `${kind} '${code}': a sentence of its own`);
+      assert.match(lookup(en, key), /^[A-Z][^]*\.$/, `${kind} '${code}': an English sentence`);
+      assert.match(lookup(zh, key), /[\u4e00-\u9fff][^]*。$/, `${kind} '${code}': a Chinese sentence`);
+      // the link: a decision for each code (a section, or null said in TEACHES)
+      const at = teachingSection(kind, code);
+      if (at === null) {
+        assert.ok(['mismatch', 'no-rope-found', 'unknown'].includes(code), `${kind} '${code}' links to no lesson section`);
+        continue;
+      }
+      linked.push(code);
+      assert.ok(sectionIds(at.lesson).includes(at.section), `${kind} '${code}': ${at.lesson}/${at.section} is a section of the lesson`);
+      const hash = sectionHash(at.lesson, at.section, 'zh');
+      assert.match(hash, new RegExp(`section=${at.section}&lang=zh$`));
+      const title = lessonById(at.lesson).sections.find((s) => s.id === at.section).title;
+      assert.equal(typeof lookup(en, title), 'string', `${kind} '${code}': the section's English heading`);
+      assert.match(lookup(zh, title), /[\u4e00-\u9fff]/, `${kind} '${code}': the section's Chinese heading`);
+    }
+  }
+  assert.equal(linked.length, verdicts.length + mistakes.length - 3, 'every code but mismatch, no-rope-found and unknown links to a section');
+  // the pairs the lesson is known to teach (issue 37): float32 → precision, scaling → scaling, layouts → layouts, M-RoPE → multi-axis
+  const expect = { float32: 'precision', exact: 'half', 'default-rope-type': 'scaling', 'wrong-factor': 'scaling', 'layout-half-vs-interleaved': 'layouts', 'layout-attribute': 'layouts', 'mrope-section': 'multimodal', 'rounded-twice': 'half' };
+  for (const [code, section] of Object.entries(expect)) assert.equal(teachingSection(verdicts.includes(code) ? 'verdict' : 'mistake', code)?.section, section, code);
+  for (const key of ['checkModel.learn', 'checkModel.learnWhere']) {
+    assert.equal(typeof lookup(en, key), 'string', key);
+    assert.match(lookup(zh, key), /[\u4e00-\u9fff]/, key);
+  }
+  assert.throws(() => teachingSection('verdicts', 'exact'), (e) => e instanceof RangeError && /kind/.test(e.message));
+  assert.equal(teachingSection('mistake', 'toString'), null, 'a code it does not know: no link');
 });
 
 test('float16 and bfloat16 bytes decode to the values the half reference rounds to', () => {

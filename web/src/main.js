@@ -3,18 +3,18 @@
 import 'katex/dist/katex.min.css';
 import './style.css';
 import sinpe from 'sinpe.wasm';
-import { LESSONS, LANGS, defaultState, normalize, parseHash, toHash, validateField, rangeOf, oneMessagePerField } from './state.js';
+import { LESSONS, LANGS, defaultState, normalize, parseHash, toHash, validateField, rangeOf, oneMessagePerField, sectionHash } from './state.js';
 import { renderMessages } from './lib/messages.js';
 import { LESSONS as REGISTRY, lessonById } from './lessons/index.js';
 import { h, clear } from './lib/dom.js';
 import { createControls } from './lib/controls.js';
 import { formatInteger } from './lib/numbers.js';
 import { attachFigureExports } from './lib/figure/buttons.js';
-import { figureDraws, paintedTexts } from './lib/probe.js';
+import { figureDraws, paintedTexts, computations } from './lib/probe.js';
 import { attachGuide } from './lib/guide.js';
 import { changedSince } from './lib/lesson.js';
 import { reasonOf, reasonText } from './lib/reasons.js';
-import { readingPosition, keepReadingPosition, trackJumps, returnFromJump } from './lib/position.js';
+import { readingPosition, keepReadingPosition, landAt, trackJumps, returnFromJump } from './lib/position.js';
 import { pageOf, pageHash, pageLang } from './pages/index.js';
 import { pageLinks, mountPage } from './pages/host.js';
 import { storedLang, rememberLang, langSwitch } from './lib/language.js';
@@ -107,12 +107,8 @@ function setState(patch, { fromUser = false } = {}) {
   hashWriter.schedule();
 }
 
-/** Scrolls the new lesson's title to the top of the window and moves focus to the lesson. */
-function landAtTitle() {
-  const main = document.getElementById('lesson');
-  main.focus({ preventScroll: true });
-  main.querySelector('h1.lesson-title')?.scrollIntoView({ block: 'start' });
-}
+/** Scrolls the new lesson's title (or the section a link named, `section=`) to the top; focus to the lesson. */
+const landAtTitle = (section = null) => landAt(document.getElementById('lesson'), section);
 
 const renderer = createRenderScheduler(render);
 const scheduleRender = renderer.schedule;
@@ -157,7 +153,7 @@ function followLocation(event) {
   }
   const leftPage = page !== null;
   page = null;
-  const { state: parsed, messages } = parseHash(location.hash, state.lang, { check: dModelCheck });
+  const { state: parsed, messages, section } = parseHash(location.hash, state.lang, { check: dModelCheck });
   const lessonChanged = parsed.lesson !== state.lesson;
   const rebuild = leftPage || lessonChanged || parsed.lang !== state.lang;
   state = parsed;
@@ -166,7 +162,7 @@ function followLocation(event) {
   if (rebuild) buildPage();
   else scheduleRender();
   showMessages(messages);
-  if (lessonChanged || leftPage) landAtTitle();
+  if (lessonChanged || leftPage || section) landAtTitle(section);
   // Back to the place a glossary jump left, on the page rebuilt in that entry's language
   else if (rebuild && event?.type === 'popstate' && typeof event.state?.returnTo === 'number') returnFromJump(event.state, { rebuilt: true });
 }
@@ -272,6 +268,8 @@ const app = {
   },
   t,
   setState,
+  // a lesson section's URL in the page's language and its heading's string key (pages link to sections)
+  section: (lesson, id) => ({ href: sectionHash(lesson, id, state.lang), title: lessonById(lesson).sections.find((s) => s.id === id).title }),
 };
 
 /**
@@ -303,7 +301,7 @@ function lessonContext(lesson, controlsElement) {
 }
 
 // A read-only probe for the browser tests and the FPS benchmark.
-const siteProbe = { renders: [], figures: figureDraws, painted: paintedTexts, get state() { return { ...state }; } };
+const siteProbe = { renders: [], figures: figureDraws, painted: paintedTexts, computations, get state() { return { ...state }; } };
 Object.defineProperty(window, 'sinpeSite', { value: siteProbe });
 
 /**
@@ -333,12 +331,13 @@ async function start() {
   siteProbe.simd = pe.simd;
   page = pageOf(location.hash);
   const hash = page ? '' : location.hash;
-  const { state: parsed, messages } = parseHash(hash, (page && pageLang(location.hash, LANGS)) || storedLang(LANGS), { check: dModelCheck });
+  const { state: parsed, messages, section } = parseHash(hash, (page && pageLang(location.hash, LANGS)) || storedLang(LANGS), { check: dModelCheck });
   state = parsed;
   // Previous / Next come back to the settings the page opened with
   keptStates.set(state.lesson, state);
   buildPage();
   showMessages(messages);
+  if (section) landAtTitle(section);
   hashWriter.write();
 }
 

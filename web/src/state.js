@@ -22,6 +22,20 @@ export { LESSON_REGISTRY };
 export const LESSONS = LESSON_IDS;
 export const LANGS = Object.freeze(['en', 'zh']);
 
+/** The ids of the sections a link can open a lesson at (the registry's `sections`). */
+export function sectionIds(lesson) {
+  return (lessonById(lesson)?.sections ?? []).map((s) => s.id);
+}
+
+/** The URL of a lesson opened at one of its sections, in a language: `#lesson=rope&section=precision&lang=zh`. */
+export function sectionHash(lesson, section, lang) {
+  if (!LESSON_IDS.includes(lesson)) throw new RangeError(`sectionHash: lesson must be one of ${LESSON_IDS.join(', ')}, got ${String(lesson)}`);
+  const ids = sectionIds(lesson);
+  if (!ids.includes(section)) throw new RangeError(`sectionHash: section must be one of the ${lesson} lesson's sections (${ids.join(', ') || 'none'}), got ${String(section)}`);
+  if (!LANGS.includes(lang)) throw new RangeError(`sectionHash: lang must be one of ${LANGS.join(', ')}, got ${String(lang)}`);
+  return '#' + new URLSearchParams({ lesson, section, lang }).toString();
+}
+
 /** The default state of a lesson. */
 export function defaultState(lesson = LESSON_IDS[0], lang = 'en') {
   return { ...fieldDefaults(), ...structuredClone(lessonById(lesson).defaults), lesson, lang };
@@ -110,7 +124,10 @@ export function oneMessagePerField(messages) {
 }
 
 /**
- * Parses a location hash. Returns { state, messages }; messages are
+ * Parses a location hash. Returns { state, messages, section }: section, the
+ * lesson section to open at (one of the lesson's sectionIds, else null; a
+ * name it does not have is rejected with a message). It is not part of the
+ * state: a link opens the lesson there, and the URL written next drops it. Messages are
  * { key, problem: 'clamped'|'rejected'|'rule', value } for known keys (value is the
  * value now in use) and { problem: 'unknown', count } for unknown keys.
  * `fallbackLang` is used when the hash names no language; env as for normalize.
@@ -137,11 +154,16 @@ export function parseHash(hash, fallbackLang = 'en', env = {}) {
     if (value !== null) state[key] = value;
     if (problem) messages.push({ key, problem, value: state[key] });
   }
+  let section = params.get('section');
+  if (section !== null && !sectionIds(state.lesson).includes(section)) {
+    messages.push({ key: 'section', problem: 'rejected', value: null });
+    section = null;
+  }
   let unknown = 0;
-  for (const key of params.keys()) if (key !== 'lesson' && key !== 'lang' && !(key in FIELDS)) unknown++;
+  for (const key of params.keys()) if (!['lesson', 'lang', 'section'].includes(key) && !(key in FIELDS)) unknown++;
   if (unknown > 0) messages.push({ problem: 'unknown', count: unknown });
   const normalized = normalize(state, env);
-  return { state: normalized.state, messages: oneMessagePerField([...messages, ...normalized.messages]) };
+  return { state: normalized.state, messages: oneMessagePerField([...messages, ...normalized.messages]), section };
 }
 
 /** The hash of a state: the lesson, what differs from the lesson's defaults, and the language. */

@@ -52,6 +52,8 @@ export default {
     unknown: 'Diagnosis: none of the usual mistakes reproduces this cache.',
     other: 'Diagnosis: a finding this page does not know.',
   },
+  learn: 'Learn more:',
+  learnWhere: '“{section}” in the lesson {lesson}',
   short: 'The cache has {rows} rows; the config allows {expected} positions.',
   bitExact: 'Every value is the exact one, bit for bit (all {rows} rows of cos and sin).',
   maxDeviation: 'Largest |cache − exact|: {value}, at row {row}, column {col} ({which}).',

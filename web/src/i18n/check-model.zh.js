@@ -52,6 +52,8 @@ export default {
     unknown: '诊断：常见的错误都不能复现这个缓存。',
     other: '诊断：本页不认识的发现。',
   },
+  learn: '相关讲解：',
+  learnWhere: '《{lesson}》的“{section}”一节',
   short: '缓存有 {rows} 行；配置允许 {expected} 个位置。',
   bitExact: '每个值都与精确值逐位相同（cos 与 sin 全部 {rows} 行）。',
   maxDeviation: '最大 |缓存 − 精确值|：{value}，在第 {row} 行、第 {col} 列（{which}）。',

@@ -78,6 +78,7 @@ const site = {
     clamped: 'The value of “{name}” was out of range and has been changed to {value}.',
     rejected: 'The value given for “{name}” was not valid and has been ignored (using {value}).',
     unknown: '{count} unknown URL parameter(s) ignored.',
+    section: 'The URL names a section this lesson does not have: the lesson opens at its start.',
     range: 'Allowed: {min} to {max}.',
     dismiss: 'Dismiss',
   },

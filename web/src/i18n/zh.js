@@ -78,6 +78,7 @@ const site = {
     clamped: '“{name}”的取值超出范围，已改为 {value}。',
     rejected: '给“{name}”的取值无效，已忽略（仍使用 {value}）。',
     unknown: '已忽略 {count} 个无法识别的网址参数。',
+    section: '网址指定的小节在本课中不存在，已从本课开头显示。',
     range: '允许范围：{min} 到 {max}。',
     dismiss: '关闭',
   },

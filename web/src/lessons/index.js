@@ -13,7 +13,9 @@
 // panel); defaults; limits: narrower [min, max] per field; values: values
 // an enum field takes besides the field's own; steps: coarser slider steps; probe(pe, state):
 // the package call the lesson makes, at its smallest size, which throws the
-// package's RangeError when the state's d_model is not accepted.
+// package's RangeError when the state's d_model is not accepted; sections: the
+// lesson's sections a link can open it at (`#lesson=rope&section=precision`), in the
+// page's order, each with the string key of its heading.
 import { presetCall } from '../model/variants.js';
 import { SEQUENTIAL_COLORMAPS } from '../model/fields.js';
 import attentionEn from './attention/strings.en.js';
@@ -159,13 +161,24 @@ const ENTRIES = [
     own: ['base', 'seed', 'pos', 'k', 'factor', 'ctx', 'measure', 'model', 'at', 'merge', 'imgT', 'imgRows', 'imgCols', 'textBefore', 'textAfter', 'msec', 'gridH', 'gridW', 'patch', 'upto'],
     defaults: { pos: 1, k: 2 },
     limits: { base: [2, 1e7] },
+    sections: [
+      { id: 'dials', title: 'lessons.rope.dialsTitle' },
+      { id: 'check', title: 'lessons.rope.checkTitle' },
+      { id: 'layouts', title: 'lessons.rope.layoutsTitle' },
+      { id: 'scaling', title: 'lessons.rope.scalingTitle' },
+      { id: 'config', title: 'lessons.rope.configTitle' },
+      { id: 'multimodal', title: 'lessons.rope.mm.title' },
+      { id: 'grid', title: 'lessons.rope.grid.title' },
+      { id: 'precision', title: 'lessons.rope.precisionTitle' },
+      { id: 'half', title: 'lessons.rope.half.title' },
+    ],
     // no d_model here: the lesson's smallest call, for the registry's shape
     probe: (pe, s) => pe.ropeFrequencies(2, { base: s.base }),
   },
 ];
 
 export const LESSONS = Object.freeze(
-  ENTRIES.map((lesson) => ({ ...lesson, controls: [...lesson.controls, ...EVERY_LESSON], own: [...(lesson.own ?? []), ...EVERY_LESSON] })),
+  ENTRIES.map((lesson) => ({ ...lesson, controls: [...lesson.controls, ...EVERY_LESSON], own: [...(lesson.own ?? []), ...EVERY_LESSON], sections: lesson.sections ?? [] })),
 );
 
 export const LESSON_IDS = Object.freeze(LESSONS.map((l) => l.id));

@@ -277,7 +277,7 @@ export function createLineChart({ xLabel, yLabel, label, yLog = false, xLog = fa
       drawWhenSeen(element, () => {
         const t0 = performance.now();
         render();
-        recordDraw(key ?? label, t0);
+        recordDraw(key ?? label, t0, last?.state ?? null);
       });
     },
     /** Moves the cursor to x; with notify, tells onCursor as a pointer move would. */

@@ -7,6 +7,7 @@ import { afterPaint } from './after-paint.js';
 /** The text of one message, with the field's allowed range when it has one. */
 function messageText(m, { t, state, rangeOf }) {
   if (m.problem === 'unknown') return t('message.unknown', { count: m.count });
+  if (m.key === 'section') return t('message.section'); // the URL's text is never shown
   const name = t(`control.${m.key}`, null, m.key);
   if (m.problem === 'rule') {
     const first = m.rounded !== undefined && String(m.rounded) !== String(m.typed) ? 'message.ruleRounded' : 'message.rule';

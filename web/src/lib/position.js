@@ -55,6 +55,30 @@ function stickyTop() {
   return top;
 }
 
+/**
+ * The reading position at the top of a section of the lesson (its element
+ * marked data-section="id"), for keepReadingPosition: a link that opens a
+ * lesson at a section (`#lesson=rope&section=precision`). Null if there is none.
+ */
+export function sectionPosition(id) {
+  const article = document.querySelector(ARTICLE);
+  const el = article?.querySelector(`:scope > [data-section="${CSS.escape(id)}"]`);
+  const index = el ? childrenOf(article).indexOf(el) : -1;
+  return index < 0 ? null : { path: [index], fraction: 0, gap: 0 };
+}
+
+/**
+ * Lands a newly built lesson (in `main`) at its title, or at the section a link named (`section=`):
+ * placed like a reading position after a language switch, again while the sections above it
+ * draw and change height. Focus goes to the lesson.
+ */
+export function landAt(main, section = null) {
+  main.focus({ preventScroll: true });
+  const at = section && sectionPosition(section);
+  if (at) keepReadingPosition(at);
+  else main.querySelector('h1.lesson-title')?.scrollIntoView({ block: 'start' });
+}
+
 /** Scrolls the rebuilt page so that the reading position's block is where it was (again once late drawing settles). */
 export function keepReadingPosition(anchor) {
   // → whether the window had to move

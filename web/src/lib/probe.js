@@ -3,9 +3,24 @@
 // bench:site) through window.sinpeSite.figures. Bounded, like the renders.
 export const figureDraws = [];
 
-/** Records one draw of the figure `name` that started at t0 (performance.now()). */
-export function recordDraw(name, t0) {
-  figureDraws.push({ name, time: t0, ms: performance.now() - t0 });
+// The computations a figure started (one per state it was asked to show), each with the slices
+// it ran and whether it finished: a newer state's drops an older one's at its next slice.
+export const computations = [];
+
+/**
+ * Records a computation of the figure `name` for `state`; returns its record, in which the figure
+ * counts its slices (.slices, the start of the last in .lastSlice) and sets .finished.
+ */
+export function recordComputation(name, state) {
+  const record = { name, time: performance.now(), state, slices: 0, lastSlice: null, finished: false };
+  computations.push(record);
+  if (computations.length > 2000) computations.splice(0, 1000);
+  return record;
+}
+
+/** Records one draw of the figure `name` that started at t0 (performance.now()); state: the fields it shows, if it says. */
+export function recordDraw(name, t0, state = null) {
+  figureDraws.push({ name, time: t0, ms: performance.now() - t0, state });
   if (figureDraws.length > 2000) figureDraws.splice(0, 1000);
 }
 

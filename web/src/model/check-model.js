@@ -115,6 +115,42 @@ export const MISTAKES = [
 export const GROUPS = ['default', 'small', 'large', 'global', 'local', 'concat'];
 export const ERRORS = ['bad_protobuf', 'missing_external', 'external_out_of_range', 'bad_tensor', 'no_rope', 'bad_json', 'no_model', 'two_models', 'bad_rows'];
 
+// The lesson section that teaches each verdict and diagnosis: the page links to it beside the sentence
+// that explains it (`#lesson=rope&section=…`, state.js's sectionHash). null: no section teaches it —
+// 'mismatch' only says that neither rule fits (its diagnosis, below it, links to what went wrong);
+// 'no-rope-found' is about finding the cache in the graph and 'unknown' names no mistake, which no lesson covers.
+export const TEACHES = Object.freeze({
+  verdict: {
+    exact: { lesson: 'rope', section: 'half' }, // the exact values rounded once to the element type
+    float32: { lesson: 'rope', section: 'precision' }, // the float32 angle's error at long positions
+    mismatch: null,
+    unchecked: { lesson: 'rope', section: 'config' }, // what a config.json says about the RoPE
+  },
+  mistake: {
+    'default-rope-type': { lesson: 'rope', section: 'scaling' },
+    'wrong-base': { lesson: 'rope', section: 'dials' }, // ω_j = b^(−2j/r): the base sets every dial's speed
+    'wrong-factor': { lesson: 'rope', section: 'scaling' },
+    'wrong-attention-factor': { lesson: 'rope', section: 'scaling' }, // YaRN's 0.1 ln s + 1
+    'wrong-rotary-dim': { lesson: 'rope', section: 'config' }, // head_dim, partial_rotary_factor
+    'layout-half-vs-interleaved': { lesson: 'rope', section: 'layouts' },
+    'cos-sin-swapped': { lesson: 'rope', section: 'dials' }, // a pair turned by p·ω_j: (cos, sin) of its angle
+    'rounded-twice': { lesson: 'rope', section: 'half' },
+    'short-long-exchanged': { lesson: 'rope', section: 'config' }, // LongRoPE's short_factor and long_factor, both drawn
+    'other-layer-type': { lesson: 'rope', section: 'config' }, // a config's base and scaling (per layer kind: not taught)
+    'mrope-section': { lesson: 'rope', section: 'multimodal' },
+    'layout-attribute': { lesson: 'rope', section: 'layouts' },
+    'no-rope-found': null,
+    unknown: null,
+  },
+});
+
+/** The lesson section ({ lesson, section }) that teaches a verdict (kind 'verdict') or diagnosis ('mistake'), or null. */
+export function teachingSection(kind, code) {
+  const table = TEACHES[kind];
+  if (!table) throw new RangeError(`teachingSection: kind must be 'verdict' or 'mistake', got ${String(kind)}`);
+  return Object.hasOwn(table, code) ? table[code] : null;
+}
+
 export const verdictKey = (v) => `checkModel.verdict.${VERDICTS.includes(v) ? v : 'other'}`;
 export const mistakeKey = (m) => `checkModel.mistake.${MISTAKES.includes(m) ? m : 'other'}`;
 export const groupKey = (g) => `checkModel.group.${GROUPS.includes(g) ? g : 'other'}`;

@@ -7,10 +7,9 @@
 import { readModel, findRope, inspectModel, extendModel, referenceCaches } from 'sinpe.wasm/onnx';
 import { h, clear } from '../lib/dom.js';
 import { MAX_POSITION } from '../model/fields.js';
-import { createLineChart } from '../lib/chart.js';
-import { sortFiles, looksLikeModel, externalPlan, extendProposal, verdictKey, mistakeKey, groupKey, errorKey, layoutKey, quotedNames, rowDeviation, chartPoints, decodeCache } from '../model/check-model.js';
+import { sortFiles, looksLikeModel, externalPlan, extendProposal, errorKey, quotedNames, rowDeviation, decodeCache } from '../model/check-model.js';
+import { siteCard } from './check-model-card.js';
 
-const FLOOR = 1e-10; // a deviation of 0 is drawn here on the log axis
 // A cache's rows are positions 0 … rows − 1: the core's limit on |position| (the vocabulary's) bounds them.
 const MAX_ROWS = MAX_POSITION;
 
@@ -19,9 +18,14 @@ export default {
   mount(root, ctx) {
     const { t } = ctx;
     const T = (key, vars) => t(`checkModel.${key}`, vars);
-    const memory = ctx.memory; // { files: { model, config, data: Map }, result } kept across language changes
+    // what was given and found, kept across language changes (the page is rebuilt in the new language from it):
+    // { model, config, data: Map, result, problems, pending, run }
+    const memory = ctx.memory;
     memory.data ??= new Map();
-    const sci = (v) => (v === 0 ? '0' : v.toExponential(2));
+    // the messages shown, as string keys and values (worded in the page's language each time they are shown)
+    const problems = (memory.problems ??= []);
+    memory.run ??= 0;
+    let gone = false; // this page was replaced (a language change): an analysis under way draws in the new one
     // a string with a singular and a plural form (key.one / key.other)
     const plural = (key, count, vars) => T(`${key}.${count === 1 ? 'one' : 'other'}`, { count, ...vars });
     const quoted = (names) => names.map((n) => `“${n}”`).join(', ');
@@ -65,16 +69,16 @@ export default {
       take([...(e.dataTransfer?.files ?? [])]);
     });
 
-    const problems = [];
     function showErrors() {
       clear(errors);
       for (const p of problems) {
-        errors.append(h('p', { class: 'check-model-error', 'data-code': p.code }, p.text));
+        const text = p.count === undefined ? T(p.key, p.vars) : plural(p.key, p.count, p.vars);
+        errors.append(h('p', { class: 'check-model-error', 'data-code': p.code }, text));
       }
     }
     function fail(code, names) {
       const vars = { names: names.length ? quoted(names) : '', maxRows: MAX_ROWS }; // t() groups it as the page's language does
-      problems.push({ code, text: T(errorKey(code).slice('checkModel.'.length), vars) });
+      problems.push({ code, key: errorKey(code).slice('checkModel.'.length), vars });
     }
 
     // New files join the ones already given: a .onnx whose first bytes are an ONNX model's replaces the model,
@@ -119,9 +123,16 @@ export default {
       }
     }
 
-    let run = 0;
-    async function analyse() {
-      const mine = ++run;
+    // an analysis: memory.pending until it ends; a newer one (new files, on this page or the rebuilt one) supersedes it
+    function analyse() {
+      const pending = analysing();
+      memory.pending = pending;
+      pending.finally(() => memory.pending === pending && (memory.pending = null));
+      return pending;
+    }
+    async function analysing() {
+      const mine = ++memory.run;
+      const current = () => mine === memory.run && !gone;
       memory.result = null;
       clear(results);
       extendBox.hidden = true;
@@ -135,18 +146,18 @@ export default {
         // the external data files the model names: given ones are used, missing ones named, others not used
         memory.wanted = new Set(model.externalLocations());
         const plan = externalPlan(memory.wanted, memory.data);
-        if (mine !== run) return;
+        if (mine !== memory.run) return;
         listFiles();
         if (plan.unused.length) {
           const wanted = [...memory.wanted];
-          problems.push({ code: 'not_named', text: wanted.length ? T('notNamed', { names: quoted(plan.unused), model: memory.model.name, wanted: quoted(wanted) }) : T('notNamedNone', { names: quoted(plan.unused), model: memory.model.name }) });
+          problems.push(wanted.length ? { code: 'not_named', key: 'notNamed', vars: { names: quoted(plan.unused), model: memory.model.name, wanted: quoted(wanted) } } : { code: 'not_named', key: 'notNamedNone', vars: { names: quoted(plan.unused), model: memory.model.name } });
           for (const name of plan.unused) memory.data.delete(name);
-          showErrors();
+          if (current()) showErrors();
         }
         if (plan.missing.length) {
           status.textContent = '';
-          problems.push({ code: 'missing_data', text: plural('error.missing_data', plan.missing.length, { names: quoted(plan.missing), model: memory.model.name }) });
-          showErrors();
+          problems.push({ code: 'missing_data', key: 'error.missing_data', count: plan.missing.length, vars: { names: quoted(plan.missing), model: memory.model.name } });
+          if (current()) showErrors();
           return;
         }
         const externalData = Object.fromEntries(plan.used.map((n) => [n, memory.data.get(n)]));
@@ -155,16 +166,16 @@ export default {
         const sites = findRope(modelWithData);
         const curves = [];
         for (let i = 0; i < report.sites.length; i++) curves.push(await deviation(modelWithData, sites[i], report.sites[i]));
-        if (mine !== run) return;
+        if (mine !== memory.run) return;
         memory.result = { report, curves, model: modelWithData };
       } catch (error) {
-        if (mine !== run) return;
+        if (mine !== memory.run) return;
         status.textContent = '';
         fail(error.code ?? 'other', [memory.model.name, ...quotedNames(error.message)].filter((n, i, a) => a.indexOf(n) === i));
-        showErrors();
+        if (current()) showErrors();
         return;
       }
-      draw();
+      if (current()) draw();
     }
 
     // |cache − exact| and |float32 recipe − exact| per row, in the cache's own dtype (exact: the float64 values
@@ -190,59 +201,12 @@ export default {
       // no config: none given, or the one given could not be read (its message says so above)
       if (!report.config) results.append(h('p', { class: 'check-model-noconfig' }, T(memory.badConfigName ? 'configUnread' : 'noConfig')));
       showErrors();
-      report.sites.forEach((site, i) => results.append(card(site, curves[i], i)));
+      report.sites.forEach((site, i) => results.append(siteCard(site, curves[i], i, { T, t, app: ctx.app, charts })));
       for (const drawChart of charts.splice(0)) drawChart();
       if (report.config && report.sites.some((s) => s.kind === 'cache')) buildExtend(report);
       // how many reports the page has shown, set once the whole report is there (the tests wait on it)
       memory.drawn = (memory.drawn ?? 0) + 1;
       results.dataset.drawn = String(memory.drawn);
-    }
-
-    function card(site, curve, index) {
-      const names = site.kind === 'cache' ? `${site.cos.name} / ${site.sin.name}` : site.invFreq.name;
-      const shape = site.kind === 'cache' ? `[${site.cos.shape.join(' × ')}]` : `[${site.invFreq.shape.join(' × ')}]`;
-      const rows = [
-        [T('names'), names],
-        [T('shape'), shape],
-        [T('dtype'), site.dtype],
-        [T('rows'), site.kind === 'cache' ? t('checkModel.rowsValue', { rows: site.rows }) : '—'],
-        [T('rotaryWidth'), String(site.rotaryDim)],
-        [T('layoutLabel'), T(layoutKey(site.interleaved).slice('checkModel.'.length))],
-        [T('groupLabel'), T(groupKey(site.group).slice('checkModel.'.length))],
-      ];
-      const table = h('table', { class: 'check-model-site-table' }, h('tbody', {}, ...rows.map(([k, v]) => h('tr', {}, h('th', { scope: 'row' }, k), h('td', {}, v)))));
-      const verdict = h('p', { class: `check-model-verdict verdict-${site.verdict}`, 'data-verdict': site.verdict }, T(verdictKey(site.verdict).slice('checkModel.'.length)));
-      const parts = [h('h2', {}, names), table, verdict];
-      if (site.diagnosis) {
-        parts.push(h('p', { class: 'check-model-diagnosis', 'data-mistake': site.diagnosis.mistake }, T(mistakeKey(site.diagnosis.mistake).slice('checkModel.'.length))));
-      }
-      if (site.short) parts.push(h('p', { class: 'check-model-short' }, T('short', { rows: site.rows, expected: site.expected.maxPositions })));
-      if (curve) {
-        const m = curve.cache.max;
-        // a cache that is the exact values bit for bit says so, rather than "largest |Δ| 0 at row 0"
-        parts.push(h('p', { class: 'check-model-deviation' }, m.value === 0 ? T('bitExact', { rows: site.rows }) : T('maxDeviation', { value: sci(m.value), row: m.row, col: m.col, which: m.which })));
-        parts.push(chartOf(site, curve, index));
-      }
-      return h('section', { class: 'check-model-site', 'data-site': String(index), 'data-cos': site.cos?.name ?? site.invFreq?.name }, ...parts);
-    }
-
-    function chartOf(site, curve, index) {
-      const chart = createLineChart({ xLabel: T('axisPosition'), yLabel: T('axisDeviation'), label: T('chartLabel', { name: site.cos.name }), yLog: true, height: 240, key: `check-model-${index}` });
-      const a = chartPoints(curve.cache.perRow, 600, FLOOR);
-      const b = chartPoints(curve.recipe.perRow, 600, FLOOR);
-      const top = Math.max(FLOOR * 10, ...a.map((p) => p[1]), ...b.map((p) => p[1]));
-      const figure = h('div', { class: 'check-model-chart' }, chart.element, h('p', { class: 'check-model-caption figure-caption' }, T('caption', { name: site.cos.name, sin: site.sin.name, rows: site.rows, last: site.rows - 1 })));
-      charts.push(() =>
-        chart.draw({
-          series: [
-            { name: T('seriesCache'), points: a },
-            { name: T('seriesRecipe'), points: b },
-          ],
-          xDomain: [0, Math.max(1, site.rows - 1)],
-          yDomain: [FLOOR, 10 ** Math.ceil(Math.log10(top))],
-        }),
-      );
-      return figure;
     }
 
     function buildExtend(report) {
@@ -321,12 +285,27 @@ export default {
       showPlan();
     }
 
-    // on a language change the page is rebuilt: what was given is shown again
+    // on a language change the page is rebuilt: what was given, found and said is shown again in the new
+    // language, from what was kept (the files are not read again); an analysis under way shows here when it ends
     listFiles();
+    showErrors();
     if (memory.result) draw();
-    else if (memory.model) analyse();
+    else if (memory.pending) {
+      status.textContent = T('reading', { name: memory.model.name });
+      memory.pending.then(() => {
+        if (gone) return;
+        status.textContent = '';
+        if (memory.result) draw();
+        else showErrors();
+      });
+    } else if (memory.model && !problems.length) analyse();
 
-    return { update() {}, destroy() {} };
+    return {
+      update() {},
+      destroy() {
+        gone = true;
+      },
+    };
   },
 };
 

@@ -4,7 +4,11 @@
 // half dtype, both in ulps of the float64 value, at every position 0 … L.
 // The errors of each position are kept per base: a step of L computes only
 // the positions it adds, and work that does not fit a frame (a new base at
-// large L) runs in slices across frames (lib/sliced.js).
+// large L) runs in slices across frames (lib/sliced.js). While it runs, the
+// chart shows the new L at once with the positions computed so far, filling
+// in frame by frame (dimmed, aria-busy), so a drag of L is answered within a
+// frame or two even where it adds thousands of positions; a newer L drops
+// the older one's job at its next slice (only the latest value is computed).
 import { h, fmt, formula, paragraphs, clear } from '../../lib/dom.js';
 import { createLineChart, SERIES_COLORS } from '../../lib/chart.js';
 import { createControls } from '../../lib/controls.js';
@@ -16,6 +20,7 @@ import { HALF_DTYPES, bucketMax, halfErrorRows, halfErrorStore, halfWorst } from
 import { createSlicedWork } from '../../lib/sliced.js';
 import { formatInteger, formatSignificant } from '../../lib/numbers.js';
 import { strings } from './format.js';
+import { recordComputation } from '../../lib/probe.js';
 
 // the state's fields this section draws from (the lesson draws it later, when out of view, only when one changed)
 const SHOWS = ['upto', 'base', 'lang'];
@@ -65,10 +70,16 @@ export function mount(root, ctx) {
       if (k.base !== s.base) Object.assign(k, { base: s.base, done: 0 });
       if (k.store.usual.length < need) k.store = halfErrorStore(Math.max(need, 2 * k.store.usual.length), k.store, k.done);
     }
-    // one slice: the next ROWS positions of the first format not yet done for this state
+    const record = recordComputation('half', { upto: s.upto, base: s.base });
+    // one slice: the next ROWS positions of the format furthest behind for this state (both fill in together)
     const step = () => {
-      const dtype = HALF_DTYPES.find((d) => known[d].done < need);
-      if (!dtype) return true;
+      const dtype = HALF_DTYPES.filter((d) => known[d].done < need).sort((a, b) => known[a].done - known[b].done)[0];
+      if (!dtype) {
+        record.finished = true;
+        return true;
+      }
+      record.slices++;
+      record.lastSlice = performance.now();
       const k = known[dtype];
       // never: starting this job dropped the job of any older base
       if (k.base !== s.base) throw new Error('half precision: a slice of an older base');
@@ -78,21 +89,31 @@ export function mount(root, ctx) {
       k.done = to;
       return false;
     };
-    work.start(step, () => show(s, inv, invF));
+    work.start(step, () => show(s, inv, invF), {
+      progress: () => show(s, inv, invF, true),
+      // a newer L or base (a drag goes on): dropped at its next slice, before that value's render starts its job
+      stale: () => ctx.state.upto !== s.upto || ctx.state.base !== s.base,
+    });
   }
 
-  function show(s, inv, invF) {
+  // partial: the job for s is under way: the curves as far as computed, on the axes of s (the summaries
+  // and the worst case wait for the whole range)
+  function show(s, inv, invF, partial = false) {
+    // a line needs points: a new base shows once each format has some
+    if (partial && HALF_DTYPES.some((dtype) => known[dtype].done === 0)) return;
     const series = [];
     const marks = [{ y: 0.5, label: H('markHalf') }];
-    clear(summaries);
+    if (!partial) clear(summaries);
     HALF_DTYPES.forEach((dtype, d) => {
-      const { store } = known[dtype];
-      const worst = halfWorst(dtype, s.upto, inv, invF, store);
+      const { store, done } = known[dtype];
       const color = SERIES_COLORS[d];
+      const shown = Math.min(s.upto + 1, done);
       for (const path of ['usual', 'rounded']) {
-        const points = bucketMax(store[path].subarray(0, s.upto + 1)).map(([p, v]) => [p, Math.max(FLOOR, v)]);
+        const points = bucketMax(store[path].subarray(0, shown)).map(([p, v]) => [p, Math.max(FLOOR, v)]);
         series.push({ name: H(`series.${path}${dtype}`), points, color: path === 'usual' ? color : SERIES_COLORS[d + 2], ...ROUNDED_STYLE[path]?.[dtype] });
       }
+      if (partial) return;
+      const worst = halfWorst(dtype, s.upto, inv, invF, store);
       const w = worst.usual;
       if (dtype === 'float16') marks.push({ x: w.p, label: H('markWorst', { ulps: fmt(w.ulps, 1), p: formatInteger(w.p) }) });
       const text = H('summary', {
@@ -110,7 +131,7 @@ export function mount(root, ctx) {
       );
     });
     const top = Math.max(1, ...series.flatMap((x) => x.points.map(([, v]) => v)));
-    chart.draw({ series, xDomain: [0, s.upto], yDomain: [FLOOR, 10 ** Math.ceil(Math.log10(top))], marks, state: { upto: s.upto, base: s.base } });
+    chart.draw({ series, xDomain: [0, s.upto], yDomain: [FLOOR, 10 ** Math.ceil(Math.log10(top))], marks, state: { upto: s.upto, base: s.base, ...(partial ? { partial: true } : {}) } });
   }
 
   return {

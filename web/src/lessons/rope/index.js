@@ -28,7 +28,8 @@ import * as half from './half.js';
 import { createSlicedWork } from '../../lib/sliced.js';
 import { questions } from './questions.js';
 
-const SECTIONS = [dials, check, layouts, scaling, config, multimodal, grid, precision, half];
+// each section's component by its id; the lesson registry's `sections` gives their order (and the ids a link opens at)
+const MODULES = { dials, check, layouts, scaling, config, multimodal, grid, precision, half };
 const AT_ONCE = 2; // sections drawn in the first render (before the page knows what is on screen)
 
 export default {
@@ -36,9 +37,10 @@ export default {
   questions,
   mount(root, ctx) {
     root.append(...lessonHeader(ctx, 'rope'), formula(ROTATION, ctx.t('formulaText')), ...paragraphs(ctx.t('lessons.rope.symbols')));
-    const sections = SECTIONS.map((s, i) => {
+    const sections = ctx.lesson.sections.map(({ id }, i) => {
       const from = root.children.length;
-      const section = s.mount(root, ctx);
+      const section = MODULES[id].mount(root, ctx);
+      root.children[from].dataset.section = id;
       // seen: the state the section last drew; shown: its elements on or near the screen (null: not known yet)
       return { ...section, elements: [...root.children].slice(from), seen: null, shown: null, first: i < AT_ONCE };
     });
