@@ -148,14 +148,9 @@ const Entry* entry(int handle, int kind) {
   return e.used && e.kind == kind ? &e : nullptr;
 }
 
-// A dtype index: float32 (results as floats in the scratch) or a half type
-// (uint16 bit patterns in the scratch's first bytes); false for anything else.
-bool dtype_arg(int dtype, Dtype* out) {
-  if (dtype < 0 || dtype >= kDtypeCount) return false;
-  *out = Dtype(dtype);
-  return true;
-}
-std::uint16_t* half_scratch() { return reinterpret_cast<std::uint16_t*>(g_scratch.data()); }
+// Results in the scratch as a dtype index's elements (floats, or uint16 bit
+// patterns from its first byte); the core checks the dtype.
+Output scratch_out(int dtype) { return {Dtype(dtype), g_scratch.data()}; }
 
 // count (and start) as the core takes them.
 bool count_arg(double count, std::size_t* n) {
@@ -265,13 +260,10 @@ int check_rope(int handle, int layout, double head_dim) {
 int rows(int handle, double start, double count, int dtype) {
   const Entry* e = entry(handle, kRows);
   std::size_t n = 0;
-  Dtype t;
   if (!e) return code(Status::invalid_plan);
   if (!count_arg(count, &n)) return code(Status::bad_chunk);
-  if (!dtype_arg(dtype, &t)) return code(Status::bad_dtype);
   if (n > kScratchFloats / std::size_t(e->plan.d_model())) return code(Status::too_large);
-  if (t == Dtype::float32) return code(sinpe::rows(e->plan, start, n, g_scratch.data()));
-  return code(sinpe::rows(e->plan, start, n, t, half_scratch()));
+  return code(sinpe::rows(e->plan, start, n, scratch_out(dtype)));
 }
 
 int add_rows(int handle, double start, double count) {
@@ -285,13 +277,10 @@ int add_rows(int handle, double start, double count) {
 int encode(int handle, double count, int dtype) {
   const Entry* e = entry(handle, kRows);
   std::size_t n = 0;
-  Dtype t;
   if (!e) return code(Status::invalid_plan);
   if (!to_integer<std::size_t>(count, 0, kPositionChunk, &n)) return code(Status::bad_chunk);
-  if (!dtype_arg(dtype, &t)) return code(Status::bad_dtype);
   if (n > kScratchFloats / std::size_t(e->plan.d_model())) return code(Status::too_large);
-  if (t == Dtype::float32) return code(sinpe::encode(e->plan, g_positions.data(), n, g_scratch.data()));
-  return code(sinpe::encode(e->plan, g_positions.data(), n, t, half_scratch()));
+  return code(sinpe::encode(e->plan, g_positions.data(), n, scratch_out(dtype)));
 }
 
 int grid2d(int handle, double height, double width, bool cls_token, double first, double count) {
@@ -323,12 +312,13 @@ bool recipe_arg(int recipe, Recipe* out) {
   return true;
 }
 
-// Where a chunk of n cache rows of r/2 values goes: cos at the scratch's
-// start, sin after it, as floats or as bit patterns (half_scratch()).
-CacheOut cache_out(Dtype t, std::size_t values) {
-  if (t == Dtype::float32) return {t, g_scratch.data(), g_scratch.data() + values};
-  std::uint16_t* cos = half_scratch();
-  return {t, cos, cos + values};
+// Where a chunk of cache rows of `values` values each for cos and sin goes:
+// cos at the scratch's start, sin `values` elements of the dtype after it
+// (an unknown dtype: the core refuses it before writing).
+CacheOut cache_out(int dtype, std::size_t values) {
+  const std::size_t bytes = dtype == int(Dtype::float32) ? sizeof(float) : sizeof(std::uint16_t);
+  auto* cos = reinterpret_cast<unsigned char*>(g_scratch.data());
+  return {Dtype(dtype), cos, cos + values * bytes};
 }
 
 // Whether n rows of r/2 values, cos and sin, fit in the scratch.
@@ -337,15 +327,14 @@ bool cache_fits(const Entry* e, std::size_t n, std::size_t* half) {
   return n <= kScratchFloats / (2 * *half);
 }
 
-// A chunk of a cache: the dtype and recipe checked, then the core's one entry point.
+// A chunk of a cache: the recipe converted, then the core's one entry point,
+// which checks the rest (the dtype once).
 int cache_chunk(const Entry* e, const Positions& at, int dtype, int recipe) {
-  Dtype t;
   Recipe how;
   std::size_t half = 0;
-  if (!dtype_arg(dtype, &t)) return code(Status::bad_dtype);
   if (!recipe_arg(recipe, &how)) return code(Status::bad_recipe);
   if (!cache_fits(e, at.count, &half)) return code(Status::too_large);
-  return code(sinpe::rope_cache_recipe(e->rope, how, at, cache_out(t, at.count * half)));
+  return code(sinpe::rope_cache_recipe(e->rope, how, at, cache_out(dtype, at.count * half)));
 }
 
 int rope_cache_rows(int handle, double start, double count, int dtype, int recipe) {

@@ -432,22 +432,11 @@ void half_range(const PlanData& P, double start, std::size_t count, const RowsOf
   });
 }
 
-template <std::uint16_t (*Round)(double) noexcept>
-struct TestOf;
-template <>
-struct TestOf<round_float16> {
-  using type = Float16Test;
-};
-template <>
-struct TestOf<round_bfloat16> {
-  using type = BFloat16Test;
-};
-
-// Rows at positions[i], i < n, as Round's format: store(i, c, bits) for every
-// column c. Works in chunks of the block kernel's float32 rows.
-template <std::uint16_t (*Round)(double) noexcept, class Store>
+// Rows at positions[i], i < n, as Test's patterns (Float16Test or
+// BFloat16Test): store(i, c, bits) for every column c. Works in chunks of the
+// block kernel's float32 rows.
+template <class Test, class Store>
 void half_rows(const PlanData& P, const double* positions, std::size_t n, Work& w, bool simd, Store store) {
-  using Test = typename TestOf<Round>::type;
   const std::size_t d = std::size_t(P.d_model);
   constexpr std::size_t kChunk = 64;
   thread_local std::vector<float> scratch;

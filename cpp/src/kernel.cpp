@@ -5,7 +5,7 @@
 
 #include "colour.hpp"
 #include "float32_kernel.hpp"
-#include "half_kernel.hpp"
+#include "output.hpp"
 #include "rounded_kernel.hpp"
 
 namespace sinpe {
@@ -34,90 +34,54 @@ detail::Pairs window_pairs(const PlanData& P, std::size_t c0, std::size_t c1) {
   return first < end ? detail::Pairs{first, end} : detail::Pairs{0, 0};
 }
 
-template <bool Add>
-Status rows_impl(const Plan& plan, double start, std::size_t count, float* out, Path path) {
+}  // namespace
+
+Status rows(const Plan& plan, double start, std::size_t count, const Output& out, Path path) {
+  if (!plan.valid()) return Status::invalid_plan;
+  if (!detail::known_dtype(out.dtype)) return Status::bad_dtype;
+  if (Status s = check_row_range(start, count); s != Status::ok) return s;
+  if (Status s = check_elements(count, std::size_t(plan.d_model())); s != Status::ok) return s;
+  if (count == 0) return Status::ok;
+  if (out.data == nullptr) return Status::null_pointer;
+  const PlanData& P = plan.data();
+  Work& w = Work::get(P.freq.size());
+  return detail::with_dtype(out.dtype, [&](auto element) {
+    using E = decltype(element);
+    E::range(P, start, count, detail::rows_at(P, detail::elements<E>(out.data)), w, path == Path::best);
+    return Status::ok;
+  });
+}
+
+Status add_rows(const Plan& plan, double start, std::size_t count, float* inout, Path path) {
   if (!plan.valid()) return Status::invalid_plan;
   if (Status s = check_row_range(start, count); s != Status::ok) return s;
   if (Status s = check_elements(count, std::size_t(plan.d_model())); s != Status::ok) return s;
   if (count == 0) return Status::ok;
-  if (out == nullptr) return Status::null_pointer;
+  if (inout == nullptr) return Status::null_pointer;
   const PlanData& P = plan.data();
   Work& w = Work::get(P.freq.size());
-  if constexpr (Add) detail::rows_into<Add>(P, start, count, detail::rows_at(P, out), w, path == Path::best);
-  else detail::exact_rows_into(P, start, count, detail::rows_at(P, out), w, path == Path::best);
+  detail::rows_into<true>(P, start, count, detail::rows_at(P, inout), w, path == Path::best);
   return Status::ok;
 }
 
-}  // namespace
-
-Status rows(const Plan& plan, double start, std::size_t count, float* out, Path path) {
-  return rows_impl<false>(plan, start, count, out, path);
-}
-
-Status add_rows(const Plan& plan, double start, std::size_t count, float* inout, Path path) {
-  return rows_impl<true>(plan, start, count, inout, path);
-}
-
-Status encode(const Plan& plan, const double* positions, std::size_t n, float* out, Path path) {
+Status encode(const Plan& plan, const double* positions, std::size_t n, const Output& out, Path path) {
   if (!plan.valid()) return Status::invalid_plan;
+  if (!detail::known_dtype(out.dtype)) return Status::bad_dtype;
   if (Status s = check_elements(n, std::size_t(plan.d_model())); s != Status::ok) return s;
   if (n == 0) return Status::ok;
-  if (positions == nullptr || out == nullptr) return Status::null_pointer;
+  if (positions == nullptr || out.data == nullptr) return Status::null_pointer;
   if (Status s = check_positions(positions, n, nullptr); s != Status::ok) return s;
   const PlanData& P = plan.data();
   Work& w = Work::get(P.freq.size());
-  detail::exact_positions_into(P, positions, n, detail::rows_at(P, out), w, path == Path::best);
-  return Status::ok;
+  return detail::with_dtype(out.dtype, [&](auto element) {
+    using E = decltype(element);
+    E::at(P, positions, n, detail::rows_at(P, detail::elements<E>(out.data)), w, path == Path::best);
+    return Status::ok;
+  });
 }
 
 std::uint16_t round_to_float16(double v) noexcept { return detail::round_float16(v); }
 std::uint16_t round_to_bfloat16(double v) noexcept { return detail::round_bfloat16(v); }
-
-namespace {
-
-// Rows at positions[i], i < n, into out (row i at out + i * dModel), as dtype.
-void half_rows_into(const Plan& plan, const double* positions, std::size_t n, Dtype dtype, std::uint16_t* out,
-                    Path path) {
-  const PlanData& P = plan.data();
-  Work& w = Work::get(P.freq.size());
-  const std::size_t d = std::size_t(P.d_model);
-  const auto store = [out, d](std::size_t i, std::size_t c, std::uint16_t v) { out[i * d + c] = v; };
-  const bool simd = path == Path::best;
-  if (dtype == Dtype::float16) detail::half_rows<detail::round_float16>(P, positions, n, w, simd, store);
-  else detail::half_rows<detail::round_bfloat16>(P, positions, n, w, simd, store);
-}
-
-bool is_half(Dtype dtype) { return dtype == Dtype::float16 || dtype == Dtype::bfloat16; }
-
-}  // namespace
-
-Status rows(const Plan& plan, double start, std::size_t count, Dtype dtype, std::uint16_t* out, Path path) {
-  if (!plan.valid()) return Status::invalid_plan;
-  if (!is_half(dtype)) return Status::bad_dtype;
-  if (Status s = check_row_range(start, count); s != Status::ok) return s;
-  if (Status s = check_elements(count, std::size_t(plan.d_model())); s != Status::ok) return s;
-  if (count == 0) return Status::ok;
-  if (out == nullptr) return Status::null_pointer;
-  const PlanData& P = plan.data();
-  Work& w = Work::get(P.freq.size());
-  const detail::RowsOf<std::uint16_t> dst = detail::rows_at(P, out);
-  const bool simd = path == Path::best;
-  if (dtype == Dtype::float16) detail::half_range<detail::Float16Test>(P, start, count, dst, w, simd);
-  else detail::half_range<detail::BFloat16Test>(P, start, count, dst, w, simd);
-  return Status::ok;
-}
-
-Status encode(const Plan& plan, const double* positions, std::size_t n, Dtype dtype, std::uint16_t* out,
-              Path path) {
-  if (!plan.valid()) return Status::invalid_plan;
-  if (!is_half(dtype)) return Status::bad_dtype;
-  if (Status s = check_elements(n, std::size_t(plan.d_model())); s != Status::ok) return s;
-  if (n == 0) return Status::ok;
-  if (positions == nullptr || out == nullptr) return Status::null_pointer;
-  if (Status s = check_positions(positions, n, nullptr); s != Status::ok) return s;
-  half_rows_into(plan, positions, n, dtype, out, path);
-  return Status::ok;
-}
 
 Status grid2d(const Plan& axis, std::size_t height, std::size_t width, bool cls_token, std::size_t first,
               std::size_t count, float* out, Path path) {

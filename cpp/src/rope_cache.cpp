@@ -1,10 +1,11 @@
 // RoPE cos/sin caches (onnxruntime's cos_cache / sin_cache layout) through
 // the block kernel: one entry point, rope_cache, for every position source
 // (a list, a range, several axes per token, a 2-D patch grid) and every
-// output dtype (float32, or float16 / bfloat16 rounded once).
-#include "half_kernel.hpp"
+// output dtype (output.hpp: float32, or float16 / bfloat16 rounded once). A
+// call checks its source and its output once (check_cache), then fills the
+// cache through one dispatch on the dtype (fill, over the element type).
+#include "output.hpp"
 #include "rope_internal.hpp"
-#include "rounded_kernel.hpp"
 
 namespace sinpe {
 
@@ -13,39 +14,12 @@ using detail::split_rows;
 
 namespace {
 
-// Cache rows at positions[i], i < n: the rows plan's concat row is sines then cosines.
-void half_cache(const RopePlan& plan, const double* positions, std::size_t n, Dtype dtype, std::uint16_t* cos,
-                std::uint16_t* sin, Path path) {
-  const detail::PlanData& P = plan.rows_plan().data();
-  detail::Work& w = detail::Work::get(P.freq.size());
-  const std::size_t half = std::size_t(plan.rotary_dim() / 2);
-  const auto store = [=](std::size_t i, std::size_t c, std::uint16_t v) {
-    if (c < half) sin[i * half + c] = v;
-    else cos[i * half + c - half] = v;
-  };
-  const bool simd = path == Path::best;
-  if (dtype == Dtype::float16) detail::half_rows<detail::round_float16>(P, positions, n, w, simd, store);
-  else detail::half_rows<detail::round_bfloat16>(P, positions, n, w, simd, store);
-}
-
-bool is_half(Dtype dtype) { return dtype == Dtype::float16 || dtype == Dtype::bfloat16; }
-
-// A half dtype whose range holds the plan's values: |cos|, |sin| reach 1, so
-// the largest is the attention factor, and float16 refuses one that rounds
-// past its largest finite value (bfloat16 has float32's range, which the plan
-// already checked).
-Status check_half(const RopePlan& plan, Dtype dtype) {
-  if (!is_half(dtype)) return Status::bad_dtype;
-  if (dtype == Dtype::float16 &&
-      detail::round_float16(plan.attention_factor()) > detail::round_float16(limits::max_float16))
-    return Status::float16_overflow;
-  return Status::ok;
-}
-
-// Cache rows of tokens [0, n) of a multi-axis plan in half precision: per
-// axis, the rounded rows of its pairs' frequencies, scattered to their pairs.
-void axes_half_rows(const detail::RopeData& D, const double* positions, std::size_t n, Dtype dtype,
-                    std::uint16_t* cos, std::uint16_t* sin, bool simd) {
+// Cache rows of tokens [0, n) of a multi-axis plan in half precision (Test's
+// format): per axis, the rounded rows of its pairs' frequencies, scattered to
+// their pairs.
+template <class Test>
+void axes_half_rows(const detail::RopeData& D, const double* positions, std::size_t n, std::uint16_t* cos,
+                    std::uint16_t* sin, bool simd) {
   const std::size_t axes = std::size_t(D.axes), half = std::size_t(D.rotary_dim / 2);
   constexpr std::size_t kChunk = 64;
   std::vector<double> p(kChunk);
@@ -62,120 +36,125 @@ void axes_half_rows(const detail::RopeData& D, const double* positions, std::siz
         else cos[row + pairs[c - k]] = v;
       };
       detail::Work& work = detail::Work::get(P.freq.size());
-      if (dtype == Dtype::float16)
-        detail::half_rows<detail::round_float16>(P, p.data(), m, work, simd, store);
-      else detail::half_rows<detail::round_bfloat16>(P, p.data(), m, work, simd, store);
+      detail::half_rows<Test>(P, p.data(), m, work, simd, store);
     }
   }
 }
 
-// The output's dtype: float32, or a half dtype that holds the plan's values.
-Status check_out(const RopePlan& plan, Dtype dtype) {
-  return dtype == Dtype::float32 ? Status::ok : check_half(plan, dtype);
-}
-
-bool is_float32(const CacheOut& out) { return out.dtype == Dtype::float32; }
-float* floats(void* p) { return static_cast<float*>(p); }
-std::uint16_t* bits(void* p) { return static_cast<std::uint16_t*>(p); }
-
-// One position per token, on every axis.
-Status cache_list(const RopePlan& plan, const double* positions, std::size_t n, const CacheOut& out,
-                  Path path) {
-  if (!plan.valid()) return Status::invalid_plan;
-  if (Status s = check_out(plan, out.dtype); s != Status::ok) return s;
-  const std::size_t half = std::size_t(plan.rotary_dim() / 2);
-  if (Status s = check_elements(n, half); s != Status::ok) return s;
-  if (n == 0) return Status::ok;
-  if (positions == nullptr || out.cos == nullptr || out.sin == nullptr) return Status::null_pointer;
-  if (Status s = check_positions(positions, n, nullptr); s != Status::ok) return s;
-  if (is_float32(out)) {
-    const detail::PlanData& P = plan.rows_plan().data();
-    detail::Work& w = detail::Work::get(P.freq.size());
-    detail::exact_positions_into(P, positions, n, split_rows(floats(out.cos), floats(out.sin), half), w,
-                                 path == Path::best);
-  } else {
-    half_cache(plan, positions, n, out.dtype, bits(out.cos), bits(out.sin), path);
+// Multi-axis cache rows as E's elements: tokens [0, n), positions
+// token-major, into cos and sin. Half precision: axes_half_rows.
+template <class E>
+struct AxesCache {
+  const detail::RopeData& D;
+  bool simd;
+  AxesCache(const detail::RopeData& data, Path path) : D(data), simd(path == Path::best) {}
+  void operator()(const double* p, std::size_t n, std::uint16_t* cos, std::uint16_t* sin) const {
+    axes_half_rows<typename E::Test>(D, p, n, cos, sin, simd);
   }
+};
+// float32: the multi-axis kernel (axes_kernel.hpp), one per call.
+template <>
+struct AxesCache<detail::Element<Dtype::float32>> {
+  AxesRows rows;
+  bool simd;
+  AxesCache(const detail::RopeData& data, Path path)
+      : rows(data), simd(path == Path::best && simd_compiled()) {}
+  void operator()(const double* p, std::size_t n, float* cos, float* sin) const {
+    rows(p, n, cos, sin, simd);
+  }
+};
+
+// Whether the dtype's range holds the plan's values: |cos|, |sin| reach 1,
+// so the largest is the attention factor, and float16 refuses one that
+// rounds past its largest finite value (float32 and bfloat16 have the range
+// the plan already checked).
+Status check_range(const RopePlan& plan, Dtype dtype) {
+  if (dtype == Dtype::float16 &&
+      detail::round_float16(plan.attention_factor()) > detail::round_float16(limits::max_float16))
+    return Status::float16_overflow;
   return Status::ok;
 }
 
-// Positions start, start + 1, ..., start + count - 1: the block kernel over the whole range.
-Status cache_range(const RopePlan& plan, double start, std::size_t count, const CacheOut& out, Path path) {
-  if (!plan.valid()) return Status::invalid_plan;
-  if (Status s = check_out(plan, out.dtype); s != Status::ok) return s;
-  if (Status s = check_row_range(start, count); s != Status::ok) return s;
-  const std::size_t half = std::size_t(plan.rotary_dim() / 2);
-  if (Status s = check_elements(count, half); s != Status::ok) return s;
-  if (count == 0) return Status::ok;
+// Every check of a call, each once, in this order per source: the plan, the
+// source's range, the output (a vocabulary dtype whose range holds the
+// values, then, when anything is to be written, its pointers), the
+// positions. A Kind outside the enum: bad_count.
+Status check_cache(const RopePlan& plan, const Positions& at, const CacheOut& out) {
+  const std::size_t n = at.count;
+  const auto output = [&]() {
+    if (!detail::known_dtype(out.dtype)) return Status::bad_dtype;
+    return check_range(plan, out.dtype);
+  };
+  switch (at.kind) {
+    case Positions::Kind::list:
+    case Positions::Kind::axes: {
+      if (!plan.valid()) return Status::invalid_plan;
+      if (Status s = output(); s != Status::ok) return s;
+      if (Status s = check_elements(n, std::size_t(plan.rotary_dim() / 2)); s != Status::ok) return s;
+      if (n == 0) return Status::ok;
+      if (at.values == nullptr || out.cos == nullptr || out.sin == nullptr) return Status::null_pointer;
+      const std::size_t per = at.kind == Positions::Kind::axes ? std::size_t(plan.axes()) : 1;
+      return check_positions(at.values, n * per, nullptr);
+    }
+    case Positions::Kind::range:
+      if (!plan.valid()) return Status::invalid_plan;
+      if (Status s = output(); s != Status::ok) return s;
+      if (Status s = check_row_range(at.start, n); s != Status::ok) return s;
+      if (Status s = check_elements(n, std::size_t(plan.rotary_dim() / 2)); s != Status::ok) return s;
+      break;
+    case Positions::Kind::grid:
+      if (Status s = detail::check_grid_range(plan, at.height, at.width, at.first, n); s != Status::ok)
+        return s;
+      if (Status s = output(); s != Status::ok) return s;
+      break;
+    default: return Status::bad_count;  // not a kind of position source
+  }
+  if (n == 0) return Status::ok;
   if (out.cos == nullptr || out.sin == nullptr) return Status::null_pointer;
+  return Status::ok;
+}
+
+// The cache of a checked call, as E's elements.
+template <class E>
+void fill(const RopePlan& plan, const Positions& at, const CacheOut& out, Path path) {
+  using T = typename E::type;
+  T* cos = detail::elements<E>(out.cos);
+  T* sin = detail::elements<E>(out.sin);
+  const std::size_t half = std::size_t(plan.rotary_dim() / 2);
   const detail::PlanData& P = plan.rows_plan().data();
-  detail::Work& w = detail::Work::get(P.freq.size());
   const bool simd = path == Path::best;
-  if (is_float32(out)) {
-    detail::exact_rows_into(P, start, count, split_rows(floats(out.cos), floats(out.sin), half), w, simd);
-    return Status::ok;
+  switch (at.kind) {
+    case Positions::Kind::axes:
+      if (plan.axes() > 1) {
+        AxesCache<E>(*plan.data(), path)(at.values, at.count, cos, sin);
+        return;
+      }
+      [[fallthrough]];  // one axis: a list
+    case Positions::Kind::list:
+      E::at(P, at.values, at.count, split_rows(cos, sin, half), detail::Work::get(P.freq.size()), simd);
+      return;
+    case Positions::Kind::range:
+      // The block kernel over the whole range.
+      E::range(P, at.start, at.count, split_rows(cos, sin, half), detail::Work::get(P.freq.size()), simd);
+      return;
+    case Positions::Kind::grid: {
+      const AxesCache<E> rows(*plan.data(), path);
+      detail::grid_chunks(at.width, at.first, at.count, [&](const double* p, std::size_t m, std::size_t m0) {
+        rows(p, m, cos + m0 * half, sin + m0 * half);
+      });
+      return;
+    }
   }
-  // The rows plan's concat row is sines then cosines.
-  const detail::RowsOf<std::uint16_t> dst{nullptr, bits(out.sin), bits(out.cos), nullptr, half};
-  if (out.dtype == Dtype::float16) detail::half_range<detail::Float16Test>(P, start, count, dst, w, simd);
-  else detail::half_range<detail::BFloat16Test>(P, start, count, dst, w, simd);
-  return Status::ok;
-}
-
-// plan.axes() positions per token, token-major.
-Status cache_axes(const RopePlan& plan, const double* positions, std::size_t n, const CacheOut& out,
-                  Path path) {
-  if (!plan.valid()) return Status::invalid_plan;
-  if (plan.axes() == 1) return cache_list(plan, positions, n, out, path);
-  if (Status s = check_out(plan, out.dtype); s != Status::ok) return s;
-  const std::size_t half = std::size_t(plan.rotary_dim() / 2), axes = std::size_t(plan.axes());
-  if (Status s = check_elements(n, half); s != Status::ok) return s;
-  if (n == 0) return Status::ok;
-  if (positions == nullptr || out.cos == nullptr || out.sin == nullptr) return Status::null_pointer;
-  if (Status s = check_positions(positions, n * axes, nullptr); s != Status::ok) return s;
-  if (is_float32(out)) {
-    const AxesRows rows(*plan.data());
-    rows(positions, n, floats(out.cos), floats(out.sin), path == Path::best && simd_compiled());
-  } else {
-    axes_half_rows(*plan.data(), positions, n, out.dtype, bits(out.cos), bits(out.sin), path == Path::best);
-  }
-  return Status::ok;
-}
-
-// Patches [first, first + count) of a height x width grid.
-Status cache_grid(const RopePlan& plan, const Positions& at, const CacheOut& out, Path path) {
-  if (Status s = detail::check_grid_range(plan, at.height, at.width, at.first, at.count); s != Status::ok)
-    return s;
-  if (Status s = check_out(plan, out.dtype); s != Status::ok) return s;
-  if (at.count == 0) return Status::ok;
-  if (out.cos == nullptr || out.sin == nullptr) return Status::null_pointer;
-  const std::size_t half = std::size_t(plan.rotary_dim() / 2);
-  if (is_float32(out)) {
-    float *cos = floats(out.cos), *sin = floats(out.sin);
-    const AxesRows rows(*plan.data());
-    const bool simd = path == Path::best && simd_compiled();
-    detail::grid_chunks(at.width, at.first, at.count, [&](const double* p, std::size_t m, std::size_t m0) {
-      rows(p, m, cos + m0 * half, sin + m0 * half, simd);
-    });
-  } else {
-    std::uint16_t *cos = bits(out.cos), *sin = bits(out.sin);
-    detail::grid_chunks(at.width, at.first, at.count, [&](const double* p, std::size_t m, std::size_t m0) {
-      axes_half_rows(*plan.data(), p, m, out.dtype, cos + m0 * half, sin + m0 * half, path == Path::best);
-    });
-  }
-  return Status::ok;
 }
 
 }  // namespace
 
 Status rope_cache(const RopePlan& plan, const Positions& at, const CacheOut& out, Path path) {
-  switch (at.kind) {
-    case Positions::Kind::list: return cache_list(plan, at.values, at.count, out, path);
-    case Positions::Kind::range: return cache_range(plan, at.start, at.count, out, path);
-    case Positions::Kind::axes: return cache_axes(plan, at.values, at.count, out, path);
-    case Positions::Kind::grid: return cache_grid(plan, at, out, path);
-  }
-  return Status::bad_count;  // not a kind of position source
+  if (Status s = check_cache(plan, at, out); s != Status::ok || at.count == 0) return s;
+  return detail::with_dtype(out.dtype, [&](auto element) {
+    fill<decltype(element)>(plan, at, out, path);
+    return Status::ok;
+  });
 }
 
 }  // namespace sinpe

@@ -66,7 +66,9 @@ Status rope_formula(RopeType type, const FormulaArgs& args, FormulaResult& out);
 // Pairs marked still must be exactly 0 (no rotation).
 bool finite_positive(const std::vector<double>& v, const std::vector<char>& still);
 
-inline Rows split_rows(float* cos, float* sin, std::size_t half) {
+// A cache's rows: the rows plan's concat row is sines then cosines.
+template <class T>
+inline RowsOf<T> split_rows(T* cos, T* sin, std::size_t half) {
   return {nullptr, sin, cos, nullptr, half};
 }
 

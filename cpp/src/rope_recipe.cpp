@@ -23,23 +23,17 @@
 #include <cmath>
 #include <vector>
 
-#include "half.hpp"
+#include "output.hpp"
 
 namespace sinpe {
 
 namespace {
 
-bool is_float(Dtype d) { return d == Dtype::float32 || d == Dtype::float16 || d == Dtype::bfloat16; }
-
-void store(Dtype dtype, void* out, std::size_t i, float v) {
-  if (dtype == Dtype::float32) static_cast<float*>(out)[i] = v;
-  else if (dtype == Dtype::float16) static_cast<std::uint16_t*>(out)[i] = detail::round_float16(double(v));
-  else static_cast<std::uint16_t*>(out)[i] = detail::round_bfloat16(double(v));
-}
-
-// n tokens of A positions each, rows written from row `row0` on.
-void float32_rows(const RopePlan& plan, const double* positions, std::size_t n, Dtype dtype, void* cos,
-                  void* sin, std::size_t row0) {
+// n tokens of A positions each, rows written from row `row0` on, each value
+// cast once to E's element type.
+template <class E>
+void float32_rows(const RopePlan& plan, const double* positions, std::size_t n, typename E::type* cos,
+                  typename E::type* sin, std::size_t row0) {
   const std::size_t half = std::size_t(plan.rotary_dim() / 2);
   const auto A = std::size_t(plan.axes());
   const std::vector<float>& inv32 = plan.inv_freq_float32();
@@ -58,15 +52,15 @@ void float32_rows(const RopePlan& plan, const double* positions, std::size_t n, 
         s = s * att;
       }
       const std::size_t at = (row0 + i) * half + j;
-      store(dtype, cos, at, c);
-      store(dtype, sin, at, s);
+      cos[at] = E::round(double(c));
+      sin[at] = E::round(double(s));
     }
   }
 }
 
 Status common_checks(const RopePlan& plan, Dtype dtype, std::size_t n) {
   if (!plan.valid()) return Status::invalid_plan;
-  if (!is_float(dtype)) return Status::bad_dtype;
+  if (!detail::known_dtype(dtype)) return Status::bad_dtype;
   return check_elements(n, std::size_t(plan.rotary_dim() / 2));
 }
 
@@ -123,22 +117,26 @@ void token_positions(const Positions& at, std::size_t A, std::size_t i0, std::si
 }  // namespace
 
 Status rope_cache_recipe(const RopePlan& plan, Recipe recipe, const Positions& at, const CacheOut& out) {
-  if (Status s = common_checks(plan, out.dtype, at.count); s != Status::ok) return s;
+  // The exact cache checks everything, its dtype included, itself.
   if (recipe == Recipe::exact) return rope_cache(plan, at, out);
+  if (Status s = common_checks(plan, out.dtype, at.count); s != Status::ok) return s;
   if (recipe != Recipe::float32) return Status::bad_recipe;
   if (Status s = check_source(plan, at, out); s != Status::ok || at.count == 0) return s;
-  const auto A = std::size_t(plan.axes());
-  constexpr std::size_t kChunk = 1024;
-  std::vector<double> p(std::min(at.count, kChunk) * A);
-  for (std::size_t i0 = 0; i0 < at.count; i0 += kChunk) {
-    const std::size_t m = std::min(kChunk, at.count - i0);
-    token_positions(at, A, i0, m, p.data());
-    // A grid's row and column indices are positions too.
-    if (at.kind == Positions::Kind::grid)
-      if (Status s = check_positions(p.data(), 2 * m, nullptr); s != Status::ok) return s;
-    float32_rows(plan, p.data(), m, out.dtype, out.cos, out.sin, i0);
-  }
-  return Status::ok;
+  return detail::with_dtype(out.dtype, [&](auto element) {
+    using E = decltype(element);
+    const auto A = std::size_t(plan.axes());
+    constexpr std::size_t kChunk = 1024;
+    std::vector<double> p(std::min(at.count, kChunk) * A);
+    for (std::size_t i0 = 0; i0 < at.count; i0 += kChunk) {
+      const std::size_t m = std::min(kChunk, at.count - i0);
+      token_positions(at, A, i0, m, p.data());
+      // A grid's row and column indices are positions too.
+      if (at.kind == Positions::Kind::grid)
+        if (Status s = check_positions(p.data(), 2 * m, nullptr); s != Status::ok) return s;
+      float32_rows<E>(plan, p.data(), m, detail::elements<E>(out.cos), detail::elements<E>(out.sin), i0);
+    }
+    return Status::ok;
+  });
 }
 
 }  // namespace sinpe

@@ -35,8 +35,8 @@ int main(int argc, char** argv) {
     sinpe::Plan p;
     if (sinpe::make_plan(sinpe::Options{}, int(d), &p) != sinpe::Status::ok) return 1;
     for (int c = 0; c < calls; ++c) {
-      const sinpe::Status s = dtype == sinpe::Dtype::float32 ? sinpe::rows(p, 0, n, f.data(), path)
-                                                             : sinpe::rows(p, 0, n, dtype, h.data(), path);
+      void* out = dtype == sinpe::Dtype::float32 ? static_cast<void*>(f.data()) : h.data();
+      const sinpe::Status s = sinpe::rows(p, 0, n, {dtype, out}, path);
       if (s != sinpe::Status::ok) return 1;
     }
   } else {

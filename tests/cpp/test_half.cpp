@@ -19,6 +19,7 @@
 #include "reference.hpp"
 #include "rope_reference.hpp"
 #include "sinpe/rope.hpp"
+#include "sinpe/rope_recipe.hpp"
 #include "sinpe/sinpe.hpp"
 #include "support.hpp"
 
@@ -270,7 +271,7 @@ TEST_CASE("rows and encode in float16 and bfloat16 are the reference rounded onc
           continue;  // odd widths some presets refuse
         for (Path path : {Path::best, Path::scalar}) {
           std::vector<std::uint16_t> out(positions.size() * std::size_t(d), 0xdead);
-          REQUIRE(sinpe::encode(plan, positions.data(), positions.size(), dtype, out.data(), path) ==
+          REQUIRE(sinpe::encode(plan, positions.data(), positions.size(), {dtype, out.data()}, path) ==
                   Status::ok);
           for (std::size_t i = 0; i < positions.size(); ++i) {
             const auto want = ref::row(prm, d, positions[i]);
@@ -279,7 +280,7 @@ TEST_CASE("rows and encode in float16 and bfloat16 are the reference rounded onc
           }
           const std::size_t n = 130;
           std::vector<std::uint16_t> rows(n * std::size_t(d), 0xdead);
-          REQUIRE(sinpe::rows(plan, -3, n, dtype, rows.data(), path) == Status::ok);
+          REQUIRE(sinpe::rows(plan, -3, n, {dtype, rows.data()}, path) == Status::ok);
           for (std::size_t i = 0; i < n; ++i) {
             const auto want = ref::row(prm, d, -3.0 + double(i));
             for (int c = 0; c < d; ++c)
@@ -293,7 +294,8 @@ TEST_CASE("rows and encode in float16 and bfloat16 are the reference rounded onc
   }
 }
 
-TEST_CASE("half-precision entry points refuse float32 and bad input, writing nothing", "[half][errors]") {
+TEST_CASE("entry points with a dtype refuse one outside the vocabulary and bad input, writing nothing",
+          "[half][errors]") {
   sinpe::RopePlan rp;
   REQUIRE(sinpe::make_rope_plan(sinpe::Options{}, 8, &rp) == Status::ok);
   sinpe::Plan plan;
@@ -318,12 +320,23 @@ TEST_CASE("half-precision entry points refuse float32 and bad input, writing not
         Status::position_out_of_range);
   CHECK(sinpe::rope_cache(rp, sinpe::Positions::range(0, 4), {Dtype::float16, nullptr, b.data()}) ==
         Status::null_pointer);
-  CHECK(sinpe::rows(plan, 0, 4, Dtype::float32, a.data()) == Status::bad_dtype);
-  CHECK(sinpe::encode(plan, p, 2, Dtype::float32, a.data()) == Status::bad_dtype);
-  CHECK(sinpe::encode(plan, p, 3, Dtype::bfloat16, a.data()) == Status::position_not_finite);
-  CHECK(sinpe::rows(plan, std::numeric_limits<double>::infinity(), 2, Dtype::float16, a.data()) ==
+  // A dtype outside the vocabulary, on each side of it: refused by every entry point.
+  for (const Dtype bad : {Dtype(-1), Dtype(sinpe::kDtypeCount)}) {
+    CHECK(sinpe::rows(plan, 0, 4, {bad, a.data()}) == Status::bad_dtype);
+    CHECK(sinpe::encode(plan, p, 2, {bad, a.data()}) == Status::bad_dtype);
+    CHECK(sinpe::rope_cache(rp, sinpe::Positions::range(0, 4), {bad, a.data(), b.data()}) ==
+          Status::bad_dtype);
+    CHECK(sinpe::rope_cache(rp, sinpe::Positions::list(p, 2), {bad, a.data(), b.data()}) ==
+          Status::bad_dtype);
+    for (const sinpe::Recipe recipe : {sinpe::Recipe::exact, sinpe::Recipe::float32})
+      CHECK(sinpe::rope_cache_recipe(rp, recipe, sinpe::Positions::range(0, 4), {bad, a.data(), b.data()}) ==
+            Status::bad_dtype);
+  }
+  CHECK(sinpe::rows(plan, 0, 4, {Dtype::float16, nullptr}) == Status::null_pointer);
+  CHECK(sinpe::encode(plan, p, 3, {Dtype::bfloat16, a.data()}) == Status::position_not_finite);
+  CHECK(sinpe::rows(plan, std::numeric_limits<double>::infinity(), 2, {Dtype::float16, a.data()}) ==
         Status::bad_start);
-  CHECK(sinpe::rows(sinpe::Plan{}, 0, 2, Dtype::float16, a.data()) == Status::invalid_plan);
+  CHECK(sinpe::rows(sinpe::Plan{}, 0, 2, {Dtype::float16, a.data()}) == Status::invalid_plan);
   CHECK(untouched());
   CHECK(std::string(sinpe::dtype_name(Dtype::bfloat16)) == "bfloat16");
   CHECK(std::string(sinpe::status_name(Status::bad_dtype)) == "bad_dtype");
@@ -532,7 +545,7 @@ TEST_CASE("half-precision values a few 1e-9 from a boundary at large angles are 
                   }
                   for (Path path : {Path::best, Path::scalar}) {
                     std::vector<std::uint16_t> out(n * 8, 0xdead);
-                    REQUIRE(sinpe::rows(plan, start, n, dtype, out.data(), path) == Status::ok);
+                    REQUIRE(sinpe::rows(plan, start, n, {dtype, out.data()}, path) == Status::ok);
                     auto& g = got[path == Path::best ? 0 : 1];
                     for (std::size_t i = first; i < n; ++i) {
                       g.push_back(out[i * 8]);

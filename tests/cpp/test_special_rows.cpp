@@ -117,7 +117,7 @@ TEST_CASE("fairseq's padding row in float16 and bfloat16 is all zero bit pattern
         const double start = std::max(0.0, pad - 70);
         const std::size_t n = 140;
         std::vector<std::uint16_t> out(n * std::size_t(d), 0x1234);
-        REQUIRE(sinpe::rows(plan, start, n, dtype, out.data()) == Status::ok);
+        REQUIRE(sinpe::rows(plan, start, n, {dtype, out.data()}) == Status::ok);
         std::size_t wrong = 0;
         for (std::size_t i = 0; i < n; ++i) {
           const bool special = start + double(i) == pad;

@@ -6,23 +6,23 @@
 export const FAULTS = [
   {
     id: 'nan-cell',
-    what: 'NaN written into row 5, column 0 of every rows()/encode() result',
+    what: 'NaN written into row 5, column 0 of every rows() result (any dtype)',
     file: 'cpp/src/kernel.cpp',
-    find: '  else detail::exact_rows_into(P, start, count, detail::rows_at(P, out), w, path == Path::best);\n',
+    find: '    E::range(P, start, count, detail::rows_at(P, detail::elements<E>(out.data)), w, path == Path::best);\n',
     replace:
-      '  else detail::exact_rows_into(P, start, count, detail::rows_at(P, out), w, path == Path::best);\n' +
-      '  if (!Add && count > 5) out[5 * std::size_t(plan.d_model())] = __builtin_nanf("");\n',
+      '    E::range(P, start, count, detail::rows_at(P, detail::elements<E>(out.data)), w, path == Path::best);\n' +
+      '    if (count > 5) detail::elements<E>(out.data)[5 * std::size_t(plan.d_model())] = E::round(__builtin_nan(""));\n',
     suites: ['native'],
     quick: true,
   },
   {
     id: 'inf-cell',
-    what: '+inf written into row 5, column 0 of every rows() result',
+    what: '+inf written into row 5, column 0 of every rows() result (any dtype)',
     file: 'cpp/src/kernel.cpp',
-    find: '  else detail::exact_rows_into(P, start, count, detail::rows_at(P, out), w, path == Path::best);\n',
+    find: '    E::range(P, start, count, detail::rows_at(P, detail::elements<E>(out.data)), w, path == Path::best);\n',
     replace:
-      '  else detail::exact_rows_into(P, start, count, detail::rows_at(P, out), w, path == Path::best);\n' +
-      '  if (!Add && count > 5) out[5 * std::size_t(plan.d_model())] = __builtin_inff();\n',
+      '    E::range(P, start, count, detail::rows_at(P, detail::elements<E>(out.data)), w, path == Path::best);\n' +
+      '    if (count > 5) detail::elements<E>(out.data)[5 * std::size_t(plan.d_model())] = E::round(__builtin_inf());\n',
     suites: ['native'],
   },
   {

@@ -63,9 +63,9 @@ enum class RopeAxes : int {
 #define SINPE_ROPE_AXES(id, name) id,
 #include "sinpe/vocabulary.def"
 };
-// The element type of a result: float32 (float*), or float16 / bfloat16 bit
-// patterns (std::uint16_t*), each the float64 value rounded once to
-// nearest-even.
+// The element type of a result (Output, CacheOut): float32 (float*), or
+// float16 / bfloat16 bit patterns (std::uint16_t*), each the float64 value
+// rounded once to nearest-even.
 enum class Dtype : int {
 #define SINPE_DTYPE(id, name, bytes) id,
 #include "sinpe/vocabulary.def"
@@ -204,20 +204,32 @@ Status make_plan(const Options& options, int d_model, Plan* plan);
 enum class Path : int { best = 0, scalar = 1 };
 bool simd_compiled() noexcept;
 
-// out[r*d + c] = PE(start + r, c) for r < count. `out` holds count*dModel floats.
-Status rows(const Plan& plan, double start, std::size_t count, float* out, Path path = Path::best);
-// inout[r*d + c] += PE(start + r, c)
-Status add_rows(const Plan& plan, double start, std::size_t count, float* inout, Path path = Path::best);
-// out[i*d + c] = PE(positions[i], c); any order, fractional allowed.
-Status encode(const Plan& plan, const double* positions, std::size_t n, float* out, Path path = Path::best);
+// Where a result goes: `data` holds its values as `dtype`'s elements, float
+// for float32, std::uint16_t bit patterns for float16 and bfloat16, each value
+// its float64 value rounded once to nearest-even. A dtype outside the
+// vocabulary: Status::bad_dtype; a null `data` when there is anything to
+// write: Status::null_pointer.
+struct Output {
+  Dtype dtype = Dtype::float32;
+  void* data = nullptr;
+};
 
-// The same rows in half precision: dtype float16 or bfloat16 (else
-// Status::bad_dtype); each value is its float64 value (a direct float64
-// anchor per row, no float32 step) rounded once to nearest-even.
-Status rows(const Plan& plan, double start, std::size_t count, Dtype dtype, std::uint16_t* out,
-            Path path = Path::best);
-Status encode(const Plan& plan, const double* positions, std::size_t n, Dtype dtype, std::uint16_t* out,
+// out[r*d + c] = PE(start + r, c) for r < count: count*dModel elements.
+Status rows(const Plan& plan, double start, std::size_t count, const Output& out, Path path = Path::best);
+// out[i*d + c] = PE(positions[i], c); any order, fractional allowed.
+Status encode(const Plan& plan, const double* positions, std::size_t n, const Output& out,
               Path path = Path::best);
+// The same as float32, into floats.
+inline Status rows(const Plan& plan, double start, std::size_t count, float* out, Path path = Path::best) {
+  return rows(plan, start, count, Output{Dtype::float32, out}, path);
+}
+inline Status encode(const Plan& plan, const double* positions, std::size_t n, float* out,
+                     Path path = Path::best) {
+  return encode(plan, positions, n, Output{Dtype::float32, out}, path);
+}
+// inout[r*d + c] += PE(start + r, c), float32 products (within the contract,
+// not rounded once).
+Status add_rows(const Plan& plan, double start, std::size_t count, float* inout, Path path = Path::best);
 
 // 2-D grid (ViT / MAE): cell m = r*width + c (+1 after a leading zero row when
 // cls_token); columns [0, d/2) encode the column coordinate c, [d/2, d) the row r,
