@@ -75,7 +75,7 @@ export default {
       seriesSame: 'RoPE, same q at p and p + m (mean of 64)',
       seriesUnrelated: 'RoPE, unrelated q and k (mean of 64)',
       chartReadout: 'm = {k}: sinusoidal {sin}; RoPE same content {same}; RoPE unrelated {unrelated}.',
-      chartCaption: 'Similarity of positions p and p + m, m = 0–{span}, with position information alone: the sinusoidal encoding’s dot product divided by d/2, and RoPE’s score of 64 seeded random vectors (same vector at both positions, and unrelated pairs), d = {d}, base 10000.',
+      chartCaption: 'Similarity of positions p and p + m, m = 0–{span}, with position information alone: the sinusoidal encoding’s dot product divided by d/2, and RoPE’s score of 64 seeded random vectors (same vector at both positions, and unrelated pairs), d = {d}, base 10,000.',
     },
   },
   questions: {

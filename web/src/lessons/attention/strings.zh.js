@@ -73,7 +73,7 @@ export default {
       seriesSame: 'RoPE，p 与 p + m 处为同一个 q（64 次平均）',
       seriesUnrelated: 'RoPE，不相关的 q 与 k（64 次平均）',
       chartReadout: 'm = {k}：正弦编码 {sin}；RoPE 相同内容 {same}；RoPE 不相关 {unrelated}。',
-      chartCaption: '仅凭位置信息时位置 p 与 p + m 的相似度，m = 0–{span}：正弦编码的点积除以 d/2，以及 RoPE 对 64 个带种子随机向量的分数（两个位置上为同一向量，以及不相关的向量对），d = {d}，base 10000。',
+      chartCaption: '仅凭位置信息时位置 p 与 p + m 的相似度，m = 0–{span}：正弦编码的点积除以 d/2，以及 RoPE 对 64 个带种子随机向量的分数（两个位置上为同一向量，以及不相关的向量对），d = {d}，base 10,000。',
     },
   },
   questions: {
