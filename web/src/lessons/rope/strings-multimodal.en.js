@@ -3,14 +3,14 @@
 export default {
   control: {
     merge: 'spatial merge size μ',
-    imgT: 'frames G_t',
+    imgT: 'frames $G_t$',
     imgRows: 'image rows of tokens',
     imgCols: 'image columns of tokens',
     textBefore: 'text tokens before',
     textAfter: 'text tokens after',
     msec: 'mrope_section',
-    gridH: 'patch rows G_h',
-    gridW: 'patch columns G_w',
+    gridH: 'patch rows $G_h$',
+    gridW: 'patch columns $G_w$',
     upto: 'last position L',
   },
   mm: {
