@@ -1,4 +1,5 @@
-// The "Check a model" page keeps the extend form's prepared downloads across
+// The "Check a model" page: a cache equal to the float32 recipe still shows
+// its curve under the recipe's; and it keeps the extend form's prepared downloads across
 // a language switch: after "Build" the links to the extended model and to its
 // external data are shown again in the new language, the same object URLs
 // (nothing is built or read again: the page's file reads are counted), with
@@ -31,6 +32,20 @@ before(async () => {
 after(async () => {
   await browser?.close();
   rmSync(dir, { recursive: true, force: true });
+});
+
+test('a cache made by the float32 recipe: its curve, equal to the recipe’s, still shows under it', async () => {
+  const page = await openPage(browser.context, '#page=check-model&lang=en');
+  await page.waitForSelector('.check-model-drop');
+  await page.setInputFiles('#check-model-input', files);
+  await page.waitForSelector('.check-model-chart path.chart-line', { timeout: 30000 });
+  await settle(page);
+  const lines = await page.$$eval('.check-model-chart path.chart-line', (paths) => paths.map((p) => ({ d: p.getAttribute('d'), width: parseFloat(getComputedStyle(p).strokeWidth) })));
+  assert.equal(lines.length, 2, 'the cache’s curve and the recipe’s');
+  assert.equal(lines[0].d, lines[1].d, 'this cache is the recipe’s values: the two curves coincide');
+  assert.ok(lines[0].width >= 2 * lines[1].width, `the cache’s line (drawn first, ${lines[0].width} px) is wider than the recipe’s on it (${lines[1].width} px)`);
+  assert.deepEqual(page.problems, []);
+  await page.close();
 });
 
 /** The download links shown: [{ kind, href, name, text }], and the replaced line. */
