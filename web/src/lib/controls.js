@@ -3,7 +3,7 @@
 // registry (narrowed by the lesson). Each control writes the state through
 // app.setState and is re-synced from the state on every render, so the URL,
 // the controls and the figures never disagree.
-import { h, rich } from './dom.js';
+import { h, rich, htmlLabel } from './dom.js';
 import { plainLabel } from './subscript.js';
 import { FIELDS, formatField, rangeOf, stepOf, valuesOf } from '../model/fields.js';
 
@@ -187,7 +187,7 @@ export function createRadioGroup({ key, values, label, app }) {
   for (const v of values) {
     const input = h('input', { type: 'radio', name, value: v, 'data-key': key, onchange: () => app.setState({ [key]: v }) });
     inputs.push(input);
-    fieldset.append(h('label', {}, input, h('span', {}, app.t(`${key}.${v}`, null, v))));
+    fieldset.append(h('label', {}, input, h('span', {}, htmlLabel(app.t(`${key}.${v}`, null, v)))));
   }
   return {
     element: fieldset,
