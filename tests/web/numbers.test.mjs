@@ -58,3 +58,18 @@ test('no number in the strings is grouped by a space (a phone may wrap it)', () 
   assert.ok(JSON.stringify(en).length > 10000, 'the tables were read');
   assert.deepEqual(found, []);
 });
+
+test('the strings’ prose writes integers from 10,000 on grouped, in both languages (not "base 10000", "100000")', () => {
+  const all = (v, key, out = []) => {
+    if (typeof v === 'string') out.push([key, v]);
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) all(x, key ? `${key}.${k}` : k, out);
+    return out;
+  };
+  for (const [lang, table] of [['en', en], ['zh', zh]]) {
+    const strings = all(table, '');
+    assert.ok(strings.length > 900, `${lang}: ${strings.length} strings`);
+    // outside $…$ maths and `code`, where a number is written as the code writes it
+    const ungrouped = strings.filter(([, s]) => /(?<![\d.,\w])\d{5,}(?![\d\w])/.test(s.replace(/\$[^$]*\$|`[^`]*`/g, ' ')));
+    assert.deepEqual(ungrouped.map(([key, s]) => `${lang} ${key}: ${s.slice(0, 60)}`), []);
+  }
+});

@@ -4,7 +4,7 @@
 // sinusoidal table (the clock picture) and for RoPE's rotated query pairs.
 // The hands are drawn from the values the caller passes (the package's),
 // and the faint trail shows where the hand was at the previous positions.
-import { h, setAttr, svgEl } from './dom.js';
+import { h, htmlLabel, setAttr, svgEl } from './dom.js';
 
 const R = 30; // dial radius in SVG units
 const SIZE = 2 * R + 16;
@@ -89,7 +89,11 @@ export function createDials({ label, className = '' } = {}) {
       // texts written only when they change (a rewritten text is laid out again)
       const put = (el, prop, value) => el[prop] !== value && (el[prop] = value);
       put(item.title, 'textContent', d.title);
-      put(item.subtitle, 'textContent', d.subtitle ?? '');
+      // a subtitle's subscripts (ω_{k}) as <sub> (lib/subscript.js)
+      if (item.subtitle.dataset.label !== (d.subtitle ?? '')) {
+        item.subtitle.dataset.label = d.subtitle ?? '';
+        item.subtitle.replaceChildren(...htmlLabel(d.subtitle ?? ''));
+      }
       put(item.swatchA.style, 'backgroundColor', d.colors?.[0] ?? '');
       put(item.swatchB.style, 'backgroundColor', d.colors?.[1] ?? '');
       put(item.swatchA, 'title', d.cellTitles?.[0] ?? '');

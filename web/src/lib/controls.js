@@ -3,7 +3,8 @@
 // registry (narrowed by the lesson). Each control writes the state through
 // app.setState and is re-synced from the state on every render, so the URL,
 // the controls and the figures never disagree.
-import { h } from './dom.js';
+import { h, rich, htmlLabel } from './dom.js';
+import { plainLabel } from './subscript.js';
 import { FIELDS, formatField, rangeOf, stepOf, valuesOf } from '../model/fields.js';
 
 let uid = 0;
@@ -19,6 +20,14 @@ const SCALES = {
 function controlLabel(app, key, lesson) {
   return app.t(`lessons.${lesson?.id}.control.${key}`, null, app.t(`control.${key}`));
 }
+
+/** A label element (tag: label or legend) of a control's label, its $…$ maths typeset as in the text ("frames $G_t$"). */
+function labelEl(tag, label, attrs = {}) {
+  return Object.assign(rich(label, tag), attrs);
+}
+
+/** The label read aloud: its maths as plain letters ("frames Gt"). */
+const spokenLabel = (label) => plainLabel(String(label).replace(/\$([^$]*)\$/g, '$1'));
 
 /** Where a message about the control's value is shown (and announced), beside it. */
 function messageSlot() {
@@ -39,7 +48,7 @@ function rangeControl(key, field, lesson, app) {
     inputmode: 'decimal',
     // any value in range may be typed; the state decides what it becomes
     step: 'any',
-    'aria-label': label,
+    'aria-label': spokenLabel(label),
     'data-key': key,
   });
   slider.addEventListener('input', () => {
@@ -62,7 +71,7 @@ function rangeControl(key, field, lesson, app) {
   const element = h(
     'div',
     { class: `control control-range control-${key}` },
-    h('label', { for: sliderId }, label),
+    labelEl('label', label, { htmlFor: sliderId }),
     h('div', { class: 'control-inputs' }, slider, number),
     help ? h('small', { class: 'control-help' }, help) : null,
     messageSlot(),
@@ -101,7 +110,7 @@ function selectControl(key, field, lesson, app) {
     { id: selectId, 'data-key': key, onchange: (e) => app.setState({ [key]: e.target.value }) },
     valuesOf(key, lesson).map((v) => h('option', { value: v }, t(`${key}.${v}`, null, v))),
   );
-  const element = h('div', { class: `control control-select control-${key}` }, h('label', { for: selectId }, controlLabel(app, key, lesson)), select);
+  const element = h('div', { class: `control control-select control-${key}` }, labelEl('label', controlLabel(app, key, lesson), { htmlFor: selectId }), select);
   return {
     element,
     sync(state) {
@@ -130,7 +139,7 @@ function textControl(key, field, lesson, app) {
   const element = h(
     'div',
     { class: `control control-text control-${key}` },
-    h('label', { for: inputId }, controlLabel(app, key, lesson)),
+    labelEl('label', controlLabel(app, key, lesson), { htmlFor: inputId }),
     input,
     help ? h('small', { class: 'control-help' }, help) : null,
     messageSlot(),
@@ -174,11 +183,11 @@ export function createControls(keys, app, lesson) {
 export function createRadioGroup({ key, values, label, app }) {
   const name = id(key);
   const inputs = [];
-  const fieldset = h('fieldset', { class: 'segmented' }, h('legend', {}, label));
+  const fieldset = h('fieldset', { class: 'segmented' }, labelEl('legend', label));
   for (const v of values) {
     const input = h('input', { type: 'radio', name, value: v, 'data-key': key, onchange: () => app.setState({ [key]: v }) });
     inputs.push(input);
-    fieldset.append(h('label', {}, input, h('span', {}, app.t(`${key}.${v}`, null, v))));
+    fieldset.append(h('label', {}, input, h('span', {}, htmlLabel(app.t(`${key}.${v}`, null, v)))));
   }
   return {
     element: fieldset,

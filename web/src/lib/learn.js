@@ -1,12 +1,12 @@
 // What closes every lesson besides its questions: a three-point summary and
 // the glossary, whose entries every use of a term in the lesson links to.
-import { h } from './dom.js';
+import { h, rich } from './dom.js';
 
 /** The lesson's three points, from summary.<id> (en and zh tables). */
 export function createSummary(app, id) {
   const points = app.t(`summary.${id}`);
   if (!Array.isArray(points)) return null;
-  return h('section', { class: 'lesson-summary' }, h('h2', {}, app.t('summary.title')), h('ol', {}, points.map((p) => h('li', {}, p))));
+  return h('section', { class: 'lesson-summary' }, h('h2', {}, app.t('summary.title')), h('ol', {}, points.map((p) => rich(p, 'li'))));
 }
 
 /** The glossary: a closed <details> of every term (glossary.terms), each entry #glossary-<key>. */
@@ -17,7 +17,7 @@ export function createGlossary(app) {
     { class: 'glossary', id: 'glossary' },
     h('summary', {}, app.t('glossary.title')),
     h('p', { class: 'note' }, app.t('glossary.intro')),
-    h('dl', {}, Object.entries(terms).map(([key, [name, text]]) => [h('dt', { id: `glossary-${key}`, tabindex: -1 }, name), h('dd', {}, text)])),
+    h('dl', {}, Object.entries(terms).map(([key, [name, text]]) => [Object.assign(rich(name, 'dt'), { id: `glossary-${key}`, tabIndex: -1 }), rich(text, 'dd')])),
   );
 }
 

@@ -1,6 +1,6 @@
 // A lesson's notation table: what each letter of its formulas means, from
 // the course-wide table (model/notation.js), folded under the introduction.
-import { h } from './dom.js';
+import { h, rich } from './dom.js';
 import { notationOf } from '../model/notation.js';
 
 /** The <details> notation table of a lesson (its registry entry; null if it lists no letters). */
@@ -18,7 +18,7 @@ export function createNotation(app, lesson) {
       h(
         'tbody',
         {},
-        rows.map((r) => h('tr', { 'data-symbol': r.symbol }, h('th', { scope: 'row' }, r.symbol.replace("'", '′')), h('td', {}, r.meaning))),
+        rows.map((r) => h('tr', { 'data-symbol': r.symbol }, h('th', { scope: 'row' }, r.symbol.replace("'", '′')), rich(r.meaning, 'td'))),
       ),
     ),
   );

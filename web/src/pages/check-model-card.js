@@ -63,7 +63,9 @@ function chartOf(site, curve, index, T, charts) {
   charts.push(() =>
     chart.draw({
       series: [
-        { name: T('seriesCache'), points: a },
+        // drawn first and wider: where the two coincide (a cache made by the float32 recipe) the cache's
+        // line still shows on both sides of the recipe's, instead of being hidden under it
+        { name: T('seriesCache'), points: a, width: 4 },
         { name: T('seriesRecipe'), points: b },
       ],
       xDomain: [0, Math.max(1, site.rows - 1)],

@@ -238,11 +238,20 @@ export default {
         h('option', { value: 'float32' }, T('recipeFloat32')),
       );
       const links = h('div', { class: 'check-model-downloads' });
+      // the downloads prepared for this result, kept in memory: a language change shows them again, worded anew
+      // (the same object URLs: nothing is built or read again)
+      const showDownloads = (prepared) => {
+        clear(links);
+        links.append(h('p', {}, h('a', { href: prepared.url, download: prepared.name, class: 'check-model-download', 'data-kind': 'model' }, T('downloadModel', { name: prepared.name }))));
+        links.append(h('p', { class: 'check-model-replaced' }, plural('replaced', prepared.replaced, { rows: prepared.rows })));
+        for (const { loc, url } of prepared.data) links.append(h('p', {}, h('a', { href: url, download: loc, class: 'check-model-download', 'data-kind': 'data' }, T('downloadData', { name: loc }))));
+      };
       const button = h('button', { type: 'button', class: 'button check-model-build' }, T('build'));
       button.addEventListener('click', async () => {
         problems.length = 0;
         showErrors();
         clear(links);
+        memory.extended = null;
         const rows = wanted();
         if (rows === null) {
           fail('bad_rows', [rowsInput.value]);
@@ -259,14 +268,11 @@ export default {
           const { bytes, replaced } = await extendModel(memory.result.model, { config: memory.config, rows, recipe: recipe.value, encoder: ctx.pe });
           const url = URL.createObjectURL(new Blob([bytes], { type: 'application/octet-stream' }));
           const name = memory.model.name.replace(/\.onnx$/i, '') + `-${rows}.onnx`;
-          links.append(h('p', {}, h('a', { href: url, download: name, class: 'check-model-download', 'data-kind': 'model' }, T('downloadModel', { name }))));
-          links.append(h('p', { class: 'check-model-replaced' }, plural('replaced', replaced.length, { rows })));
           // the extended model still reads its external data from the same files: offer them beside it
           const locations = new Set(memory.result.model.proto.graph ? externalLocations(memory.result.model.proto.graph) : []);
-          for (const loc of locations) {
-            const file = memory.data.get(loc);
-            if (file) links.append(h('p', {}, h('a', { href: URL.createObjectURL(file), download: loc, class: 'check-model-download', 'data-kind': 'data' }, T('downloadData', { name: loc }))));
-          }
+          const data = [...locations].filter((loc) => memory.data.get(loc)).map((loc) => ({ loc, url: URL.createObjectURL(memory.data.get(loc)) }));
+          memory.extended = { result: memory.result, url, name, rows, recipe: recipe.value, replaced: replaced.length, data };
+          showDownloads(memory.extended);
         } catch (error) {
           fail(error.code ?? 'other', [memory.model.name, ...quotedNames(error.message)].filter((n, i, a) => a.indexOf(n) === i));
           showErrors();
@@ -282,6 +288,13 @@ export default {
         plan,
         links,
       );
+      // after a language change: the form as it was left and the downloads already prepared for this result
+      const prepared = memory.extended?.result === memory.result ? memory.extended : null;
+      if (prepared) {
+        rowsInput.value = String(prepared.rows);
+        recipe.value = prepared.recipe;
+        showDownloads(prepared);
+      }
       showPlan();
     }
 

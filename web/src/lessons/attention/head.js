@@ -1,7 +1,7 @@
 // Section 1: one attention head on the typed sentence, with no position
 // information: X, the scores QKᵀ/√d, the softmax weights, the output rows,
 // and (folded) the seeded W_q, W_k, W_v.
-import { h, fmt, paragraphs } from '../../lib/dom.js';
+import { h, fmt, paragraphs, rich } from '../../lib/dom.js';
 import { section, readout } from '../../lib/lesson.js';
 import { createMatrix, absMax, tokenLabels, sentenceName } from './matrix.js';
 import { lessonRun } from './run.js';
@@ -29,7 +29,7 @@ export function mount(root, ctx) {
   const weights = createMatrix(ctx, { className: 'matrix-weights', name: name('weights'), onCell: describe });
   const out = createMatrix(ctx, { className: 'matrix-out', name: name('outputs'), onCell: describeOut });
   const w = ['wq', 'wk', 'wv'].map((key) => [key, createMatrix(ctx, { className: `matrix-${key}`, name: name(key) })]);
-  const details = h('details', { class: 'attention-w' }, h('summary', {}, t('lessons.attention.wTitle')), h('div', { class: 'attention-grid' }, ...w.map(([, m]) => m.element)));
+  const details = h('details', { class: 'attention-w' }, rich(t('lessons.attention.wTitle'), 'summary'), h('div', { class: 'attention-grid' }, ...w.map(([, m]) => m.element)));
   // W_q, W_k, W_v (d × d each, the most cells of the lesson) are written while they are shown:
   // folded, a step leaves them; opening the fold writes them for the state drawn last
   let wFor = null;
@@ -55,7 +55,7 @@ export function mount(root, ctx) {
     out.element,
     info,
     details,
-    h('p', { class: 'note attention-seed-note' }, t('lessons.attention.seedNote')),
+    Object.assign(rich(t('lessons.attention.seedNote')), { className: 'note attention-seed-note' }),
   );
   element.classList.add('attention-head');
   root.append(element);

@@ -69,7 +69,7 @@ export default {
   },
   summary: {
     formula: [
-      'PE[p, 2i] = sin(p·ω_i) and PE[p, 2i+1] = cos(p·ω_i), with ω_i = base^(−2i/d_model).',
+      '$PE[pos, 2i] = \\sin(pos\\cdot\\omega_i)$ and $PE[pos, 2i+1] = \\cos(pos\\cdot\\omega_i)$, with $\\omega_i = \\text{base}^{-2i/d}$.',
       'Frequency i is shared by the two columns of a pair; the frequencies fall geometrically from 1 to almost 1/base.',
       'The whole table follows from the formula: nothing is learned, and d_model must be even for it.',
     ],

@@ -69,7 +69,7 @@ export default {
   },
   summary: {
     formula: [
-      'PE[p, 2i] = sin(p·ω_i)，PE[p, 2i+1] = cos(p·ω_i)，其中 ω_i = base^(−2i/d_model)。',
+      '$PE[pos, 2i] = \\sin(pos\\cdot\\omega_i)$，$PE[pos, 2i+1] = \\cos(pos\\cdot\\omega_i)$，其中 $\\omega_i = \\text{base}^{-2i/d}$。',
       '一对中的两列共用频率 i；频率从 1 按几何级数降到接近 1/base。',
       '整张表都由公式给出：不需要学习，而且这个公式要求 d_model 为偶数。',
     ],

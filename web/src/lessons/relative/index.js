@@ -2,7 +2,7 @@
 // block-diagonal with one 2×2 rotation per frequency; checked numerically
 // against the package's exact rows. And the position × position dot-product
 // matrix, which depends only on the offset.
-import { h, fmt, fmtTex, tex, paragraphs, show } from '../../lib/dom.js';
+import { h, fmt, fmtTex, tex, paragraphs, show, htmlLabel } from '../../lib/dom.js';
 import { createHeatmap, createColorBar } from '../../lib/heatmap.js';
 import { valuesToRGBA } from '../../lib/colormap.js';
 import { lessonHeader, section, readout } from '../../lib/lesson.js';
@@ -153,7 +153,7 @@ export default {
               { class: 'data rotation-table' },
               // the table shows the first pairs; the check above covers all of them
               h('caption', {}, shown < half ? t('lessons.relative.tableSome', { shown, half }) : t('lessons.relative.tableAll', { half })),
-              h('thead', {}, h('tr', {}, ['i', 'ω_i', 'ω_i·m', `PE(${s.pos})`, `M(m)·PE(${s.pos})`, `PE(${s.pos + s.k})`].map((x) => h('th', { scope: 'col' }, x)))),
+              h('thead', {}, h('tr', {}, ['i', 'ω_i', 'ω_i·m', `PE(${s.pos})`, `M(m)·PE(${s.pos})`, `PE(${s.pos + s.k})`].map((x) => h('th', { scope: 'col' }, htmlLabel(x))))),
               h(
                 'tbody',
                 {},

@@ -28,7 +28,7 @@ export default {
   summary: {
     relative: [
       'PE(p + m) = M(m) · PE(p): a fixed rotation per pair, the same for every p.',
-      'The dot product PE(p)·PE(p + m) = Σ cos(m·ω_i) depends only on the offset m.',
+      'The dot product $PE(p) \\cdot PE(p+m) = \\sum_i \\cos(m\\,\\omega_i)$ depends only on the offset $m$.',
       'It falls off, not monotonically, as |m| grows.',
     ],
   },

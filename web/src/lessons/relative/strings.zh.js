@@ -28,7 +28,7 @@ export default {
   summary: {
     relative: [
       'PE(p + m) = M(m) · PE(p)：每一对一个固定的旋转，对所有 p 都相同。',
-      '点积 PE(p)·PE(p + m) = Σ cos(m·ω_i) 只取决于偏移 m。',
+      '点积 $PE(p) \\cdot PE(p+m) = \\sum_i \\cos(m\\,\\omega_i)$ 只取决于偏移 $m$。',
       '它随 |m| 增大而下降，但不是单调的。',
     ],
   },

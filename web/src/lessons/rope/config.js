@@ -1,6 +1,6 @@
 // RoPE section: a model's config.json read by pe.ropeOptionsFromConfig, its
 // wavelengths drawn beside the unscaled ones, and the table of its pairs.
-import { h, paragraphs, clear } from '../../lib/dom.js';
+import { h, paragraphs, clear, htmlLabel } from '../../lib/dom.js';
 import { download } from '../../lib/export.js';
 import { createLineChart, SERIES_COLORS } from '../../lib/chart.js';
 import { section } from '../../lib/lesson.js';
@@ -161,7 +161,7 @@ export function mount(root, ctx) {
       h(
         'div',
         { class: 'table-scroll' },
-        h('table', { class: 'data config-table' }, h('thead', {}, h('tr', {}, head.map((c) => h('th', { scope: 'col' }, c)))), h('tbody', {}, Array.from(inv, row))),
+        h('table', { class: 'data config-table' }, h('thead', {}, h('tr', {}, head.map((c) => h('th', { scope: 'col' }, htmlLabel(c))))), h('tbody', {}, Array.from(inv, row))),
       ),
     );
   }

@@ -3,14 +3,14 @@
 export default {
   control: {
     merge: 'spatial merge size μ',
-    imgT: 'frames G_t',
+    imgT: 'frames $G_{\\mathrm{t}}$',
     imgRows: 'image rows of tokens',
     imgCols: 'image columns of tokens',
     textBefore: 'text tokens before',
     textAfter: 'text tokens after',
     msec: 'mrope_section',
-    gridH: 'patch rows G_h',
-    gridW: 'patch columns G_w',
+    gridH: 'patch rows $G_{\\mathrm{h}}$',
+    gridW: 'patch columns $G_{\\mathrm{w}}$',
     upto: 'last position L',
   },
   mm: {

@@ -2,14 +2,14 @@
 export default {
   control: {
     merge: '空间合并尺寸 μ',
-    imgT: '帧数 G_t',
+    imgT: '帧数 $G_{\\mathrm{t}}$',
     imgRows: '图像的词元行数',
     imgCols: '图像的词元列数',
     textBefore: '前面的文本词元数',
     textAfter: '后面的文本词元数',
     msec: 'mrope_section',
-    gridH: '图块行数 G_h',
-    gridW: '图块列数 G_w',
+    gridH: '图块行数 $G_{\\mathrm{h}}$',
+    gridW: '图块列数 $G_{\\mathrm{w}}$',
     upto: '最后位置 L',
   },
   mm: {

@@ -143,7 +143,7 @@ export default {
       seriesSinpe: 'sinpe (float64 angle, one rounding)',
       markContract: 'sinpe’s bound 2.5e-7',
       precisionSummary: 'Largest error below position 4096: {e4k} with float32 angles; below 65,536: {e64k}; below 1,048,576: {e1m}. sinpe’s cache: at most {sinpe} at every position measured.',
-      precisionCaption: 'Largest |cos − cos_exact| and |sin − sin_exact| over all pairs of a head with r = {r}, base {base}, measured on the last 192 positions below each power of two and 32 more spread over the octave; float32: Hugging Face’s pipeline (float32 frequencies, float32 angle, cos and sin returned in float32); bfloat16: that angle rounded to bfloat16, cos and sin in float32; sinpe: ropeCache.',
+      precisionCaption: 'Largest |cos − cos_{exact}| and |sin − sin_{exact}| over all pairs of a head with r = {r}, base {base}, measured on the last 192 positions below each power of two and 32 more spread over the octave; float32: Hugging Face’s pipeline (float32 frequencies, float32 angle, cos and sin returned in float32); bfloat16: that angle rounded to bfloat16, cos and sin in float32; sinpe: ropeCache.',
       precisionSpacing: 'At position {p}, pair 0’s angle is {angle} rad. Around it, float32 numbers are {f32} apart and bfloat16 numbers {bf16} apart (the position itself in bfloat16 is {bfPos}).',
       precisionCaptionTable: 'cos of the angle at position {p} (r = {r}, base {base}); the float32 and bfloat16 rows give cos as their float32 pipeline returns it, rounded to float32.',
       thPairCol: 'pair',
@@ -163,7 +163,7 @@ export default {
   measure: { wavelength: 'wavelength λ_j', rotations: 'turns within L' },
   summary: {
     rope: [
-      'RoPE rotates each pair of q and k by p·ω_j instead of adding a vector: the score then depends only on the offset m.',
+      'RoPE rotates each pair of $q$ and $k$ by $p\\,\\omega_j$ instead of adding a vector: the score then depends only on the offset $m$.',
       'Long-context methods (linear, NTK, YaRN, llama3) change the slow frequencies so that a longer context stays within the angles seen in training.',
       'Angles must be computed in float64 (or float32 with care) at long positions: bf16 angles are useless beyond a few hundred positions.',
     ],

@@ -143,7 +143,7 @@ export default {
       seriesSinpe: 'sinpe（float64 角度，只舍入一次）',
       markContract: 'sinpe 的上界 2.5e-7',
       precisionSummary: '位置 4096 以下 float32 角度的最大误差：{e4k}；65,536 以下：{e64k}；1,048,576 以下：{e1m}。sinpe 的缓存：在测量的所有位置上至多 {sinpe}。',
-      precisionCaption: '旋转维度 r = {r}、底数 {base} 的头在所有对上的最大 |cos − cos_exact| 与 |sin − sin_exact|，在每个 2 的幂以下的最后 192 个位置及该区间内均匀分布的另外 32 个位置上测量；float32：Hugging Face 的做法（float32 频率、float32 角度，cos 与 sin 以 float32 返回）；bfloat16：把该角度舍入到 bfloat16，cos 与 sin 以 float32 计算；sinpe：ropeCache。',
+      precisionCaption: '旋转维度 r = {r}、底数 {base} 的头在所有对上的最大 |cos − cos_{exact}| 与 |sin − sin_{exact}|，在每个 2 的幂以下的最后 192 个位置及该区间内均匀分布的另外 32 个位置上测量；float32：Hugging Face 的做法（float32 频率、float32 角度，cos 与 sin 以 float32 返回）；bfloat16：把该角度舍入到 bfloat16，cos 与 sin 以 float32 计算；sinpe：ropeCache。',
       precisionSpacing: '在位置 {p}，第 0 对的角度是 {angle} 弧度。在它附近，相邻的 float32 数相差 {f32}，相邻的 bfloat16 数相差 {bf16}（位置本身在 bfloat16 中是 {bfPos}）。',
       precisionCaptionTable: '位置 {p} 处角度的 cos（r = {r}，底数 {base}）；float32 与 bfloat16 两行给出其 float32 流程返回的 cos，即舍入到 float32 的值。',
       thPairCol: '对',
@@ -163,7 +163,7 @@ export default {
   measure: { wavelength: '波长 λ_j', rotations: 'L 内的圈数' },
   summary: {
     rope: [
-      'RoPE 把 q 和 k 的每一对旋转 p·ω_j，而不是加一个向量：分数因此只取决于偏移 m。',
+      'RoPE 把 $q$ 和 $k$ 的每一对旋转 $p\\,\\omega_j$，而不是加一个向量：分数因此只取决于偏移 $m$。',
       '长上下文方法（linear、NTK、YaRN、llama3）改变慢的频率，让更长的上下文仍落在训练时见过的角度之内。',
       '在很远的位置上，角度要用 float64（或小心地用 float32）计算：bf16 的角度几百个位置之后就没有意义了。',
     ],

@@ -1,7 +1,7 @@
 // The waves lesson: waves and wavelengths. Chosen columns as curves against position
 // (the d2l figure of columns 6–9), the geometric progression of wavelengths
 // on a log axis, and which columns never finish a cycle within max_len.
-import { h, fmt, rich, paragraphs, clear, show } from '../../lib/dom.js';
+import { h, fmt, rich, paragraphs, clear, show, htmlLabel } from '../../lib/dom.js';
 import { createLineChart } from '../../lib/chart.js';
 import { lessonHeader, section, readout } from '../../lib/lesson.js';
 import * as clockSection from './clock.js';
@@ -143,7 +143,7 @@ export default {
           h(
             'table',
             { class: 'data wavelength-table' },
-            h('thead', {}, h('tr', {}, ['i', t('lessons.waves.thColumns'), 'ω_i', 'λ_i', t('lessons.waves.thCycles')].map((x) => h('th', { scope: 'col' }, x)))),
+            h('thead', {}, h('tr', {}, ['i', t('lessons.waves.thColumns'), 'ω_i', 'λ_i', t('lessons.waves.thCycles')].map((x) => h('th', { scope: 'col' }, htmlLabel(x))))),
             h('tbody', {}, rows),
           ),
         ),

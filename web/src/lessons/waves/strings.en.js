@@ -64,7 +64,7 @@ export default {
   },
   summary: {
     waves: [
-      'Every column is a sine or cosine wave over the positions, with wavelength λ_i = 2π/ω_i.',
+      'Every column is a sine or cosine wave over the positions, with wavelength $\\lambda_i = 2\\pi/\\omega_i$.',
       'Wavelengths grow by the same factor from pair to pair, from 2π to almost base·2π.',
       'Like the hands of a clock, fast and slow pairs together give every position a distinct row.',
     ],
