@@ -3,7 +3,7 @@
 // controls below its fold), a panel pinned at the top of the screen takes at
 // most --pinned-share of its height (style.css, 30 %), and with the panel in
 // view every control in it is inside its box and on the screen.
-// (Full form; the waves lesson alone is in phone.test.mjs's quick check.)
+// (Full form; the waves lesson alone at 390 × 844 is in the quick form, site.test.mjs.)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { LESSON_IDS } from '../../web/src/lessons/index.js';
