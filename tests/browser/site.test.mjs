@@ -1,10 +1,12 @@
 // Site-wide behaviour in headless Chromium: hostile URL values, the CSP,
-// the remembered language, exports, keyboard use, a 360 px phone in dark mode.
+// the remembered language, exports, keyboard use, a 360 px phone in dark mode,
+// the waves lesson's controls panels on a 390 px phone (every lesson: panel-fit.test.mjs).
 // npm test: quick form
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, mkdirSync } from 'node:fs';
 import { LESSON_IDS } from '../../web/src/lessons/index.js';
+import { panelFit } from './panel-fit.mjs';
 import { launch, openPage, settle, hashSettled, screenshot, screenshotDir, siteUrl, pageColors, luminance, contrast } from './helpers.mjs';
 
 let browser;
@@ -232,6 +234,20 @@ test('a 360 px phone in dark mode: no horizontal scrolling, dark colours, screen
     }
   } finally {
     await phone.close();
+  }
+});
+
+test('a 390 × 844 phone, waves lesson, both languages: no panel scrolls inside or hides a control, a pinned one takes ≤ 30 % of the screen', async () => {
+  for (const lang of ['en', 'zh']) {
+    const page = await openPage(browser.context, `#lesson=waves&lang=${lang}`);
+    await page.setViewportSize({ width: 390, height: 844 });
+    const { share, panels } = await page.evaluate(panelFit);
+    assert.ok(share > 0 && share < 1, `--pinned-share ${share}`);
+    assert.ok(panels.length >= 2, `${panels.length} panels`);
+    const bad = panels.flatMap((p) => [p.scrolls && `${p.what}: scrolls inside, ${p.scrolls}`, p.tooTall && `${p.what}: ${p.tooTall}`, p.cut.length > 0 && `${p.what}: not in view: ${p.cut.join(', ')}`].filter(Boolean));
+    assert.deepEqual(bad, [], lang);
+    assert.deepEqual(page.problems, []);
+    await page.close();
   }
 });
 
