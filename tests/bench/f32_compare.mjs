@@ -1,4 +1,5 @@
-// float32 output rounded once against the kernel before it: both builds of the
+// This build against an older one (first made for float32 output rounded once
+// against the kernel before it; float16/bfloat16 caches and tables too): both builds of the
 // package loaded in this one process (the old one a copy of js/ and dist/ made
 // before the change: the bench-only reference), both flavours of each, their
 // calls taking turns round by round in a new random order, so load from
@@ -41,9 +42,15 @@ const x = new Float32Array(2048 * 32 * 128);
 const xPositions = Float64Array.from({ length: 2048 }, (_, i) => i);
 const rowPositions = Float64Array.from({ length: 1000 }, () => Math.floor(Math.random() * 2 ** 24));
 const row = new Float32Array(512);
+const out16 = new Uint16Array(4096 * 512);
+const cos16 = new Uint16Array(n * 64);
+const sin16 = new Uint16Array(n * 64);
 const cases = {
   'table(4096, 512)': (pe) => pe.table(4096, 512, { out }),
+  "table(4096, 512, { dtype: 'float16' })": (pe) => pe.table(4096, 512, { out: out16, dtype: 'float16' }),
   'ropeCacheRows(0, 131072, 128)': (pe) => pe.ropeCacheRows(0, n, 128, { out: { cos, sin } }),
+  "ropeCacheRows(0, 131072, 128, { dtype: 'float16' })": (pe) => pe.ropeCacheRows(0, n, 128, { out: { cos: cos16, sin: sin16 }, dtype: 'float16' }),
+  "ropeCacheRows(0, 131072, 128, { dtype: 'bfloat16' })": (pe) => pe.ropeCacheRows(0, n, 128, { out: { cos: cos16, sin: sin16 }, dtype: 'bfloat16' }),
   'M-RoPE ropeCache 131072 × 128 [16,24,24]': (pe) =>
     pe.ropeCache(mrope, 128, { base: 1e6, mropeSection: [16, 24, 24], out: { cos, sin } }),
   'applyRope 2048 × 32 × 128': (pe) => pe.applyRope(x, xPositions, 128),
