@@ -136,7 +136,7 @@ const probe = `
 `;
 const seen = JSON.parse(execFileSync('node', ['--input-type=module', '-e', probe], { cwd: project, encoding: 'utf8' }));
 ok(seen.added.length === 0 && seen.fetched === 0 && seen.instantiated === 0, `importing has side effects: ${JSON.stringify(seen)}`);
-assert.deepEqual(seen.exports, ['default', 'dtypes', 'getRopeIndex', 'layouts', 'presets', 'recipes', 'ropeAxes', 'ropeLayouts', 'ropeOptionsFromConfig', 'ropeTypes', 'vocabulary']);
+assert.deepEqual(seen.exports, ['default', 'dtypes', 'getRopeIndex', 'halfCodec', 'halfDtypes', 'layouts', 'presets', 'recipes', 'ropeAxes', 'ropeLayouts', 'ropeOptionsFromConfig', 'ropeTypes', 'vocabulary']);
 checks++;
 
 // 5. Test and benchmark hooks live in a separate build, never in the package:
