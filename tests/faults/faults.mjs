@@ -92,9 +92,10 @@ export const FAULTS = [
   {
     id: 'padding-row-block-0',
     what: "fairseq's padding row zeroed only when it falls in a call's first 64-row block",
-    file: 'cpp/src/float32_kernel.hpp',
-    find: '      if (r >= 0) std::fill_n(dst.row + std::size_t(r) * dst.stride, std::size_t(P.d_model), 0.f);\n',
-    replace: '      if (done == 0 && r >= 0) std::fill_n(dst.row + std::size_t(r) * dst.stride, std::size_t(P.d_model), 0.f);\n',
+    // float32 rows rounded once zero the padding row in their own pipeline (rounded_kernel.hpp)
+    file: 'cpp/src/rounded_kernel.hpp',
+    find: '          if (r >= 0) std::fill_n(out.row + std::size_t(r) * out.stride, std::size_t(P.d_model), 0.f);\n',
+    replace: '          if (done == 0 && r >= 0) std::fill_n(out.row + std::size_t(r) * out.stride, std::size_t(P.d_model), 0.f);\n',
     suites: ['native'],
   },
   {
