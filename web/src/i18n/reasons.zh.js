@@ -30,11 +30,13 @@ const badValue = (o) =>
     ? `options.${o.name} 必须是${ARRAY_RULE_WORDS[o.rule]}，实际为 {element}`
     : `options.${o.name} 必须是${RULE_WORDS[o.rule]}，实际为 {value}`;
 
-// An option's statuses by the vocabulary: bad_<option> is the bad-value status
-// whose argument names the option; the other two share its stem.
+// Each option's bad-value status: the bad_ status whose argument names the option.
+const BAD_STATUS = new Map(vocabulary.options.map((o) => [o.name, vocabulary.statuses.find((st) => st.name.startsWith('bad_') && st.argument === `options.${o.name}`).name]));
+
+// An option's statuses by the vocabulary: bad_<option> (BAD_STATUS); the other two share its stem.
 const optionStatuses = Object.fromEntries(
   vocabulary.options.flatMap((o) => {
-    const bad = vocabulary.statuses.find((st) => st.name.startsWith('bad_') && st.argument === `options.${o.name}`).name;
+    const bad = BAD_STATUS.get(o.name);
     const stem = bad.slice('bad_'.length);
     return [
       [bad, badValue(o)],
@@ -101,7 +103,7 @@ const ruleReasons = Object.fromEntries(
 // options.<name> replaced by {configKey}.
 const valueReasons = Object.fromEntries(
   vocabulary.options.map((o) => {
-    const bad = vocabulary.statuses.find((st) => st.name.startsWith('bad_') && st.argument === `options.${o.name}`).name;
+    const bad = BAD_STATUS.get(o.name);
     return [bad, statuses[bad].replaceAll(`options.${o.name}`, '{configKey}')];
   }),
 );
